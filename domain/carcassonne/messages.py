@@ -1,0 +1,177 @@
+"""Commands (what a seat wants) and events (what happened) of Carcassonne + Hills & Sheep."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from domain.core import Command, Event
+
+# -- commands ------------------------------------------------------------------
+
+
+class PlaceTile(Command):
+    """Place the drawn tile at (x, y) turned ``rotation`` quarter turns clockwise (§5.2 step 1)."""
+
+    type: Literal["PlaceTile"] = "PlaceTile"
+    x: int
+    y: int
+    rotation: int = Field(ge=0, le=3)
+
+
+class PlaceFigure(Command):
+    """Put a follower or the shepherd on feature ``feature`` (``c0``, ``r1``, ``f0``, ``m``) of the tile just placed."""
+
+    type: Literal["PlaceFigure"] = "PlaceFigure"
+    figure: Literal["follower", "shepherd"] = "follower"
+    feature: str
+
+
+class Pass(Command):
+    """Place no figure this turn."""
+
+    type: Literal["Pass"] = "Pass"
+
+
+class TendFlock(Command):
+    """Hills & Sheep: the tile extended your shepherd's field; grow (draw a token) or gather (score)."""
+
+    type: Literal["TendFlock"] = "TendFlock"
+    action: Literal["grow", "gather"]
+
+
+# -- events --------------------------------------------------------------------
+
+
+class GameStarted(Event):
+    """The table is set: the start tile lies at (0, 0) and the stacks hold these tiles."""
+
+    type: Literal["GameStarted"] = "GameStarted"
+    players: int
+    hills_and_sheep: bool
+    river: bool
+    start_tile: str
+    tiles: dict[str, int]
+    river_tiles: dict[str, int] = Field(default_factory=dict)
+    lake: bool = False
+    bag: dict[str, int] = Field(default_factory=dict)
+
+
+class TileDrawn(Event):
+    type: Literal["TileDrawn"] = "TileDrawn"
+    seat: int
+    tile: str
+
+
+class TileDiscarded(Event):
+    """The drawn tile fits nowhere: it leaves the game and the seat draws again (§9.14)."""
+
+    type: Literal["TileDiscarded"] = "TileDiscarded"
+    seat: int
+    tile: str
+
+
+class TilePlaced(Event):
+    type: Literal["TilePlaced"] = "TilePlaced"
+    seat: int
+    x: int
+    y: int
+    rotation: int
+    tile: str
+
+
+class TileBuried(Event):
+    """A random tile from the stack went face down under a hill; nobody sees which until the game ends (H&S)."""
+
+    type: Literal["TileBuried"] = "TileBuried"
+    private_fields = frozenset({"tile"})
+    seat: int
+    x: int
+    y: int
+    tile: str
+
+
+class FollowerPlaced(Event):
+    type: Literal["FollowerPlaced"] = "FollowerPlaced"
+    seat: int
+    x: int
+    y: int
+    feature: str
+
+
+class ShepherdPlaced(Event):
+    type: Literal["ShepherdPlaced"] = "ShepherdPlaced"
+    seat: int
+    x: int
+    y: int
+    feature: str
+
+
+class FigureSkipped(Event):
+    type: Literal["FigureSkipped"] = "FigureSkipped"
+    seat: int
+
+
+class TokenDrawn(Event):
+    """A token came out of the bag for ``seat``'s flock; 0 is the wolf (which goes straight back)."""
+
+    type: Literal["TokenDrawn"] = "TokenDrawn"
+    seat: int
+    token: int
+    reason: Literal["placed", "grow"]
+
+
+class FlockFieldExtended(Event):
+    """The tile extended the field of the seat's shepherd: the seat must grow or gather."""
+
+    type: Literal["FlockFieldExtended"] = "FlockFieldExtended"
+    seat: int
+
+
+class FlockScattered(Event):
+    """A wolf: these seats' shepherds return to supply and their sheep go back into the bag, unscored."""
+
+    type: Literal["FlockScattered"] = "FlockScattered"
+    seats: list[int]
+    tokens: list[int]
+
+
+class FlockGathered(Event):
+    """The flocks of a field went to the stable: each seat scored ``points`` (all sheep in the field)."""
+
+    type: Literal["FlockGathered"] = "FlockGathered"
+    seats: list[int]
+    points: int
+    tokens: list[int]
+    closed: bool = False
+
+
+class FeatureScored(Event):
+    """A feature was scored: ``winners`` each got ``points``; ``returned`` followers went home.
+
+    ``bonus`` is the vineyard part of a monastery's points.
+    """
+
+    type: Literal["FeatureScored"] = "FeatureScored"
+    kind: Literal["road", "city", "monastery", "field"]
+    completed: bool
+    x: int
+    y: int
+    feature: str
+    tiles: int
+    points: int
+    bonus: int = 0
+    winners: list[int]
+    returned: list[tuple[int, int, int, str]]
+    """(seat, x, y, feature) of every follower taken off the board."""
+
+
+class GameEnded(Event):
+    type: Literal["GameEnded"] = "GameEnded"
+    scores: list[int]
+
+
+COMMAND_TYPES = (PlaceTile, PlaceFigure, Pass, TendFlock)
+EVENT_TYPES = (GameStarted, TileDrawn, TileDiscarded, TilePlaced, TileBuried, FollowerPlaced, ShepherdPlaced,
+               FigureSkipped, TokenDrawn, FlockFieldExtended, FlockScattered, FlockGathered, FeatureScored, GameEnded)

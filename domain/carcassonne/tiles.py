@@ -1,0 +1,136 @@
+"""Tile geometry: rotations, connection slots and edge matching (carcassonne.md §3).
+
+A :class:`Rotated` tile is a tile type turned ``rotation`` quarter turns clockwise,
+with every local feature's connection points rotated and indexed per edge, so
+placing a tile only looks up small tuples.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from .tiledefs import TILE_DEFS, TileDef
+
+EDGES = "NESW"
+HALVES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
+STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
+"""Board offset of the neighbour across edge N, E, S, W (N is y + 1)."""
+
+CITY, ROAD, FIELD, MONASTERY = 0, 1, 2, 3
+KIND_NAMES = ("city", "road", "field", "monastery")
+MONASTERY_ID = "m"
+ANY = "."
+"""Signature character of an edge that faces an empty cell (anything fits)."""
+
+
+class Feature(NamedTuple):
+    """One feature segment of a rotated tile."""
+
+    local_id: str
+    kind: int
+    edges: tuple[int, ...]
+    halves: tuple[int, ...]
+    pennants: int
+    cities: tuple[int, ...]
+    """Local indices of the city segments a field segment borders (farmer scoring, §5.5)."""
+    points: int
+    """Open connection points at placement: edges (with shared ones) for cities/roads, halves for fields."""
+
+
+class Rotated(NamedTuple):
+    """A tile type in one rotation."""
+
+    tile: str
+    rotation: int
+    edges: str
+    features: tuple[Feature, ...]
+    cities_at: tuple[tuple[int, ...], ...]
+    road_at: tuple[int, ...]
+    field_at: tuple[int, ...]
+    rivers: tuple[int, ...]
+
+
+class TileType(NamedTuple):
+    """A tile type with its four rotations."""
+
+    spec: TileDef
+    rotations: tuple[Rotated, ...]
+    local_index: dict[str, int]
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+
+def _edges(text: str) -> tuple[int, ...]:
+    return tuple(EDGES.index(c) for c in text)
+
+
+def _halves(text: str) -> tuple[int, ...]:
+    return tuple(HALVES.index(h) for h in text.split())
+
+
+def _rotate(spec: TileDef, r: int) -> Rotated:
+    re_ = lambda e: (e + r) % 4  # noqa: E731
+    rh = lambda h: (h + 2 * r) % 8  # noqa: E731
+    features: list[Feature] = []
+    city_ids = [f"c{i}" for i in range(len(spec.cities))]
+    for i, c in enumerate(spec.cities):
+        own = tuple(re_(e) for e in _edges(c.edges))
+        shared = tuple(re_(e) for e in _edges(c.shared))
+        features.append(Feature(city_ids[i], CITY, own + shared, (), c.pennants, (), len(own) + len(shared)))
+    for i, road in enumerate(spec.roads):
+        edges = tuple(re_(e) for e in _edges(road))
+        features.append(Feature(f"r{i}", ROAD, edges, (), 0, (), len(edges)))
+    for i, fd in enumerate(spec.fields):
+        halves = tuple(rh(h) for h in _halves(fd.halves))
+        cities = tuple(city_ids.index(c) for c in fd.cities.split())
+        features.append(Feature(f"f{i}", FIELD, (), halves, 0, cities, len(halves)))
+    if spec.monastery:
+        features.append(Feature(MONASTERY_ID, MONASTERY, (), (), 0, (), 0))
+    edges = [""] * 4
+    for e, ch in enumerate(spec.edges):
+        edges[re_(e)] = ch
+    cities_at: list[list[int]] = [[] for _ in range(4)]
+    road_at = [-1] * 4
+    field_at = [-1] * 8
+    for i, f in enumerate(features):
+        if f.kind == CITY:
+            for e in f.edges:
+                cities_at[e].append(i)
+        elif f.kind == ROAD:
+            for e in f.edges:
+                road_at[e] = i
+        elif f.kind == FIELD:
+            for h in f.halves:
+                field_at[h] = i
+    rivers = tuple(sorted(re_(e) for r_ in spec.rivers for e in _edges(r_)))
+    return Rotated(spec.id, r, "".join(edges), tuple(features), tuple(tuple(c) for c in cities_at),
+                   tuple(road_at), tuple(field_at), rivers)
+
+
+def _build(spec: TileDef) -> TileType:
+    rotations = tuple(_rotate(spec, r) for r in range(4))
+    return TileType(spec, rotations, {f.local_id: i for i, f in enumerate(rotations[0].features)})
+
+
+TILES: dict[str, TileType] = {d.id: _build(d) for d in TILE_DEFS}
+START_TILE = next(d.id for d in TILE_DEFS if d.start)
+SPRING = next(d.id for d in TILE_DEFS if d.river_role == "spring")
+LAKE = next(d.id for d in TILE_DEFS if d.river_role == "lake")
+
+
+def tile_counts(expansion: str) -> dict[str, int]:
+    """Copies per tile type of one box part (``base``, ``river``, ``hills_and_sheep``)."""
+    return {d.id: d.count for d in TILE_DEFS if d.expansion == expansion}
+
+
+@lru_cache(maxsize=None)
+def fitting_rotations(tile: str, signature: str) -> tuple[int, ...]:
+    """Rotations of ``tile`` whose edges match ``signature`` (one char per edge, ``.`` = empty) (§5.2)."""
+    out = []
+    for rot in TILES[tile].rotations:
+        if all(s == ANY or s == t for s, t in zip(signature, rot.edges)):
+            out.append(rot.rotation)
+    return tuple(out)

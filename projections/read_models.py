@@ -1,0 +1,38 @@
+"""What the read side stores per game, computed from a game record by the game's own ``view``.
+
+Each seat's view is built by the game from (state, seat): hidden information
+is never put in and filtered out later. Scores appear once the game is scored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.lifecycle import GameRecord
+
+
+def seats_public(record: GameRecord) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id, "open": not s.taken}
+            for i, s in enumerate(record.seats)]
+
+
+def meta(record: GameRecord, updated: float) -> dict[str, Any]:
+    """The summary the lobby, the inbox and every view share."""
+    data: dict[str, Any] = {
+        "game_id": record.game_id, "game": record.game_type, "options": record.options,
+        "version": record.version, "status": record.status, "seats": seats_public(record),
+        "to_act": record.to_act(), "seed_commitment": record.seed_commitment, "updated": updated,
+    }
+    if record.status == "scored":
+        data["scores"] = [s.model_dump() for s in record.scores]
+        data["places"] = {str(k): v for k, v in record.places.items()}
+        data["seed"] = record.seed
+    return data
+
+
+def view(record: GameRecord, seat: int | None, updated: float) -> dict[str, Any]:
+    """The view of ``seat`` (None = public) at the record's version."""
+    data = meta(record, updated)
+    data["seat"] = seat
+    data["board"] = record.game.view(record.state, seat) if record.state is not None else None
+    return data

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI): routers per resource, shared dependencies in deps.py."""

@@ -1,0 +1,42 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+import time
+
+import redis
+from fastapi import FastAPI, Request
+from prometheus_client import Counter, Histogram
+
+from ..settings import Settings
+from .deps import Context
+from .errors import install_error_handlers
+from .limits import BodySizeLimit
+from .routers import games, lobby, players, system
+
+REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
+REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
+
+
+def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
+    app = FastAPI(title="Taproom", version="0.1.0",
+                  description="Play-by-turn board games: every move an event in an audited, replayable log.")
+    app.state.context = Context(client, settings)
+    install_error_handlers(app)
+
+    @app.middleware("http")
+    async def count_requests(request: Request, call_next):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
+        REQUEST_SECONDS.labels(path).observe(time.perf_counter() - started)
+        return response
+
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.include_router(system.router)
+    app.include_router(players.router)
+    app.include_router(games.router)
+    app.include_router(lobby.router)
+    return app

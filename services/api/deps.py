@@ -1,0 +1,137 @@
+"""Shared API dependencies: the service context, authentication, seat resolution."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+import orjson
+import redis
+from fastapi import Depends, Header, Request
+
+from domain.core.lifecycle import GameRecord
+
+from ..aggregates import Repository
+from ..commands import CommandBus
+from ..eventstore import EventStore, Keys
+from ..settings import Settings
+from .errors import ApiError
+
+T = TypeVar("T")
+
+
+class Context:
+    """Everything a request handler needs, built once per app."""
+
+    def __init__(self, client: redis.Redis, settings: Settings) -> None:
+        self.redis = client
+        self.settings = settings
+        self.keys = Keys(settings.key_prefix, settings.shards)
+        self.store = EventStore(client, self.keys)
+        self.bus = CommandBus(client, self.keys)
+        self._repo = Repository(self.store, settings.aggregate_cache_size)
+        self._repo_lock = threading.Lock()
+
+    def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
+        """Run ``use(record, version)`` on the game's current record (server side only; never sent whole)."""
+        with self._repo_lock:
+            loaded = self._repo.current(game_id)
+            if loaded.record is None:
+                raise ApiError("game_not_found", f"no game {game_id!r}")
+            return use(loaded.record, loaded.version)
+
+    def meta(self, game_id: str) -> dict[str, Any]:
+        raw = self.redis.get(self.keys.meta(game_id))
+        if raw is not None:
+            return orjson.loads(raw)
+        if not self.store.exists(game_id):
+            raise ApiError("game_not_found", f"no game {game_id!r}")
+        from projections.read_models import meta  # the projector lags: build it here
+
+        return self.with_record(game_id, lambda record, _: meta(record, 0.0))
+
+    # -- tokens (stored hashed; the token itself is shown once) -------------------
+    def issue_token(self, principal: dict[str, Any]) -> str:
+        token = secrets.token_urlsafe(24)
+        self.redis.set(self.keys.token(hash_token(token)), orjson.dumps(principal))
+        return token
+
+    def revoke_token(self, token: str) -> None:
+        self.redis.delete(self.keys.token(hash_token(token)))
+
+    def principal_for(self, token: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.keys.token(hash_token(token)))
+        return orjson.loads(raw) if raw else None
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def get_context(request: Request) -> Context:
+    return request.app.state.context
+
+
+@dataclass(frozen=True)
+class Principal:
+    kind: str  # "player" | "seat"
+    player_id: str | None = None
+    game_id: str | None = None
+    seat: int | None = None
+
+
+def optional_principal(authorization: str | None = Header(default=None),
+                       ctx: Context = Depends(get_context)) -> Principal | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError("unauthorized", "use 'Authorization: Bearer <token>'")
+    found = ctx.principal_for(token.strip())
+    if found is None:
+        raise ApiError("unauthorized", "unknown or revoked token")
+    return Principal(**found)
+
+
+def require_principal(principal: Principal | None = Depends(optional_principal)) -> Principal:
+    if principal is None:
+        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
+    return principal
+
+
+def require_player(principal: Principal = Depends(require_principal)) -> Principal:
+    if principal.kind != "player":
+        raise ApiError("forbidden", "this route needs a player token (POST /players)")
+    return principal
+
+
+def seats_of(principal: Principal | None, game_id: str, meta: dict[str, Any]) -> list[int]:
+    """The seats ``principal`` holds in this game."""
+    if principal is None:
+        return []
+    if principal.kind == "seat":
+        return [principal.seat] if principal.game_id == game_id and principal.seat is not None else []
+    return [s["seat"] for s in meta["seats"] if s.get("player_id") and s["player_id"] == principal.player_id]
+
+
+def resolve_seat(principal: Principal | None, game_id: str, meta: dict[str, Any], wanted: int | None,
+                 required: bool) -> int | None:
+    """The seat a request acts or looks as: the one given, else the one to act, else the first held."""
+    held = seats_of(principal, game_id, meta)
+    if wanted is not None:
+        if wanted not in held:
+            if principal is None:
+                raise ApiError("unauthorized", "a token holding that seat is needed")
+            raise ApiError("not_your_seat", f"your token does not hold seat {wanted} of game {game_id}")
+        return wanted
+    if not held:
+        if required:
+            if principal is None:
+                raise ApiError("unauthorized", "this route needs the token of a seat in this game")
+            raise ApiError("not_your_seat", f"your token holds no seat in game {game_id}")
+        return None
+    to_act = [s for s in held if s in meta.get("to_act", [])]
+    return (to_act or held)[0]

@@ -1,0 +1,77 @@
+"""API errors: every error a client can cause is JSON ``{code, message}`` with one fitting status."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.core import RuleError
+
+STATUS_BY_CODE: dict[str, int] = {
+    "malformed_json": 400,
+    "unknown_game": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_your_seat": 403,
+    "not_found": 404,
+    "game_not_found": 404,
+    "command_not_found": 404,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_not_active": 409,
+    "seat_taken": 409,
+    "no_open_seat": 409,
+    "body_too_large": 413,
+    "invalid_request": 422,
+    "invalid_command": 422,
+    "invalid_options": 422,
+    "illegal_move": 422,
+    "seed_not_allowed": 422,
+    "internal_error": 500,
+    "unavailable": 503,
+}
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status or STATUS_BY_CODE.get(code, 400)
+
+
+def status_for(code: str) -> int:
+    return STATUS_BY_CODE.get(code, 422)
+
+
+def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status or status_for(code))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(RuleError)
+    async def _rule_error(_: Request, exc: RuleError) -> JSONResponse:
+        return error_response(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response("malformed_json", "the request body is not valid JSON")
+        detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in errors[:5])
+        return error_response("invalid_request", detail or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+        return error_response(code, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        return error_response("internal_error", "internal error", 500)

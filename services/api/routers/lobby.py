@@ -1,0 +1,40 @@
+"""The lobby (open games, recent results) and each player's inbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Depends, Query
+
+from ..deps import Context, Principal, get_context, require_player
+
+router = APIRouter(tags=["lobby"])
+
+
+def _metas(ctx: Context, game_ids: list[str]) -> list[dict[str, Any]]:
+    if not game_ids:
+        return []
+    raws = ctx.redis.mget([ctx.keys.meta(g) for g in game_ids])
+    return [orjson.loads(r) for r in raws if r]
+
+
+@router.get("/lobby")
+def lobby(limit: int = Query(50, ge=1, le=200), ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """Open games (oldest first) and the most recently finished ones."""
+    open_ids = [g.decode() for g in ctx.redis.zrange(ctx.keys.lobby(), 0, limit - 1)]
+    done_ids = [g.decode() for g in ctx.redis.zrevrange(ctx.keys.finished(), 0, limit - 1)]
+    return {"open": _metas(ctx, open_ids), "finished": _metas(ctx, done_ids)}
+
+
+@router.get("/inbox")
+def inbox(limit: int = Query(100, ge=1, le=500), player: Principal = Depends(require_player),
+          ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """The caller's games: those awaiting them first (oldest waiting first), then the rest, latest first."""
+    ids = [g.decode() for g in ctx.redis.zrange(ctx.keys.inbox(player.player_id or ""), 0, limit - 1)]
+    games = _metas(ctx, ids)
+    for meta in games:
+        mine = [s["seat"] for s in meta["seats"] if s.get("player_id") == player.player_id]
+        meta["my_seats"] = mine
+        meta["my_turn"] = any(s in meta.get("to_act", []) for s in mine)
+    return {"awaiting": [g for g in games if g["my_turn"]], "others": [g for g in games if not g["my_turn"]]}

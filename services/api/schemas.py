@@ -1,0 +1,68 @@
+"""Request and response bodies of the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class NewPlayer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=64)
+
+
+class PlayerCreated(BaseModel):
+    player_id: str
+    name: str
+    token: str
+
+
+class SeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=64, description="a human's name; omit (with no bot) for an open seat")
+    bot: str | None = Field(default=None, description="bot level: random, greedy or search")
+    me: bool = Field(default=False, description="bind this seat to the calling player")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
+
+
+class SeatCreated(BaseModel):
+    seat: int
+    name: str | None
+    bot: str | None = None
+    token: str | None = None
+
+
+class GameCreatedResponse(BaseModel):
+    game_id: str
+    version: int
+    seed_commitment: str
+    seats: list[SeatCreated]
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=64)
+    seat: int | None = None
+
+
+class JoinResponse(BaseModel):
+    game_id: str
+    seat: int
+    version: int
+    token: str | None = None
+
+
+class CommandResponse(BaseModel):
+    status: str
+    command_id: str
+    version: int | None = None
+    events: list[dict[str, Any]] | None = None
+    poll: str | None = None

@@ -1,0 +1,31 @@
+-- Append one command's events to a game's stream, atomically.
+-- KEYS: 1 events stream, 2 head hash, 3 command records hash, 4 shard feed, 5 shard game set
+-- ARGV: 1 game id, 2 expected version, 3 expected head hash, 4 command id,
+--       5 command record (JSON), 6 count N, then N pairs (hash, envelope JSON)
+-- Returns {"ok", new_version} | {"dup", record} | {"stale", head_version} | {"chain", head_hash}
+local existing = redis.call('HGET', KEYS[3], ARGV[4])
+if existing then
+  return {'dup', existing}
+end
+local head = redis.call('HMGET', KEYS[2], 'version', 'hash')
+local version = tonumber(head[1] or '0')
+local head_hash = head[2] or ''
+if version ~= tonumber(ARGV[2]) then
+  return {'stale', tostring(version)}
+end
+if version > 0 and head_hash ~= ARGV[3] then
+  return {'chain', head_hash}
+end
+local n = tonumber(ARGV[6])
+local last_hash = head_hash
+for i = 1, n do
+  local v = version + i
+  last_hash = ARGV[5 + 2 * i]
+  redis.call('XADD', KEYS[1], v .. '-1', 'e', ARGV[6 + 2 * i])
+end
+local new_version = version + n
+redis.call('HSET', KEYS[2], 'version', new_version, 'hash', last_hash)
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)
+redis.call('SADD', KEYS[5], ARGV[1])
+return {'ok', tostring(new_version)}

@@ -1,0 +1,99 @@
+"""Event envelopes: the stored form of an event, hash-chained per game."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ConfigDict
+
+from domain.core import REDACTED, Event
+from domain.core.lifecycle import parse_event
+from domain.core.registry import get_game
+from domain.core.upcasting import upcast
+
+GENESIS_HASH = "0" * 64
+
+
+class Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    visibility: str  # "public" | "private"
+    private_to: list[int] = []
+    private_fields: list[str] = []
+    command_id: str
+    actor: str
+    ts: float
+    prev_hash: str
+    hash: str = ""
+
+    def body_bytes(self) -> bytes:
+        """Canonical bytes of everything but the hash (what the hash covers)."""
+        return orjson.dumps(self.model_dump(exclude={"hash"}), option=orjson.OPT_SORT_KEYS)
+
+    def compute_hash(self) -> str:
+        return hashlib.sha256(self.prev_hash.encode() + self.body_bytes()).hexdigest()
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.model_dump())
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> "Envelope":
+        return cls.model_validate(orjson.loads(raw))
+
+    def event(self, game_type: str) -> Event:
+        """The domain event, upcast to the current schema of its type."""
+        payload = self.payload
+        cls = _event_class(game_type, self.type)
+        if cls is not None and self.schema_version < cls.schema_version:
+            payload = upcast(game_type, self.type, self.schema_version, payload, cls.schema_version)
+        return parse_event(game_type, payload)
+
+    def redacted(self, seat: int | None, game_over: bool) -> dict[str, Any]:
+        """What ``seat`` may see of this envelope: private fields hidden until the game ends."""
+        data = self.model_dump(exclude={"private_to", "private_fields"})
+        if self.visibility == "private" and not game_over and (seat is None or seat not in self.private_to):
+            hidden = set(self.private_fields)
+            data["payload"] = {k: (REDACTED if k in hidden else v) for k, v in self.payload.items()}
+        return data
+
+
+def _event_class(game_type: str, type_name: str) -> type[Event] | None:
+    from domain.core.lifecycle import KERNEL_EVENTS
+
+    if type_name in KERNEL_EVENTS:
+        return KERNEL_EVENTS[type_name]
+    return get_game(game_type)._event_index().get(type_name)
+
+
+def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, ts: float, prev_hash: str) -> Envelope:
+    """Wrap a domain event into a hashed envelope following ``prev_hash``."""
+    private = bool(event.private_fields)
+    env = Envelope(
+        game_id=game_id, version=version, type=event.type, schema_version=type(event).schema_version,
+        payload=event.model_dump(mode="json"), visibility="private" if private else "public",
+        private_to=sorted(event.private_to()) if private else [],
+        private_fields=sorted(event.private_fields), command_id=command_id, actor=actor, ts=ts,
+        prev_hash=prev_hash,
+    )
+    return env.model_copy(update={"hash": env.compute_hash()})
+
+
+def verify_chain(envelopes: list[Envelope]) -> tuple[bool, str]:
+    """Check versions are consecutive from 1 and every hash links; returns (ok, reason)."""
+    prev = GENESIS_HASH
+    for expected, env in enumerate(envelopes, start=1):
+        if env.version != expected:
+            return False, f"version {env.version} where {expected} was expected"
+        if env.prev_hash != prev:
+            return False, f"event {env.version} does not follow the previous hash"
+        if env.compute_hash() != env.hash:
+            return False, f"event {env.version} was altered (hash mismatch)"
+        prev = env.hash
+    return True, "ok"

@@ -1,0 +1,106 @@
+"""Every Redis key, built in one place.
+
+A game lives in one shard; every key of the game and the shard's feeds carry
+the hash tag ``{sN}`` so one Lua script may touch them all, also on Redis
+Cluster. Cross-game indexes (lobby, inboxes, tokens, players) are plain keys
+written outside the scripts.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str = "tr:"
+    shards: int = 16
+
+    def shard(self, game_id: str) -> int:
+        """Stable shard of a game (CRC32, not Python's salted hash)."""
+        return zlib.crc32(game_id.encode()) % self.shards
+
+    def tag(self, game_id: str) -> str:
+        return f"{{s{self.shard(game_id)}}}"
+
+    def _g(self, game_id: str, what: str) -> str:
+        return f"{self.prefix}g:{self.tag(game_id)}:{game_id}:{what}"
+
+    # per game (same slot as the shard's streams)
+    def events(self, game_id: str) -> str:
+        return self._g(game_id, "events")
+
+    def head(self, game_id: str) -> str:
+        return self._g(game_id, "head")
+
+    def commands(self, game_id: str) -> str:
+        return self._g(game_id, "cmds")
+
+    def snapshot(self, game_id: str) -> str:
+        return self._g(game_id, "snap")
+
+    def seed(self, game_id: str) -> str:
+        return self._g(game_id, "seed")
+
+    def outcome(self, game_id: str, command_id: str) -> str:
+        return self._g(game_id, f"out:{command_id}")
+
+    def view(self, game_id: str, seat: int | None) -> str:
+        return self._g(game_id, "view:public" if seat is None else f"view:{seat}")
+
+    def legal(self, game_id: str, seat: int) -> str:
+        return self._g(game_id, f"legal:{seat}")
+
+    def meta(self, game_id: str) -> str:
+        return self._g(game_id, "meta")
+
+    # per shard
+    def cmd_stream(self, shard: int) -> str:
+        return f"{self.prefix}cmd:{{s{shard}}}"
+
+    def cmd_stream_for(self, game_id: str) -> str:
+        return self.cmd_stream(self.shard(game_id))
+
+    def feed(self, shard: int) -> str:
+        return f"{self.prefix}feed:{{s{shard}}}"
+
+    def games(self, shard: int) -> str:
+        return f"{self.prefix}games:{{s{shard}}}"
+
+    def dead_letters(self, shard: int) -> str:
+        return f"{self.prefix}dead:{{s{shard}}}"
+
+    def lease(self, role: str, shard: int) -> str:
+        return f"{self.prefix}lease:{role}:{{s{shard}}}"
+
+    def checkpoint(self, role: str, shard: int) -> str:
+        return f"{self.prefix}ckpt:{role}:{{s{shard}}}"
+
+    # global indexes
+    def lobby(self) -> str:
+        return f"{self.prefix}lobby"
+
+    def finished(self) -> str:
+        return f"{self.prefix}finished"
+
+    def inbox(self, player_id: str) -> str:
+        return f"{self.prefix}inbox:{player_id}"
+
+    def player(self, player_id: str) -> str:
+        return f"{self.prefix}player:{player_id}"
+
+    def token(self, token_hash: str) -> str:
+        return f"{self.prefix}token:{token_hash}"
+
+    def members(self, role: str) -> str:
+        return f"{self.prefix}members:{role}"
+
+    def bot_watch(self) -> str:
+        return f"{self.prefix}botwatch"
+
+    def all_read_model_patterns(self) -> list[str]:
+        """Patterns of every projected key (deleted by a projections rebuild)."""
+        return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:legal:*", f"{self.prefix}g:*:meta",
+                f"{self.prefix}inbox:*", f"{self.prefix}lobby", f"{self.prefix}finished",
+                f"{self.prefix}ckpt:projector:*"]

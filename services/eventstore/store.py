@@ -1,0 +1,115 @@
+"""The event store: one Redis stream per game, appended by one Lua script.
+
+The script checks the expected version and head hash (optimistic concurrency:
+a stale writer can delay a command, never fork a log), refuses a command id
+already applied (answering with its original record), appends the events,
+records the command for the audit trail and adds one entry to the shard feed,
+all atomically. Stream entry ids are ``<version>-1``, so reading "after
+version N" is a plain XRANGE.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+import orjson
+import redis
+
+from .envelope import GENESIS_HASH, Envelope
+from .keys import Keys
+
+SNAPSHOT_FORMAT = 1
+"""Bump when a state class changes shape: older snapshots are then ignored and the log replayed."""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    status: Literal["ok", "dup", "stale", "chain"]
+    version: int = 0
+    record: dict[str, Any] | None = None  # the original command record, for "dup"
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+        self.redis = client
+        self.keys = keys
+        self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
+
+    # -- writing -----------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, command_id: str, record: dict[str, Any],
+               envelopes: list[Envelope]) -> AppendResult:
+        k = self.keys
+        prev = envelopes[0].prev_hash if envelopes else ""
+        args: list[Any] = [game_id, expected_version, prev, command_id, orjson.dumps(record), len(envelopes)]
+        for env in envelopes:
+            args += [env.hash, env.to_json()]
+        shard = k.shard(game_id)
+        status, value = self._append(keys=[k.events(game_id), k.head(game_id), k.commands(game_id), k.feed(shard),
+                                           k.games(shard)], args=args)
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "ok":
+            return AppendResult("ok", int(value))
+        if status == "dup":
+            return AppendResult("dup", record=orjson.loads(value))
+        if status == "stale":
+            return AppendResult("stale", int(value))
+        return AppendResult("chain")
+
+    # -- reading -----------------------------------------------------------
+    def head(self, game_id: str) -> tuple[int, str]:
+        version, digest = self.redis.hmget(self.keys.head(game_id), "version", "hash")
+        return (int(version), digest.decode()) if version else (0, GENESIS_HASH)
+
+    def read(self, game_id: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Envelope]:
+        end = f"{until}-1" if until is not None else "+"
+        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
+        return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+
+    def read_raw(self, game_id: str, after: int = 0) -> list[bytes]:
+        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
+        return [fields[b"e"] for _, fields in entries]
+
+    def exists(self, game_id: str) -> bool:
+        return bool(self.redis.exists(self.keys.head(game_id)))
+
+    def command_record(self, game_id: str, command_id: str) -> dict[str, Any] | None:
+        raw = self.redis.hget(self.keys.commands(game_id), command_id)
+        return orjson.loads(raw) if raw else None
+
+    def command_records(self, game_id: str) -> list[dict[str, Any]]:
+        raw = self.redis.hgetall(self.keys.commands(game_id))
+        return sorted((orjson.loads(v) for v in raw.values()), key=lambda r: r["from_version"])
+
+    def game_ids(self, shard: int | None = None) -> list[str]:
+        shards = range(self.keys.shards) if shard is None else [shard]
+        ids: list[str] = []
+        for s in shards:
+            ids += sorted(m.decode() for m in self.redis.smembers(self.keys.games(s)))
+        return ids
+
+    # -- snapshots -----------------------------------------------------------
+    def save_snapshot(self, game_id: str, version: int, digest: str, record: Any) -> None:
+        self.redis.hset(self.keys.snapshot(game_id), mapping={
+            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "state": pickle.dumps(record, protocol=5)})
+
+    def load_snapshot(self, game_id: str) -> tuple[int, str, Any] | None:
+        raw = self.redis.hgetall(self.keys.snapshot(game_id))
+        if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
+            return None
+        try:
+            return int(raw[b"version"]), raw[b"hash"].decode(), pickle.loads(raw[b"state"])
+        except Exception:  # a snapshot from older code: replay the log instead
+            return None
+
+    # -- seeds (secret) ------------------------------------------------------
+    def ensure_seed(self, game_id: str, seed: bytes) -> bytes:
+        """Store ``seed`` unless the game already has one (a redelivered create reuses it)."""
+        key = self.keys.seed(game_id)
+        self.redis.set(key, seed, nx=True)
+        return self.redis.get(key)
+
+    def seed(self, game_id: str) -> bytes | None:
+        return self.redis.get(self.keys.seed(game_id))

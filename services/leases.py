@@ -1,0 +1,73 @@
+"""Shard leases: each shard is worked by one process of a role at a time.
+
+Every process heartbeats into a members set; each takes a fair share of the
+shards (ceil(shards / live members)) with ``SET NX PX`` and renews what it
+holds. A dead process's leases lapse and another takes its shards over.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import redis
+
+from .eventstore import Keys
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class ShardLeases:
+    def __init__(self, client: redis.Redis, keys: Keys, role: str, owner: str, lease_ms: int = 10_000,
+                 only: list[int] | None = None) -> None:
+        self.redis = client
+        self.keys = keys
+        self.role = role
+        self.owner = owner
+        self.lease_ms = lease_ms
+        self.candidates = list(only) if only is not None else list(range(keys.shards))
+        self.owned: set[int] = set()
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    def refresh(self) -> set[int]:
+        """Renew, rebalance and acquire; returns the shards newly acquired."""
+        now = int(time.time() * 1000)
+        members = self.keys.members(self.role)
+        self.redis.zadd(members, {self.owner: now})
+        self.redis.zremrangebyscore(members, 0, now - self.lease_ms)
+        alive = max(1, self.redis.zcard(members))
+        target = math.ceil(len(self.candidates) / alive)
+        for shard in list(self.owned):
+            if not self._renew(keys=[self.keys.lease(self.role, shard)], args=[self.owner, self.lease_ms]):
+                self.owned.discard(shard)
+        while len(self.owned) > target:
+            shard = max(self.owned)
+            self._release(keys=[self.keys.lease(self.role, shard)], args=[self.owner])
+            self.owned.discard(shard)
+        acquired: set[int] = set()
+        for shard in self.candidates:
+            if len(self.owned) >= target:
+                break
+            if shard not in self.owned and self.redis.set(self.keys.lease(self.role, shard), self.owner, nx=True,
+                                                           px=self.lease_ms):
+                self.owned.add(shard)
+                acquired.add(shard)
+        return acquired
+
+    def release_all(self) -> None:
+        for shard in self.owned:
+            self._release(keys=[self.keys.lease(self.role, shard)], args=[self.owner])
+        self.owned.clear()
+        self.redis.zrem(self.keys.members(self.role), self.owner)

@@ -1,0 +1,94 @@
+"""Wiring: connect to Redis (real or in-process) and run the parts as threads.
+
+``Service`` runs processor, projector, reactor and rq worker threads against
+one Redis; the embedded default uses an in-process fakeredis server so
+``taproom serve`` needs nothing installed. Each part also runs alone as its
+own process against ``REDIS_URL`` (see ``taproom --help``).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import fakeredis
+import redis
+import structlog
+
+from domain.catalog import load_games
+
+from .processor import Processor
+from .reactor import Reactor
+from .settings import Settings
+from .workers.worker import run_worker_thread
+
+log = structlog.get_logger("taproom.runtime")
+
+ClientFactory = Callable[[], redis.Redis]
+
+
+def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
+    """New clients on ``REDIS_URL``, or on one in-process server when there is none."""
+    if settings.redis_url:
+        pool = redis.ConnectionPool.from_url(settings.redis_url)
+        return lambda: redis.Redis(connection_pool=pool)
+    shared = server or fakeredis.FakeServer()
+    return lambda: fakeredis.FakeRedis(server=shared)
+
+
+class Service:
+    """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""
+
+    def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1) -> None:
+        load_games()
+        self.settings = settings
+        self.clients = clients
+        self.stop_event = threading.Event()
+        self.processor = Processor(clients(), settings)
+        from projections.projector import Projector
+
+        self.projector = Projector(clients(), settings)
+        self.reactor = Reactor(clients(), settings)
+        self.workers = workers
+        self.threads: list[threading.Thread] = []
+
+    def start(self) -> "Service":
+        parts: list[tuple[str, Callable[[], None]]] = [
+            ("processor", lambda: self.processor.run(self.stop_event)),
+            ("projector", lambda: self.projector.run(self.stop_event)),
+            ("reactor", lambda: self.reactor.run(self.stop_event)),
+        ]
+        for i in range(self.workers):
+            client = self.clients()
+            parts.append((f"worker-{i}", lambda c=client: run_worker_thread(c, self.settings.rq_queue, self.stop_event)))
+        for name, target in parts:
+            thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
+            thread.start()
+            self.threads.append(thread)
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.stop_event.set()
+        for thread in self.threads:
+            thread.join(timeout)
+        self.threads.clear()
+
+    def __enter__(self) -> "Service":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _guarded(name: str, target: Callable[[], None], stop: threading.Event) -> Callable[[], None]:
+    """Keep a part running: log a crash and start it again (a dying thread must not stall games)."""
+
+    def run() -> None:
+        while not stop.is_set():
+            try:
+                target()
+            except Exception:
+                log.exception("part crashed; restarting", part=name)
+                stop.wait(0.5)
+
+    return run

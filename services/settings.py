@@ -1,0 +1,42 @@
+"""One settings object for every part of the service, read from environment variables (pydantic-settings).
+
+Variables are prefixed ``TAPROOM_`` except ``REDIS_URL`` (the conventional name).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+
+    redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))
+    """Without it the whole service runs in one process on an in-process Redis (fakeredis)."""
+    key_prefix: str = "tr:"
+    shards: int = 16
+    snapshot_every: int = 100
+    allow_client_seed: bool = False
+    """Development/tests only: lets clients choose a game's seed. Otherwise seeds are server-secret."""
+    command_wait_seconds: float = 2.0
+    outcome_ttl_seconds: int = 24 * 3600
+    max_body_bytes: int = 64 * 1024
+    lease_ms: int = 10_000
+    max_deliveries: int = 3
+    """A command that crashed the processor this many times becomes a dead letter."""
+    aggregate_cache_size: int = 2048
+    log_json: bool | None = None
+    """JSON logs; default: JSON unless stderr is a terminal."""
+    log_level: str = "INFO"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    rq_queue: str = "taproom"
+    bot_think_seconds: float = 1.0
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,70 @@
+"""rq jobs: module-level, take ids, idempotent (safe to run twice).
+
+A bot turn submits its command with an id derived from (game, version, seat),
+so a re-run job is answered by the original outcome; final scoring submits
+one system command per game, likewise idempotent.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import redis
+import structlog
+from rq import get_current_job
+
+from domain.core import SYSTEM_SEAT
+from domain.core.lifecycle import ScoreGame
+
+from ..aggregates import Repository
+from ..bots import get_bot
+from ..commands import CommandBus
+from ..eventstore import EventStore, Keys
+
+log = structlog.get_logger("taproom.jobs")
+
+
+def _connection(connection: redis.Redis | None) -> redis.Redis:
+    if connection is not None:
+        return connection
+    job = get_current_job()
+    assert job is not None, "run inside an rq job or pass a connection"
+    return job.connection
+
+
+def bot_command_id(game_id: str, version: int, seat: int) -> str:
+    return f"bot:{game_id}:{version}:{seat}"
+
+
+def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
+                  connection: redis.Redis | None = None) -> dict[str, Any]:
+    """Choose and submit one bot move for ``seat`` if the game is still at ``version``."""
+    client = _connection(connection)
+    keys = Keys(prefix, shards)
+    loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    record = loaded.record
+    if record is None or loaded.version != version or seat not in record.to_act():
+        return {"skipped": "stale", "version": loaded.version}
+    level = record.seats[seat].bot or "random"
+    game = record.game
+    # The bot sees exactly what a human in that seat sees: the seat view and its legal commands.
+    view = game.view(record.state, seat)
+    legal = game.legal_commands(record.state, seat)
+    del record, loaded
+    rng = random.Random(f"{game_id}|{version}|{seat}")
+    command = get_bot(level)(game.id, view, legal, rng)
+    bus = CommandBus(client, keys)
+    command_id = bus.submit(game_id, command.model_dump(mode="json"), seat=seat, actor=f"bot:{level}",
+                            command_id=bot_command_id(game_id, version, seat), expected_version=version)
+    log.info("bot moved", game_id=game_id, seat=seat, version=version, command=command.type)
+    return {"command_id": command_id}
+
+
+def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
+    """Submit the final scoring of an ended game (appends the score sheet and reveals the seed)."""
+    client = _connection(connection)
+    bus = CommandBus(client, Keys(prefix, shards))
+    command_id = bus.submit(game_id, ScoreGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system",
+                            command_id=f"score:{game_id}")
+    return {"command_id": command_id}
