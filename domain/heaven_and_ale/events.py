@@ -104,8 +104,18 @@ class TileBought(Event):
     cost: int
 
 
-class ShedEnclosed(Event):
-    type: Literal["ShedEnclosed"] = "ShedEnclosed"
+class ShedsEnclosed(Event):
+    """A placement filled the sixth neighbour of these shed spots (§3.5); they are resolved in order."""
+
+    type: Literal["ShedsEnclosed"] = "ShedsEnclosed"
+    seat: int
+    sheds: list[str]
+
+
+class ShedBuilt(Event):
+    """§3.7 steps 1-2: the shed tile of the fertility sum's type now stands on the spot."""
+
+    type: Literal["ShedBuilt"] = "ShedBuilt"
     seat: int
     shed: str
     fertility: int
@@ -206,6 +216,6 @@ class GameEnded(Event):
 
 
 EVENT_TYPES = (GameSetUp, TrackStocked, StartingSpaceTaken, RewardsGained, StorageTilePlaced, CarterDiePlaced,
-               GoodsAdded, RoundBegan, TurnBegan, FigureMoved, StepBegan, TileBought, ShedEnclosed,
+               GoodsAdded, RoundBegan, TurnBegan, FigureMoved, StepBegan, TileBought, ShedsEnclosed, ShedBuilt,
                ShedTilesActivated, DiscTaken, PrivilegePlaced, PrivilegeDeclined, EmergencyCoinUsed,
                BarrelsClaimed, ActionSkipped, StorageTileUsed, GoodsTaken, CartMoved, TurnEnded, GameEnded)

@@ -257,6 +257,8 @@ def _round_closed(s: State, e: ev.RoundClosed) -> State:
         p.tables = []
         p.noble_table = -1
         p.staff = {}
+        p.used_spaces = set()
+        p.boost_spent = 0
     s.start = e.next_start
     return s
 

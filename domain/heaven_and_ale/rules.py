@@ -1,0 +1,213 @@
+"""What a seat can do now: option enumeration shared by ``legal_commands`` and ``decide``.
+
+Pure reads of the state; the single source of truth for legality.
+"""
+
+from __future__ import annotations
+
+from . import delivery
+from .barrels import claimable
+from .board import (BARREL, DISC_A, DISC_ABC, DISC_B, DISC_C, MONK, MONK_COST, RESOURCE, SLOT_FIRST, START_SLOTS,
+                    TRACK, TRACK_LEN)
+from .garden import N_SIDE, N_SPOTS
+from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
+from .production import EMERGENCY_COIN_DUCATS
+from .state import EMPTY, HAState, Player
+from .supply import MONK_BASE
+
+# RULES_NOTES R4 (U9): a space is reachable when its action could be paid after emergency coins.
+COINS_COUNT_FOR_REACHABILITY = True
+# RULES_NOTES R5: naming a fertility number on the x spot requires a tile with that number.
+REQUIRE_NAMED_NUMBER_PRESENT = True
+
+
+def potential_money(p: Player) -> int:
+    """Ducats now plus what the emergency coins could still bring (§3.10)."""
+    return p.money + (EMERGENCY_COIN_DUCATS * len(p.cards) if COINS_COUNT_FOR_REACHABILITY else 0)
+
+
+# -- buying (§3.5) -----------------------------------------------------------------------------
+def base_cost(code: int, space: int) -> int:
+    return MONK_COST[space] if code >= MONK_BASE else code % 5 + 1
+
+
+def cheapest_buy(s: HAState, p: Player, space: int) -> int | None:
+    """The lowest price of any tile on ``space`` into any empty spot of ``p``'s garden, or None."""
+    garden = p.garden
+    sunny_free = EMPTY in garden[:N_SIDE]
+    shady_free = EMPTY in garden[N_SIDE:]
+    if not (sunny_free or shady_free):
+        return None
+    best: int | None = None
+    for code in s.tiles[space]:
+        c = base_cost(code, space)
+        price = c if shady_free else 2 * c
+        if best is None or price < best:
+            best = price
+    return best
+
+
+def can_buy(s: HAState, p: Player, space: int, money: int) -> bool:
+    cheapest = cheapest_buy(s, p, space)
+    return cheapest is not None and cheapest <= money
+
+
+def buy_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, int]]:
+    """(tile code, spot, cost) affordable now."""
+    out: list[tuple[int, int, int]] = []
+    garden = p.garden
+    money = p.money
+    for code in sorted(set(s.tiles[space])):
+        c = base_cost(code, space)
+        for spot in range(N_SPOTS):
+            if garden[spot] == EMPTY:
+                cost = 2 * c if spot < N_SIDE else c
+                if cost <= money:
+                    out.append((code, spot, cost))
+    return out
+
+
+# -- discs (§3.6) ------------------------------------------------------------------------------
+def disc_options(s: HAState, p: Player, space: int) -> list[tuple[int, int | None]]:
+    """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
+    kind = TRACK[space]
+    out: list[tuple[int, int | None]] = []
+    garden = p.garden
+    if kind in (DISC_A, DISC_ABC) and not p.discs[X_SPOT]:
+        present = sorted({t % 5 + 1 for t in garden if t != EMPTY and t < MONK_BASE})
+        numbers = present if REQUIRE_NAMED_NUMBER_PRESENT else ([1, 2, 3, 4, 5] if present else [])
+        out.extend((X_SPOT, n) for n in numbers)
+    if kind in (DISC_C, DISC_ABC):
+        colours = {t // 5 for t in garden if t != EMPTY and t < MONK_BASE}
+        out.extend((spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours)
+    if kind in (DISC_B, DISC_ABC):
+        types = {t - MONK_BASE for t in garden if t != EMPTY and t >= MONK_BASE}
+        out.extend((spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types)
+    return out
+
+
+# -- Kegs & More (expansion A2, A3) ---------------------------------------------------------------
+def storage_room(p: Player, money: int) -> int:
+    """How many pieces ``p`` could still store with ``money`` (regular spots plus the rental spot)."""
+    room = max(0, p.free_regular())
+    if p.rental is None and money >= delivery.RENTAL_COST:
+        room += 1
+    return room
+
+
+def goods_performable(s: HAState, p: Player, space: int, money: int) -> bool:
+    return (s.kegs[space] + s.bales[space]) > 0 and storage_room(p, money) > 0
+
+
+def goods_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, str | None]]:
+    """(kegs, bales, piece on the rental spot) takes allowed now from ``space``."""
+    return store_options(p, s.kegs[space], s.bales[space], need_one=True)
+
+
+def store_options(p: Player, kegs: int, bales: int, need_one: bool) -> list[tuple[int, int, str | None]]:
+    """Ways to put up to ``kegs`` kegs and ``bales`` bales onto storage (rental only for the overflow piece)."""
+    free = max(0, p.free_regular())
+    rental_ok = p.rental is None and p.money >= delivery.RENTAL_COST
+    out: list[tuple[int, int, str | None]] = []
+    for k in range(kegs + 1):
+        for b in range(bales + 1):
+            if need_one and k + b == 0:
+                continue
+            if k + b <= free:
+                out.append((k, b, None))
+            elif k + b == free + 1 and rental_ok:
+                if k:
+                    out.append((k, b, "keg"))
+                if b:
+                    out.append((k, b, "bale"))
+    return out
+
+
+def simulate_cart(pos: int, cart_kegs: int, steps: int, load: int) -> tuple[int, int, list[int], bool]:
+    """Move a cart (expansion A3 gates). Returns (location, loaded, delivered per tavern, reached the monastery gate)."""
+    loaded = 0
+    delivered = [0, 0, 0]
+    crossed = False
+    for _ in range(steps):
+        if pos == delivery.MONASTERY_GATE_AT:
+            if crossed or load == 0:
+                crossed = True
+                break
+            crossed = True
+            loaded = load
+            cart_kegs += load
+        elif pos in delivery.TAVERN_GATES_AT:
+            i = delivery.TAVERN_GATES_AT.index(pos)
+            rule = delivery.TAVERN_GATE_DELIVERS[i]
+            n = cart_kegs if rule is None else min(rule, cart_kegs)
+            cart_kegs -= n
+            delivered[i] += n
+        pos = (pos + 1) % delivery.ROAD_LEN
+    return pos, loaded, delivered, crossed
+
+
+def cart_loads(p: Player, steps: int, from_die: bool) -> list[int]:
+    """Allowed ``load`` values for a cart move of ``steps`` (empty: the move is not allowed)."""
+    if steps <= 0:
+        return [0] if not from_die else []
+    _, _, _, crossed = simulate_cart(p.cart, p.cart_kegs, steps, 0)
+    if not crossed:
+        return [0]
+    most = min(p.total_kegs(), p.total_bales())
+    low = 1 if (from_die and p.cart == delivery.MONASTERY) else 0
+    return list(range(low, most + 1))
+
+
+def carter_value(s: HAState, p: Player) -> int:
+    return s.die_value + p.carter_bonus()
+
+
+def cart_performable(s: HAState, p: Player, space: int) -> bool:
+    if s.die_space != space:
+        return False
+    return p.cart != delivery.MONASTERY or min(p.total_kegs(), p.total_bales()) >= 1
+
+
+# -- reaching a space (§3.4, expansion A) ------------------------------------------------------
+def base_performable(s: HAState, p: Player, seat: int, space: int, money: int) -> bool:
+    kind = TRACK[space]
+    if kind == RESOURCE or kind == MONK:
+        return can_buy(s, p, space, money)
+    if kind == BARREL:
+        large, small = claimable(s, seat)
+        return bool(large or small)
+    return s.discs[space] > 0 and bool(disc_options(s, p, space))
+
+
+def reachable(s: HAState, seat: int, space: int) -> bool:
+    p = s.players[seat]
+    money = potential_money(p)
+    if base_performable(s, p, seat, space, money):
+        return True
+    if s.kegs_and_more:
+        return goods_performable(s, p, space, money) or cart_performable(s, p, space)
+    return False
+
+
+def free_slots(s: HAState, seat: int, forced: bool) -> list[int]:
+    """Starting spaces the seat may take; ``forced`` applies the last-player rule (§3.4 step 6)."""
+    free = [i for i, who in enumerate(s.slots) if who == EMPTY]
+    first = START_SLOTS.index(SLOT_FIRST)
+    if forced and first in free and all(q.done for i, q in enumerate(s.players) if i != seat):
+        return [first]
+    return free
+
+
+def later_stage_performable(s: HAState, seat: int, step: str) -> bool:
+    """Kegs & More A: whether an action after ``step`` on this space can still be performed."""
+    p = s.players[seat]
+    space = s.space
+    if step not in ("goods", "cart") and goods_performable(s, p, space, potential_money(p)):
+        return True
+    if step != "cart" and cart_performable(s, p, space):
+        return True
+    return False
+
+
+def effective_pos(p: Player) -> int:
+    return TRACK_LEN if p.done else p.pos

@@ -1,0 +1,330 @@
+"""Player decisions: the draft (D), planning (E), the turn (F) and bonus choices.
+
+``check(state, command)`` is the one source of truth for legality: ``decide`` raises
+what it returns and ``legal_commands`` keeps the candidates it accepts.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.core import Command, IllegalMove, InvalidCommand, NotYourTurn, RuleError
+
+from . import commands as cmd
+from . import data
+from . import events as ev
+from .cards import CARDS, KIND, TAVERN_TYPES
+from .flow import COUNTER_GUEST_USE, Ctx, advance, grant, move_monastery, upgrade
+from .state import Player, State
+from .tavern import (DISCOUNT_CARD, PER_CARD, TILE_SPACES, TILE_VALUES, UPGRADABLE, boost_needed, table_index,
+                     upgrade_price)
+
+NOBLE_PRICES: dict[int, int] = dict(data.NOBLE_PRICES.value)
+GUEST_RECRUITS: int = data.GUEST_RECRUITS_PER_ROUND.value
+PER_TYPE: int = data.TAVERN_CARDS_PER_TYPE_PER_ROUND.value
+
+
+# -- who may act ------------------------------------------------------------------------
+
+def to_act(s: State) -> list[int]:
+    """Seats that must act now: several in the simultaneous phases A and E, one in D and F."""
+    if s.phase == "A":
+        return [p.seat for p in s.players if p.pending]
+    if s.phase == "D":
+        return [s.picker()]
+    if s.phase == "E":
+        return [p.seat for p in s.players if not p.planned]
+    if s.phase == "F":
+        return [s.active]
+    return []
+
+
+def _turn_error(s: State, seat: int, phases: str, what: str) -> RuleError | None:
+    if s.phase == "end":
+        return IllegalMove("the game is over")
+    if not 0 <= seat < s.n:
+        return NotYourTurn(f"seat {seat} is not in this game")
+    if s.phase not in phases:
+        return NotYourTurn(f"{what} is not possible in phase {s.phase}")
+    if seat not in to_act(s):
+        return NotYourTurn(f"seat {seat} may not act now; waiting for seats {to_act(s)}")
+    if s.phase == "F" and s.players[seat].pending and what != "ChooseBonus":
+        return IllegalMove(f"seat {seat} must first choose a pending bonus (ChooseBonus)")
+    return None
+
+
+# -- phase E/F helpers ------------------------------------------------------------------
+
+def space_rule(p: Player, space: str) -> tuple[frozenset[int], int | None] | None:
+    """(accepted die values, dice limit) of one of the player's action spaces, or None if no such space."""
+    t = TILE_SPACES.get(space)
+    if t is not None:
+        return t.dice, t.limit
+    i = table_index(space)
+    if i is None or not 0 <= i < len(p.tables):
+        return None
+    return CARDS[p.tables[i][-1]].dice, 1  # only the topmost noble of a stack takes a die
+
+
+def spaces_of(p: Player) -> list[str]:
+    return list(TILE_SPACES) + [f"table:{i}" for i in range(len(p.tables))]
+
+
+def _check_place(s: State, c: cmd.PlaceDie) -> RuleError | None:
+    p = s.players[c.seat]
+    if c.die not in p.dice:
+        return IllegalMove(f"die {c.die} is not one of your dice in play")
+    current = p.placed.get(c.die)
+    if s.phase == "E" and current is not None:
+        return IllegalMove(f"die {c.die} is already planned; move it in phase F")
+    if current is not None and current[0] == c.space:
+        return IllegalMove(f"die {c.die} is already on {c.space}")
+    rule = space_rule(p, c.space)
+    if rule is None:
+        return InvalidCommand(f"no action space {c.space!r} in your tavern")
+    accepts, limit = rule
+    value = p.dice[c.die]
+    boost = boost_needed(value, accepts)
+    if boost is None:
+        return IllegalMove(f"a {value} cannot go on {c.space} (it takes {sorted(accepts)}; dice never go past 6)")
+    in_use = p.boost_in_use() - (current[1] if current else 0)
+    if boost and in_use + boost > p.boost_capacity():
+        return IllegalMove(f"a {value} needs {boost} dishwasher(s) for {c.space}; "
+                           f"{p.boost_capacity() - in_use} free")
+    if limit is not None:
+        if c.space in p.used_spaces:
+            return IllegalMove(f"{c.space} was already used this round")
+        on = sum(1 for d, (sp, _) in p.placed.items() if sp == c.space and d != c.die)
+        if on >= limit:
+            return IllegalMove(f"{c.space} takes only {limit} die")
+    return None
+
+
+def place_boost(p: Player, die: int, space: str) -> int:
+    rule = space_rule(p, space)
+    assert rule is not None
+    return boost_needed(p.dice[die], rule[0]) or 0
+
+
+def die_yield(p: Player, space: str) -> tuple[int, int, int]:
+    """(doubloons, beer, monastery steps) for removing one die from ``space`` now (Action Spaces Explained)."""
+    t = TILE_SPACES.get(space)
+    if t is None:
+        i = table_index(space)
+        assert i is not None
+        return CARDS[p.tables[i][-1]].pay, 0, 0
+    amount = p.tile(space)
+    if space in PER_CARD:
+        amount += PER_CARD[space][1 if space in p.upgraded else 0] * p.n_staff(DISCOUNT_CARD.get(space, space))
+    if t.gives == "doubloons":
+        return amount, 0, 0
+    if t.gives == "beer":
+        return 0, amount, 0
+    return 0, 0, amount
+
+
+def returnable(p: Player, tile: str) -> int:
+    """How many matching tavern cards may go back for the special offer.
+
+    Dishwashers already used to raise dice cannot be returned (RULES_NOTES)."""
+    card = DISCOUNT_CARD.get(tile)
+    if card is None:
+        return 0
+    n = p.n_staff(card)
+    if card == "dishwasher":
+        spare = p.boost_capacity() + (TILE_VALUES[tile][1] - TILE_VALUES[tile][0]) - p.boost_in_use()
+        n = min(n, max(0, spare))
+    return n
+
+
+# -- the one legality check --------------------------------------------------------------
+
+def check(s: State, c: Command) -> RuleError | None:
+    """Why ``c`` is not allowed now, or None when it is."""
+    name = type(c).__name__
+    if isinstance(c, cmd.PickDie):
+        err = _turn_error(s, c.seat, "D", name)
+        if err:
+            return err
+        values = [s.die_value[d] for d in s.coasters[s.held_coaster(c.seat)]]
+        if c.value not in values:
+            return IllegalMove(f"no {c.value} on your coaster (it shows {sorted(values)})")
+        return None
+    if isinstance(c, cmd.PlaceDie):
+        return _turn_error(s, c.seat, "EF", name) or _check_place(s, c)
+    if isinstance(c, cmd.FinishPlanning):
+        return _turn_error(s, c.seat, "E", name)
+    if isinstance(c, cmd.ChooseBonus):
+        err = _turn_error(s, c.seat, "AF", name)
+        if err:
+            return err
+        p = s.players[c.seat]
+        if not p.pending:
+            return IllegalMove("no bonus choice is pending")
+        if not 0 <= c.option < len(p.pending[0]):
+            return InvalidCommand(f"option {c.option} out of range 0..{len(p.pending[0]) - 1}")
+        return None
+    err = _turn_error(s, c.seat, "F", name)
+    if err:
+        return err
+    p = s.players[c.seat]
+    if isinstance(c, cmd.TakeDie):
+        if c.die not in p.placed:
+            return IllegalMove(f"die {c.die} is not on an action space")
+        return None
+    if isinstance(c, cmd.BuyCard):
+        if c.card_type not in TAVERN_TYPES:
+            return InvalidCommand(f"unknown tavern card type {c.card_type!r}; one of {list(TAVERN_TYPES)}")
+        if sum(1 for t in p.bought if t == c.card_type) >= PER_TYPE:
+            return IllegalMove(f"you already bought a {c.card_type} this round")
+        if not s.supply[c.card_type]:
+            return IllegalMove(f"no {c.card_type} cards left")
+        price = CARDS[s.supply[c.card_type][-1]].cost
+        if p.doubloons < price:
+            return IllegalMove(f"a {c.card_type} costs {price} doubloons; you have {p.doubloons}")
+        return None
+    if isinstance(c, cmd.UpgradeTile):
+        if c.tile not in UPGRADABLE:
+            return InvalidCommand(f"tile {c.tile!r} cannot be upgraded; one of {list(UPGRADABLE)}")
+        if c.tile in p.upgraded:
+            return IllegalMove(f"{c.tile} is already upgraded")
+        if not 0 <= c.returned <= returnable(p, c.tile):
+            return IllegalMove(f"you can return 0 to {returnable(p, c.tile)} cards for {c.tile}, not {c.returned}")
+        price = upgrade_price(c.tile, c.returned)
+        if p.doubloons < price:
+            return IllegalMove(f"upgrading {c.tile} costs {price} doubloons; you have {p.doubloons}")
+        return None
+    if isinstance(c, cmd.RecruitGuest):
+        if p.recruited >= GUEST_RECRUITS:
+            return IllegalMove("you already recruited a guest this round")
+        if c.card not in s.display and not (s.three_beer and c.card == s.three_beer[-1]):
+            return IllegalMove(f"card {c.card} is not on display")
+        price = CARDS[c.card].cost
+        if p.beer < price:
+            return IllegalMove(f"card {c.card} costs {price} beer; you have {p.beer}")
+        return None
+    if isinstance(c, cmd.RecruitNobles):
+        if c.count not in NOBLE_PRICES:
+            return InvalidCommand(f"recruit {sorted(NOBLE_PRICES)} nobles, not {c.count}")
+        if len(s.supply["noble"]) < c.count:
+            return IllegalMove(f"only {len(s.supply['noble'])} nobles left")
+        if p.beer < NOBLE_PRICES[c.count]:
+            return IllegalMove(f"{c.count} noble(s) cost {NOBLE_PRICES[c.count]} beer; you have {p.beer}")
+        return None
+    if isinstance(c, cmd.UseCounterGuest):
+        if p.counter_guests <= 0:
+            return IllegalMove("you have no counter guest")
+        return None
+    if isinstance(c, cmd.EndTurn):
+        return None
+    return InvalidCommand(f"unknown command {c.type!r}")
+
+
+# -- executing an accepted command -------------------------------------------------------
+
+def execute(ctx: Ctx, c: Command, rng: random.Random) -> None:
+    """Emit the events of an accepted command, then run the automatic steps that follow."""
+    s = ctx.state
+    seat = c.seat
+    p = s.players[seat]
+    if isinstance(c, cmd.PickDie):
+        coaster = s.coasters[s.held_coaster(seat)]
+        die = min(d for d in coaster if s.die_value[d] == c.value)
+        ctx.emit(ev.DiePicked(seat=seat, die=die))
+    elif isinstance(c, cmd.PlaceDie):
+        ctx.emit(ev.DiePlaced(seat=seat, die=c.die, space=c.space, boost=place_boost(p, c.die, c.space)))
+        return
+    elif isinstance(c, cmd.FinishPlanning):
+        ctx.emit(ev.PlanningFinished(seat=seat))
+    elif isinstance(c, cmd.ChooseBonus):
+        option = p.pending[0][c.option]
+        ctx.emit(ev.BonusChosen(seat=seat, option=option))
+        grant(ctx, seat, option, "choice")
+    elif isinstance(c, cmd.TakeDie):
+        space = p.placed[c.die][0]
+        doubloons, beer, steps = die_yield(p, space)
+        ctx.emit(ev.DieTaken(seat=seat, die=c.die, space=space, doubloons=doubloons, beer=beer))
+        if steps:
+            move_monastery(ctx, seat, steps)
+        return
+    elif isinstance(c, cmd.BuyCard):
+        card = s.supply[c.card_type][-1]
+        ctx.emit(ev.CardBought(seat=seat, card=card, price=CARDS[card].cost))
+        return
+    elif isinstance(c, cmd.UpgradeTile):
+        kind = DISCOUNT_CARD.get(c.tile)
+        returned = p.staff.get(kind, [])[-c.returned:] if (kind and c.returned) else []
+        upgrade(ctx, seat, c.tile, list(returned), upgrade_price(c.tile, c.returned))
+        return
+    elif isinstance(c, cmd.RecruitGuest):
+        refill = None
+        if (c.card in s.display or len(s.three_beer) == 1) and s.guest_deck:
+            refill = s.guest_deck[rng.randrange(len(s.guest_deck))]
+        ctx.emit(ev.GuestRecruited(seat=seat, card=c.card, price=CARDS[c.card].cost, refill=refill))
+        bonus = CARDS[c.card].bonus
+        if bonus:
+            grant(ctx, seat, bonus, f"guest {c.card}")
+        return
+    elif isinstance(c, cmd.RecruitNobles):
+        cards = s.supply["noble"][-c.count:]
+        ctx.emit(ev.NoblesRecruited(seat=seat, cards=list(reversed(cards)), price=NOBLE_PRICES[c.count]))
+        return
+    elif isinstance(c, cmd.UseCounterGuest):
+        ctx.emit(ev.CounterGuestUsed(seat=seat))
+        grant(ctx, seat, COUNTER_GUEST_USE, "counter guest")
+        return
+    elif isinstance(c, cmd.EndTurn):
+        d, b = min(p.doubloons, p.tile("safe")), min(p.beer, p.tile("storage"))
+        ctx.emit(ev.TurnEnded(seat=seat, stored_doubloons=d, stored_beer=b,
+                              lost_doubloons=p.doubloons - d, lost_beer=p.beer - b))
+    advance(ctx, rng)
+
+
+# -- candidates for legal_commands ---------------------------------------------------------
+
+_CACHE: dict[tuple[Any, ...], Command] = {}
+
+
+def _c(kind: type[Command], seat: int, *args: Any) -> Command:
+    key = (kind, seat) + args
+    got = _CACHE.get(key)
+    if got is None:
+        names = [n for n in kind.model_fields if n not in ("type", "seat")]
+        got = kind(seat=seat, **dict(zip(names, args)))
+        _CACHE[key] = got
+    return got
+
+
+def candidates(s: State, seat: int) -> list[Command]:
+    """A superset of the legal commands of ``seat`` (each is then checked)."""
+    if s.phase == "end" or seat not in to_act(s):
+        return []
+    p = s.players[seat]
+    if p.pending:
+        return [_c(cmd.ChooseBonus, seat, i) for i in range(len(p.pending[0]))]
+    if s.phase == "D":
+        values = sorted({s.die_value[d] for d in s.coasters[s.held_coaster(seat)]})
+        return [_c(cmd.PickDie, seat, v) for v in values]
+    out: list[Command] = []
+    spaces = spaces_of(p)
+    for die in sorted(p.dice):
+        if s.phase == "E" and die in p.placed:
+            continue
+        for space in spaces:
+            out.append(_c(cmd.PlaceDie, seat, die, space))
+    if s.phase == "E":
+        out.append(_c(cmd.FinishPlanning, seat))
+        return out
+    out.extend(_c(cmd.TakeDie, seat, die) for die in sorted(p.placed))
+    out.extend(_c(cmd.BuyCard, seat, t) for t in TAVERN_TYPES)
+    for tile in UPGRADABLE:
+        if tile not in p.upgraded:
+            out.extend(_c(cmd.UpgradeTile, seat, tile, r) for r in range(returnable(p, tile) + 1))
+    out.extend(_c(cmd.RecruitGuest, seat, card) for card in s.display)
+    if s.three_beer:
+        out.append(_c(cmd.RecruitGuest, seat, s.three_beer[-1]))
+    out.extend(_c(cmd.RecruitNobles, seat, k) for k in NOBLE_PRICES)
+    out.append(_c(cmd.UseCounterGuest, seat))
+    out.append(_c(cmd.EndTurn, seat))
+    return out

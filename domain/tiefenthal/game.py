@@ -1,0 +1,76 @@
+"""The Taverns of Tiefenthal, Module 1: the game's face (decider interface)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, Score
+
+from . import actions, flow, scoring, view
+from .commands import COMMAND_TYPES
+from .evolve import apply
+from .events import EVENT_TYPES
+from .state import State
+
+
+class TiefenthalOptions(BaseModel):
+    """Module 1 only; later modules will add switches here."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    module: Literal[1] = 1
+
+
+class TiefenthalGame(Game[State]):
+    id = "tiefenthal"
+    title = "The Taverns of Tiefenthal (Module 1)"
+    min_players = 2
+    max_players = 4
+    Options = TiefenthalOptions
+    command_types = COMMAND_TYPES
+    event_types = EVENT_TYPES
+
+    def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
+        self.check_seats(options, n_seats)
+        return flow.setup_events(n_seats, rng)
+
+    def decide(self, state: State, command: Command, rng: random.Random) -> list[Event]:
+        if not isinstance(command, COMMAND_TYPES):
+            raise InvalidCommand(f"unknown command {getattr(command, 'type', command)!r} for {self.id}")
+        if state.phase == "end":
+            raise GameNotActive("the game is over")
+        err = actions.check(state, command)
+        if err is not None:
+            raise err
+        ctx = flow.Ctx(state)
+        actions.execute(ctx, command, rng)
+        return ctx.events
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return apply(state, event)
+
+    def legal_commands(self, state: State, seat: int) -> list[Command]:
+        return [c for c in actions.candidates(state, seat) if actions.check(state, c) is None]
+
+    def is_legal(self, state: State, command: Command) -> bool:
+        return actions.check(state, command) is None
+
+    def to_act(self, state: State) -> list[int]:
+        return actions.to_act(state)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "end"
+
+    def scores(self, state: State) -> list[Score]:
+        return scoring.scores(state)
+
+    def clone(self, state: State) -> State:
+        return state.copy()
+
+
+GAME = TiefenthalGame()

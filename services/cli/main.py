@@ -1,0 +1,273 @@
+"""The ``taproom`` command line (click)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+import uuid
+from typing import Any
+
+import click
+
+from ..settings import Settings, get_settings
+
+
+def _settings() -> Settings:
+    from ..logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_json, settings.log_level)
+    return settings
+
+
+def _need_redis(settings: Settings) -> None:
+    if not settings.redis_url:
+        raise click.UsageError("this part runs against a shared Redis: set REDIS_URL (or use `taproom serve`)")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Taproom: an event-sourced play-by-turn board game service.
+
+    Without REDIS_URL, `serve` and `play` run every part in one process on an
+    in-process Redis. With REDIS_URL, each part can run as its own process.
+    """
+
+
+@cli.command()
+@click.option("--host", default=None, help="interface to bind (default 127.0.0.1)")
+@click.option("--port", default=None, type=int, help="port (default 8000)")
+@click.option("--workers", default=2, show_default=True, help="rq worker threads")
+def serve(host: str | None, port: int | None, workers: int) -> None:
+    """The whole service: API, processor, projector, reactor and rq workers in one process."""
+    import uvicorn
+
+    from ..api.app import create_app
+    from ..runtime import Service, client_factory
+
+    settings = _settings()
+    clients = client_factory(settings)
+    service = Service(settings, clients, workers=workers).start()
+    mode = settings.redis_url or "embedded (in-process Redis)"
+    click.echo(f"taproom: serving on http://{host or settings.host}:{port or settings.port} — redis: {mode}", err=True)
+    try:
+        uvicorn.run(create_app(clients(), settings), host=host or settings.host, port=port or settings.port,
+                    log_level="warning")
+    finally:
+        service.stop()
+
+
+@cli.command()
+@click.option("--host", default=None)
+@click.option("--port", default=None, type=int)
+def api(host: str | None, port: int | None) -> None:
+    """The HTTP API alone (against REDIS_URL)."""
+    import uvicorn
+
+    from domain.catalog import load_games
+
+    from ..api.app import create_app
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    load_games()
+    uvicorn.run(create_app(client_factory(settings)(), settings), host=host or settings.host,
+                port=port or settings.port, log_level="warning")
+
+
+def _run_part(make: Any) -> None:
+    from domain.catalog import load_games
+
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    load_games()
+    part = make(client_factory(settings)(), settings)
+    stop = threading.Event()
+    try:
+        part.run(stop)
+    except KeyboardInterrupt:
+        stop.set()
+
+
+@cli.command()
+def processor() -> None:
+    """The command processor alone (takes a fair share of the shards)."""
+    from ..processor import Processor
+
+    _run_part(Processor)
+
+
+@cli.command()
+def projector() -> None:
+    """The projector alone."""
+    from projections.projector import Projector
+
+    _run_part(Projector)
+
+
+@cli.command()
+def reactor() -> None:
+    """The reactor alone (events -> rq jobs)."""
+    from ..reactor import Reactor
+
+    _run_part(Reactor)
+
+
+@cli.command()
+def worker() -> None:
+    """An rq worker for bot turns and scoring (rq's own forking worker)."""
+    from rq import Queue, Worker
+
+    from domain.catalog import load_games
+
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    load_games()
+    client = client_factory(settings)()
+    Worker([Queue(settings.rq_queue, connection=client)], connection=client).work(with_scheduler=True)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", "-n", default=2, show_default=True)
+@click.option("--bot", "level", default="random", show_default=True, help="bot level for every seat")
+@click.option("--seed", default=None, help="a chosen seed (makes the game reproducible)")
+@click.option("--option", "-o", "options", multiple=True, help="game option key=value (JSON value)")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.option("--export", "export_to", type=click.Path(dir_okay=False), default=None, help="write the game record here")
+@click.option("--timeout", default=600.0, show_default=True)
+def play(game: str, players: int, level: str, seed: str | None, options: tuple[str, ...], as_json: bool,
+         export_to: str | None, timeout: float) -> None:
+    """Play a full game of bots through the real pipeline and print the result table."""
+    from ..commands import CommandBus
+    from ..eventstore import EventStore, Keys
+    from ..runtime import Service, client_factory
+
+    settings = _settings().model_copy(update={"allow_client_seed": True})
+    clients = client_factory(settings)
+    parsed = {}
+    for item in options:
+        key, _, value = item.partition("=")
+        try:
+            parsed[key] = json.loads(value)
+        except json.JSONDecodeError:
+            parsed[key] = value
+    with Service(settings, clients, workers=1):
+        client = clients()
+        keys = Keys(settings.key_prefix, settings.shards)
+        bus, store = CommandBus(client, keys), EventStore(client, keys)
+        game_id = uuid.uuid4().hex[:12]
+        seats = [{"name": f"{level} bot {i + 1}", "bot": level} for i in range(players)]
+        outcome = bus.send(game_id, {"type": "taproom.CreateGame", "game": game, "options": parsed, "seats": seats,
+                                     "seed_commitment": ""}, seat=-1, actor="cli", dev_seed=seed)
+        if outcome is None or not outcome.accepted:
+            raise click.ClickException(f"could not create the game: {outcome.message if outcome else 'timed out'}")
+        deadline = time.monotonic() + timeout
+        from ..aggregates import Repository
+
+        repo = Repository(store)
+        while time.monotonic() < deadline:
+            loaded = repo.current(game_id)
+            if loaded.record is not None and loaded.record.status == "scored":
+                break
+            time.sleep(0.05)
+        else:
+            raise click.ClickException(f"game {game_id} did not finish within {timeout} s")
+        record = loaded.record
+        if export_to:
+            from ..audit import export_lines
+
+            with open(export_to, "wb") as fh:
+                for line in export_lines(store, game_id):
+                    fh.write(line + b"\n")
+    result = {"game_id": game_id, "game": game, "version": loaded.version,
+              "scores": {str(s.seat): s.total for s in record.scores},
+              "places": {str(k): v for k, v in record.places.items()},
+              "breakdown": {str(s.seat): s.breakdown for s in record.scores}}
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"{game} game {game_id}: {loaded.version} events")
+    for score in sorted(record.scores, key=lambda s: record.places[s.seat]):
+        parts = ", ".join(f"{k} {v:g}" for k, v in score.breakdown.items())
+        click.echo(f"  {record.places[score.seat]}. seat {score.seat} ({record.seats[score.seat].name}): "
+                   f"{score.total:g}  [{parts}]")
+
+
+@cli.command()
+@click.argument("game_id")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default="-", help="file (default stdout)")
+def export(game_id: str, out: str) -> None:
+    """Write a game record (JSON Lines: envelopes and commands)."""
+    from ..audit import export_lines
+    from ..eventstore import EventStore, Keys
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
+    if not store.exists(game_id):
+        raise click.ClickException(f"no game {game_id}")
+    stream = sys.stdout.buffer if out == "-" else open(out, "wb")
+    for line in export_lines(store, game_id):
+        stream.write(line + b"\n")
+    stream.flush()
+
+
+@cli.command()
+@click.argument("target")
+def verify(target: str) -> None:
+    """Check a game (id, against REDIS_URL) or record file: hash chain, seed commitment, replay."""
+    import os
+
+    from ..audit import export_lines, parse_lines, verify as run_verify
+
+    from domain.catalog import load_games
+
+    load_games()
+    if os.path.exists(target):
+        with open(target, "rb") as fh:
+            envelopes, commands = parse_lines(fh)
+    else:
+        from ..eventstore import EventStore, Keys
+        from ..runtime import client_factory
+
+        settings = _settings()
+        _need_redis(settings)
+        store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
+        envelopes, commands = parse_lines(export_lines(store, target))
+    report = run_verify(envelopes, commands)
+    click.echo(json.dumps(report.to_dict(), indent=2))
+    if not report.ok:
+        sys.exit(1)
+
+
+@cli.group()
+def projections() -> None:
+    """Read-side maintenance."""
+
+
+@projections.command()
+def rebuild() -> None:
+    """Delete every read model and fold them again from the event log."""
+    from domain.catalog import load_games
+    from projections.projector import Projector
+
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    load_games()
+    figures = Projector(client_factory(settings)(), settings).rebuild()
+    click.echo(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,191 @@
+"""The HTTP API over the whole running pipeline (fakeredis, then the real Redis)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def wait_for(api, path: str, headers=None, until=lambda body: True, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        body = api.get(path, headers=headers).json()
+        if until(body) or time.monotonic() > deadline:
+            return body
+        time.sleep(0.02)
+
+
+def new_game(api, seats=None, target=10, seed="s1"):
+    seats = seats or [{"name": "ann"}, {"name": "bob"}]
+    response = api.post("/games", json={"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_health_types_docs_metrics(api):
+    assert api.get("/health").json() == {"status": "ok", "redis": "ok"}
+    assert any(t["id"] == "counter" for t in api.get("/games/types").json())
+    assert api.get("/docs").status_code == 200
+    assert "/games/{game_id}/commands" in api.get("/openapi.json").json()["paths"]
+    api.get("/health")
+    assert "taproom_http_requests_total" in api.get("/metrics").text
+
+
+def test_create_view_play_and_history(api):
+    game = new_game(api)
+    ann, bob = (s["token"] for s in game["seats"])
+    assert ann and bob and ann != bob
+    view = wait_for(api, f"/games/{game['game_id']}/view", bearer(ann), lambda b: b.get("version", 0) >= 3)
+    assert view["seat"] == 0 and view["to_act"] == [0] and view["board"]["total"] == 0
+    legal = api.get(f"/games/{game['game_id']}/legal", headers=bearer(ann)).json()
+    assert {c["amount"] for c in legal["commands"]} == {1, 2, 3}
+    response = api.post(f"/games/{game['game_id']}/commands", headers=bearer(ann),
+                        json={"command_id": "m1", "type": "Add", "amount": 2})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "accepted" and body["version"] == 5
+    assert [e["type"] for e in body["events"]] == ["Added", "CardDealt"]
+    assert body["events"][1]["payload"]["card"] != "hidden"  # the mover sees their own card
+    history = api.get(f"/games/{game['game_id']}/events", params={"after": 3}, headers=bearer(bob)).json()
+    assert history["events"][1]["payload"]["card"] == "hidden"  # another seat does not
+    at = api.get(f"/games/{game['game_id']}/at/3").json()
+    assert at["version"] == 3 and at["board"]["total"] == 0
+
+
+def test_players_join_open_seats_and_the_inbox_lists_their_turn_first(api):
+    ann = api.post("/players", json={"name": "Ann"}).json()
+    game = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 30}, "seats": [{"me": True}, {}], "seed": "x"}).json()
+    gid = game["game_id"]
+    lobby = wait_for(api, "/lobby", until=lambda b: any(g["game_id"] == gid for g in b["open"]))
+    assert any(g["game_id"] == gid for g in lobby["open"])
+    bob = api.post("/players", json={"name": "Bob"}).json()
+    joined = api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1 and joined.json()["token"] is None
+    full = api.post(f"/games/{gid}/join", json={"name": "Late"})
+    assert full.status_code == 409 and full.json()["code"] in ("no_open_seat", "seat_taken")
+    inbox = wait_for(api, "/inbox", bearer(ann["token"]), lambda b: bool(b["awaiting"]))
+    assert [g["game_id"] for g in inbox["awaiting"]] == [gid]
+    other = wait_for(api, "/inbox", bearer(bob["token"]), lambda b: bool(b["others"]))
+    assert other["awaiting"] == [] and other["others"][0]["game_id"] == gid
+    assert api.post(f"/games/{gid}/commands", headers=bearer(ann["token"]), json={"type": "Add", "amount": 1}).status_code == 200
+
+
+def test_guest_joins_with_a_seat_token(api):
+    game = new_game(api, seats=[{"name": "ann"}, {}])
+    joined = api.post(f"/games/{game['game_id']}/join", json={"name": "guest"})
+    assert joined.status_code == 200
+    token = joined.json()["token"]
+    view = wait_for(api, f"/games/{game['game_id']}/view", bearer(token), lambda b: b["status"] == "active")
+    assert view["seat"] == 1 and view["status"] == "active"
+
+
+def _version(api, gid):
+    return wait_for(api, f"/games/{gid}", until=lambda b: "version" in b)["version"]
+
+
+@pytest.mark.parametrize("case", ["malformed_json", "unknown_game", "wrong_token", "other_seat", "not_your_turn",
+                                  "illegal", "stale", "oversized", "unknown_type", "no_token"])
+def test_bad_input_gets_its_code_and_changes_nothing(api, case):
+    game = new_game(api)
+    gid = game["game_id"]
+    ann, bob = (s["token"] for s in game["seats"])
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("version") == 3)
+    url = f"/games/{gid}/commands"
+    if case == "malformed_json":
+        r = api.post(url, headers={**bearer(ann), "content-type": "application/json"}, content=b"{not json")
+        expected = (400, "malformed_json")
+    elif case == "unknown_game":
+        r = api.post("/games", json={"game": "chess", "seats": [{"name": "a"}]})
+        expected = (400, "unknown_game")
+    elif case == "wrong_token":
+        r = api.post(url, headers=bearer("forged"), json={"type": "Add", "amount": 1})
+        expected = (401, "unauthorized")
+    elif case == "no_token":
+        r = api.post(url, json={"type": "Add", "amount": 1})
+        expected = (401, "unauthorized")
+    elif case == "other_seat":
+        r = api.post(url, params={"seat": 1}, headers=bearer(ann), json={"type": "Add", "amount": 1})
+        expected = (403, "not_your_seat")
+    elif case == "not_your_turn":
+        r = api.post(url, headers=bearer(bob), json={"type": "Add", "amount": 1})
+        expected = (409, "not_your_turn")
+    elif case == "illegal":
+        r = api.post(url, headers=bearer(ann), json={"type": "Add", "amount": 7})
+        expected = (422, "illegal_move")
+    elif case == "stale":
+        r = api.post(url, headers=bearer(ann), json={"type": "Add", "amount": 1, "expected_version": 2})
+        expected = (409, "stale_version")
+    elif case == "unknown_type":
+        r = api.post(url, headers=bearer(ann), json={"type": "Castle"})
+        expected = (422, "invalid_command")
+    else:
+        r = api.post(url, headers=bearer(ann), content=b'{"type": "Add", "pad": "' + b"x" * 70_000 + b'"}')
+        expected = (413, "body_too_large")
+    assert (r.status_code, r.json()["code"]) == expected, r.text
+    assert r.json()["message"]
+    assert _version(api, gid) == 3
+
+
+def test_unknown_game_id_is_404(api):
+    r = api.get("/games/doesnotexist")
+    assert r.status_code == 404 and r.json()["code"] == "game_not_found"
+
+
+def test_chosen_seed_refused_unless_development(api, service):
+    service.settings  # the fixture allows it; a production settings object does not
+    from services.api.app import create_app
+    from services.settings import Settings
+    from fastapi.testclient import TestClient
+
+    strict = Settings(**{**service.settings.model_dump(), "allow_client_seed": False})
+    with TestClient(create_app(service.clients(), strict)) as client:
+        r = client.post("/games", json={"game": "counter", "seats": [{"name": "a"}], "seed": "mine"})
+    assert r.status_code == 422 and r.json()["code"] == "seed_not_allowed"
+
+
+def test_a_bot_game_finishes_scores_and_reveals_the_seed_only_at_the_end(api):
+    game = new_game(api, seats=[{"bot": "random"}, {"bot": "random"}], target=12)
+    gid = game["game_id"]
+    seen = []
+    while True:
+        body = api.get(f"/games/{gid}").json()
+        seen.append(body)
+        if body.get("status") == "scored":
+            break
+        assert len(seen) < 500, "the bot game did not finish"
+        time.sleep(0.02)
+    assert all("seed" not in b for b in seen if b.get("status") != "scored")
+    final = seen[-1]
+    assert {s["seat"] for s in final["scores"]} == {0, 1} and final["places"]
+    import hashlib
+
+    assert hashlib.sha256(bytes.fromhex(final["seed"])).hexdigest() == game["seed_commitment"]
+    history = api.get(f"/games/{gid}/events").json()["events"]
+    assert history[-1]["type"] == "taproom.SeedRevealed"
+    assert all(e["payload"].get("card") != "hidden" for e in history)  # revealed after the end
+
+
+def test_seed_and_private_cards_never_reach_clients_before_the_end(api):
+    game = new_game(api, target=50)
+    gid = game["game_id"]
+    ann, bob = (s["token"] for s in game["seats"])
+    api.post(f"/games/{gid}/commands", headers=bearer(ann), json={"type": "Add", "amount": 1})
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("version") == 5)
+    seed_hex = None
+    texts = [api.get(f"/games/{gid}").text, api.get(f"/games/{gid}/view", headers=bearer(bob)).text,
+             api.get(f"/games/{gid}/events", headers=bearer(bob)).text, api.get(f"/games/{gid}/events").text,
+             api.get(f"/games/{gid}/at/5", headers=bearer(bob)).text, api.get("/lobby").text]
+    with api.stream("GET", f"/games/{gid}/stream", params={"after": 0, "timeout": 0.5}, headers=bearer(bob)) as s:
+        texts.append("".join(s.iter_text()))
+    ann_view = api.get(f"/games/{gid}/view", headers=bearer(ann)).json()
+    card = ann_view["board"]["my_cards"][0]
+    for text in texts:
+        assert '"seed"' not in text and f'"card":{card}' not in text.replace(" ", "")
+    assert "game_event" in texts[-1] and '"card":"hidden"' in texts[-1].replace(" ", "")
+    assert seed_hex is None

@@ -1,0 +1,112 @@
+"""Event store contract: the same tests on fakeredis and on the real server."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from domain.core.lifecycle import GameStarted
+from services.eventstore import GENESIS_HASH, EventStore, Keys, seal, verify_chain
+from tests.fixture_game import Added
+
+
+def _envelopes(game_id: str, start: int, prev: str, n: int, command_id: str = "c"):
+    out = []
+    for i in range(n):
+        env = seal(game_id, start + i + 1, Added(seat=0, amount=1, roll=i + 1), command_id, "test", 1.0, prev)
+        out.append(env)
+        prev = env.hash
+    return out
+
+
+@pytest.fixture
+def store(client, prefix):
+    return EventStore(client, Keys(prefix, 4))
+
+
+def test_append_then_read_from_any_version(store):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 3)
+    result = store.append("g1", 0, "c1", {"from_version": 0, "to_version": 3}, envs)
+    assert result.status == "ok" and result.version == 3
+    assert [e.version for e in store.read("g1")] == [1, 2, 3]
+    assert [e.version for e in store.read("g1", after=1)] == [2, 3]
+    assert [e.version for e in store.read("g1", after=0, until=2)] == [1, 2]
+    assert store.head("g1") == (3, envs[-1].hash)
+    assert store.game_ids() == ["g1"]
+
+
+def test_same_command_id_appends_once_and_answers_with_the_original(store):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 2)
+    record = {"command_id": "c1", "from_version": 0, "to_version": 2}
+    assert store.append("g1", 0, "c1", record, envs).status == "ok"
+    again = store.append("g1", 2, "c1", record, _envelopes("g1", 2, envs[-1].hash, 2))
+    assert again.status == "dup" and again.record == record
+    assert len(store.read("g1")) == 2
+
+
+def test_stale_expected_version_is_refused_and_changes_nothing(store):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 2)
+    store.append("g1", 0, "c1", {}, envs)
+    stale = store.append("g1", 0, "c2", {}, _envelopes("g1", 0, GENESIS_HASH, 1, "c2"))
+    assert stale.status == "stale" and stale.version == 2
+    assert len(store.read("g1")) == 2 and store.command_record("g1", "c2") is None
+
+
+def test_wrong_previous_hash_is_refused(store):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 1)
+    store.append("g1", 0, "c1", {}, envs)
+    forged = _envelopes("g1", 1, "f" * 64, 1, "c2")
+    assert store.append("g1", 1, "c2", {}, forged).status == "chain"
+    assert len(store.read("g1")) == 1
+
+
+def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 2)
+    store.append("g1", 0, "c1", {}, envs)
+    feed = client.xrange(store.keys.feed(store.keys.shard("g1")))
+    assert len(feed) == 1 and feed[0][1] == {b"g": b"g1", b"f": b"1", b"t": b"2"}
+
+
+def test_hash_chain_verifies_and_an_edited_event_is_detected(store, client):
+    envs = _envelopes("g1", 0, GENESIS_HASH, 3)
+    store.append("g1", 0, "c1", {}, envs)
+    assert verify_chain(store.read("g1")) == (True, "ok")
+    # tamper with event 2 in place, as an attacker with database access would
+    key = store.keys.events("g1")
+    entries = client.xrange(key)
+    client.delete(key)
+    for entry_id, fields in entries:
+        body = orjson.loads(fields[b"e"])
+        if body["version"] == 2:
+            body["payload"]["amount"] = 3
+        client.xadd(key, {"e": orjson.dumps(body)}, id=entry_id)
+    ok, reason = verify_chain(store.read("g1"))
+    assert not ok and "event 2 was altered" in reason
+
+
+def test_snapshot_round_trip_and_bad_snapshot_ignored(store, client):
+    store.save_snapshot("g1", 5, "h", {"state": [1, 2]})
+    assert store.load_snapshot("g1") == (5, "h", {"state": [1, 2]})
+    client.hset(store.keys.snapshot("g1"), "state", b"not a pickle")
+    assert store.load_snapshot("g1") is None
+
+
+def test_every_key_of_a_game_shares_the_shard_hash_tag():
+    keys = Keys("tr:", 16)
+    tag = keys.tag("abc")
+    shard = keys.shard("abc")
+    for key in (keys.events("abc"), keys.head("abc"), keys.commands("abc"), keys.snapshot("abc"), keys.seed("abc"),
+                keys.feed(shard), keys.cmd_stream(shard), keys.games(shard)):
+        assert key[key.index("{"):key.index("}") + 1] == tag
+
+
+def test_private_event_fields_are_redacted_until_the_end():
+    from tests.fixture_game import CardDealt
+
+    env = seal("g", 1, CardDealt(seat=0, card=42), "c", "t", 1.0, GENESIS_HASH)
+    assert env.redacted(0, game_over=False)["payload"]["card"] == 42
+    assert env.redacted(1, game_over=False)["payload"]["card"] == "hidden"
+    assert env.redacted(None, game_over=False)["payload"]["card"] == "hidden"
+    assert env.redacted(None, game_over=True)["payload"]["card"] == 42
+    public = seal("g", 1, GameStarted(), "c", "t", 1.0, GENESIS_HASH)
+    assert public.redacted(None, game_over=False)["payload"] == {"type": "taproom.GameStarted"}

@@ -1,0 +1,147 @@
+"""The processor: idempotency, ordering, crash recovery, dead letters (fakeredis and real Redis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core import Command, register
+from services.processor import Processor
+from tests.fixture_game import CounterGame
+
+from .helpers import Kernel
+
+
+@pytest.fixture
+def kernel(client, settings):
+    return Kernel(client, settings)
+
+
+def test_create_then_play_in_order(kernel):
+    gid = kernel.create(seats=2)
+    assert kernel.add(gid, 0).accepted
+    outcome = kernel.add(gid, 1, amount=2)
+    assert outcome.accepted and outcome.version == 7
+    assert [e.type for e in kernel.store.read(gid)][-2:] == ["Added", "CardDealt"]
+
+
+def test_same_command_id_delivered_twice_yields_its_events_once(kernel):
+    gid = kernel.create()
+    first = kernel.add(gid, 0, command_id="dup-1")
+    second = kernel.add(gid, 0, command_id="dup-1")  # e.g. a client retry after a timeout
+    assert first.accepted and second.accepted and first.version == second.version == 5
+    assert kernel.store.head(gid)[0] == 5
+    assert sum(1 for e in kernel.store.read(gid) if e.type == "Added") == 1
+
+
+def test_two_commands_expecting_the_same_version_one_is_stale(kernel):
+    gid = kernel.create()
+    version = kernel.store.head(gid)[0]
+    ids = [kernel.bus.submit(gid, {"type": "Add", "amount": a}, seat=0, actor="t", expected_version=version)
+           for a in (1, 2)]
+    kernel.pump()
+    outcomes = [kernel.bus.outcome(gid, i) for i in ids]
+    assert outcomes[0].accepted
+    assert not outcomes[1].accepted and outcomes[1].code == "stale_version"
+    assert [e.version for e in kernel.store.read(gid)] == list(range(1, 6))  # no fork
+
+
+def test_commands_without_expected_version_are_applied_in_order(kernel):
+    gid = kernel.create(seats=1, target=100)
+    ids = [kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t") for _ in range(5)]
+    kernel.pump()
+    versions = [kernel.bus.outcome(gid, i).version for i in ids]
+    assert versions == [5, 7, 9, 11, 13]
+
+
+def test_rejected_command_changes_nothing(kernel):
+    gid = kernel.create()
+    before = kernel.store.read(gid)
+    wrong_turn = kernel.add(gid, 1)
+    illegal = kernel.add(gid, 0, amount=9)
+    unknown = kernel.send(gid, {"type": "Nope"}, seat=0)
+    assert (wrong_turn.code, illegal.code, unknown.code) == ("not_your_turn", "illegal_move", "invalid_command")
+    assert kernel.store.read(gid) == before
+
+
+def test_unknown_game_is_rejected(kernel):
+    outcome = kernel.add("nope", 0)
+    assert not outcome.accepted and outcome.code == "game_not_found"
+
+
+def test_processor_killed_between_append_and_ack_loses_and_duplicates_nothing(kernel, client, settings):
+    gid = kernel.create()
+
+    class Killed(BaseException):
+        """Not an Exception: stands for the process dying, not a bug in a command."""
+
+    def die(game_id, command_id):
+        raise Killed()
+
+    kernel.processor.crash_hook = die
+    command_id = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t")
+    with pytest.raises(Killed):
+        kernel.processor.step()
+    assert kernel.store.head(gid)[0] == 5  # appended, but no outcome and no ack
+    assert kernel.bus.outcome(gid, command_id) is None
+    # The dead processor's lease lapses; another takes the shard and reclaims the pending entry.
+    client.delete(*[kernel.keys.lease("processor", s) for s in range(settings.shards)])
+    client.zrem(kernel.keys.members("processor"), "p1")
+    successor = Processor(client, settings, name="p2")
+    successor.drain()
+    outcome = kernel.bus.outcome(gid, command_id)
+    assert outcome is not None and outcome.accepted and outcome.version == 5
+    assert kernel.store.head(gid)[0] == 5
+    assert client.xpending(kernel.keys.cmd_stream_for(gid), "processors")["pending"] == 0
+
+
+class _Explode(Command):
+    type: str = "Explode"
+
+
+class PoisonGame(CounterGame):
+    """The counter game with a command that crashes decide (a bug), to test dead letters."""
+
+    id = "poison"
+    command_types = CounterGame.command_types + (_Explode,)
+
+    def decide(self, state, command, rng):
+        if command.type == "Explode":
+            raise ZeroDivisionError("bug")
+        return super().decide(state, command, rng)
+
+
+def test_a_command_that_keeps_crashing_becomes_a_dead_letter_and_does_not_block(kernel, client):
+    register(PoisonGame())
+    gid = "poisoned"
+    assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "poison", "options": {}, "seats": [{"name": "a"}],
+                             "seed_commitment": ""}).accepted
+    bad = kernel.bus.submit(gid, {"type": "Explode"}, seat=0, actor="t")
+    good = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t")
+    kernel.pump()
+    assert kernel.bus.outcome(gid, bad).code == "internal_error"
+    assert kernel.bus.outcome(gid, good).accepted
+    dead = client.xrange(kernel.keys.dead_letters(kernel.keys.shard(gid)))
+    assert len(dead) == 1 and b"ZeroDivisionError" in dead[0][1][b"error"]
+
+
+def test_snapshots_are_written_and_used(kernel):
+    gid = kernel.create(seats=1, target=100)
+    for _ in range(4):
+        kernel.add(gid, 0)
+    snap = kernel.store.load_snapshot(gid)
+    assert snap is not None and snap[0] % 5 in range(5) and snap[0] >= 5
+    fresh = Processor(kernel.client, kernel.settings, name="p3")
+    loaded = fresh.repo.current(gid)
+    assert loaded.version == kernel.store.head(gid)[0]
+    assert loaded.record.state.total == 4
+
+
+def test_leases_split_shards_between_processors(client, settings):
+    a = Processor(client, settings, name="a")
+    b = Processor(client, settings, name="b")
+    a.leases.refresh()
+    b.leases.refresh()
+    a.leases.refresh()  # a sees b alive and gives back its extra shards
+    b.leases.refresh()
+    assert a.leases.owned.isdisjoint(b.leases.owned)
+    assert a.leases.owned | b.leases.owned == set(range(settings.shards))
