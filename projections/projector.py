@@ -123,7 +123,7 @@ class Projector:
             batch = list(self.redis.scan_iter(match=pattern, count=1000))
             for i in range(0, len(batch), 500):
                 self.redis.delete(*batch[i:i + 500])
-        self.repo.clear()
+        live_repo, self.repo = self.repo, Repository(self.store, cache_size=1, use_snapshots=False)  # the log alone
         self._waiting_since.clear()
         started = time.perf_counter()
         events = games = 0
@@ -133,11 +133,12 @@ class Projector:
             for game_id in self.store.game_ids(shard):
                 events += self.project(game_id, pipe)
                 games += 1
-                self.repo.drop(game_id)
             if last:
                 pipe.set(self.keys.checkpoint(self.role, shard), last[0][0])
             pipe.execute()
         seconds = time.perf_counter() - started
+        self.repo = live_repo
+        self.repo.clear()
         log.info("projections rebuilt", games=games, events=events, seconds=round(seconds, 3))
         return {"games": games, "events": events, "seconds": seconds,
                 "events_per_second": events / seconds if seconds else 0.0}

@@ -24,8 +24,9 @@ class Loaded:
 
 
 class Repository:
-    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+    def __init__(self, store: EventStore, cache_size: int = 2048, use_snapshots: bool = True) -> None:
         self.store = store
+        self.use_snapshots = use_snapshots
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
 
@@ -33,8 +34,8 @@ class Repository:
         """The record at the head of the log (cache, then snapshot, then events)."""
         loaded = self._cache.get(game_id)
         if loaded is None:
-            snap = self.store.load_snapshot(game_id)
-            loaded = Loaded(snap[2], snap[0], snap[1]) if snap else Loaded(None, 0, GENESIS_HASH)
+            snap = self.store.load_snapshot(game_id) if self.use_snapshots else None
+            loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
         else:
             self._cache.move_to_end(game_id)
         envelopes = self.store.read(game_id, after=loaded.version)

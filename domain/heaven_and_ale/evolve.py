@@ -56,6 +56,8 @@ def _stocked(s: HAState, e: ev.TrackStocked) -> HAState:
 def _slot_taken(s: HAState, e: ev.StartingSpaceTaken) -> HAState:
     p = s.players[e.seat]
     slot = SLOT_INDEX[e.slot]
+    if p.slot != EMPTY:  # moving from the starting area all the way round to it
+        s.slots[p.slot] = EMPTY
     s.slots[slot] = e.seat
     p.slot = slot
     p.pos = 0

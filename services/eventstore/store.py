@@ -91,16 +91,18 @@ class EventStore:
         return ids
 
     # -- snapshots -----------------------------------------------------------
-    def save_snapshot(self, game_id: str, version: int, digest: str, record: Any) -> None:
+    def save_snapshot(self, game_id: str, version: int, digest: str, record: Any, ts: float = 0.0) -> None:
         self.redis.hset(self.keys.snapshot(game_id), mapping={
-            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "state": pickle.dumps(record, protocol=5)})
+            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts,
+            "state": pickle.dumps(record, protocol=5)})
 
-    def load_snapshot(self, game_id: str) -> tuple[int, str, Any] | None:
+    def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
         raw = self.redis.hgetall(self.keys.snapshot(game_id))
         if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
             return None
         try:
-            return int(raw[b"version"]), raw[b"hash"].decode(), pickle.loads(raw[b"state"])
+            return (int(raw[b"version"]), raw[b"hash"].decode(), pickle.loads(raw[b"state"]),
+                    float(raw.get(b"ts", 0.0)))
         except Exception:  # a snapshot from older code: replay the log instead
             return None
 

@@ -242,7 +242,7 @@ class Processor:
             self.crash_hook(game_id, command_id)
         every = self.settings.snapshot_every
         if every and math.floor(new_version / every) > math.floor(loaded.version / every):
-            self.store.save_snapshot(game_id, new_version, prev, new_record)
+            self.store.save_snapshot(game_id, new_version, prev, new_record, now)
         log.info("command accepted", new_version=new_version, events=len(events))
         return _accepted(game_id, command_id, audit)
 

@@ -85,8 +85,8 @@ def test_hash_chain_verifies_and_an_edited_event_is_detected(store, client):
 
 
 def test_snapshot_round_trip_and_bad_snapshot_ignored(store, client):
-    store.save_snapshot("g1", 5, "h", {"state": [1, 2]})
-    assert store.load_snapshot("g1") == (5, "h", {"state": [1, 2]})
+    store.save_snapshot("g1", 5, "h", {"state": [1, 2]}, ts=12.5)
+    assert store.load_snapshot("g1") == (5, "h", {"state": [1, 2]}, 12.5)
     client.hset(store.keys.snapshot("g1"), "state", b"not a pickle")
     assert store.load_snapshot("g1") is None
 

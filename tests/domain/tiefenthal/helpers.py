@@ -121,3 +121,53 @@ def move_card(s: State, card: int, seat: int, where: str = "deck_top") -> None:
 
 def tile_base(tile: str) -> int:
     return TILE_VALUES[tile][0]
+
+
+def put_in_staff(s: State, seat: int, card: int) -> None:
+    """Test arrangement: a tavern card lies next to its area this round."""
+    move_card(s, card, seat, "discard")
+    p = s.players[seat]
+    p.discard.remove(card)
+    p.staff.setdefault(KIND[card], []).append(card)
+
+
+def seat_at_new_table(s: State, seat: int, card: int) -> int:
+    """Test arrangement: a guest sits at a new table; returns the table index."""
+    move_card(s, card, seat, "discard")
+    p = s.players[seat]
+    p.discard.remove(card)
+    p.tables.append([card])
+    return len(p.tables) - 1
+
+
+def set_dice(s: State, seat: int, values: list[int]) -> list[int]:
+    """Test arrangement: the seat holds dice of exactly these values (its white dice first, then coloured)."""
+    from domain.tiefenthal.state import coloured_die
+    p = s.players[seat]
+    whites = sorted(d for d in p.dice if is_white(d, s.n))
+    for d in list(p.dice):
+        if not is_white(d, s.n):
+            del p.dice[d]
+    p.placed = {}
+    ids = whites[: len(values)] + [coloured_die(seat, k, s.n) for k in range(max(0, len(values) - len(whites)))]
+    for d in whites[len(values):]:
+        del p.dice[d]
+        s.coasters[seat].append(d)
+    for d, v in zip(ids, values):
+        p.dice[d] = v
+        s.die_value[d] = v
+    return ids
+
+
+def arrange_deck_top(s: State, seat: int, cards: list[int]) -> None:
+    """Test arrangement: these cards lie on top of the seat's deck in this order; the rest stays unordered."""
+    p = s.players[seat]
+    for c in cards:
+        move_card(s, c, seat, "deck_top")
+    p.deck_top = list(cards) + [c for c in p.deck_top if c not in cards]
+
+
+def free_supply_cards(s: State, group: str, k: int) -> list[int]:
+    """k card ids of a group that are still in a supply pile (guest deck, tavern stacks, nobles)."""
+    pool = s.guest_deck if group == "guest" else s.supply[group]
+    return list(pool[:k])

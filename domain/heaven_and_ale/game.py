@@ -1,0 +1,98 @@
+"""Heaven & Ale (+ Kegs & More): the game's face, the decider the service hosts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, InvalidOptions, NotYourTurn, Score
+
+from . import delivery
+from . import events as ev
+from .actions import HANDLERS
+from .board import ROUNDS_BY_PLAYERS
+from .commands import COMMAND_TYPES
+from .evolve import evolve
+from .flow import Ctx, stock_track
+from .legal import legal_commands, to_act
+from .scoring import breakdown
+from .state import OVER, HAState
+from .view import view
+
+# RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
+RANDOM_START_PLAYER = True
+
+
+class HeavenAndAleOptions(BaseModel):
+    """``rounds`` None = by player count (§3.1: 2p 3, 3p 4, 4p 6); ``kegs_and_more`` switches the expansion on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    rounds: int | None = None
+    kegs_and_more: bool = False
+
+    @model_validator(mode="after")
+    def _check(self) -> "HeavenAndAleOptions":
+        if self.rounds is not None and self.rounds not in (3, 4, 6):
+            raise ValueError("rounds must be 3, 4 or 6")
+        return self
+
+
+class HeavenAndAle(Game[HAState]):
+    id = "heaven-and-ale"
+    title = "Heaven & Ale (+ Kegs & More)"
+    min_players = 2
+    max_players = 4
+    Options = HeavenAndAleOptions
+    command_types = COMMAND_TYPES
+    event_types = ev.EVENT_TYPES
+
+    def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
+        assert isinstance(options, HeavenAndAleOptions)
+        self.check_seats(options, n_seats)
+        rounds = options.rounds or ROUNDS_BY_PLAYERS[n_seats]
+        start = rng.randrange(n_seats) if RANDOM_START_PLAYER else 0
+        first = ev.GameSetUp(players=n_seats, rounds=rounds, kegs_and_more=options.kegs_and_more, start_player=start)
+        ctx = Ctx(evolve(None, first), rng)
+        ctx.events.append(first)
+        stock_track(ctx, 1, first=True)
+        ctx.emit(ev.StartingSpaceTaken(seat=start, slot="first"))
+        if options.kegs_and_more:
+            for seat in range(n_seats):
+                ctx.emit(ev.GoodsTaken(seat=seat, space=-1, kegs=delivery.START_KEGS, bales=delivery.START_BALES))
+        return ctx.events
+
+    def decide(self, state: HAState, command: Command, rng: random.Random) -> list[Event]:
+        if state.phase == OVER:
+            raise GameNotActive("the game is over")
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
+        if command.seat not in to_act(state):
+            raise NotYourTurn(f"seat {command.seat} may not act now; waiting for seat(s) {to_act(state)}")
+        ctx = Ctx(state.copy(), rng)
+        handler(ctx, command)
+        return ctx.events
+
+    def evolve(self, state: HAState | None, event: Event) -> HAState:
+        return evolve(state, event)
+
+    def legal_commands(self, state: HAState, seat: int) -> list[Command]:
+        return legal_commands(state, seat)
+
+    def to_act(self, state: HAState) -> list[int]:
+        return to_act(state)
+
+    def view(self, state: HAState, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def is_over(self, state: HAState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: HAState) -> list[Score]:
+        # §3.14 step 6: ties are shared victories, so there is no tiebreak.
+        return [Score.of(seat, breakdown(state, seat)) for seat in range(state.n)]
+
+    def clone(self, state: HAState) -> HAState:
+        return state.copy()

@@ -1,0 +1,98 @@
+"""What a seat (or a spectator) sees: everything on the table is public; pile contents and order never."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import delivery
+from .barrels import goals
+from .board import MONK_COST, START_SLOTS, TRACK
+from .garden import SHED_NAMES, SPOT_NAMES
+from .privileges import PAIRS, SCORING_SPOTS
+from .production import COLOURS, bracket
+from .state import EMPTY, HAState, Player
+from .supply import tile_name
+
+
+def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
+    rate, value = bracket(p.brewmaster)
+    out: dict[str, Any] = {
+        "seat": seat,
+        "ducats": p.money,
+        "brewmaster": p.brewmaster,
+        "exchange_rate": rate,
+        "vp_per_spot": value,
+        "markers": dict(zip(COLOURS, p.markers)),
+        "garden": {SPOT_NAMES[i]: tile_name(t) for i, t in enumerate(p.garden) if t != EMPTY},
+        "sheds": {SHED_NAMES[i]: k for i, k in enumerate(p.sheds) if k != EMPTY},
+        "discs": [SCORING_SPOTS[i] for i, d in enumerate(p.discs) if d],
+        "pairs": [{"spots": [SCORING_SPOTS[a], SCORING_SPOTS[b]], "card": p.pairs[i]} for i, (a, b) in enumerate(PAIRS)],
+        "privilege_cards": list(p.cards),
+        "large_barrels": list(p.large),
+        "small_barrels": list(p.small),
+        "figure": "start" if p.pos == 0 else p.pos,
+        "finished_round": p.done,
+        "starting_space": START_SLOTS[p.slot] if p.slot != EMPTY else None,
+    }
+    if s.kegs_and_more:
+        out["delivery"] = {
+            "kegs": p.total_kegs(),
+            "bales": p.total_bales(),
+            "regular_spots": delivery.REGULAR_SPOTS + p.extra_spots,
+            "regular_kegs": p.kegs,
+            "regular_bales": p.bales,
+            "rental_spot": p.rental,
+            "board_tiles": list(p.board_tiles),
+            "carter_bonus": p.carter_bonus(),
+            "keg_area_values": [v if v is not None else delivery.KEG_AREA_VALUES[i] for i, v in enumerate(p.area_values)],
+            "cart": p.cart,
+            "cart_kegs": p.cart_kegs,
+            "delivered": list(p.delivered),
+            "storage_tiles": {SHED_NAMES[i]: t for i, t in enumerate(p.storage_tiles) if t is not None},
+        }
+    return out
+
+
+def view(s: HAState, seat: int | None) -> dict[str, Any]:
+    track = []
+    for i, kind in enumerate(TRACK):
+        space: dict[str, Any] = {"index": i, "kind": kind}
+        if s.tiles[i]:
+            space["tiles"] = sorted(tile_name(t) for t in s.tiles[i])
+        if i in MONK_COST:
+            space["monk_cost"] = MONK_COST[i]
+        if s.discs[i]:
+            space["discs"] = s.discs[i]
+        if s.kegs_and_more:
+            space["kegs"] = s.kegs[i]
+            space["bales"] = s.bales[i]
+        track.append(space)
+    all_goals = goals(s.kegs_and_more)
+    out: dict[str, Any] = {
+        "phase": s.phase,
+        "round": s.round,
+        "rounds": s.rounds,
+        "players": s.n,
+        "start_player": s.start_player,
+        "turn": s.turn if s.turn != EMPTY else None,
+        "step": s.step or None,
+        "current_space": s.space if s.turn != EMPTY else None,
+        "pending_shed": SHED_NAMES[s.sheds_pending[0]] if s.sheds_pending else None,
+        "pending_pair": s.pair if s.pair != EMPTY else None,
+        "track": track,
+        "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
+        "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,
+                     "small": s.small[g] if s.small[g] != EMPTY else None} for g, (text, _) in enumerate(all_goals)],
+        # Only the sizes of the face-down piles: never their order (which does not even exist).
+        "resource_piles": [sum(p) for p in s.piles],
+        "monk_piles": [sum(p) for p in s.monk_piles],
+        "disc_reserve": s.disc_reserve(),
+        "kegs_and_more": s.kegs_and_more,
+        "boards": [_player(s, i, p) for i, p in enumerate(s.players)],
+        "me": seat,
+    }
+    if s.kegs_and_more:
+        out["carter_die"] = {"space": s.die_space if s.die_space != EMPTY else None, "value": s.die_value}
+        out["keg_reserve"] = s.keg_reserve
+        out["bale_reserve"] = s.bale_reserve
+    return out
