@@ -191,7 +191,8 @@ def reachable(s: HAState, seat: int, space: int) -> bool:
 
 def free_slots(s: HAState, seat: int, forced: bool) -> list[int]:
     """Starting spaces the seat may take; ``forced`` applies the last-player rule (§3.4 step 6)."""
-    free = [i for i, who in enumerate(s.slots) if who == EMPTY]
+    # A figure still standing on a starting space leaves it when it moves (RULES_NOTES R3).
+    free = [i for i, who in enumerate(s.slots) if who == EMPTY or who == seat]
     first = START_SLOTS.index(SLOT_FIRST)
     if forced and first in free and all(q.done for i, q in enumerate(s.players) if i != seat):
         return [first]

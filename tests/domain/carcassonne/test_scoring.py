@@ -56,17 +56,19 @@ def test_shared_majority_both_score() -> None:
 
 
 def test_larger_majority_takes_all() -> None:
-    t = Table(["U", "U", "E", "E", "C", "E", "E"], hills_and_sheep=False, players=3)
+    t = Table(["U", "U", "E", "E", "B", "B", "E", "C"], hills_and_sheep=False)
     t.turn(1, 0, 0)                  # seat 0
     t.turn(-1, 0, 0)                 # seat 1
-    t.turn(-1, 1, 1, figure="c0")    # seat 2 knight
-    t.turn(1, 1, 3, figure="c0")     # seat 0 knight
-    t.turn(0, 1, 0)                  # seat 1 joins
-    t.turn(0, -1, 0)                 # seat 2: E south of the start: its own cap city, open to the south
-    # seat 0 closes the big city; 1-1 tie between seats 2 and 0
-    events = t.turn(0, 2, 2)
+    t.turn(-1, 1, 1, figure="c0")    # seat 0 knight, cap facing east
+    t.turn(1, 1, 3, figure="c0")     # seat 1 knight, cap facing west
+    t.turn(1, 2, 0)                  # seat 0: B gives access to (0, 2)
+    t.turn(2, 2, 0)                  # seat 1
+    t.turn(0, 2, 2, figure="c0")     # seat 0 second knight, cap facing south
+    events = t.turn(0, 1, 0)         # seat 1: C joins all three caps and the start city
     [city] = scored(events)
-    assert city.winners == [0, 2]
+    assert (city.points, city.winners) == (12, [0])  # 5 tiles + 1 pennant, doubled
+    assert t.score(0) == 12 and t.score(1) == 0
+    assert sorted(r[0] for r in city.returned) == [0, 0, 1]
 
 
 def test_farmer_touching_two_cities_scores_6() -> None:
@@ -100,16 +102,17 @@ def test_field_split_by_road() -> None:
 
 
 def test_farmer_majority_in_field() -> None:
-    t = Table(["E", "U", "U", "U"], hills_and_sheep=False)
-    t.turn(0, 1, 2)                  # seat 0 closes the start city
-    t.turn(1, 0, 0, figure="f0")     # seat 1 farmer north strip
-    t.turn(-1, 0, 0, figure="f0")    # seat 0 farmer north strip (same field, joined through the start tile)
-    legal = GAME.legal_commands(t.state, 1)
-    t.place(2, 0, 0)
+    t = Table(["U", "U", "E", "B", "A"], hills_and_sheep=False)
+    t.turn(-1, 0, 0, figure="f0")    # seat 0 farmer: strip north of the road
+    t.place(1, 0, 0)                 # seat 1: the strip is taken, the south field is free
     assert PlaceFigure(seat=1, figure="follower", feature="f0") not in GAME.legal_commands(t.state, 1)
-    t.skip()
-    assert legal  # seat 1 had moves
-    assert t.breakdown(0)["fields"] == 3 and t.breakdown(1)["fields"] == 3
+    t.follower("f1")                 # seat 1 farmer south of the road
+    t.turn(0, 1, 2, figure="f0")     # seat 0 farmer around the cap that closes the start city
+    t.turn(1, 1, 0)                  # seat 1: B joins the cap's field and the strip (2 farmers of seat 0)
+    t.turn(2, 0, 1)                  # seat 0: A ends the road; its field joins north and south
+    assert GAME.is_over(t.state)
+    assert t.root(-1, 0, "f0") == t.root(1, 0, "f1")
+    assert t.breakdown(0)["fields"] == 3 and t.breakdown(1)["fields"] == 0
 
 
 def test_monastery_at_game_end_scores_one_plus_neighbours() -> None:

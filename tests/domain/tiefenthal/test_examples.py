@@ -112,7 +112,7 @@ def test_dice_draft_with_passing() -> None:
     assert all(c == [] for c in s.coasters)
 
 
-def _arranged_e(values: list[int], n: int = 3) -> Driver:
+def _arranged_e(n: int = 3) -> Driver:
     d = Driver(n, "planning")
     _to_phase(d, "E")
     return d
@@ -120,14 +120,12 @@ def _arranged_e(values: list[int], n: int = 3) -> Driver:
 
 def test_planning_example_and_beer_supplier_example_gives_9_beer() -> None:
     """Phase E example (1,1,3,3,5,6) and the Beer Supplier example: 2 supplier cards, dice 1,1,6 -> 9 beer."""
-    d = _arranged_e([1, 1, 3, 3, 5, 6])
+    d = _arranged_e()
     s = d.state
     p = s.players[W]
     p.staff.pop("merchant", None)
     while p.n_staff("supplier") < 2:
         put_in_staff(s, W, s.supply["supplier"][0])
-    for card in p.staff.get("supplier", [])[2:]:
-        pass
     assert p.n_staff("supplier") == 2
     three_guest = seat_at_new_table(s, W, GROUPS[f"regular:{W}"][2])  # the regular that takes a 3
     ones_a, ones_b, three_a, three_b, five, six = set_dice(s, W, [1, 1, 3, 3, 5, 6])
@@ -156,7 +154,7 @@ def test_planning_example_and_beer_supplier_example_gives_9_beer() -> None:
 
 def test_dishwasher_rule() -> None:
     """Each Dishwasher raises one die by 1; several may stack on a die; a 6 never becomes a 1."""
-    d = _arranged_e([])
+    d = _arranged_e()
     s = d.state
     p = s.players[W]
     p.staff.pop("dishwasher", None)
@@ -187,7 +185,7 @@ def test_dishwasher_rule() -> None:
 
 def test_special_offer_and_upgrade_brings_a_noble() -> None:
     """Returning 2 Beer Supplier cards (6 each) pays for the supplier upgrade; never below 0 for tables."""
-    d = _arranged_e([])
+    d = _arranged_e()
     s = d.state
     p = s.players[W]
     for kind in ("supplier", "table"):
@@ -220,7 +218,7 @@ def test_special_offer_and_upgrade_brings_a_noble() -> None:
 
 
 def test_one_die_on_the_top_noble_only() -> None:
-    d = _arranged_e([])
+    d = _arranged_e()
     s = d.state
     nobles = s.supply["noble"][-2:]
     table = seat_at_new_table(s, W, nobles[0])
