@@ -6,7 +6,7 @@ import importlib
 
 from .core.registry import register
 
-GAME_PACKAGES: tuple[str, ...] = ()
+GAME_PACKAGES: tuple[str, ...] = ("domain.carcassonne", "domain.heaven_and_ale", "domain.tiefenthal")
 
 
 def load_games() -> None:

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from .rules import RIVER_ALTERNATE_CURVES
 from .state import CarcassonneState
-from .tiles import ANY, CITY, FIELD, ROAD, STEP, TILES, Rotated, fitting_rotations
+from .tiles import ANY, STEP, TILES, Rotated, fitting_rotations
 
 
 def rotated_at(state: CarcassonneState, placement: int) -> Rotated:
@@ -218,7 +218,3 @@ def describe(state: CarcassonneState, node: int) -> tuple[int, int, str]:
     x, y, _, _ = state.placements[j]
     return x, y, rotated_at(state, j).features[state.node_local[node]].local_id
 
-
-__all__ = ["CITY", "FIELD", "ROAD", "can_place", "describe", "feature_pennants", "feature_tiles", "field_cities",
-           "is_placeable", "neighbours8", "node_of", "place_tile", "placements", "rotated_at", "start_river",
-           "tile_nodes"]

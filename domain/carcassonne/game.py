@@ -3,33 +3,34 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from domain.core import Command, Event, Game, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, Score
 
 from . import view as view_module
-from .board import can_place, is_placeable, node_of, place_tile, placements, rotated_at, start_river
-from .messages import (COMMAND_TYPES, EVENT_TYPES, FeatureScored, FigureSkipped, FlockFieldExtended, FlockGathered,
-                       FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile,
+from .board import can_place, describe, is_placeable, placements, rotated_at
+from .evolve import HANDLERS, started, take
+from .messages import (COMMAND_TYPES, EVENT_TYPES, AbbotPlaced, AbbotRecalled, FigureSkipped, FlockFieldExtended,
+                       FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot,
                        ShepherdPlaced, TendFlock, TileBuried, TileDiscarded, TileDrawn, TilePlaced, TokenDrawn)
-from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .scoring import completed_by, final_scoring
+from .rules import (CLOSED_FIELD_GATHERS, DISCARDED_HILL_BURIES, FARMERS, MAX_PLAYERS, MIN_PLAYERS,
+                    RIVER_START_TILE_IN_STACK, SHEPHERD_WOLF_ENDS_FIGURE_STEP, TEND_BEFORE_CLOSED_GATHER)
+from .scoring import completed_by, feature_value, final_scoring
 from .shepherds import WOLF, closed_fields, draw_token, flock_field_extended, gather, scatter, seats_in_field
 from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
 from .tiledefs import SHEEP_TOKENS
-from .tiles import FIELD, LAKE, SPRING, START_TILE, TILES, tile_counts
-
-CATEGORY_OF = {"road": "roads", "city": "cities", "monastery": "monasteries", "field": "fields"}
+from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
 
 
 class CarcassonneOptions(BaseModel):
-    """Game options: the Hills & Sheep expansion and the River mini-expansion (Abbot: not offered, see notes)."""
+    """Game options: the Hills & Sheep expansion and the River and Abbot mini-expansions of the C2 box."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     hills_and_sheep: bool = False
     river: bool = False
+    abbot: bool = False
 
 
 def draw_tile(stack: dict[str, int], rng: random.Random) -> str:
@@ -40,14 +41,6 @@ def draw_tile(stack: dict[str, int], rng: random.Random) -> str:
             return tile
         pick -= stack[tile]
     raise AssertionError("empty stack")  # pragma: no cover
-
-
-def _take(stack: dict[str, int], tile: str) -> None:
-    left = stack[tile] - 1
-    if left:
-        stack[tile] = left
-    else:
-        del stack[tile]
 
 
 class _Turn:
@@ -77,19 +70,23 @@ class CarcassonneGame(Game[CarcassonneState]):
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         assert isinstance(options, CarcassonneOptions)
         self.check_seats(options, n_seats)
-        tiles = tile_counts("base")
+        gardens = options.abbot
+        tiles = tile_counts("base", gardens)
         if options.hills_and_sheep:
-            tiles.update(tile_counts("hills_and_sheep"))
+            tiles.update(tile_counts("hills_and_sheep", gardens))
         river_tiles: dict[str, int] = {}
         if options.river:
             start = SPRING
-            river_tiles = {t: c for t, c in tile_counts("river").items() if t not in (SPRING, LAKE)}
+            river_tiles = {t: c for t, c in tile_counts("river", gardens).items() if t not in (SPRING, LAKE)}
+            if not RIVER_START_TILE_IN_STACK:
+                take(tiles, START_TILE)
         else:
             start = START_TILE
-            _take(tiles, START_TILE)
+            take(tiles, START_TILE)
         bag = {str(v): c for v, c in SHEEP_TOKENS.items()} if options.hills_and_sheep else {}
         started = GameStarted(players=n_seats, hills_and_sheep=options.hills_and_sheep, river=options.river,
-                              start_tile=start, tiles=tiles, river_tiles=river_tiles, lake=options.river, bag=bag)
+                              start_tile=start, tiles=tiles, river_tiles=river_tiles, lake=options.river, bag=bag,
+                              abbot=options.abbot)
         turn = _Turn(self, self.evolve(None, started))
         turn.events.append(started)
         self._next_tile(turn, 0, rng)
@@ -108,11 +105,13 @@ class CarcassonneGame(Game[CarcassonneState]):
             if not can_place(state, state.current_tile, command.x, command.y, command.rotation):
                 raise IllegalMove(f"tile {state.current_tile} does not fit at ({command.x}, {command.y}) "
                                   f"with rotation {command.rotation}")
-        elif isinstance(command, (PlaceFigure, Pass)):
+        elif isinstance(command, (PlaceFigure, Pass, RecallAbbot)):
             if state.phase != FIGURE:
                 raise IllegalMove(f"no figure step now; {self._phase_hint(state)}")
             if isinstance(command, PlaceFigure):
                 self._check_figure(state, command)
+            elif isinstance(command, RecallAbbot) and command.seat not in state.abbots:
+                raise IllegalMove("your abbot is not on the board")
         elif isinstance(command, TendFlock):
             if state.phase != TEND:
                 raise IllegalMove(f"no flock to tend now; {self._phase_hint(state)}")
@@ -132,17 +131,32 @@ class CarcassonneGame(Game[CarcassonneState]):
             names = ", ".join(f.local_id for f in rt.features)
             raise InvalidCommand(f"tile {rt.tile} has no feature {command.feature!r}; it has {names}")
         node = state.tile_base[state.placed] + index
+        kind = rt.features[index].kind
         if command.figure == "follower":
+            if kind == GARDEN:
+                raise IllegalMove("only the abbot may stand in a garden")
+            if kind == FIELD and not FARMERS:
+                raise IllegalMove("farmers are not in play")
             if state.supply[command.seat] <= 0:
                 raise IllegalMove("no follower left in your supply")
             if state.occupied[state.root[node]]:
                 raise IllegalMove(f"feature {command.feature} already holds a follower")
             return
+        if command.figure == "abbot":
+            if not state.abbot:
+                raise IllegalMove("abbots are only in play with the Abbot option")
+            if kind not in (MONASTERY, GARDEN):
+                raise IllegalMove(f"the abbot stands on a monastery or a garden; {command.feature} is neither")
+            if command.seat in state.abbots:
+                raise IllegalMove("your abbot is already on the board")
+            if state.occupied[node]:
+                raise IllegalMove(f"feature {command.feature} is already occupied")
+            return
         if not state.hills_and_sheep:
             raise IllegalMove("shepherds are only in play with Hills & Sheep")
-        if rt.features[index].kind != FIELD:
+        if kind != FIELD:
             raise IllegalMove(f"a shepherd stands on a field; {command.feature} is not a field")
-        if command.seat in state.shepherds:
+        if command.seat in state.shepherds or state.shepherd_placed:
             raise IllegalMove("your shepherd is already on the board")
         if seats_in_field(state, state.root[node]):
             raise IllegalMove(f"field {command.feature} already holds a shepherd")
@@ -166,13 +180,19 @@ class CarcassonneGame(Game[CarcassonneState]):
         rt = rotated_at(state, state.placed)
         base = state.tile_base[state.placed]
         followers = state.supply[seat] > 0
-        shepherd = state.hills_and_sheep and seat not in state.shepherds
+        shepherd = state.hills_and_sheep and seat not in state.shepherds and not state.shepherd_placed
+        abbot = state.abbot and seat not in state.abbots
         for i, f in enumerate(rt.features):
             node = base + i
-            if followers and not state.occupied[state.root[node]]:
+            free = not state.occupied[state.root[node]]
+            if followers and free and f.kind != GARDEN and (FARMERS or f.kind != FIELD):
                 out.append(PlaceFigure(seat=seat, figure="follower", feature=f.local_id))
             if shepherd and f.kind == FIELD and not seats_in_field(state, state.root[node]):
                 out.append(PlaceFigure(seat=seat, figure="shepherd", feature=f.local_id))
+            if abbot and free and f.kind >= MONASTERY:
+                out.append(PlaceFigure(seat=seat, figure="abbot", feature=f.local_id))
+        if state.abbot and seat in state.abbots:
+            out.append(RecallAbbot(seat=seat))
         return out
 
     # -- decide ----------------------------------------------------------------
@@ -192,28 +212,49 @@ class CarcassonneGame(Game[CarcassonneState]):
         if isinstance(command, TendFlock):
             self._tend(turn, seat, command.action, rng)
         else:
-            self._figure(turn, command, rng)
+            if not self._figure(turn, command, rng):
+                return turn.events  # a wolf took the shepherd and the seat may still place a figure
             if turn.state.hills_and_sheep and flock_field_extended(turn.state, seat):
-                turn.emit(FlockFieldExtended(seat=seat))
-                return turn.events
+                field = turn.state.root[turn.state.shepherds[seat]]
+                if TEND_BEFORE_CLOSED_GATHER or turn.state.open[field] > 0:
+                    turn.emit(FlockFieldExtended(seat=seat))
+                    return turn.events
         self._end_turn(turn, rng)
         return turn.events
 
-    def _figure(self, turn: _Turn, command: Command, rng: random.Random) -> None:
+    def _figure(self, turn: _Turn, command: Command, rng: random.Random) -> bool:
+        """The figure step; False when it is not over yet (a wolf on placement, if the rules allow a retry)."""
         seat = command.seat
         if isinstance(command, Pass):
             turn.emit(FigureSkipped(seat=seat))
-            return
+            return True
+        if isinstance(command, RecallAbbot):
+            turn.emit(self._recall(turn.state, seat))
+            return True
         assert isinstance(command, PlaceFigure)
         x, y, _, _ = turn.state.placements[turn.state.placed]
         if command.figure == "follower":
             turn.emit(FollowerPlaced(seat=seat, x=x, y=y, feature=command.feature))
-            return
+            return True
+        if command.figure == "abbot":
+            turn.emit(AbbotPlaced(seat=seat, x=x, y=y, feature=command.feature))
+            return True
         turn.emit(ShepherdPlaced(seat=seat, x=x, y=y, feature=command.feature))
         token = draw_token(turn.state.bag, rng)
         turn.emit(TokenDrawn(seat=seat, token=token, reason="placed"))
         if token == WOLF:
             turn.emit(FlockScattered(seats=[seat], tokens=[]))
+            return SHEPHERD_WOLF_ENDS_FIGURE_STEP
+        return True
+
+    @staticmethod
+    def _recall(state: CarcassonneState, seat: int) -> AbbotRecalled:
+        """The abbot comes home scoring its monastery or garden as at game end (§5.6; no vineyards, §9.6)."""
+        node = state.abbots[seat]
+        points, _, _ = feature_value(state, node, completed=False)
+        x, y, local = describe(state, node)
+        kind: Literal["monastery", "garden"] = "garden" if state.kind[node] == GARDEN else "monastery"
+        return AbbotRecalled(seat=seat, x=x, y=y, feature=local, kind=kind, points=points)
 
     def _tend(self, turn: _Turn, seat: int, action: str, rng: random.Random) -> None:
         """Grow the flock (draw; a wolf scatters the whole field) or guide it to the stable (H&S)."""
@@ -230,7 +271,7 @@ class CarcassonneGame(Game[CarcassonneState]):
     def _end_turn(self, turn: _Turn, rng: random.Random) -> None:
         """Closed fields gather, completed features score, the next seat draws (§7.4 steps 4-6)."""
         s = turn.state
-        if s.hills_and_sheep:
+        if s.hills_and_sheep and CLOSED_FIELD_GATHERS:
             for root in closed_fields(s):
                 turn.emit(gather(s, root, closed=True))
         turn.emit(*completed_by(s, s.placed))
@@ -250,30 +291,20 @@ class CarcassonneGame(Game[CarcassonneState]):
                 turn.emit(TileDrawn(seat=seat, tile=tile))
                 return
             turn.emit(TileDiscarded(seat=seat, tile=tile))
+            if DISCARDED_HILL_BURIES and TILES[tile].spec.hill and s.remaining:
+                turn.emit(TileBuried(seat=seat, x=0, y=0, tile=draw_tile(s.remaining, rng)))
         turn.emit(*final_scoring(s))
         turn.emit(GameEnded(scores=list(s.scores)))
 
     # -- evolve ----------------------------------------------------------------
     def evolve(self, state: CarcassonneState | None, event: Event) -> CarcassonneState:
         if isinstance(event, GameStarted):
-            return self._started(event)
+            return started(event)
         assert state is not None
-        handler = _HANDLERS.get(type(event))
+        handler = HANDLERS.get(type(event))
         if handler is not None:
             handler(state, event)
         return state
-
-    @staticmethod
-    def _started(e: GameStarted) -> CarcassonneState:
-        s = CarcassonneState.new(e.players, e.hills_and_sheep, e.river)
-        s.remaining = dict(e.tiles)
-        s.river_remaining = dict(e.river_tiles)
-        s.lake_pending = e.lake
-        s.bag = [e.bag.get(str(v), 0) for v in range(5)]
-        place_tile(s, 0, 0, e.start_tile, 0)
-        if e.start_tile == SPRING:
-            start_river(s, 0, 0, TILES[SPRING].rotations[0])
-        return s
 
     # -- queries ---------------------------------------------------------------
     def to_act(self, state: CarcassonneState) -> list[int]:
@@ -291,114 +322,5 @@ class CarcassonneGame(Game[CarcassonneState]):
     def clone(self, state: CarcassonneState) -> CarcassonneState:
         return state.clone()
 
-
-# -- evolve handlers (facts only: no checks, no randomness) ---------------------
-
-
-def _remove_from_stack(s: CarcassonneState, tile: str) -> None:
-    if tile in s.river_remaining:
-        _take(s.river_remaining, tile)
-    elif tile == LAKE and s.lake_pending:
-        s.lake_pending = False
-    else:
-        _take(s.remaining, tile)
-
-
-def _drawn(s: CarcassonneState, e: TileDrawn) -> None:
-    _remove_from_stack(s, e.tile)
-    s.current_tile = e.tile
-    s.turn_seat = e.seat
-    s.phase = PLACE
-    s.placed = -1
-    s.shepherd_placed = False
-    s.turns += 1
-
-
-def _discarded(s: CarcassonneState, e: TileDiscarded) -> None:
-    _remove_from_stack(s, e.tile)
-    s.discarded.append(e.tile)
-
-
-def _placed(s: CarcassonneState, e: TilePlaced) -> None:
-    s.placed = place_tile(s, e.x, e.y, e.tile, e.rotation)
-    s.current_tile = None
-    s.phase = FIGURE
-
-
-def _buried(s: CarcassonneState, e: TileBuried) -> None:
-    _take(s.remaining, e.tile)
-    s.buried.append(e.tile)
-
-
-def _follower(s: CarcassonneState, e: FollowerPlaced) -> None:
-    node = node_of(s, e.x, e.y, e.feature)
-    assert node is not None
-    s.followers[node] = e.seat
-    s.supply[e.seat] -= 1
-    s.occupied[s.root[node]] += 1
-
-
-def _shepherd(s: CarcassonneState, e: ShepherdPlaced) -> None:
-    node = node_of(s, e.x, e.y, e.feature)
-    assert node is not None
-    s.shepherds[e.seat] = node
-    s.flocks[e.seat] = []
-    s.shepherd_placed = True
-
-
-def _token(s: CarcassonneState, e: TokenDrawn) -> None:
-    if e.token != WOLF:
-        s.flocks[e.seat].append(e.token)
-        s.bag[e.token] -= 1
-
-
-def _extended(s: CarcassonneState, e: FlockFieldExtended) -> None:
-    s.phase = TEND
-
-
-def _home(s: CarcassonneState, seats: list[int], tokens: list[int]) -> None:
-    for seat in seats:
-        s.shepherds.pop(seat, None)
-        s.flocks.pop(seat, None)
-    for t in tokens:
-        s.bag[t] += 1
-
-
-def _scattered(s: CarcassonneState, e: FlockScattered) -> None:
-    _home(s, e.seats, e.tokens)
-
-
-def _gathered(s: CarcassonneState, e: FlockGathered) -> None:
-    for seat in e.seats:
-        s.scores[seat] += e.points
-        s.breakdown[seat]["sheep"] += e.points
-    _home(s, e.seats, e.tokens)
-
-
-def _scored(s: CarcassonneState, e: FeatureScored) -> None:
-    category = CATEGORY_OF[e.kind]
-    for seat in e.winners:
-        s.scores[seat] += e.points
-        s.breakdown[seat][category] += e.points - e.bonus
-        s.breakdown[seat]["vineyards"] += e.bonus
-    for seat, x, y, local in e.returned:
-        node = node_of(s, x, y, local)
-        assert node is not None
-        del s.followers[node]
-        s.supply[seat] += 1
-        s.occupied[s.root[node]] -= 1
-
-
-def _ended(s: CarcassonneState, e: GameEnded) -> None:
-    s.phase = OVER
-    s.current_tile = None
-
-
-_HANDLERS: dict[type, Any] = {
-    TileDrawn: _drawn, TileDiscarded: _discarded, TilePlaced: _placed, TileBuried: _buried,
-    FollowerPlaced: _follower, ShepherdPlaced: _shepherd, FigureSkipped: lambda s, e: None, TokenDrawn: _token,
-    FlockFieldExtended: _extended, FlockScattered: _scattered, FlockGathered: _gathered, FeatureScored: _scored,
-    GameEnded: _ended,
-}
 
 GAME = CarcassonneGame()

@@ -21,11 +21,20 @@ class PlaceTile(Command):
 
 
 class PlaceFigure(Command):
-    """Put a follower or the shepherd on feature ``feature`` (``c0``, ``r1``, ``f0``, ``m``) of the tile just placed."""
+    """Put a follower, the shepherd or the abbot on feature ``feature`` of the tile just placed.
+
+    Features are named per tile: ``c0`` cities, ``r0`` roads, ``f0`` fields, ``m`` monastery, ``g`` garden.
+    """
 
     type: Literal["PlaceFigure"] = "PlaceFigure"
-    figure: Literal["follower", "shepherd"] = "follower"
+    figure: Literal["follower", "shepherd", "abbot"] = "follower"
     feature: str
+
+
+class RecallAbbot(Command):
+    """The Abbot: instead of placing a figure, take your abbot back and score its monastery or garden now."""
+
+    type: Literal["RecallAbbot"] = "RecallAbbot"
 
 
 class Pass(Command):
@@ -56,6 +65,7 @@ class GameStarted(Event):
     river_tiles: dict[str, int] = Field(default_factory=dict)
     lake: bool = False
     bag: dict[str, int] = Field(default_factory=dict)
+    abbot: bool = False
 
 
 class TileDrawn(Event):
@@ -108,6 +118,26 @@ class ShepherdPlaced(Event):
     feature: str
 
 
+class AbbotPlaced(Event):
+    type: Literal["AbbotPlaced"] = "AbbotPlaced"
+    seat: int
+    x: int
+    y: int
+    feature: str
+
+
+class AbbotRecalled(Event):
+    """The abbot came home and scored its monastery or garden as at game end (no vineyard bonus)."""
+
+    type: Literal["AbbotRecalled"] = "AbbotRecalled"
+    seat: int
+    x: int
+    y: int
+    feature: str
+    kind: Literal["monastery", "garden"]
+    points: int
+
+
 class FigureSkipped(Event):
     type: Literal["FigureSkipped"] = "FigureSkipped"
     seat: int
@@ -138,13 +168,17 @@ class FlockScattered(Event):
 
 
 class FlockGathered(Event):
-    """The flocks of a field went to the stable: each seat scored ``points`` (all sheep in the field)."""
+    """The flocks of a field went to the stable: each seat scored ``points`` (all sheep in the field).
+
+    ``shares``, when present, gives each seat's own points instead (rule variant, see rules.py).
+    """
 
     type: Literal["FlockGathered"] = "FlockGathered"
     seats: list[int]
     points: int
     tokens: list[int]
     closed: bool = False
+    shares: list[int] | None = None
 
 
 class FeatureScored(Event):
@@ -154,7 +188,7 @@ class FeatureScored(Event):
     """
 
     type: Literal["FeatureScored"] = "FeatureScored"
-    kind: Literal["road", "city", "monastery", "field"]
+    kind: Literal["road", "city", "monastery", "field", "garden"]
     completed: bool
     x: int
     y: int
@@ -165,6 +199,8 @@ class FeatureScored(Event):
     winners: list[int]
     returned: list[tuple[int, int, int, str]]
     """(seat, x, y, feature) of every follower taken off the board."""
+    abbots: list[tuple[int, int, int, str]] = Field(default_factory=list)
+    """(seat, x, y, feature) of an abbot taken off the board."""
 
 
 class GameEnded(Event):
@@ -172,6 +208,6 @@ class GameEnded(Event):
     scores: list[int]
 
 
-COMMAND_TYPES = (PlaceTile, PlaceFigure, Pass, TendFlock)
+COMMAND_TYPES = (PlaceTile, PlaceFigure, Pass, TendFlock, RecallAbbot)
 EVENT_TYPES = (GameStarted, TileDrawn, TileDiscarded, TilePlaced, TileBuried, FollowerPlaced, ShepherdPlaced,
-               FigureSkipped, TokenDrawn, FlockFieldExtended, FlockScattered, FlockGathered, FeatureScored, GameEnded)
+               AbbotPlaced, AbbotRecalled, FigureSkipped, TokenDrawn, FlockFieldExtended, FlockScattered, FlockGathered, FeatureScored, GameEnded)

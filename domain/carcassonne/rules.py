@@ -7,10 +7,13 @@ from __future__ import annotations
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
-"""Five colours of meeples in the C2 box; the sixth shepherd colour needs Inns & Cathedrals followers (§2)."""
+"""Five colours of meeples in the C2 box; a sixth player needs Inns & Cathedrals followers (§2)."""
 
 FOLLOWERS_PER_PLAYER = 7
 """Eight meeples per colour, one is the score marker (§5.1)."""
+
+FARMERS = True
+"""C2 prints farmers as a supplement; they are played as standard (§9.15)."""
 
 ROAD_POINTS_PER_TILE = 1
 CITY_POINTS_PER_TILE = 2
@@ -21,26 +24,37 @@ TINY_CITY_SCORING = False
 """C1 scored a completed two-tile city 2; C2 scores it 4 like any city (§5.4)."""
 
 MONASTERY_COMPLETE_POINTS = 9
+"""A completed monastery (and, with the Abbot, a completed garden) (§5.4)."""
 FARM_POINTS_PER_CITY = 3
 """Each completed city adjacent to a field, counted once per field (§5.5)."""
 
 VINEYARD_BONUS = 3
 """Per vineyard among the 8 neighbours of a monastery scored as completed, never at game end (H&S, §7.2)."""
+VINEYARDS_FOR_ABBOT = True
+"""An abbot on a monastery completed during play gets the vineyard bonus (§9.6)."""
+VINEYARDS_FOR_GARDENS = False
+"""Gardens never get the vineyard bonus (§9.6)."""
 
 HILL_TIEBREAK = "presence"
 """Tied players with at least one follower on a hill tile of the feature win (§9.3); "count" = variant, "none" = off."""
 
+DISCARDED_HILL_BURIES = False
+"""A hill that fits nowhere is discarded without burying a tile (§9.4); a placed hill buries when tiles remain."""
+
 SHEPHERD_WOLF_ENDS_FIGURE_STEP = True
-"""A wolf drawn on placing the shepherd uses up the figure step (§9.5); the engine has no second figure step."""
+"""A wolf drawn on placing the shepherd uses up the figure step (§9.5); False lets the seat place another figure."""
+
+MULTIPLE_SHEPHERDS_SHARE_TOTAL = True
+"""Gathering a field with several shepherds pays every owner the field's total (§9.1); False = own flock only."""
 
 CLOSED_FIELD_GATHERS = True
 """A field with shepherds that becomes closed gathers at once, whoever closed it (H&S footnotes 1-2, §7.3 C)."""
 
 TEND_BEFORE_CLOSED_GATHER = True
-"""The active player tends (may Grow) before a forced gather of a closed field (§9.2)."""
-
-FLOCK_POINTS_AT_GAME_END = 0
-"""Shepherds and sheep left on the board at game end score nothing (H&S final scoring)."""
+"""The active player tends (may Grow) before a forced gather of a closed field (§9.2); False = gather only."""
 
 RIVER_ALTERNATE_CURVES = True
 """River U-turn rule: a river curve may not turn the same way as the previous curve (§6, §9.10)."""
+
+RIVER_START_TILE_IN_STACK = True
+"""With the River the usual start tile is shuffled into the land tiles (§9.11); False = left out of the game."""

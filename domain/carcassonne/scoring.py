@@ -6,15 +6,21 @@ from .board import describe, feature_pennants, feature_tiles, field_cities, neig
 from .messages import FeatureScored
 from .rules import (CITY_END_POINTS_PER_PENNANT, CITY_END_POINTS_PER_TILE, CITY_POINTS_PER_PENNANT,
                     CITY_POINTS_PER_TILE, FARM_POINTS_PER_CITY, HILL_TIEBREAK, MONASTERY_COMPLETE_POINTS,
-                    ROAD_POINTS_PER_TILE, TINY_CITY_SCORING, VINEYARD_BONUS)
+                    ROAD_POINTS_PER_TILE, TINY_CITY_SCORING, VINEYARD_BONUS, VINEYARDS_FOR_ABBOT,
+                    VINEYARDS_FOR_GARDENS)
 from .state import CarcassonneState
-from .tiles import CITY, FIELD, KIND_NAMES, MONASTERY, ROAD, TILES
+from .tiles import CITY, FIELD, GARDEN, KIND_NAMES, MONASTERY, ROAD, TILES
 
 
 def followers_in(state: CarcassonneState, root: int) -> list[tuple[int, int]]:
     """(node, seat) of every follower in the feature with this root, in node order."""
     r = state.root
     return sorted((n, s) for n, s in state.followers.items() if r[n] == root)
+
+
+def abbots_in(state: CarcassonneState, root: int) -> list[tuple[int, int]]:
+    """(node, seat) of the abbot on this monastery or garden, if any (the Abbot, §5.6)."""
+    return sorted((n, s) for s, n in state.abbots.items() if state.root[n] == root)
 
 
 def _on_hill(state: CarcassonneState, node: int) -> bool:
@@ -59,6 +65,13 @@ def feature_value(state: CarcassonneState, root: int, completed: bool) -> tuple[
     if kind == MONASTERY:
         points, bonus = monastery_value(state, state.node_tile[root], completed)
         return points, bonus, 1
+    if kind == GARDEN:
+        x, y, _, _ = state.placements[state.node_tile[root]]
+        around = sum(1 for _ in neighbours8(state, x, y))
+        if not completed:
+            return 1 + around, 0, 1
+        bonus = monastery_value(state, state.node_tile[root], True)[1] if VINEYARDS_FOR_GARDENS else 0
+        return MONASTERY_COMPLETE_POINTS + bonus, bonus, 1
     if kind == FIELD:
         cities = sum(1 for c in field_cities(state, root) if state.open[c] == 0)
         return FARM_POINTS_PER_CITY * cities, 0, feature_tiles(state, root)
@@ -75,11 +88,15 @@ def feature_value(state: CarcassonneState, root: int, completed: bool) -> tuple[
 
 def score_event(state: CarcassonneState, root: int, completed: bool) -> FeatureScored:
     figures = followers_in(state, root)
+    abbots = abbots_in(state, root) if state.abbots else []
     points, bonus, tiles = feature_value(state, root, completed)
+    if bonus and abbots and not VINEYARDS_FOR_ABBOT:
+        points, bonus = points - bonus, 0
     x, y, local = describe(state, figures[0][0] if figures else root)
     return FeatureScored(kind=KIND_NAMES[state.kind[root]], completed=completed, x=x, y=y, feature=local,
-                         tiles=tiles, points=points, bonus=bonus, winners=winners(state, figures),
-                         returned=[(seat, *describe(state, n)) for n, seat in figures])
+                         tiles=tiles, points=points, bonus=bonus, winners=winners(state, figures + abbots),
+                         returned=[(seat, *describe(state, n)) for n, seat in figures],
+                         abbots=[(seat, *describe(state, n)) for n, seat in abbots])
 
 
 def completed_by(state: CarcassonneState, placement: int) -> list[FeatureScored]:
@@ -94,8 +111,10 @@ def completed_by(state: CarcassonneState, placement: int) -> list[FeatureScored]
     x, y, _, _ = state.placements[placement]
     for j in [placement, *neighbours8(state, x, y)]:
         rt = rotated_at(state, j)
-        if rt.features and rt.features[-1].kind == MONASTERY:
-            n = state.tile_base[j] + len(rt.features) - 1
+        for i in range(len(rt.features) - 1, -1, -1):
+            if rt.features[i].kind < MONASTERY:
+                break
+            n = state.tile_base[j] + i  # a monastery or a garden: complete with all 8 neighbours (§5.4)
             mx, my, _, _ = state.placements[j]
             if state.occupied[n] and sum(1 for _ in neighbours8(state, mx, my)) == 8:
                 events.append(score_event(state, n, True))
@@ -104,7 +123,7 @@ def completed_by(state: CarcassonneState, placement: int) -> list[FeatureScored]
 
 def final_scoring(state: CarcassonneState) -> list[FeatureScored]:
     """Every occupied feature at game end: incomplete roads, cities, monasteries, then fields (§5.5)."""
-    roots = sorted({state.root[n] for n in state.followers})
+    roots = sorted({state.root[n] for n in state.followers} | {state.root[n] for n in state.abbots.values()})
     events = [score_event(state, r, False) for r in roots if state.kind[r] != FIELD]
     events += [score_event(state, r, False) for r in roots if state.kind[r] == FIELD]
     return events

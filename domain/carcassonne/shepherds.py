@@ -10,6 +10,7 @@ import random
 
 from .board import tile_nodes
 from .messages import FlockGathered, FlockScattered
+from .rules import MULTIPLE_SHEPHERDS_SHARE_TOTAL
 from .state import CarcassonneState
 
 WOLF = 0
@@ -45,7 +46,10 @@ def gather(state: CarcassonneState, root: int, closed: bool = False) -> FlockGat
     """Guide the flocks of a field to the stable: every shepherd's owner scores all its sheep."""
     seats = seats_in_field(state, root)
     tokens = sorted(t for s in seats for t in state.flocks.get(s, []))
-    return FlockGathered(seats=seats, points=sum(tokens), tokens=tokens, closed=closed)
+    if MULTIPLE_SHEPHERDS_SHARE_TOTAL or len(seats) == 1:
+        return FlockGathered(seats=seats, points=sum(tokens), tokens=tokens, closed=closed)
+    return FlockGathered(seats=seats, points=sum(tokens), tokens=tokens, closed=closed,
+                         shares=[sum(state.flocks.get(s, [])) for s in seats])
 
 
 def scatter(state: CarcassonneState, root: int) -> FlockScattered:

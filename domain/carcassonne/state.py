@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .rules import FOLLOWERS_PER_PLAYER
 
-CATEGORIES = ("roads", "cities", "monasteries", "vineyards", "fields", "sheep")
+CATEGORIES = ("roads", "cities", "monasteries", "vineyards", "gardens", "fields", "sheep")
 """Score breakdown categories, in display order."""
 
 PLACE, FIGURE, TEND, OVER = "place", "figure", "tend", "over"
@@ -20,6 +20,7 @@ class CarcassonneState:
     players: int
     hills_and_sheep: bool
     river: bool
+    abbot: bool = False
     # -- board ---------------------------------------------------------------
     placements: list[tuple[int, int, str, int]] = field(default_factory=list)
     """(x, y, tile, rotation) in placement order; the index is the placement id."""
@@ -63,6 +64,8 @@ class CarcassonneState:
     shepherds: dict[int, int] = field(default_factory=dict)
     """Seat -> node of each shepherd on the board."""
     flocks: dict[int, list[int]] = field(default_factory=dict)
+    abbots: dict[int, int] = field(default_factory=dict)
+    """Seat -> node (monastery or garden) of each abbot on the board."""
     bag: list[int] = field(default_factory=list)
     """Token value -> count in the bag (0 = wolf)."""
     # -- scores ----------------------------------------------------------------
@@ -70,8 +73,8 @@ class CarcassonneState:
     breakdown: list[dict[str, int]] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int, hills_and_sheep: bool, river: bool) -> "CarcassonneState":
-        return cls(players=players, hills_and_sheep=hills_and_sheep, river=river,
+    def new(cls, players: int, hills_and_sheep: bool, river: bool, abbot: bool = False) -> "CarcassonneState":
+        return cls(players=players, hills_and_sheep=hills_and_sheep, river=river, abbot=abbot,
                    supply=[FOLLOWERS_PER_PLAYER] * players, scores=[0] * players,
                    breakdown=[{c: 0 for c in CATEGORIES} for _ in range(players)])
 
@@ -82,7 +85,7 @@ class CarcassonneState:
         for name in ("placements", "tile_base", "root", "kind", "node_tile", "node_local", "open",
                      "occupied", "buried", "discarded", "supply", "bag", "scores"):
             d[name] = d[name][:]
-        for name in ("board", "frontier", "remaining", "river_remaining", "followers", "shepherds"):
+        for name in ("board", "frontier", "remaining", "river_remaining", "followers", "shepherds", "abbots"):
             d[name] = d[name].copy()
         d["members"] = [m[:] if m else m for m in self.members]
         d["flocks"] = {k: v[:] for k, v in self.flocks.items()}

@@ -27,7 +27,7 @@ class FieldDef(NamedTuple):
 class TileDef(NamedTuple):
     id: str
     expansion: str
-    count: int
+    copies: int
     edges: str
     name: str
     cities: tuple[CityDef, ...] = ()
@@ -39,7 +39,10 @@ class TileDef(NamedTuple):
     vineyard: bool = False
     start: int = 0
     gardens: int = 0
+    """How many of the copies show a garden in the C2 printing (matters only with the Abbot)."""
     river_role: str = ""
+    garden: bool = False
+    """True for the garden variant of a tile type (built in tiles.py, never listed here)."""
 
 
 TILE_DEFS: tuple[TileDef, ...] = (

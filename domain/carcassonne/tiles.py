@@ -8,7 +8,7 @@ placing a tile only looks up small tuples.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .tiledefs import TILE_DEFS, TileDef
 
@@ -17,9 +17,13 @@ HALVES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
 """Board offset of the neighbour across edge N, E, S, W (N is y + 1)."""
 
-CITY, ROAD, FIELD, MONASTERY = 0, 1, 2, 3
-KIND_NAMES = ("city", "road", "field", "monastery")
+CITY, ROAD, FIELD, MONASTERY, GARDEN = 0, 1, 2, 3, 4
+KIND_NAMES: tuple[Literal["city"], Literal["road"], Literal["field"], Literal["monastery"], Literal["garden"]] = (
+    "city", "road", "field", "monastery", "garden")
 MONASTERY_ID = "m"
+GARDEN_ID = "g"
+GARDEN_SUFFIX = "_G"
+"""Tile id suffix of the garden copies of a tile type (the Abbot's gardens, §5.6)."""
 ANY = "."
 """Signature character of an edge that faces an empty cell (anything fits)."""
 
@@ -89,9 +93,11 @@ def _rotate(spec: TileDef, r: int) -> Rotated:
         features.append(Feature(f"f{i}", FIELD, (), halves, 0, cities, len(halves)))
     if spec.monastery:
         features.append(Feature(MONASTERY_ID, MONASTERY, (), (), 0, (), 0))
-    edges = [""] * 4
+    if spec.garden:
+        features.append(Feature(GARDEN_ID, GARDEN, (), (), 0, (), 0))
+    turned = [""] * 4
     for e, ch in enumerate(spec.edges):
-        edges[re_(e)] = ch
+        turned[re_(e)] = ch
     cities_at: list[list[int]] = [[] for _ in range(4)]
     road_at = [-1] * 4
     field_at = [-1] * 8
@@ -106,7 +112,7 @@ def _rotate(spec: TileDef, r: int) -> Rotated:
             for h in f.halves:
                 field_at[h] = i
     rivers = tuple(sorted(re_(e) for r_ in spec.rivers for e in _edges(r_)))
-    return Rotated(spec.id, r, "".join(edges), tuple(features), tuple(tuple(c) for c in cities_at),
+    return Rotated(spec.id, r, "".join(turned), tuple(features), tuple(tuple(c) for c in cities_at),
                    tuple(road_at), tuple(field_at), rivers)
 
 
@@ -115,15 +121,33 @@ def _build(spec: TileDef) -> TileType:
     return TileType(spec, rotations, {f.local_id: i for i, f in enumerate(rotations[0].features)})
 
 
-TILES: dict[str, TileType] = {d.id: _build(d) for d in TILE_DEFS}
+def _garden_variant(spec: TileDef) -> TileDef:
+    return spec._replace(id=spec.id + GARDEN_SUFFIX, copies=spec.gardens, name=spec.name + ", garden",
+                         gardens=0, start=0, garden=True)
+
+
+ALL_DEFS: tuple[TileDef, ...] = TILE_DEFS + tuple(_garden_variant(d) for d in TILE_DEFS if d.gardens)
+TILES: dict[str, TileType] = {d.id: _build(d) for d in ALL_DEFS}
 START_TILE = next(d.id for d in TILE_DEFS if d.start)
 SPRING = next(d.id for d in TILE_DEFS if d.river_role == "spring")
 LAKE = next(d.id for d in TILE_DEFS if d.river_role == "lake")
 
 
-def tile_counts(expansion: str) -> dict[str, int]:
-    """Copies per tile type of one box part (``base``, ``river``, ``hills_and_sheep``)."""
-    return {d.id: d.count for d in TILE_DEFS if d.expansion == expansion}
+def tile_counts(expansion: str, gardens: bool = False) -> dict[str, int]:
+    """Copies per tile type of one box part (``base``, ``river``, ``hills_and_sheep``).
+
+    With ``gardens`` the garden copies are told apart as ``<id>_G`` types (the Abbot, §5.6).
+    """
+    counts: dict[str, int] = {}
+    for d in TILE_DEFS:
+        if d.expansion != expansion:
+            continue
+        plain = d.copies - (d.gardens if gardens else 0)
+        if plain:
+            counts[d.id] = plain
+        if gardens and d.gardens:
+            counts[d.id + GARDEN_SUFFIX] = d.gardens
+    return counts
 
 
 @lru_cache(maxsize=None)

@@ -33,7 +33,7 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
     for x, y, tile, rot in state.placements:
         spec = TILES[tile].spec
         board.append({"x": x, "y": y, "tile": tile, "rotation": rot, "edges": TILES[tile].rotations[rot].edges,
-                      "hill": spec.hill, "vineyard": spec.vineyard})
+                      "hill": spec.hill, "vineyard": spec.vineyard, "garden": spec.garden})
     followers = []
     for node, owner in sorted(state.followers.items()):
         x, y, local = describe(state, node)
@@ -42,6 +42,10 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
     for owner, node in sorted(state.shepherds.items()):
         x, y, local = describe(state, node)
         shepherds.append({"seat": owner, "x": x, "y": y, "feature": local, "flock": list(state.flocks.get(owner, []))})
+    abbots = []
+    for owner, node in sorted(state.abbots.items()):
+        x, y, local = describe(state, node)
+        abbots.append({"seat": owner, "x": x, "y": y, "feature": local})
     last = None
     if state.placed >= 0:
         x, y, tile, rot = state.placements[state.placed]
@@ -50,7 +54,7 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
                 "features": [{"id": f.local_id, "kind": KIND_NAMES[f.kind]} for f in rt.features]}
     view: dict[str, Any] = {
         "players": state.players,
-        "options": {"hills_and_sheep": state.hills_and_sheep, "river": state.river},
+        "options": {"hills_and_sheep": state.hills_and_sheep, "river": state.river, "abbot": state.abbot},
         "phase": state.phase,
         "turn": state.turn_seat,
         "turns": state.turns,
@@ -63,8 +67,10 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         "last_placed": last,
         "followers": followers,
         "shepherds": shepherds,
+        "abbots": abbots,
         "supply": [{"followers": state.supply[s], "followers_total": FOLLOWERS_PER_PLAYER,
-                    "shepherd": state.hills_and_sheep and s not in state.shepherds} for s in range(state.players)],
+                    "shepherd": state.hills_and_sheep and s not in state.shepherds,
+                    "abbot": state.abbot and s not in state.abbots} for s in range(state.players)],
         "scores": list(state.scores),
         "breakdown": [dict(b) for b in state.breakdown],
         "river_end": list(state.river_end[:2]) if state.river_end else None,

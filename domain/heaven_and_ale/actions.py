@@ -22,9 +22,11 @@ from .rules import (base_cost, cart_loads, carter_value, disc_options, free_slot
                     later_stage_performable, reachable, simulate_cart, store_options)
 from .state import (ARRANGING, EMPTY, PLACING, PLAYING, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, STEP_GOODS,
                     STEP_MOVE, STEP_PRIVILEGE, STEP_SHED, STEP_STORAGE, HAState, Player)
-from .supply import MONK_BASE, N_CODES, TILE_CODES
+from .supply import MONK_BASE, TILE_CODES
 
 SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
+# RULES_NOTES R6 (U7): a triggered monk also activates adjacent monks (+1 brewmaster), even of its own type.
+TRIGGERED_MONKS_ACTIVATE_MONKS = True
 
 
 def _need_step(s: HAState, *steps: str) -> None:
@@ -209,9 +211,10 @@ def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
     else:
         code = MONK_BASE + spot - MONK_SPOTS[0]
         for m, t in enumerate(garden):
-            if t == code:  # §3.8: each triggered monk activates every adjacent tile
+            if t == code:  # §3.8: each triggered monk activates every adjacent tile, one monk after another
                 for n in NEIGHBOURS[m]:
-                    gains.activate(n)
+                    if garden[n] < MONK_BASE or TRIGGERED_MONKS_ACTIVATE_MONKS:
+                        gains.activate(n)
         reason = f"{c.spot} monks triggered"
     gains.emit(ctx, reason)
     pair = PAIR_OF[spot]

@@ -10,7 +10,6 @@ from . import events as ev
 from .board import START_SLOTS, TRACK_LEN
 from .garden import SHED_INDEX, SPOT_INDEX
 from .privileges import SCORING_INDEX
-from .production import COLOUR_INDEX
 from .state import ARRANGING, EMPTY, OVER, PLACING, PLAYING, STEP_MOVE, HAState, Player
 from .supply import MONK_BASE, TILE_CODES
 from . import delivery

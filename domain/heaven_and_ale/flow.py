@@ -13,15 +13,15 @@ from domain.core import Event
 from . import delivery
 from . import events as ev
 from .barrels import claimable
-from .board import BARREL, LAST_ROUND_EXTRA_DISCS, RESOURCE_SPACES, MONK_SPACES, DISC_SPACES, MONK, RESOURCE, \
-    START_SLOTS, SLOT_FIRST, TRACK, TRACK_LEN
+from .board import (BARREL, DISC_SPACES, LAST_ROUND_EXTRA_DISCS, MONK, MONK_SPACES, RESOURCE, RESOURCE_SPACES,
+                    SLOT_FIRST, START_SLOTS, TRACK, TRACK_LEN)
 from .evolve import evolve
-from .garden import SHED_NAMES, SHED_NEIGHBOURS, N_SIDE, shed_options, SPOT_NAMES
-from .production import MARKER_OVERFLOW_DUCATS, TRACK_MAX, shed_reward
-from .rules import (base_performable, cart_performable, effective_pos, goods_performable, potential_money)
+from .garden import N_SIDE, SHED_NAMES, SHED_NEIGHBOURS, SPOT_NAMES, shed_options
+from .production import BREWMASTER_OVERFLOW_DUCATS, MARKER_OVERFLOW_DUCATS, TRACK_MAX, shed_reward
+from .rules import base_performable, cart_performable, effective_pos, goods_performable, potential_money
 from .state import (EMPTY, OVER, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, STEP_GOODS, STEP_SHED,
                     STEP_STORAGE, HAState)
-from .supply import MONK_BASE, MONKS_PER_PILE, N_RESOURCE_CODES, pile_back_for_round, tile_name
+from .supply import MONK_BASE, MONKS_PER_PILE, pile_back_for_round, tile_name
 
 # RULES_NOTES R-K2: where the die goes when everyone skipped it and no figure is left on the track.
 DIE_SKIPPED_ALL_DONE_SPACE = 1
@@ -59,7 +59,9 @@ class Gains:
 
     def brewmaster(self, steps: int) -> None:
         room = max(0, TRACK_MAX - (self.p.brewmaster + self.brew))
-        self.brew += min(steps, room)
+        moved = min(steps, room)
+        self.brew += moved
+        self.ducats += (steps - moved) * BREWMASTER_OVERFLOW_DUCATS
 
     def activate(self, spot: int) -> None:
         """Activate the tile on ``spot``: shady pays ducats, sunny moves its marker, a monk moves the brewmaster."""
@@ -237,7 +239,7 @@ def draw(rng: random.Random, counts: list[int]) -> int:
     raise AssertionError("unreachable")
 
 
-def stock_track(ctx: Ctx, round_no: int, first: bool) -> None:
+def stock_track(ctx: Ctx, round_no: int) -> None:
     """§3.2 steps 2, 4-6 / §3.12 steps 1-4: monks, resource tiles and discs onto the track."""
     s = ctx.s
     piles = [p[:] for p in s.piles]
@@ -285,7 +287,7 @@ def add_goods(ctx: Ctx) -> None:
 
 
 def prepare_round(ctx: Ctx, round_no: int) -> None:
-    stock_track(ctx, round_no, first=False)
+    stock_track(ctx, round_no)
     if ctx.s.kegs_and_more:
         add_goods(ctx)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, InvalidOptions, NotYourTurn, Score
+from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, NotYourTurn, Score
 
 from . import delivery
 from . import events as ev
@@ -56,7 +56,7 @@ class HeavenAndAle(Game[HAState]):
         first = ev.GameSetUp(players=n_seats, rounds=rounds, kegs_and_more=options.kegs_and_more, start_player=start)
         ctx = Ctx(evolve(None, first), rng)
         ctx.events.append(first)
-        stock_track(ctx, 1, first=True)
+        stock_track(ctx, 1)
         ctx.emit(ev.StartingSpaceTaken(seat=start, slot="first"))
         if options.kegs_and_more:
             for seat in range(n_seats):

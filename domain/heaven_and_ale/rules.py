@@ -5,6 +5,8 @@ Pure reads of the state; the single source of truth for legality.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from . import delivery
 from .barrels import claimable
 from .board import (BARREL, DISC_A, DISC_ABC, DISC_B, DISC_C, MONK, MONK_COST, RESOURCE, SLOT_FIRST, START_SLOTS,
@@ -13,6 +15,8 @@ from .garden import N_SIDE, N_SPOTS
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, HAState, Player
+
+Piece = Literal["keg", "bale"]
 from .supply import MONK_BASE
 
 # RULES_NOTES R4 (U9): a space is reachable when its action could be paid after emergency coins.
@@ -99,16 +103,16 @@ def goods_performable(s: HAState, p: Player, space: int, money: int) -> bool:
     return (s.kegs[space] + s.bales[space]) > 0 and storage_room(p, money) > 0
 
 
-def goods_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, str | None]]:
+def goods_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, Piece | None]]:
     """(kegs, bales, piece on the rental spot) takes allowed now from ``space``."""
     return store_options(p, s.kegs[space], s.bales[space], need_one=True)
 
 
-def store_options(p: Player, kegs: int, bales: int, need_one: bool) -> list[tuple[int, int, str | None]]:
+def store_options(p: Player, kegs: int, bales: int, need_one: bool) -> list[tuple[int, int, Piece | None]]:
     """Ways to put up to ``kegs`` kegs and ``bales`` bales onto storage (rental only for the overflow piece)."""
     free = max(0, p.free_regular())
     rental_ok = p.rental is None and p.money >= delivery.RENTAL_COST
-    out: list[tuple[int, int, str | None]] = []
+    out: list[tuple[int, int, Piece | None]] = []
     for k in range(kegs + 1):
         for b in range(bales + 1):
             if need_one and k + b == 0:

@@ -59,17 +59,17 @@ def keg_points(p: Player) -> tuple[int, Fraction, int]:
     """Kegs & More D: (delivered VP, stored keg VP, kegs-on-cart VP)."""
     delivered = 0
     for area, n in enumerate(p.delivered):
-        value = p.area_values[area] if p.area_values[area] is not None else delivery.KEG_AREA_VALUES[area]
-        delivered += n * value
+        covered = p.area_values[area]
+        delivered += n * (covered if covered is not None else delivery.KEG_AREA_VALUES[area])
     stored = Fraction(p.total_kegs() * delivery.STORED_KEG_VP_HALVES, 2)
     cart = p.cart_kegs * delivery.ROAD[p.cart][1]
     return delivered, stored, cart
 
 
-def breakdown(s: HAState, seat: int) -> dict[str, int | Fraction]:
+def breakdown(s: HAState, seat: int) -> dict[str, int | Fraction | float]:
     p = s.players[seat]
     prod, _, _ = production(p)
-    out: dict[str, int | Fraction] = {
+    out: dict[str, int | Fraction | float] = {
         "production": prod,
         "large_barrels": sum(barrel_vp(g, True) for g in p.large),
         "small_barrels": sum(barrel_vp(g, False) for g in p.small),

@@ -85,7 +85,7 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
                      "small": s.small[g] if s.small[g] != EMPTY else None} for g, (text, _) in enumerate(all_goals)],
         # Only the sizes of the face-down piles: never their order (which does not even exist).
         "resource_piles": [sum(p) for p in s.piles],
-        "monk_piles": [sum(p) for p in s.monk_piles],
+        "monk_piles_left": max(0, s.rounds - s.round),  # stacks of 4 still to come (unused ones are boxed)
         "disc_reserve": s.disc_reserve(),
         "kegs_and_more": s.kegs_and_more,
         "boards": [_player(s, i, p) for i, p in enumerate(s.players)],

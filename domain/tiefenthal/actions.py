@@ -14,8 +14,8 @@ from domain.core import Command, IllegalMove, InvalidCommand, NotYourTurn, RuleE
 from . import commands as cmd
 from . import data
 from . import events as ev
-from .cards import CARDS, KIND, TAVERN_TYPES
-from .flow import COUNTER_GUEST_USE, Ctx, advance, grant, move_monastery, upgrade
+from .cards import CARDS, TAVERN_TYPES
+from .flow import COUNTER_GUEST_USE, Ctx, advance, fill_tavern, grant, move_monastery, upgrade
 from .state import Player, State
 from .tavern import (DISCOUNT_CARD, PER_CARD, TILE_SPACES, TILE_VALUES, UPGRADABLE, boost_needed, table_index,
                      upgrade_price)
@@ -31,6 +31,8 @@ def to_act(s: State) -> list[int]:
     """Seats that must act now: several in the simultaneous phases A and E, one in D and F."""
     if s.phase == "A":
         return [p.seat for p in s.players if p.pending]
+    if s.phase == "B":
+        return [p.seat for p in s.players if not p.kept and p.counter_guests > 0] if s.redraw else []
     if s.phase == "D":
         return [s.picker()]
     if s.phase == "E":
@@ -143,6 +145,8 @@ def returnable(p: Player, tile: str) -> int:
 def check(s: State, c: Command) -> RuleError | None:
     """Why ``c`` is not allowed now, or None when it is."""
     name = type(c).__name__
+    if isinstance(c, (cmd.KeepTavern, cmd.RedrawTavern)):
+        return _turn_error(s, c.seat, "B", name)
     if isinstance(c, cmd.PickDie):
         err = _turn_error(s, c.seat, "D", name)
         if err:
@@ -176,7 +180,7 @@ def check(s: State, c: Command) -> RuleError | None:
     if isinstance(c, cmd.BuyCard):
         if c.card_type not in TAVERN_TYPES:
             return InvalidCommand(f"unknown tavern card type {c.card_type!r}; one of {list(TAVERN_TYPES)}")
-        if sum(1 for t in p.bought if t == c.card_type) >= PER_TYPE:
+        if p.bought.count(c.card_type) >= PER_TYPE:
             return IllegalMove(f"you already bought a {c.card_type} this round")
         if not s.supply[c.card_type]:
             return IllegalMove(f"no {c.card_type} cards left")
@@ -228,7 +232,13 @@ def execute(ctx: Ctx, c: Command, rng: random.Random) -> None:
     s = ctx.state
     seat = c.seat
     p = s.players[seat]
-    if isinstance(c, cmd.PickDie):
+    if isinstance(c, cmd.KeepTavern):
+        ctx.emit(ev.TavernKept(seat=seat))
+    elif isinstance(c, cmd.RedrawTavern):
+        ctx.emit(ev.CounterGuestUsed(seat=seat))
+        ctx.emit(ev.TavernCleared(seat=seat))
+        fill_tavern(ctx, seat, rng)
+    elif isinstance(c, cmd.PickDie):
         coaster = s.coasters[s.held_coaster(seat)]
         die = min(d for d in coaster if s.die_value[d] == c.value)
         ctx.emit(ev.DiePicked(seat=seat, die=die))
@@ -303,6 +313,8 @@ def candidates(s: State, seat: int) -> list[Command]:
     p = s.players[seat]
     if p.pending:
         return [_c(cmd.ChooseBonus, seat, i) for i in range(len(p.pending[0]))]
+    if s.phase == "B":
+        return [_c(cmd.KeepTavern, seat), _c(cmd.RedrawTavern, seat)]
     if s.phase == "D":
         values = sorted({s.die_value[d] for d in s.coasters[s.held_coaster(seat)]})
         return [_c(cmd.PickDie, seat, v) for v in values]

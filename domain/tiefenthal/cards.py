@@ -59,8 +59,11 @@ def _build() -> tuple[list[CardSpec], dict[str, list[int]]]:
     for kind, rec in data.TAVERN_CARDS.items():
         for _ in range(rec["count"].value):
             add(kind, kind=kind, name=rec["name"].value, vp=rec["vp"].value, cost=rec["cost"].value)
+    regulars = data.REGULARS.value
     for colour, colour_name in enumerate(data.PLAYER_COLOURS.value):
-        for n, reg in enumerate(data.REGULARS.value):
+        # one list for every colour, or a dict of lists by colour name when the printed sets differ
+        own = regulars[colour_name] if isinstance(regulars, dict) else regulars
+        for n, reg in enumerate(own):
             add(f"regular:{colour}", kind="regular", name=f"Regular ({colour_name}) {n + 1}", vp=reg["vp"],
                 dice=frozenset(reg["dice"]), pay=reg["pay"], colour=colour)
     for g in data.THREE_BEER_GUESTS.value:
@@ -70,9 +73,12 @@ def _build() -> tuple[list[CardSpec], dict[str, list[int]]]:
         for _ in range(g.get("copies", 1)):
             add("guest", kind="guest", name=g["name"], vp=g["vp"], cost=g["cost"], dice=frozenset(g["dice"]),
                 pay=g["pay"], bonus=g.get("bonus"))
-    noble = data.NOBLE.value
-    for _ in range(data.NOBLE_COUNT.value):
-        add("noble", kind="noble", name=noble["name"], vp=noble["vp"], dice=frozenset(noble["dice"]), pay=noble["pay"])
+    # one spec times NOBLE_COUNT, or a list of specs each with its "copies" when nobles differ
+    nobles = data.NOBLE.value
+    for noble in nobles if isinstance(nobles, list) else [dict(nobles, copies=data.NOBLE_COUNT.value)]:
+        for _ in range(noble.get("copies", 1)):
+            add("noble", kind="noble", name=noble["name"], vp=noble["vp"], dice=frozenset(noble["dice"]),
+                pay=noble["pay"])
     return cards, groups
 
 

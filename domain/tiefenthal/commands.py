@@ -7,6 +7,18 @@ from typing import Literal
 from domain.core import Command
 
 
+class KeepTavern(Command):
+    """Phase B: keep the tavern as it was filled."""
+
+    type: Literal["KeepTavern"] = "KeepTavern"
+
+
+class RedrawTavern(Command):
+    """Phase B: spend a counter guest, clear the tavern to the discard pile and fill it again."""
+
+    type: Literal["RedrawTavern"] = "RedrawTavern"
+
+
 class PickDie(Command):
     """Phase D: take a white die of this value from the coaster in front of you."""
 
@@ -83,5 +95,5 @@ class EndTurn(Command):
     type: Literal["EndTurn"] = "EndTurn"
 
 
-COMMAND_TYPES = (PickDie, PlaceDie, FinishPlanning, TakeDie, BuyCard, UpgradeTile, RecruitGuest, RecruitNobles,
+COMMAND_TYPES = (KeepTavern, RedrawTavern, PickDie, PlaceDie, FinishPlanning, TakeDie, BuyCard, UpgradeTile, RecruitGuest, RecruitNobles,
                  UseCounterGuest, ChooseBonus, EndTurn)

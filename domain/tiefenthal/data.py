@@ -92,7 +92,7 @@ STARTING_TAVERN_CARDS = V(["waitress", "table", "supplier"], RULES, "Setup: 1 Wa
 # dice = die values the guest's action space takes (all six = "?"); pay = doubloons
 # when a die is removed from it; cost = beer to recruit; bonus = immediate bonus.
 REGULARS = V(
-    [  # one colour's 7 regulars; every colour has the same set
+    [  # one colour's 7 regulars; every colour has the same set (a dict by colour name may give each its own)
         {"dice": [1], "pay": 1, "vp": 0},
         {"dice": [2], "pay": 1, "vp": 0},
         {"dice": [3], "pay": 1, "vp": 0},
@@ -133,7 +133,7 @@ GUESTS = V(
     ESTIMATE, "31 cards; beer 4-9, pay 2-5, VP 1-5, bonus on a third (tiefenthal.md §6.3 ranges)",
 )
 
-NOBLE = V(
+NOBLE = V(  # one spec times NOBLE_COUNT, or a list of specs each with "copies"
     {"name": "Noble", "dice": [1, 2, 3, 4, 5, 6], "pay": 1, "vp": 10},
     RESEARCHED, "10 VP (S9); pays little, takes any die ([M] tiefenthal.md §6.4)",
 )

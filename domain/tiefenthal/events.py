@@ -21,6 +21,7 @@ class GameSetUp(Event):
     three_beer: list[int]
     box: list[int]
     counter_guests: int
+    counter_guest_redraw: bool = True
 
 
 class RoundStarted(Event):
@@ -93,6 +94,20 @@ class TavernFilled(Event):
     type: Literal["TavernFilled"] = "TavernFilled"
     seat: int
     cards: list[int]
+
+
+class TavernKept(Event):
+    """Phase B: the seat keeps its tavern as filled."""
+
+    type: Literal["TavernKept"] = "TavernKept"
+    seat: int
+
+
+class TavernCleared(Event):
+    """Phase B: a counter guest cleared the tavern; its cards went to the discard pile."""
+
+    type: Literal["TavernCleared"] = "TavernCleared"
+    seat: int
 
 
 class WaitressDiceRolled(Event):
@@ -205,6 +220,6 @@ class GameEnded(Event):
 
 
 EVENT_TYPES = (GameSetUp, RoundStarted, PhaseStarted, ChoiceOffered, BonusChosen, CardGained, CounterGuestGained,
-               CounterGuestUsed, MonasteryMoved, CurrencyGained, TavernFilled, WaitressDiceRolled, WhiteDiceRolled,
+               CounterGuestUsed, MonasteryMoved, CurrencyGained, TavernFilled, TavernKept, TavernCleared, WaitressDiceRolled, WhiteDiceRolled,
                DiePicked, DiePlaced, PlanningFinished, TurnStarted, DieTaken, CardBought, TileUpgraded, GuestRecruited,
                NoblesRecruited, TurnEnded, RoundClosed, GameEnded)

@@ -30,6 +30,7 @@ def _set_up(state: Any, e: ev.GameSetUp) -> State:
     s.three_beer = list(e.three_beer)
     s.box = list(e.box)
     s.counter_supply = e.counter_guests
+    s.redraw = e.counter_guest_redraw
     s.coasters = [list(range(c * WHITE_PER_PLAYER, (c + 1) * WHITE_PER_PLAYER)) for c in range(e.players)]
     s.die_value = [1] * (e.players * (WHITE_PER_PLAYER + COLOURED_PER_PLAYER))
     return s
@@ -42,11 +43,12 @@ def _round_started(s: State, e: ev.RoundStarted) -> State:
     s.picks = 0
     s.active = -1
     for p in s.players:
-        p.bought = set()
+        p.bought = []
         p.recruited = 0
         p.used_spaces = set()
         p.boost_spent = 0
         p.planned = False
+        p.kept = False
         p.done = False
     return s
 
@@ -126,6 +128,23 @@ def _filled(s: State, e: ev.TavernFilled) -> State:
     return s
 
 
+def _kept(s: State, e: ev.TavernKept) -> State:
+    s.players[e.seat].kept = True
+    return s
+
+
+def _clear_tavern(p: Player) -> None:
+    p.discard.extend(p.tavern_cards())
+    p.tables = []
+    p.noble_table = -1
+    p.staff = {}
+
+
+def _cleared(s: State, e: ev.TavernCleared) -> State:
+    _clear_tavern(s.players[e.seat])
+    return s
+
+
 def _waitress_dice(s: State, e: ev.WaitressDiceRolled) -> State:
     p = s.players[e.seat]
     for die, value in zip(e.dice, e.values):
@@ -191,7 +210,7 @@ def _bought(s: State, e: ev.CardBought) -> State:
     _take_from_supply(s, e.card)
     _to_deck_top(p, e.card)
     p.doubloons -= e.price
-    p.bought.add(KIND[e.card])
+    p.bought.append(KIND[e.card])
     return s
 
 
@@ -253,10 +272,7 @@ def _round_closed(s: State, e: ev.RoundClosed) -> State:
     s.phase = "G"
     s.active = -1
     for p in s.players:
-        p.discard.extend(p.tavern_cards())
-        p.tables = []
-        p.noble_table = -1
-        p.staff = {}
+        _clear_tavern(p)
         p.used_spaces = set()
         p.boost_spent = 0
     s.start = e.next_start
@@ -272,7 +288,8 @@ HANDLERS: dict[type, Callable[[Any, Any], State]] = {
     ev.GameSetUp: _set_up, ev.RoundStarted: _round_started, ev.PhaseStarted: _phase_started,
     ev.ChoiceOffered: _choice_offered, ev.BonusChosen: _bonus_chosen, ev.CardGained: _card_gained,
     ev.CounterGuestGained: _counter_gained, ev.CounterGuestUsed: _counter_used, ev.MonasteryMoved: _monastery,
-    ev.CurrencyGained: _currency, ev.TavernFilled: _filled, ev.WaitressDiceRolled: _waitress_dice,
+    ev.CurrencyGained: _currency, ev.TavernFilled: _filled, ev.TavernKept: _kept, ev.TavernCleared: _cleared,
+    ev.WaitressDiceRolled: _waitress_dice,
     ev.WhiteDiceRolled: _white_rolled, ev.DiePicked: _picked, ev.DiePlaced: _placed,
     ev.PlanningFinished: _planned, ev.TurnStarted: _turn_started, ev.DieTaken: _die_taken, ev.CardBought: _bought,
     ev.TileUpgraded: _upgraded, ev.GuestRecruited: _recruited, ev.NoblesRecruited: _nobles,

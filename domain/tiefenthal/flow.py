@@ -13,7 +13,7 @@ from . import data
 from . import events as ev
 from .cards import GROUPS, GUEST_KINDS, KIND
 from .evolve import apply
-from .state import COLOURED_PER_PLAYER, State, coloured_die
+from .state import COLOURED_PER_PLAYER, State, coloured_die, is_white
 from .tavern import UPGRADABLE
 
 ROUNDS: int = data.ROUNDS.value
@@ -113,7 +113,7 @@ def upgrade(ctx: Ctx, seat: int, tile: str, returned: list[int], price: int) -> 
 
 # -- automatic phases ---------------------------------------------------------------------
 
-def setup_events(n: int, rng: random.Random, start_player: int = 0) -> list[Any]:
+def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool = True) -> list[Any]:
     """Setup: supplies, starting decks (7 regulars + Waitress, Table, Beer Supplier), the guest display."""
     supply = {t: list(GROUPS[t]) for t in data.TAVERN_CARDS}
     supply["noble"] = list(GROUPS["noble"])
@@ -130,7 +130,7 @@ def setup_events(n: int, rng: random.Random, start_player: int = 0) -> list[Any]
         display.append(guest_deck.pop(rng.randrange(len(guest_deck))))
     first = ev.GameSetUp(players=n, start_player=start_player, decks=decks, supply=supply, guest_deck=guest_deck,
                          display=display, three_beer=list(GROUPS["three_beer"]), box=box,
-                         counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value)
+                         counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value, counter_guest_redraw=redraw)
     ctx = Ctx(None)
     ctx.emit(first)
     start_round(ctx, 1, start_player)
@@ -177,7 +177,7 @@ def waitress_dice(ctx: Ctx, seat: int, rng: random.Random) -> None:
     """Phase C: one coloured die per Waitress card and permanent waitress, at most 3 in all."""
     s = ctx.state
     p = s.players[seat]
-    held = [d for d in p.dice if d >= s.n * 4]
+    held = [d for d in p.dice if not is_white(d, s.n)]
     free = [coloured_die(seat, k, s.n) for k in range(COLOURED_PER_PLAYER) if coloured_die(seat, k, s.n) not in p.dice]
     count = min(len(free), max(0, COLOURED_PER_PLAYER - len(held)), p.n_staff("waitress") + p.tile("waitress"))
     if count:
@@ -195,6 +195,10 @@ def advance(ctx: Ctx, rng: random.Random) -> None:
             ctx.emit(ev.PhaseStarted(phase="B"))
             for seat in s.order():
                 fill_tavern(ctx, seat, rng)
+            continue
+        if s.phase == "B":
+            if s.redraw and any(not p.kept and p.counter_guests > 0 for p in s.players):
+                return
             ctx.emit(ev.PhaseStarted(phase="C"))
             for seat in s.order():
                 waitress_dice(ctx, seat, rng)

@@ -21,6 +21,8 @@ class TiefenthalOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     module: Literal[1] = 1
+    counter_guest_redraw: bool = True
+    """A counter guest may be spent in phase B to clear and refill the tavern (see RULES_NOTES)."""
 
 
 class TiefenthalGame(Game[State]):
@@ -34,7 +36,8 @@ class TiefenthalGame(Game[State]):
 
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         self.check_seats(options, n_seats)
-        return flow.setup_events(n_seats, rng)
+        assert isinstance(options, TiefenthalOptions)
+        return flow.setup_events(n_seats, rng, redraw=options.counter_guest_redraw)
 
     def decide(self, state: State, command: Command, rng: random.Random) -> list[Event]:
         if not isinstance(command, COMMAND_TYPES):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from domain.core import Score
 
 from .cards import KIND, VP
@@ -10,9 +12,9 @@ from .state import Player, State
 CATEGORIES = ("nobles", "guests", "regulars", "tavern_cards")
 
 
-def breakdown(p: Player) -> dict[str, int]:
+def breakdown(p: Player) -> dict[str, int | Fraction | float]:
     """VP per kind of card the player owns (deck, discard and tavern)."""
-    out = dict.fromkeys(CATEGORIES, 0)
+    out: dict[str, int | Fraction | float] = dict.fromkeys(CATEGORIES, 0)
     for card in p.owned_cards():
         kind = KIND[card]
         key = "nobles" if kind == "noble" else "guests" if kind == "guest" else "regulars" if kind == "regular" \
@@ -26,4 +28,4 @@ def vp(p: Player) -> int:
 
 
 def scores(s: State) -> list[Score]:
-    return [Score.of(p.seat, breakdown(p), tiebreak=[p.safe + p.storage]) for p in s.players]
+    return [Score.of(p.seat, dict(breakdown(p)), tiebreak=[p.safe + p.storage]) for p in s.players]

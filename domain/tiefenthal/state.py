@@ -33,9 +33,10 @@ class Player:
     boost_spent: int = 0  # dishwasher steps on dice already removed this round
     doubloons: int = 0  # virtual, during the phase F turn
     beer: int = 0
-    bought: set[str] = field(default_factory=set)  # tavern card types bought this round
+    bought: list[str] = field(default_factory=list)  # tavern card types bought this round
     recruited: int = 0  # guests recruited this round
     pending: list[list[dict[str, Any]]] = field(default_factory=list)  # bonus choices to make, oldest first
+    kept: bool = False  # phase B: the tavern is final (no counter-guest redraw wanted)
     planned: bool = False  # phase E finished
     done: bool = False  # phase F turn finished
 
@@ -51,7 +52,7 @@ class Player:
         p.dice = dict(self.dice)
         p.placed = dict(self.placed)
         p.used_spaces = set(self.used_spaces)
-        p.bought = set(self.bought)
+        p.bought = list(self.bought)
         p.pending = [list(o) for o in self.pending]
         return p
 
@@ -100,6 +101,7 @@ class State:
     die_value: list[int] = field(default_factory=list)  # value of every die by id
     picks: int = 0  # dice drafted in this phase D
     active: int = -1  # seat whose phase F turn it is
+    redraw: bool = True  # counter guests may redraw the tavern in phase B (option)
 
     def copy(self) -> "State":
         s = State.__new__(State)

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import data
 from .actions import die_yield, space_rule, spaces_of, to_act
-from .cards import CARDS, KIND, TAVERN_TYPES
+from .cards import CARDS, TAVERN_TYPES
 from .flow import MONASTERY_TRACK, ROUND_TRACK
 from .scoring import vp
 from .state import Player, State, is_white
@@ -89,5 +89,3 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "players": [_player(s, p, p.seat == seat) for p in s.players],
     }
 
-
-__all__ = ["view", "KIND"]

@@ -12,11 +12,12 @@ from typing import Any
 
 from domain.carcassonne import GAME
 from domain.carcassonne.board import node_of
-from domain.carcassonne.messages import GameStarted, Pass, PlaceFigure, PlaceTile, TendFlock, TileDrawn
+from domain.carcassonne.messages import (GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot, TendFlock,
+                                         TileDrawn)
 from domain.carcassonne.rules import FOLLOWERS_PER_PLAYER
 from domain.carcassonne.state import PLACE, CarcassonneState
 from domain.carcassonne.tiledefs import SHEEP_TOKENS
-from domain.carcassonne.tiles import START_TILE, TILES
+from domain.carcassonne.tiles import SPRING, START_TILE, TILES
 from domain.core import Command, Event
 
 
@@ -50,14 +51,19 @@ class Table:
     """A game with a chosen stack, played turn by turn with scripted draws."""
 
     def __init__(self, stack: list[str], players: int = 2, hills_and_sheep: bool = True,
-                 start: str = START_TILE) -> None:
+                 river: list[str] | None = None, abbot: bool = False) -> None:
+        """``stack`` is the land stack in scripted draw order; ``river`` the river tiles (spring start, lake last)."""
         counts: dict[str, int] = {}
         for tile in stack:
             counts[tile] = counts.get(tile, 0) + 1
+        river_counts: dict[str, int] = {}
+        for tile in river or ():
+            river_counts[tile] = river_counts.get(tile, 0) + 1
         bag = {str(v): c for v, c in SHEEP_TOKENS.items()} if hills_and_sheep else {}
-        started = GameStarted(players=players, hills_and_sheep=hills_and_sheep, river=False, start_tile=start,
-                              tiles=counts, bag=bag)
-        self.order = list(stack)
+        started = GameStarted(players=players, hills_and_sheep=hills_and_sheep, river=river is not None,
+                              start_tile=SPRING if river is not None else START_TILE, tiles=counts,
+                              river_tiles=river_counts, lake=river is not None, bag=bag, abbot=abbot)
+        self.order = [*(river or ()), *(["RV_LAKE"] if river is not None else []), *stack]
         self.events: list[Event] = [started, TileDrawn(seat=0, tile=self.order[0])]
         self.state: CarcassonneState = GAME.fold(None, self.events)
 
@@ -70,11 +76,14 @@ class Table:
         bag = list(s.bag)
         for token in tokens:
             answers.append(bag_index(bag, token))
-        stack = dict(s.remaining)
+        stack = dict(s.river_remaining or s.remaining)
         if bury is not None:
             answers.append(stack_index(stack, bury))
             stack[bury] -= 1
         for tile in draws or ():
+            if tile == "RV_LAKE":
+                stack = dict(s.remaining)  # the lake comes without a draw; land tiles follow
+                continue
             answers.append(stack_index({k: v for k, v in stack.items() if v}, tile))
             stack[tile] -= 1
         assert GAME.is_legal(s, command), f"illegal: {command!r}"
@@ -100,6 +109,12 @@ class Table:
         return self.send(PlaceFigure(seat=self.seat, figure="shepherd", feature=feature), tokens=(token,),
                          draws=self._next(draws))
 
+    def abbot(self, feature: str, draws: tuple[str, ...] | None = None) -> list[Event]:
+        return self.send(PlaceFigure(seat=self.seat, figure="abbot", feature=feature), draws=self._next(draws))
+
+    def recall(self, draws: tuple[str, ...] | None = None) -> list[Event]:
+        return self.send(RecallAbbot(seat=self.seat), draws=self._next(draws))
+
     def skip(self, draws: tuple[str, ...] | None = None) -> list[Event]:
         return self.send(Pass(seat=self.seat), draws=self._next(draws))
 
@@ -118,7 +133,9 @@ class Table:
         """By default the next tile is the next one in the scripted stack order that is still in the stack."""
         if draws is not None:
             return draws
-        left = dict(self.state.remaining)
+        left = {**self.state.remaining, **self.state.river_remaining}
+        if self.state.lake_pending:
+            left["RV_LAKE"] = 1
         used = [p[2] for p in self.state.placements[1:]] + list(self.state.buried) + list(self.state.discarded)
         if self.state.current_tile:
             used.append(self.state.current_tile)
@@ -175,6 +192,9 @@ def check_invariants(state: CarcassonneState, previous_scores: list[int] | None 
     for node, seat in state.followers.items():
         on_board[seat] += 1
         occupied[state.root[node]] = occupied.get(state.root[node], 0) + 1
+    for seat, node in state.abbots.items():
+        assert state.abbot and state.kind[node] >= 3
+        occupied[node] = occupied.get(node, 0) + 1
     for seat in range(state.players):
         assert state.supply[seat] >= 0
         assert state.supply[seat] + on_board[seat] == FOLLOWERS_PER_PLAYER

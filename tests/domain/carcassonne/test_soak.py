@@ -5,19 +5,21 @@ from __future__ import annotations
 import pytest
 
 from domain.carcassonne import GAME
+from domain.carcassonne.board import rotated_at
+from domain.carcassonne.messages import Pass, PlaceFigure, PlaceTile, RecallAbbot
 from domain.carcassonne.state import CarcassonneState
-from domain.carcassonne.tiles import TILES
+from domain.carcassonne.tiles import tile_counts
 from domain.core.playout import random_playout
 
 from .helpers import check_invariants
 
 
 def _initial_tiles(options: dict) -> int:
-    total = sum(t.spec.count for t in TILES.values() if t.spec.expansion == "base")
+    total = sum(tile_counts("base").values())
     if options.get("hills_and_sheep"):
-        total += sum(t.spec.count for t in TILES.values() if t.spec.expansion == "hills_and_sheep")
+        total += sum(tile_counts("hills_and_sheep").values())
     if options.get("river"):
-        total += sum(t.spec.count for t in TILES.values() if t.spec.expansion == "river")
+        total += sum(tile_counts("river").values())
     return total
 
 
@@ -29,8 +31,22 @@ def play_checked(players: int, options: dict, seed: str) -> tuple[CarcassonneSta
         check_invariants(state, last_scores[0], initial)
         last_scores[0] = list(state.scores)
         seat = state.turn_seat
-        for command in GAME.legal_commands(state, seat)[:40]:
+        legal = set(GAME.legal_commands(state, seat))
+        for command in list(legal)[:40]:
             assert GAME.is_legal(state, command)
+        # and what is not listed is refused: every figure choice, and a sample of tile positions
+        if state.phase == "figure":
+            candidates: list = [Pass(seat=seat), RecallAbbot(seat=seat)]
+            for f in rotated_at(state, state.placed).features:
+                candidates += [PlaceFigure(seat=seat, figure=k, feature=f.local_id)
+                               for k in ("follower", "shepherd", "abbot")]
+            for command in candidates:
+                assert GAME.is_legal(state, command) == (command in legal), command
+        elif state.phase == "place":
+            for (x, y) in list(state.frontier)[:12]:
+                for r in range(4):
+                    command = PlaceTile(seat=seat, x=x, y=y, rotation=r)
+                    assert GAME.is_legal(state, command) == (command in legal), command
 
     result = random_playout(GAME, players, seed, options, check=check)
     state = result.state
@@ -48,6 +64,16 @@ def play_checked(players: int, options: dict, seed: str) -> tuple[CarcassonneSta
 
 
 OPTION_SETS = [{}, {"hills_and_sheep": True}]
+
+
+@pytest.mark.soak
+def test_random_games_with_abbot(soak) -> None:
+    n = soak(100, 6)
+    for i in range(n):
+        options = {"abbot": True, "hills_and_sheep": bool(i % 2), "river": i % 3 == 0}
+        state, events = play_checked(2 + i % 4, options, f"abbot-{i}")
+        tiles = [p[2] for p in state.placements] + state.buried + state.discarded
+        assert sum(1 for t in tiles if t.endswith("_G")) == 8 + (i % 2) + (i % 3 == 0)
 
 
 @pytest.mark.soak

@@ -27,6 +27,8 @@ def greedy_command(s: State, seat: int) -> Command:
         options = p.pending[0]
         best = max(range(len(options)), key=lambda i: TILE_COST.get(options[i].get("tile", ""), 0))
         return by_type["ChooseBonus"][best]
+    if "KeepTavern" in by_type:
+        return by_type["KeepTavern"][0]
     if "PickDie" in by_type:
         def value_score(c: Command) -> float:
             v = c.value  # type: ignore[attr-defined]

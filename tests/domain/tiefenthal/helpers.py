@@ -87,7 +87,7 @@ class Driver:
                 return
             seat = GAME.to_act(self.state)[0]
             legal = GAME.legal_commands(self.state, seat)
-            pick = next((c for c in legal if c.type in ("EndTurn", "FinishPlanning", "PickDie", "ChooseBonus")), None)
+            pick = next((c for c in legal if c.type in ("EndTurn", "FinishPlanning", "PickDie", "ChooseBonus", "KeepTavern")), None)
             assert pick is not None, legal
             self.do(pick)
         raise AssertionError("condition never reached")

@@ -49,6 +49,10 @@ def test_phase_b_example_fills_until_every_table_is_taken_and_nobles_stack() -> 
     assert p.noble_table == 0
     assert p.staff == {"table": [table_b], "waitress": [waitress_c, waitress_g], "supplier": [supplier_d]}
     assert p.deck_top[0] == extra
+    # every player holds the counter guest of round 1: each may keep or redraw
+    assert d.state.phase == "B" and sorted(GAME.to_act(d.state)) == [0, 1, 2]
+    for seat in range(3):
+        d.do(cmd.KeepTavern(seat=seat))
     # Phase C: one coloured die per Waitress drawn
     rolled = next(e for e in d.events if isinstance(e, WaitressDiceRolled) and e.seat == W)
     assert len(rolled.dice) == 2 and all(not is_white(x, 3) for x in rolled.dice)
@@ -71,7 +75,8 @@ def test_phase_c_permanent_waitress_and_at_most_three_dice() -> None:
     arrange_deck_top(s, 1, waitresses[1:5])
     before = len(d.events)
     d.do(cmd.EndTurn(seat=s.active))
-    assert d.state.round == 3 and d.state.phase == "D"
+    d.end_turns_until(lambda st: st.phase == "D")
+    assert d.state.round == 3
     rolled = {e.seat: e for e in d.events[before:] if isinstance(e, WaitressDiceRolled)}
     assert len(rolled[W].dice) == 2
     assert len(rolled[1].dice) == 3
@@ -84,6 +89,8 @@ def _to_phase(d: Driver, phase: str, rnd: int = 1) -> None:
 def test_dice_draft_with_passing() -> None:
     """Phase D example with Wolfgang, Nina, Luke and Marie (seats 0-3, Wolfgang starts)."""
     d = Driver(4, "draft")
+    assert d.state.phase == "B"  # everybody got a counter guest in round 1 and may redraw
+    d.end_turns_until(lambda st: st.phase == "D")
     s = d.state
     assert s.phase == "D" and s.start == 0 and GAME.to_act(s) == [0]
     wanted = {0: [6, 5, 3, 3], 1: [6, 4, 2, 2], 2: [2, 1, 4, 4], 3: [5, 6, 1, 1]}
@@ -150,6 +157,9 @@ def test_planning_example_and_beer_supplier_example_gives_9_beer() -> None:
     assert d.state.players[W].doubloons == doubloons0 + 1  # the regular pays 1
     d.do(cmd.TakeDie(seat=W, die=three_b))
     assert d.state.players[W].beer - beer0 == 10  # the barrel gives 1
+    # used white dice went back to Wolfgang's coaster, coloured ones to the supply
+    assert d.state.players[W].dice == {}
+    assert {ones_a, ones_b, three_a, three_b} <= set(d.state.coasters[W])
 
 
 def test_dishwasher_rule() -> None:

@@ -7,12 +7,13 @@ import pytest
 from domain.core import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, rng_for
 from domain.core.playout import random_playout
 from domain.tiefenthal import GAME, actions
+from domain.tiefenthal.actions import die_yield
 from domain.tiefenthal import commands as cmd
 from domain.tiefenthal.cards import CARDS, GROUPS, KIND
 from domain.tiefenthal.events import CardGained, ChoiceOffered, CurrencyGained, TavernFilled, TileUpgraded
 from domain.tiefenthal.flow import MONASTERY_TRACK
 
-from .helpers import Driver, arrange_deck_top, check_invariants, put_in_staff, set_dice
+from .helpers import Driver, check_invariants, put_in_staff, set_dice
 
 
 def _my_turn(n: int = 3, seed: str = "rules") -> Driver:
@@ -61,7 +62,7 @@ def test_recruit_one_guest_a_round_refill_and_bonus() -> None:
     d.do(cmd.RecruitGuest(seat=0, card=weaver))
     s = d.state
     assert weaver not in s.display and len(s.display) == 4 and len(s.guest_deck) == deck_before - 1
-    assert s.players[0].deck_top[:2] == [s.supply["dishwasher"][-1] if False else s.players[0].deck_top[0], weaver]
+    assert s.players[0].deck_top[1] == weaver
     assert KIND[s.players[0].deck_top[0]] == "dishwasher"  # the immediate bonus
     assert s.players[0].beer == 20 - CARDS[weaver].cost
     with pytest.raises(IllegalMove, match="already recruited"):
@@ -201,7 +202,10 @@ def test_beer_merchants_give_one_beer_each_at_turn_start() -> None:
         put_in_staff(s, 0, card)
     d.do(cmd.FinishPlanning(seat=0))
     d.do(cmd.FinishPlanning(seat=1))
-    assert d.state.players[0].beer == 2
+    p = d.state.players[0]
+    assert p.beer == 2
+    # merchants do not raise the supplier's beer per die
+    assert die_yield(p, "supplier") == (0, 1 + p.n_staff("supplier"), 0)
 
 
 def test_not_your_turn_and_game_over() -> None:
@@ -219,12 +223,20 @@ def test_not_your_turn_and_game_over() -> None:
 
 def test_legal_commands_match_decide_along_a_game() -> None:
     """At sampled states every listed command is accepted and every other candidate refused."""
-    result = random_playout(GAME, 3, "legal-walk")
+    import random
+    d = Driver(3, "legal-walk")
+    chooser = random.Random(5)
     checked = 0
-    for cut in range(1, len(result.events), 37):
-        state = GAME.fold(None, result.events[:cut])
-        if GAME.is_over(state):
+    step = 0
+    while not GAME.is_over(d.state):
+        step += 1
+        state = d.state
+        mover = chooser.choice(GAME.to_act(state))
+        move = chooser.choice(GAME.legal_commands(state, mover))
+        if step % 7:
+            d.do(move)
             continue
+        cut = step
         for seat in range(3):
             legal = GAME.legal_commands(state, seat)
             if seat in GAME.to_act(state):
@@ -237,6 +249,7 @@ def test_legal_commands_match_decide_along_a_game() -> None:
                     accepted = False
                 assert accepted == (c in legal), (c, state.phase)
                 checked += 1
+        d.do(move)
     assert checked > 100
 
 
@@ -257,3 +270,30 @@ def test_currency_bonus_outside_the_turn_goes_to_safe_up_to_the_limit() -> None:
     ctx = Ctx(d.state)
     grant(ctx, 1, {"kind": "doubloons", "n": 5}, "test")
     assert ctx.events == [CurrencyGained(seat=1, doubloons=2, beer=0, stored=True)]
+
+
+def test_counter_guest_redraws_the_tavern_in_phase_b() -> None:
+    d = Driver(2, "redraw")
+    d.end_turns_until(lambda s: s.round == 2 and s.phase == "B")
+    s = d.state
+    p = s.players[0]
+    assert p.counter_guests == 1 and GAME.to_act(s) == [0, 1]
+    first = p.tavern_cards()
+    new = d.do(cmd.RedrawTavern(seat=0))
+    assert [e.type for e in new[:3]] == ["CounterGuestUsed", "TavernCleared", "TavernFilled"]
+    p = d.state.players[0]
+    # the cleared cards went to the discard pile (which may have been reshuffled into the deck while refilling)
+    assert p.counter_guests == 0 and set(first) <= set(p.discard + p.deck_rest + p.tavern_cards())
+    assert len(p.tables) >= p.tile("tables") or not (p.deck_rest or p.deck_top or p.discard)
+    assert GAME.to_act(d.state) == [1]  # no counter guest left: seat 0 is done with phase B
+    d.do(cmd.KeepTavern(seat=1))
+    assert d.state.phase == "D"
+
+
+def test_redraw_option_off_makes_phase_b_automatic() -> None:
+    from domain.tiefenthal.flow import setup_events
+    from domain.core import seed_from_text
+    result = random_playout(GAME, 2, "no-redraw", {"counter_guest_redraw": False}, check=check_invariants)
+    assert not any(e.type in ("TavernKept", "TavernCleared") for e in result.events)
+    assert setup_events(2, __import__("random").Random(1), redraw=False)[0].counter_guest_redraw is False
+    assert seed_from_text("x")

@@ -1,0 +1,97 @@
+"""Heaven & Ale benchmark: legal-command generation time per decision and full random games per second.
+
+Run: .venv/bin/python bench/heaven_and_ale_bench.py [--games N] [--players 3] [--kegs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain.core.playout import random_playout  # noqa: E402
+from domain.core.rng import rng_for, seed_from_text  # noqa: E402
+from domain.heaven_and_ale import GAME  # noqa: E402
+
+
+def legal_timings(players: int, kegs: bool, games: int) -> list[float]:
+    """Seconds per legal_commands call, over every decision of random games."""
+    times: list[float] = []
+    for g in range(games):
+        secret = seed_from_text(f"bench-legal-{g}")
+        chooser = random.Random(g)
+        events = GAME.setup(GAME.parse_options({"kegs_and_more": kegs}), players, rng_for(secret, 0))
+        state = GAME.fold(None, events)
+        while not GAME.is_over(state):
+            seat = chooser.choice(GAME.to_act(state))
+            t0 = time.perf_counter()
+            legal = GAME.legal_commands(state, seat)
+            times.append(time.perf_counter() - t0)
+            new = GAME.decide(state, chooser.choice(legal), rng_for(secret, len(events)))
+            for e in new:
+                state = GAME.evolve(state, e)
+            events.extend(new)
+    return times
+
+
+def busy_game(players: int, kegs: bool, seed: int) -> int:
+    """A random game that prefers actions to entering the starting area early or burning coins (longer games)."""
+    secret = seed_from_text(f"bench-busy-{seed}")
+    chooser = random.Random(seed)
+    events = GAME.setup(GAME.parse_options({"kegs_and_more": kegs}), players, rng_for(secret, 0))
+    state = GAME.fold(None, events)
+    commands = 0
+    while not GAME.is_over(state):
+        seat = chooser.choice(GAME.to_act(state))
+        legal = GAME.legal_commands(state, seat)
+        busy = [x for x in legal if x.type not in ("UseEmergencyCoin", "EnterStartingArea", "Pass", "EndBuying")]
+        if busy and chooser.random() < 0.85:
+            moves = sorted((x for x in busy if x.type == "Move"), key=lambda x: x.space)  # type: ignore[attr-defined]
+            command = moves[min(len(moves) - 1, int(chooser.expovariate(0.7)))] if moves else chooser.choice(busy)
+        else:
+            command = chooser.choice(legal)
+        new = GAME.decide(state, command, rng_for(secret, len(events)))
+        for e in new:
+            state = GAME.evolve(state, e)
+        events.extend(new)
+        commands += 1
+    return commands
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--kegs", action="store_true", help="with Kegs & More (default: both)")
+    args = ap.parse_args()
+    configs = [args.kegs] if args.kegs else [False, True]
+    for kegs in configs:
+        label = f"{args.players}p {'Kegs & More' if kegs else 'base game'}"
+        times = sorted(legal_timings(args.players, kegs, max(10, args.games // 5)))
+        median = statistics.median(times) * 1e3
+        p95 = times[int(0.95 * (len(times) - 1))] * 1e3
+        print(f"{label}: legal_commands per decision: median {median:.3f} ms, p95 {p95:.3f} ms ({len(times)} calls)")
+        commands = 0
+        t0 = time.perf_counter()
+        for g in range(args.games):
+            commands += random_playout(GAME, args.players, f"bench-{g}", {"kegs_and_more": kegs}).commands
+        elapsed = time.perf_counter() - t0
+        print(f"{label}: {args.games} random games in {elapsed:.2f} s: {args.games / elapsed:.1f} games/s, "
+              f"{elapsed / args.games * 1e3:.1f} ms/game, {commands / args.games:.0f} commands/game")
+        commands = 0
+        t0 = time.perf_counter()
+        for g in range(args.games):
+            commands += busy_game(args.players, kegs, g)
+        elapsed = time.perf_counter() - t0
+        print(f"{label}: {args.games} busy random games (fewer early exits) in {elapsed:.2f} s: "
+              f"{args.games / elapsed:.1f} games/s, {elapsed / args.games * 1e3:.1f} ms/game, "
+              f"{commands / args.games:.0f} commands/game")
+
+
+if __name__ == "__main__":
+    main()
