@@ -43,6 +43,7 @@ class Projector:
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
         self._waiting_since: dict[tuple[str, int], float] = {}
+        self._checkpoints: dict[int, str] = {}
 
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
         try:
@@ -55,12 +56,15 @@ class Projector:
     def step(self, block_ms: int = 0, count: int = 500) -> int:
         if self.leases.refresh():
             self.repo.clear()
+            self._checkpoints.clear()  # another projector may have moved them while we did not own the shard
         if not self.leases.owned:
             return 0
         streams = {}
         for shard in sorted(self.leases.owned):
-            ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
-            streams[self.keys.feed(shard)] = ckpt.decode() if ckpt else "0-0"
+            if shard not in self._checkpoints:
+                ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
+                self._checkpoints[shard] = ckpt.decode() if ckpt else "0-0"
+            streams[self.keys.feed(shard)] = self._checkpoints[shard]
         reply = self.redis.xread(streams, count=count, block=block_ms or None)
         handled = 0
         for stream, entries in reply or []:
@@ -83,8 +87,10 @@ class Projector:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in games:
             self.project(game_id, pipe)
-        pipe.set(self.keys.checkpoint(self.role, shard), entries[-1][0])
+        last = entries[-1][0]
+        pipe.set(self.keys.checkpoint(self.role, shard), last)
         pipe.execute()
+        self._checkpoints[shard] = last.decode() if isinstance(last, bytes) else last
 
     def project(self, game_id: str, pipe: Any) -> int:
         """Write every read model of ``game_id`` at the head of its log; returns the version."""
@@ -123,6 +129,7 @@ class Projector:
             batch = list(self.redis.scan_iter(match=pattern, count=1000))
             for i in range(0, len(batch), 500):
                 self.redis.delete(*batch[i:i + 500])
+        self._checkpoints.clear()
         live_repo, self.repo = self.repo, Repository(self.store, cache_size=1, use_snapshots=False)  # the log alone
         self._waiting_since.clear()
         started = time.perf_counter()

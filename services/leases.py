@@ -38,11 +38,15 @@ class ShardLeases:
         self.lease_ms = lease_ms
         self.candidates = list(only) if only is not None else list(range(keys.shards))
         self.owned: set[int] = set()
+        self._next_refresh = 0.0
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
 
-    def refresh(self) -> set[int]:
-        """Renew, rebalance and acquire; returns the shards newly acquired."""
+    def refresh(self, force: bool = False) -> set[int]:
+        """Renew, rebalance and acquire (at most every quarter lease); returns the shards newly acquired."""
+        if not force and time.monotonic() < self._next_refresh:
+            return set()
+        self._next_refresh = time.monotonic() + self.lease_ms / 4000
         now = int(time.time() * 1000)
         members = self.keys.members(self.role)
         self.redis.zadd(members, {self.owner: now})

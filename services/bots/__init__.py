@@ -1,18 +1,32 @@
 """Bots choose a command from what their seat may see: the seat's view and its legal commands.
 
-A bot never receives the game state: ``choose`` gets the view dict the game
-built for that seat and the legal commands of that seat, nothing else.
+A bot never receives the game state: it gets the view dict the game built for
+that seat and the legal commands of that seat, nothing else. ``greedy`` and
+``search`` rebuild candidate states from the view with the game's
+``determinize.state_from_view`` (hidden parts sampled, never read); games are
+plugged in by one line in :mod:`services.bots.games`.
+
+Levels: ``random`` (uniform), ``greedy`` (best immediate gain by the game's
+heuristic), ``search`` (determinized Monte Carlo search with a time budget).
 """
 
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from domain.core import Command
+from domain.core.registry import get_game
+
+from .games import BotGame, bot_game, register
+from .search import greedy_choice, search_choice
 
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]
 """(game id, seat view, legal commands, rng) -> the chosen command."""
+
+SEARCH_BUDGET = 1.0
+"""Seconds of search per move (p95 move time stays under 2 s on a 2-core machine)."""
 
 
 def random_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random) -> Command:
@@ -20,7 +34,29 @@ def random_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng
     return rng.choice(list(legal))
 
 
-LEVELS: dict[str, Bot] = {"random": random_bot}
+def greedy_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random) -> Command:
+    """The legal command with the best heuristic value right after it (ties broken by ``rng``)."""
+    adapter = bot_game(game_id)
+    if adapter is None or len(legal) == 1:
+        return random_bot(game_id, view, legal, rng)
+    return greedy_choice(get_game(game_id), adapter, view, legal, rng)
+
+
+def search_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random, *,
+               budget: float = SEARCH_BUDGET, max_iterations: int | None = None) -> Command:
+    """Determinized Monte Carlo search for ``budget`` seconds (or ``max_iterations`` simulations)."""
+    adapter = bot_game(game_id)
+    if adapter is None or len(legal) == 1:
+        return random_bot(game_id, view, legal, rng)
+    return search_choice(get_game(game_id), adapter, view, legal, rng, budget=budget, max_iterations=max_iterations)
+
+
+def make_search_bot(budget: float = SEARCH_BUDGET, max_iterations: int | None = None) -> Bot:
+    """A search bot with another budget (the arena and tests use this)."""
+    return partial(search_bot, budget=budget, max_iterations=max_iterations)
+
+
+LEVELS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
 
 
 def get_bot(level: str) -> Bot:
@@ -28,3 +64,7 @@ def get_bot(level: str) -> Bot:
         return LEVELS[level]
     except KeyError:
         raise KeyError(f"unknown bot level {level!r}; known: {', '.join(sorted(LEVELS))}") from None
+
+
+__all__ = ["Bot", "BotGame", "LEVELS", "SEARCH_BUDGET", "get_bot", "make_search_bot", "random_bot", "greedy_bot",
+           "search_bot", "register", "bot_game"]

@@ -45,7 +45,13 @@ class Envelope(BaseModel):
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> "Envelope":
+        """Parse and validate (records from outside, e.g. a file to verify)."""
         return cls.model_validate(orjson.loads(raw))
+
+    @classmethod
+    def trusted(cls, raw: bytes | str) -> "Envelope":
+        """Parse without validation: only for what this service itself wrote to its store."""
+        return cls.model_construct(**orjson.loads(raw))
 
     def event(self, game_type: str) -> Event:
         """The domain event, upcast to the current schema of its type."""
@@ -75,14 +81,16 @@ def _event_class(game_type: str, type_name: str) -> type[Event] | None:
 def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, ts: float, prev_hash: str) -> Envelope:
     """Wrap a domain event into a hashed envelope following ``prev_hash``."""
     private = bool(event.private_fields)
-    env = Envelope(
+    fields = dict(
         game_id=game_id, version=version, type=event.type, schema_version=type(event).schema_version,
         payload=event.model_dump(mode="json"), visibility="private" if private else "public",
         private_to=sorted(event.private_to()) if private else [],
         private_fields=sorted(event.private_fields), command_id=command_id, actor=actor, ts=ts,
         prev_hash=prev_hash,
     )
-    return env.model_copy(update={"hash": env.compute_hash()})
+    body = orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)
+    fields["hash"] = hashlib.sha256(prev_hash.encode() + body).hexdigest()
+    return Envelope.model_construct(**fields)
 
 
 def verify_chain(envelopes: list[Envelope]) -> tuple[bool, str]:

@@ -26,6 +26,20 @@ SNAPSHOT_FORMAT = 1
 
 
 @dataclass(frozen=True)
+class AppendRequest:
+    """One command's append: its events, its audit record and, optionally, how to settle it."""
+
+    game_id: str
+    expected_version: int
+    command_id: str
+    record: dict[str, Any]
+    envelopes: list[Envelope]
+    outcome: bytes = b""
+    outcome_ttl: int = 86400
+    ack: tuple[str, Any] | None = None  # (consumer group, stream entry id)
+
+
+@dataclass(frozen=True)
 class AppendResult:
     status: Literal["ok", "dup", "stale", "chain"]
     version: int = 0
@@ -40,15 +54,32 @@ class EventStore:
 
     # -- writing -----------------------------------------------------------
     def append(self, game_id: str, expected_version: int, command_id: str, record: dict[str, Any],
-               envelopes: list[Envelope]) -> AppendResult:
+               envelopes: list[Envelope], *, outcome: bytes = b"", outcome_ttl: int = 86400,
+               ack: tuple[str, Any] | None = None) -> AppendResult:
+        """Append atomically; with ``outcome`` and ``ack`` (group, entry id) also settle the command."""
+        return self.append_many([AppendRequest(game_id, expected_version, command_id, record, envelopes, outcome,
+                                               outcome_ttl, ack)])[0]
+
+    def append_many(self, requests: list[AppendRequest]) -> list[AppendResult]:
+        """Run one append script per request, all in one round trip; each is atomic on its own."""
+        pipe = self.redis.pipeline(transaction=False)
         k = self.keys
-        prev = envelopes[0].prev_hash if envelopes else ""
-        args: list[Any] = [game_id, expected_version, prev, command_id, orjson.dumps(record), len(envelopes)]
-        for env in envelopes:
-            args += [env.hash, env.to_json()]
-        shard = k.shard(game_id)
-        status, value = self._append(keys=[k.events(game_id), k.head(game_id), k.commands(game_id), k.feed(shard),
-                                           k.games(shard)], args=args)
+        for req in requests:
+            prev = req.envelopes[0].prev_hash if req.envelopes else ""
+            group, entry = req.ack if req.ack else ("", "")
+            args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
+                               req.outcome, req.outcome_ttl, group, entry, len(req.envelopes)]
+            for env in req.envelopes:
+                args += [env.hash, env.to_json()]
+            shard = k.shard(req.game_id)
+            self._append(keys=[k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
+                               k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard)],
+                         args=args, client=pipe)
+        return [self._result(reply) for reply in pipe.execute()]
+
+    @staticmethod
+    def _result(reply: Any) -> AppendResult:
+        status, value = reply
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
             return AppendResult("ok", int(value))
@@ -66,7 +97,7 @@ class EventStore:
     def read(self, game_id: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Envelope]:
         end = f"{until}-1" if until is not None else "+"
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
-        return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        return [Envelope.trusted(fields[b"e"]) for _, fields in entries]
 
     def read_raw(self, game_id: str, after: int = 0) -> list[bytes]:
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
@@ -78,6 +109,13 @@ class EventStore:
     def command_record(self, game_id: str, command_id: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.commands(game_id), command_id)
         return orjson.loads(raw) if raw else None
+
+    def command_records_for(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any] | None]:
+        """Records of many (game, command id) pairs in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, command_id in pairs:
+            pipe.hget(self.keys.commands(game_id), command_id)
+        return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
 
     def command_records(self, game_id: str) -> list[dict[str, Any]]:
         raw = self.redis.hgetall(self.keys.commands(game_id))

@@ -11,7 +11,7 @@ redelivery. A message that keeps crashing becomes a dead letter.
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 import secrets
 import socket
 import threading
@@ -29,6 +29,7 @@ from domain.core.registry import get_game
 
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
+from ..eventstore.store import AppendRequest
 from ..leases import ShardLeases
 from ..settings import Settings
 
@@ -63,6 +64,7 @@ class Processor:
         self.name = name or f"{socket.gethostname()}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
         self._groups: set[int] = set()
+        self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
         self._last_claim = 0.0
         self.crash_hook: Any = None  # tests: called after append, before the outcome is stored
 
@@ -130,33 +132,89 @@ class Processor:
 
     # -- one batch -------------------------------------------------------------
     def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False) -> int:
-        pipe = self.redis.pipeline(transaction=False)
+        """Decide the batch in order, then commit its appends in one pipeline (group commit).
+
+        Each append script re-checks version, chain and command id and settles its command
+        (outcome + ack) atomically. Should an append be refused (another writer moved the log),
+        that game's remaining commands of the batch are decided again, one by one, on a fresh
+        record. Rejections and dead letters are settled at the end of the batch.
+        """
+        settle = self.redis.pipeline(transaction=False)
+        messages: list[tuple[Any, dict[str, Any] | None, dict]] = []
         for entry_id, fields in entries:
-            if reclaimed and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
-                self._dead_letter(stream, entry_id, fields, pipe, "crashed the processor too often")
+            try:
+                messages.append((entry_id, orjson.loads(fields[b"m"]), fields))
+            except Exception:
+                messages.append((entry_id, None, fields))
+        readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
+        applied_records = iter(self.store.command_records_for(readable)) if readable else iter(())
+        plans: list[Plan] = []
+        for entry_id, message, fields in messages:
+            if message is None:
+                self._dead_letter(stream, entry_id, fields, settle, "unreadable message")
+                continue
+            applied = next(applied_records)
+            if reclaimed and applied is None and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
+                self._dead_letter(stream, entry_id, fields, settle, "crashed the processor too often")
                 continue
             try:
-                message = orjson.loads(fields[b"m"])
+                plans.append(self._plan(message, (stream, entry_id), applied))
             except Exception:
-                self._dead_letter(stream, entry_id, fields, pipe, "unreadable message")
-                continue
-            for attempt in range(1, self.settings.max_deliveries + 1):
-                try:
-                    outcome = self.process(message)
-                    break
-                except Exception as exc:  # a bug: retry on a fresh record, then give up on this message
-                    self.repo.drop(message.get("game_id", ""))
-                    log.exception("command crashed", game_id=message.get("game_id"),
-                                  command_id=message.get("command_id"), attempt=attempt)
-                    error = repr(exc)
-            else:
-                self._dead_letter(stream, entry_id, fields, pipe, error)
-                continue
-            pipe.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
-                     ex=self.settings.outcome_ttl_seconds)
-            pipe.xack(stream, GROUP, entry_id)
-        pipe.execute()
+                log.exception("command crashed", game_id=message.get("game_id"), command_id=message.get("command_id"))
+                self._commit(plans, settle)  # what came before goes first, then this one alone
+                plans = []
+                self._process_alone(stream, entry_id, message, fields, settle)
+        self._commit(plans, settle)
+        settle.execute()
         return len(entries)
+
+    def _commit(self, plans: list["Plan"], settle: Any) -> None:
+        """Append every planned command in one round trip; redo a game whose append was refused."""
+        appends = [p for p in plans if p.append is not None]
+        results = self.store.append_many([p.append for p in appends]) if appends else []  # type: ignore[misc]
+        status = {id(p): r for p, r in zip(appends, results)}
+        failed: set[str] = set()
+        for plan in plans:
+            game_id, command_id = plan.message["game_id"], plan.message["command_id"]
+            if game_id in failed:
+                self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)
+                continue
+            result = status.get(id(plan))
+            if result is None or result.status == "dup":  # rejected, or already applied
+                outcome = plan.outcome if result is None else _accepted(game_id, command_id, result.record or {})
+                settle.set(self.keys.outcome(game_id, command_id), orjson.dumps(outcome),
+                           ex=self.settings.outcome_ttl_seconds)
+                settle.xack(plan.ack[0], GROUP, plan.ack[1])
+                if result is not None:
+                    self.repo.drop(game_id)
+            elif result.status == "ok":
+                self._after_append(plan)
+            else:
+                log.warning("append refused; deciding again", game_id=game_id, status=result.status)
+                failed.add(game_id)
+                self.repo.drop(game_id)
+                self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)
+            COMMANDS.labels(plan.outcome["status"]).inc()
+
+    def _process_alone(self, stream: str, entry_id: Any, message: dict[str, Any], fields: dict, settle: Any) -> None:
+        """The careful path: one command, retried on a fresh record, a dead letter if it keeps failing."""
+        error = ""
+        for attempt in range(1, self.settings.max_deliveries + 1):
+            try:
+                outcome = self.process(message, ack=(stream, entry_id))
+                break
+            except Exception as exc:  # a bug: retry on a fresh record, then give up on this message
+                self.repo.drop(message.get("game_id", ""))
+                log.exception("command crashed", game_id=message.get("game_id"),
+                              command_id=message.get("command_id"), attempt=attempt)
+                error = repr(exc)
+        else:
+            self._dead_letter(stream, entry_id, fields or {b"m": orjson.dumps(message)}, settle, error)
+            return
+        if outcome is not None:
+            settle.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
+                       ex=self.settings.outcome_ttl_seconds)
+            settle.xack(stream, GROUP, entry_id)
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
         info = self.redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
@@ -178,49 +236,67 @@ class Processor:
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
     # -- one command -------------------------------------------------------------
-    def process(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Handle one command message; returns its outcome (accepted or rejected)."""
+    def process(self, message: dict[str, Any], ack: tuple[str, Any] | None = None,
+                applied: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Handle one command on its own. Returns the outcome still to be stored, or None when the
+        append script already stored it and acknowledged ``ack`` (stream, entry id)."""
         game_id, command_id = message["game_id"], message["command_id"]
+        if applied is None and ack is None:
+            applied = self.store.command_record(game_id, command_id)
         started = time.perf_counter()
-        with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id):
-            for _ in range(3):
-                outcome = self._try(game_id, command_id, message)
-                if outcome is not None:
-                    COMMANDS.labels(outcome["status"]).inc()
-                    LATENCY.observe(time.perf_counter() - started)
-                    return outcome
-                self.repo.drop(game_id)  # someone else appended: reload and decide again
-            raise RuntimeError(f"could not append to {game_id}: the log kept moving")
+        for _ in range(3):
+            plan = self._plan(message, ack, applied)
+            if plan.append is None:
+                COMMANDS.labels(plan.outcome["status"]).inc()
+                return plan.outcome
+            result = self.store.append_many([plan.append])[0]
+            if result.status == "ok":
+                self._after_append(plan)
+                COMMANDS.labels("accepted").inc()
+                LATENCY.observe(time.perf_counter() - started)
+                return None if ack is not None else plan.outcome
+            self.repo.drop(game_id)
+            if result.status == "dup":
+                return _accepted(game_id, command_id, result.record or {})
+            applied = None  # someone else appended: reload and decide again
+        raise RuntimeError(f"could not append to {game_id}: the log kept moving")
 
-    def _try(self, game_id: str, command_id: str, message: dict[str, Any]) -> dict[str, Any] | None:
-        done = self.store.command_record(game_id, command_id)
-        if done is not None:
-            return _accepted(game_id, command_id, done)
+    def _plan(self, message: dict[str, Any], ack: tuple[str, Any] | None,
+              applied: dict[str, Any] | None) -> "Plan":
+        """Decide one command against the cached record; an accepted one is folded in speculatively."""
+        game_id, command_id = message["game_id"], message["command_id"]
+        ack = ack or ("", "")
+        if applied is not None:
+            return Plan(message, ack, _accepted(game_id, command_id, applied))
         loaded = self.repo.cached(game_id) or self.repo.current(game_id)
+        with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
+            return self._decide(message, ack, loaded)
+
+    def _decide(self, message: dict[str, Any], ack: tuple[str, Any], loaded: Loaded) -> "Plan":
+        game_id, command_id = message["game_id"], message["command_id"]
         record = loaded.record
-        structlog.contextvars.bind_contextvars(version=loaded.version)
         try:
             data = dict(message["command"])
-            if record is None and data.get("type") != CreateGame.model_fields["type"].default:
+            is_create = data.get("type") == CreateGame.model_fields["type"].default
+            if record is None and not is_create:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
             game = get_game(record.game_type) if record else None
             data["seat"] = message.get("seat", -1)
-            if data.get("type") == CreateGame.model_fields["type"].default:
-                seed = self._seed_for_new_game(game_id, message)
-                data["seed_commitment"] = commitment(seed)
+            seed = self._seed_for_new_game(game_id, message) if is_create and record is None else self._seed(game_id)
+            if is_create:
+                data["seed_commitment"] = commitment(seed) if seed else ""
             command = parse_command(game, data)
             expected = message.get("expected_version")
             if expected is not None and expected != loaded.version:
                 raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
-            seed = self.store.seed(game_id)
             if seed is None:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
             events, new_record = execute(record, game_id, command, SeedDice(seed))
         except RuleError as err:
             log.info("command rejected", code=err.code)
-            return {"status": "rejected", "command_id": command_id, "game_id": game_id,
-                    "from_version": loaded.version, "version": loaded.version, "code": err.code,
-                    "message": err.message}
+            return Plan(message, ack, {"status": "rejected", "command_id": command_id, "game_id": game_id,
+                                       "from_version": loaded.version, "version": loaded.version,
+                                       "code": err.code, "message": err.message})
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):
@@ -230,21 +306,31 @@ class Processor:
         new_version = loaded.version + len(events)
         audit = {"command_id": command_id, "command": command.model_dump(mode="json"), "actor": message.get("actor"),
                  "seat": command.seat, "from_version": loaded.version, "to_version": new_version, "ts": now}
-        self.repo.drop(game_id)  # execute() folded into the cached record: only keep it once appended
-        result = self.store.append(game_id, loaded.version, command_id, audit, envelopes)
-        if result.status == "dup":
-            return _accepted(game_id, command_id, result.record or {})
-        if result.status != "ok":
-            log.warning("append refused", status=result.status, head=result.version)
-            return None
-        self.repo.put(game_id, Loaded(new_record, new_version, prev, now))
+        outcome = _accepted(game_id, command_id, audit)
+        after = Loaded(new_record, new_version, prev, now)
+        self.repo.put(game_id, after)  # speculative: the next command of this game builds on it
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
+        append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, orjson.dumps(outcome),
+                               self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
+        return Plan(message, ack, outcome, append, after, loaded.version)
+
+    def _after_append(self, plan: "Plan") -> None:
         every = self.settings.snapshot_every
-        if every and math.floor(new_version / every) > math.floor(loaded.version / every):
-            self.store.save_snapshot(game_id, new_version, prev, new_record, now)
-        log.info("command accepted", new_version=new_version, events=len(events))
-        return _accepted(game_id, command_id, audit)
+        after = plan.after
+        assert after is not None
+        if every and after.version // every > plan.before_version // every:
+            self.store.save_snapshot(plan.message["game_id"], after.version, after.hash, after.record, after.ts)
+
+    def _seed(self, game_id: str) -> bytes | None:
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self.store.seed(game_id)
+            if seed is not None:
+                if len(self._seeds) >= self.settings.aggregate_cache_size * 4:
+                    self._seeds.clear()
+                self._seeds[game_id] = seed
+        return seed
 
     def _seed_for_new_game(self, game_id: str, message: dict[str, Any]) -> bytes:
         dev_seed = message.get("dev_seed")
@@ -253,6 +339,18 @@ class Processor:
         else:
             fresh = secrets.token_bytes(32)
         return self.store.ensure_seed(game_id, fresh)
+
+
+@dataclass
+class Plan:
+    """A decided command waiting to be committed (``append`` None: nothing to append)."""
+
+    message: dict[str, Any]
+    ack: tuple[str, Any]
+    outcome: dict[str, Any]
+    append: AppendRequest | None = None
+    after: Loaded | None = None
+    before_version: int = 0
 
 
 def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> dict[str, Any]:

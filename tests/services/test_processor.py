@@ -68,7 +68,7 @@ def test_unknown_game_is_rejected(kernel):
     assert not outcome.accepted and outcome.code == "game_not_found"
 
 
-def test_processor_killed_between_append_and_ack_loses_and_duplicates_nothing(kernel, client, settings):
+def test_processor_killed_before_the_append_loses_and_duplicates_nothing(kernel, client, settings):
     gid = kernel.create()
 
     class Killed(BaseException):
@@ -81,7 +81,7 @@ def test_processor_killed_between_append_and_ack_loses_and_duplicates_nothing(ke
     command_id = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t")
     with pytest.raises(Killed):
         kernel.processor.step()
-    assert kernel.store.head(gid)[0] == 5  # appended, but no outcome and no ack
+    assert kernel.store.head(gid)[0] == 3  # decided, not appended, not acknowledged
     assert kernel.bus.outcome(gid, command_id) is None
     # The dead processor's lease lapses; another takes the shard and reclaims the pending entry.
     client.delete(*[kernel.keys.lease("processor", s) for s in range(settings.shards)])
@@ -92,6 +92,27 @@ def test_processor_killed_between_append_and_ack_loses_and_duplicates_nothing(ke
     assert outcome is not None and outcome.accepted and outcome.version == 5
     assert kernel.store.head(gid)[0] == 5
     assert client.xpending(kernel.keys.cmd_stream_for(gid), "processors")["pending"] == 0
+
+
+def test_append_outcome_and_ack_are_one_atomic_step(kernel, client):
+    """The append script also stores the outcome and acknowledges the entry: a processor dying
+    right after it leaves nothing pending, and a redelivered copy is answered from the record."""
+    gid = kernel.create()
+    command_id = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t")
+    stream = kernel.keys.cmd_stream_for(gid)
+    kernel.processor.leases.refresh(force=True)
+    kernel.processor._ensure_group(kernel.keys.shard(gid))
+    entries = client.xreadgroup("processors", "p1", {stream: ">"}, count=10)[0][1]
+    entry_id, fields = entries[0]
+    import orjson
+
+    settled = kernel.processor.process(orjson.loads(fields[b"m"]), ack=(stream, entry_id))
+    assert settled is None  # nothing left for the batch to write
+    assert kernel.bus.outcome(gid, command_id).version == 5
+    assert client.xpending(stream, "processors")["pending"] == 0
+    client.xadd(stream, {"m": fields[b"m"]})  # the same message delivered again
+    kernel.pump()
+    assert kernel.store.head(gid)[0] == 5 and kernel.bus.outcome(gid, command_id).version == 5
 
 
 class _Explode(Command):
@@ -139,9 +160,27 @@ def test_snapshots_are_written_and_used(kernel):
 def test_leases_split_shards_between_processors(client, settings):
     a = Processor(client, settings, name="a")
     b = Processor(client, settings, name="b")
-    a.leases.refresh()
-    b.leases.refresh()
-    a.leases.refresh()  # a sees b alive and gives back its extra shards
-    b.leases.refresh()
+    a.leases.refresh(force=True)
+    b.leases.refresh(force=True)
+    a.leases.refresh(force=True)  # a sees b alive and gives back its extra shards
+    b.leases.refresh(force=True)
     assert a.leases.owned.isdisjoint(b.leases.owned)
     assert a.leases.owned | b.leases.owned == set(range(settings.shards))
+
+
+def test_a_batch_whose_append_is_refused_is_decided_again_in_order(kernel):
+    """Group commit: when another writer moved the log under a cached record, the refused
+    append and the game's later commands of the batch are decided again, in order."""
+    gid = kernel.create(seats=1, target=100)
+    kernel.add(gid, 0)  # the processor now caches the record at version 5
+    rogue = Kernel(kernel.client, kernel.settings)  # a second writer (an ownership mistake)
+    rogue.processor.process({"game_id": gid, "command_id": "rogue", "seat": 0, "actor": "t",
+                             "command": {"type": "Add", "amount": 3}})
+    ids = [kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t") for _ in range(3)]
+    kernel.pump()
+    assert [kernel.bus.outcome(gid, i).version for i in ids] == [9, 11, 13]
+    from services.eventstore import verify_chain
+
+    envelopes = kernel.store.read(gid)
+    assert verify_chain(envelopes) == (True, "ok") and len(envelopes) == 13
+    assert kernel.processor.repo.current(gid).record.state.total == 7

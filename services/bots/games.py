@@ -1,0 +1,68 @@
+"""Per-game bot adapters: how to rebuild a state from a seat's view and how to judge a position.
+
+Adding a game's bots is one ``register(BotGame(...))`` line below: the game's
+``determinize.state_from_view`` (samples what the seat cannot see) and a
+``heuristics.evaluate(state, seat)`` (estimated margin over the best opponent).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+StateFromView = Callable[[dict[str, Any], int, random.Random], Any]
+Evaluate = Callable[[Any, int], float]
+
+
+@dataclass(frozen=True)
+class BotGame:
+    """What the generic greedy and search bots need from one game."""
+
+    game_id: str
+    state_from_view: StateFromView
+    evaluate: Evaluate
+    scale: float = 10.0
+    """A margin of about this many points counts as a clear lead (rewards are squashed by it)."""
+    playout_depth: int = 4
+    """Commands simulated after the candidate move before the heuristic judges the position."""
+
+
+_GAMES: dict[str, BotGame] = {}
+
+
+def register(adapter: BotGame) -> BotGame:
+    _GAMES[adapter.game_id] = adapter
+    return adapter
+
+
+def bot_game(game_id: str) -> BotGame | None:
+    """The adapter of ``game_id``, or None when the game has no determinizer yet (bots then play randomly)."""
+    _load()
+    return _GAMES.get(game_id)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from domain.carcassonne import determinize as carcassonne_det
+    from domain.carcassonne import heuristics as carcassonne_h
+    register(BotGame("carcassonne", carcassonne_det.state_from_view, carcassonne_h.evaluate,
+                     scale=10.0, playout_depth=4))
+    try:
+        from domain.heaven_and_ale import determinize as ha_det
+        from domain.heaven_and_ale import heuristics as ha_h
+        register(BotGame("heaven-and-ale", ha_det.state_from_view, ha_h.evaluate, scale=8.0, playout_depth=4))
+    except ImportError:  # pragma: no cover - only while a game lacks its determinizer
+        pass
+    try:
+        from domain.tiefenthal import determinize as tf_det
+        from domain.tiefenthal import heuristics as tf_h
+        register(BotGame("tiefenthal", tf_det.state_from_view, tf_h.evaluate, scale=8.0, playout_depth=4))
+    except ImportError:  # pragma: no cover
+        pass

@@ -1,0 +1,161 @@
+"""Greedy and determinized Monte Carlo search bots, generic over games (see ``games.py``).
+
+Both start from the seat's view only: ``state_from_view`` samples a full state
+consistent with it (a *determinization*), so hidden information is guessed,
+never read. The root candidates are always the ``legal`` list the bot was given.
+
+Search is information-set MCTS flattened at the root: every iteration takes
+the next of several determinizations, picks a root command by UCB1, plays it
+and a short heuristic playout (chance drawn from a per-simulation
+``random.Random``), and scores the leaf with the game's evaluation. Statistics
+are shared across determinizations, so the most visited command is the vote.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from domain.core import Command
+from domain.core.registry import get_game
+
+from .games import BotGame
+
+GREEDY_FOLLOW_UP = 16
+"""Greedy looks one command further when the same seat still acts (e.g. the figure after a tile) and has at most this many options."""
+PLAYOUT_SAMPLE = 4
+"""Playout policy: the best of this many random legal commands by one-step evaluation."""
+ROOT_WIDTH = 10
+"""Search considers only the this many best root commands by greedy value (plus ties)."""
+DETERMINIZATIONS = 12
+UCB_C = 0.7
+
+
+def seat_of(legal: Sequence[Command]) -> int:
+    return legal[0].seat
+
+
+def apply(game: Any, state: Any, command: Command, rng: random.Random) -> Any:
+    """``state`` after ``command`` (``state`` is consumed: pass a clone)."""
+    for event in game.decide(state, command, rng):
+        state = game.evolve(state, event)
+    return state
+
+
+def _after(game: Any, state: Any, command: Command, rng: random.Random) -> Any:
+    return apply(game, game.clone(state), command, rng)
+
+
+def greedy_value(game: Any, adapter: BotGame, state: Any, command: Command, seat: int, rng: random.Random,
+                 follow_up: bool = True) -> float:
+    """Evaluation after ``command``; if ``seat`` still acts with few options, after its best follow-up."""
+    s = _after(game, state, command, rng)
+    if follow_up and not game.is_over(s) and game.to_act(s) == [seat]:
+        nxt = game.legal_commands(s, seat)
+        if 0 < len(nxt) <= GREEDY_FOLLOW_UP:
+            return max(adapter.evaluate(_after(game, s, c, rng), seat) for c in nxt)
+    return adapter.evaluate(s, seat)
+
+
+def greedy_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
+                  rng: random.Random) -> Command:
+    seat = seat_of(legal)
+    state = adapter.state_from_view(view, seat, rng, legal=legal)
+    scored = _rank(game, adapter, state, legal, seat, rng)
+    best = scored[0][0]
+    return rng.choice([c for v, c in scored if v >= best - 1e-9])
+
+
+def _rank(game: Any, adapter: BotGame, state: Any, legal: Sequence[Command], seat: int,
+          rng: random.Random) -> list[tuple[float, Command]]:
+    """Root commands with their greedy values, best first."""
+    out = []
+    for c in legal:
+        sim = random.Random(rng.getrandbits(64))
+        out.append((greedy_value(game, adapter, state, c, seat, sim), c))
+    out.sort(key=lambda vc: -vc[0])
+    return out
+
+
+def _playout_step(game: Any, adapter: BotGame, state: Any, rng: random.Random) -> Any:
+    seats = game.to_act(state)
+    actor = seats[0] if len(seats) == 1 else rng.choice(seats)
+    legal = game.legal_commands(state, actor)
+    if len(legal) <= PLAYOUT_SAMPLE:
+        options = legal
+    else:
+        options = rng.sample(legal, PLAYOUT_SAMPLE)
+    if len(options) == 1:
+        return apply(game, state, options[0], rng)
+    best, best_state = -math.inf, None
+    for c in options:
+        s = _after(game, state, c, rng)
+        v = adapter.evaluate(s, actor)
+        if v > best:
+            best, best_state = v, s
+    return best_state
+
+
+@dataclass
+class SearchStats:
+    iterations: int = 0
+    determinizations: int = 0
+
+
+def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
+                  rng: random.Random, *, budget: float = 1.0, max_iterations: int | None = None,
+                  stats: SearchStats | None = None) -> Command:
+    """The most visited root command after ``budget`` seconds (or ``max_iterations``) of search."""
+    legal = list(legal)
+    if len(legal) == 1:
+        return legal[0]
+    deadline = time.perf_counter() + budget
+    seat = seat_of(legal)
+    dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)))]
+    ranked = _rank(game, adapter, dets[0], legal, seat, rng)
+    cut = ranked[min(ROOT_WIDTH, len(ranked)) - 1][0]
+    candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * ROOT_WIDTH]
+    if len(candidates) == 1:
+        return candidates[0]
+    prior = {id(c): v for v, c in ranked}
+    n = [0] * len(candidates)
+    w = [0.0] * len(candidates)
+    total = 0
+    while True:
+        if max_iterations is not None and total >= max_iterations:
+            break
+        if max_iterations is None and time.perf_counter() >= deadline:
+            break
+        if total % len(candidates) == 0 and len(dets) < DETERMINIZATIONS and total:
+            dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64))), legal=legal)
+        det = dets[total % len(dets)]
+        unvisited = [i for i in range(len(candidates)) if n[i] == 0]
+        if unvisited:
+            i = unvisited[0]
+        else:
+            log_t = math.log(total)
+            i = max(range(len(candidates)), key=lambda k: w[k] / n[k] + UCB_C * math.sqrt(log_t / n[k]))
+        sim = random.Random(rng.getrandbits(64))
+        s = _after(game, det, candidates[i], sim)
+        for _ in range(adapter.playout_depth):
+            if game.is_over(s):
+                break
+            s = _playout_step(game, adapter, s, sim)
+        reward = 0.5 + 0.5 * math.tanh(adapter.evaluate(s, seat) / adapter.scale)
+        n[i] += 1
+        w[i] += reward
+        total += 1
+    if stats is not None:
+        stats.iterations, stats.determinizations = total, len(dets)
+    if not total:
+        return candidates[0]
+    # The vote: most visits, then mean reward, then the greedy prior.
+    i = max(range(len(candidates)), key=lambda k: (n[k], w[k] / n[k] if n[k] else 0.0, prior[id(candidates[k])]))
+    return candidates[i]
+
+
+def game_of(game_id: str) -> Any:
+    return get_game(game_id)
