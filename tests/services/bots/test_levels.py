@@ -1,0 +1,97 @@
+"""Every level returns a legal command for every game, from the seat's view and legal list alone."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+import pytest
+
+from domain.core import Command
+from domain.core.registry import get_game
+from services.bots import LEVELS, get_bot, make_search_bot
+
+from .helpers import positions
+
+GAMES = [("carcassonne", {"hills_and_sheep": True}), ("heaven-and-ale", {"kegs_and_more": True}), ("tiefenthal", {})]
+
+
+def _json_only(value: Any) -> None:
+    """The view is plain JSON data: no state object (nor anything else) is reachable from it."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            assert isinstance(k, str)
+            _json_only(v)
+    elif isinstance(value, list):
+        for v in value:
+            _json_only(v)
+    else:
+        assert value is None or isinstance(value, (str, int, float, bool)), type(value)
+
+
+def _sample(game_id: str, options: dict, count: int) -> list[tuple[dict, list[Command], Any]]:
+    game = get_game(game_id)
+    states = list(positions(game_id, options, 2, f"levels-{game_id}"))[:-1]
+    picked = random.Random(game_id).sample(states, count)
+    out = []
+    for state in picked:
+        seat = game.to_act(state)[0]
+        out.append((game.view(state, seat), game.legal_commands(state, seat), state))
+    return out
+
+
+def test_levels_are_the_documented_three() -> None:
+    assert set(LEVELS) == {"random", "greedy", "search"}
+    with pytest.raises(KeyError):
+        get_bot("grandmaster")
+
+
+@pytest.mark.parametrize("game_id,options", GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize("level", ["random", "greedy", "search"])
+def test_level_plays_a_legal_command_from_the_view_alone(game_id: str, options: dict, level: str) -> None:
+    bot = make_search_bot(budget=5.0, max_iterations=12) if level == "search" else get_bot(level)
+    game = get_game(game_id)
+    for view, legal, state in _sample(game_id, options, 4):
+        # A deep copy through JSON: whatever the bot reads, it can only be this plain data.
+        copy = orjson.loads(orjson.dumps(view))
+        _json_only(copy)
+        snapshot = orjson.dumps(copy)
+        command = bot(game_id, copy, list(legal), random.Random(1))
+        assert command in legal
+        assert game.is_legal(state, command)
+        assert orjson.dumps(copy) == snapshot  # the bot did not scribble on the view
+
+
+def test_bots_never_see_the_hidden_split() -> None:
+    """Two states that differ only in hidden information give the same view, hence the same choice."""
+    game = get_game("carcassonne")
+    state = next(s for s in positions("carcassonne", {"hills_and_sheep": True}, 2, "hidden-split")
+                 if len(s.buried) >= 2 and s.phase == "place")
+    other = state.clone()
+    pool = list(other.buried)
+    for tile in pool:  # swap the buried tiles with stack tiles: same unseen multiset, other hidden split
+        swap = next(t for t in sorted(other.remaining) if t != tile)
+        other.remaining[swap] -= 1
+        if not other.remaining[swap]:
+            del other.remaining[swap]
+        other.remaining[tile] = other.remaining.get(tile, 0) + 1
+        other.buried[other.buried.index(tile)] = swap
+    assert other.buried != state.buried
+    seat = game.to_act(state)[0]
+    assert game.view(state, seat) == game.view(other, seat)
+    for level in ("greedy", "search"):
+        bot = make_search_bot(budget=5.0, max_iterations=15) if level == "search" else get_bot(level)
+        a = bot("carcassonne", game.view(state, seat), game.legal_commands(state, seat), random.Random(7))
+        b = bot("carcassonne", game.view(other, seat), game.legal_commands(other, seat), random.Random(7))
+        assert a == b
+
+
+def test_search_respects_its_time_budget() -> None:
+    import time
+    game = get_game("carcassonne")
+    view, legal, _ = next(v for v in _sample("carcassonne", {}, 10) if len(v[1]) > 3)
+    started = time.perf_counter()
+    command = make_search_bot(budget=0.2)("carcassonne", view, legal, random.Random(0))
+    assert command in legal
+    assert time.perf_counter() - started < 5.0  # generous: the budget bounds the loop, not the setup
