@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from domain.core.lifecycle import GameRecord, apply
 
+import orjson
+
 from .eventstore import GENESIS_HASH, EventStore
+from .eventstore.envelope import decode_event
 
 
 @dataclass
@@ -38,13 +41,17 @@ class Repository:
             loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
         else:
             self._cache.move_to_end(game_id)
-        envelopes = self.store.read(game_id, after=loaded.version)
-        if envelopes:
+        raw = self.store.read_raw(game_id, after=loaded.version)
+        if raw:
+            # The hot path of replays and rebuilds: decode only what folding needs.
             record = loaded.record
-            game_type = record.game_type if record else envelopes[0].payload.get("game", "")
-            for env in envelopes:
-                record = apply(record, game_id, env.event(record.game_type if record else game_type))
-            loaded = Loaded(record, envelopes[-1].version, envelopes[-1].hash, envelopes[-1].ts)
+            last: dict = {}
+            for item in raw:
+                last = orjson.loads(item)
+                game_type = record.game_type if record else last["payload"].get("game", "")
+                event = decode_event(game_type, last["type"], last["schema_version"], last["payload"])
+                record = apply(record, game_id, event)
+            loaded = Loaded(record, last["version"], last["hash"], last["ts"])
         self.put(game_id, loaded)
         return loaded
 

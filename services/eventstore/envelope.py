@@ -55,11 +55,7 @@ class Envelope(BaseModel):
 
     def event(self, game_type: str) -> Event:
         """The domain event, upcast to the current schema of its type."""
-        payload = self.payload
-        cls = _event_class(game_type, self.type)
-        if cls is not None and self.schema_version < cls.schema_version:
-            payload = upcast(game_type, self.type, self.schema_version, payload, cls.schema_version)
-        return parse_event(game_type, payload)
+        return decode_event(game_type, self.type, self.schema_version, self.payload)
 
     def redacted(self, seat: int | None, game_over: bool) -> dict[str, Any]:
         """What ``seat`` may see of this envelope: private fields hidden until the game ends."""
@@ -68,6 +64,14 @@ class Envelope(BaseModel):
             hidden = set(self.private_fields)
             data["payload"] = {k: (REDACTED if k in hidden else v) for k, v in self.payload.items()}
         return data
+
+
+def decode_event(game_type: str, type_name: str, schema_version: int, payload: dict[str, Any]) -> Event:
+    """A stored payload as the current domain event (upcast first when its schema is older)."""
+    cls = _event_class(game_type, type_name)
+    if cls is not None and schema_version < cls.schema_version:
+        payload = upcast(game_type, type_name, schema_version, payload, cls.schema_version)
+    return parse_event(game_type, payload)
 
 
 def _event_class(game_type: str, type_name: str) -> type[Event] | None:
