@@ -66,7 +66,7 @@ class Processor:
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
         self._last_claim = 0.0
-        self.crash_hook: Any = None  # tests: called after append, before the outcome is stored
+        self.crash_hook: Any = None  # tests: called after a command is decided, before its append
 
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
@@ -80,9 +80,9 @@ class Processor:
     def step(self, block_ms: int = 0, count: int = 200) -> int:
         """Renew leases, reclaim abandoned work, process one batch; returns messages handled."""
         for shard in self.leases.refresh():
-            self._ensure_group(shard)
-            self.reclaim(shard, min_idle_ms=0)
             self.repo.clear()  # another processor may have written while we did not own the shard
+            self._ensure_group(shard)
+            self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
         if time.monotonic() - self._last_claim > self.settings.lease_ms / 2000:
             self._last_claim = time.monotonic()
             for shard in list(self.leases.owned):

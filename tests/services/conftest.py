@@ -38,9 +38,14 @@ def cleanup(client: redis.Redis, prefix: str) -> None:
     keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
     for i in range(0, len(keys), 500):
         client.delete(*keys[i:i + 500])
-    # rq keeps its own keys under "rq:"; our queue names carry the prefix
-    for key in client.scan_iter(match=f"rq:*{prefix.strip(':')}*", count=1000):
+    # rq keeps its own keys under "rq:": queues and registries carry our queue name, jobs name it as origin
+    queue = f"q-{prefix.strip(':')}"
+    for key in client.scan_iter(match=f"rq:*{queue}*", count=1000):
         client.delete(key)
+    for key in client.scan_iter(match="rq:job:*", count=1000):
+        origin = client.hget(key, "origin") if client.type(key) == b"hash" else None
+        if origin and origin.decode() == queue:
+            client.delete(key, f"{key.decode()}:dependents", f"{key.decode()}:dependencies")
 
 
 @pytest.fixture
