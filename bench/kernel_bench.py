@@ -250,6 +250,8 @@ def main() -> None:
         stop.set()
         for p in parts:
             p.join(10)
+            if p.is_alive():
+                p.terminate()
         from projections.projector import Projector
 
         figures = Projector(client, settings, name="rebuild").rebuild()

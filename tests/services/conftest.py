@@ -45,7 +45,8 @@ def cleanup(client: redis.Redis, prefix: str) -> None:
     for key in client.scan_iter(match="rq:job:*", count=1000):
         origin = client.hget(key, "origin") if client.type(key) == b"hash" else None
         if origin and origin.decode() == queue:
-            client.delete(key, f"{key.decode()}:dependents", f"{key.decode()}:dependencies")
+            job_id = key.decode()[len("rq:job:"):]
+            client.delete(key, f"{key.decode()}:dependents", f"{key.decode()}:dependencies", f"rq:results:{job_id}")
 
 
 @pytest.fixture
