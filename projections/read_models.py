@@ -12,8 +12,8 @@ from domain.core.lifecycle import GameRecord
 
 
 def seats_public(record: GameRecord) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id, "open": not s.taken}
-            for i, s in enumerate(record.seats)]
+    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id, "open": not s.taken,
+             "away": s.autopilot} for i, s in enumerate(record.seats)]
 
 
 def meta(record: GameRecord, updated: float) -> dict[str, Any]:
@@ -22,6 +22,7 @@ def meta(record: GameRecord, updated: float) -> dict[str, Any]:
         "game_id": record.game_id, "game": record.game_type, "options": record.options,
         "version": record.version, "status": record.status, "seats": seats_public(record),
         "to_act": record.to_act(), "seed_commitment": record.seed_commitment, "updated": updated,
+        "pace": record.pace.model_dump(mode="json") if record.pace else None,
     }
     if record.status == "scored":
         data["scores"] = [s.model_dump() for s in record.scores]

@@ -1,7 +1,7 @@
 """Wiring: connect to Redis (real or in-process) and run the parts as threads.
 
-``Service`` runs processor, projector, reactor and rq worker threads against
-one Redis; the embedded default uses an in-process fakeredis server so
+``Service`` runs processor, projector, reactor (with the watchdog), scheduler
+(releases scheduled rq jobs) and rq worker threads against one Redis; the embedded default uses an in-process fakeredis server so
 ``taproom serve`` needs nothing installed. Each part also runs alone as its
 own process against ``REDIS_URL`` (see ``taproom --help``).
 """
@@ -17,6 +17,8 @@ import structlog
 
 from domain.catalog import load_games
 
+from .async_play.config import AsyncSettings, get_async_settings
+from .async_play.scheduler import run_scheduler_thread
 from .processor import Processor
 from .reactor import Reactor
 from .settings import Settings
@@ -39,16 +41,18 @@ def client_factory(settings: Settings, server: fakeredis.FakeServer | None = Non
 class Service:
     """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""
 
-    def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1) -> None:
+    def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1,
+                 async_settings: AsyncSettings | None = None) -> None:
         load_games()
         self.settings = settings
+        self.async_settings = async_settings or get_async_settings()
         self.clients = clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)
         from projections.projector import Projector
 
         self.projector = Projector(clients(), settings)
-        self.reactor = Reactor(clients(), settings)
+        self.reactor = Reactor(clients(), settings, async_settings=self.async_settings)  # also runs the watchdog
         self.workers = workers
         self.threads: list[threading.Thread] = []
 
@@ -57,6 +61,8 @@ class Service:
             ("processor", lambda: self.processor.run(self.stop_event)),
             ("projector", lambda: self.projector.run(self.stop_event)),
             ("reactor", lambda: self.reactor.run(self.stop_event)),
+            ("scheduler", lambda: run_scheduler_thread(self.clients(), self.settings.rq_queue,
+                                                       self.async_settings, self.stop_event)),
         ]
         for i in range(self.workers):
             client = self.clients()

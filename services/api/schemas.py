@@ -31,6 +31,11 @@ class NewGame(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
+    pace: str | dict[str, Any] | None = Field(
+        default=None,
+        description="time per move: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "
+                    "increment_seconds, on_timeout: autopilot|skip, autopilot_level, open_expiry_seconds}; "
+                    "none: untimed")
 
 
 class SeatCreated(BaseModel):

@@ -149,11 +149,18 @@ class Processor:
         readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
         applied_records = iter(self.store.command_records_for(readable)) if readable else iter(())
         plans: list[Plan] = []
+        planned: set[tuple[str, str]] = set()
+        repeats: list[tuple[Any, dict[str, Any], dict]] = []
         for entry_id, message, fields in messages:
             if message is None:
                 self._dead_letter(stream, entry_id, fields, settle, "unreadable message")
                 continue
             applied = next(applied_records)
+            key = (message["game_id"], message["command_id"])
+            if key in planned:  # the same command twice in one batch: answer it once the first is settled
+                repeats.append((entry_id, message, fields))
+                continue
+            planned.add(key)
             if reclaimed and applied is None and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
                 self._dead_letter(stream, entry_id, fields, settle, "crashed the processor too often")
                 continue
@@ -165,6 +172,8 @@ class Processor:
                 plans = []
                 self._process_alone(stream, entry_id, message, fields, settle)
         self._commit(plans, settle)
+        for entry_id, message, fields in repeats:
+            self._process_alone(stream, entry_id, message, fields, settle)
         settle.execute()
         return len(entries)
 
@@ -241,7 +250,7 @@ class Processor:
         """Handle one command on its own. Returns the outcome still to be stored, or None when the
         append script already stored it and acknowledged ``ack`` (stream, entry id)."""
         game_id, command_id = message["game_id"], message["command_id"]
-        if applied is None and ack is None:
+        if applied is None:  # an applied command is answered from its record, never decided again
             applied = self.store.command_record(game_id, command_id)
         started = time.perf_counter()
         for _ in range(3):

@@ -1,10 +1,15 @@
 """Read the shard feeds (own checkpoints) and enqueue jobs for what the events call for.
 
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
-* the game has ended -> ``score_game(game)``
+* an away seat (timed out, not reclaimed) must act -> ``autopilot_turn(game, seat, version)``
+* the game has ended -> ``score_game(game)`` (retried on failure)
+* asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
+  clocks, deadline and warning jobs, "your turn" / "game over" messages,
+  the expiry of open games
 
 Job ids are derived from (game, version, seat), so a feed entry seen twice
-enqueues nothing new.
+enqueues nothing new. Games waiting for a job are watched; the
+:class:`~services.reactor.watchdog.Watchdog` enqueues a vanished job again.
 """
 
 from __future__ import annotations
@@ -12,14 +17,22 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import redis
 import structlog
-from rq import Queue
+from rq import Queue, Retry
 from rq.job import Job
 
+from domain.core.lifecycle import GameRecord
+
 from ..aggregates import Repository
+from ..async_play import clock
+from ..async_play import jobs as async_jobs
+from ..async_play.config import AsyncSettings, get_async_settings
+from ..async_play.deadlines import AsyncPlay, job_safe
+from ..async_play.keys import AsyncKeys
 from ..eventstore import EventStore, Keys
 from ..leases import ShardLeases
 from ..settings import Settings
@@ -27,12 +40,24 @@ from ..workers import jobs
 
 log = structlog.get_logger("taproom.reactor")
 
+SCORE_RETRY = (3, [5, 30, 120])
+"""Final scoring: attempts after the first and the backoff between them (seconds)."""
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    job_id: str
+    func: Callable[..., Any]
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    retry: tuple[int, list[int]] | None = None
+
 
 class Reactor:
     role = "reactor"
 
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
         self.redis = client
         self.settings = settings
         self.keys = Keys(settings.key_prefix, settings.shards)
@@ -41,12 +66,22 @@ class Reactor:
         self.queue = queue or Queue(settings.rq_queue, connection=client)
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
+        self.async_settings = async_settings or get_async_settings()
+        self.async_play = AsyncPlay(client, AsyncKeys.of(self.keys), self.queue, self.async_settings)
+        from .watchdog import Watchdog
+
+        self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
+                                 self.async_settings.watchdog_max_requeues)
 
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
+        swept = time.monotonic()
         try:
             while not stop.is_set():
                 if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
                     time.sleep(0.05)
+                if time.monotonic() - swept >= self.async_settings.watchdog_interval_seconds:
+                    swept = time.monotonic()
+                    self.sweep()
         finally:
             self.leases.release_all()
 
@@ -82,23 +117,57 @@ class Reactor:
         record = loaded.record
         if record is None:
             return []
-        enqueued = []
+        specs = self.specs(record, loaded.version)
+        enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
+        if specs:
+            self.redis.zadd(self.keys.bot_watch(), {game_id: clock.now()})
+        else:
+            self.redis.zrem(self.keys.bot_watch(), game_id)
+        try:
+            enqueued += self.async_play.on_game(record, loaded.version, loaded.ts)
+        except Exception:  # clocks and messages must never stop bots and scoring
+            log.exception("asynchronous play failed", game_id=game_id)
+        return enqueued
+
+    def sweep(self) -> list[str]:
+        """The watchdog's round over this reactor's shards; a failing sweep never stops the reactor."""
+        try:
+            return self.watchdog.sweep(clock.now(), only_owned=True)
+        except Exception:
+            log.exception("watchdog sweep failed")
+            return []
+
+    def jobs_for(self, game_id: str) -> list[JobSpec]:
+        """The jobs the game waits for now (the watchdog checks they still exist)."""
+        loaded = self.repo.current(game_id)
+        return self.specs(loaded.record, loaded.version) if loaded.record is not None else []
+
+    def specs(self, record: GameRecord, version: int) -> list[JobSpec]:
+        game_id = record.game_id
         ctx: dict[str, Any] = {"prefix": self.keys.prefix, "shards": self.keys.shards}
+        found = []
         if record.status == "active":
             for seat in record.to_act():
                 if record.seats[seat].bot:
-                    job_id = f"bot-{game_id}-{loaded.version}-{seat}"
-                    if self._enqueue(jobs.play_bot_turn, job_id, game_id, seat, loaded.version, **ctx):
-                        enqueued.append(job_id)
+                    found.append(JobSpec(f"bot-{job_safe(game_id)}-{version}-{seat}", jobs.play_bot_turn,
+                                         (game_id, seat, version), ctx))
+                elif record.seats[seat].autopilot is not None:
+                    found.append(JobSpec(f"auto-{self.async_play.tag}-{job_safe(game_id)}-{version}-{seat}",
+                                         async_jobs.autopilot_turn,
+                                         (game_id, seat, version), ctx))
         elif record.status == "ended":
-            job_id = f"score-{game_id}"
-            if self._enqueue(jobs.score_game, job_id, game_id, **ctx):
-                enqueued.append(job_id)
-        return enqueued
+            found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
+        return found
+
+    def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
+        """Enqueue ``spec`` unless a job with its id exists (``force``: the caller deleted a lost one)."""
+        if not force and Job.exists(spec.job_id, connection=self.redis):
+            return False
+        retry = Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None
+        self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,
+                           retry=retry, **spec.kwargs)
+        return True
 
     def _enqueue(self, func: Any, job_id: str, *args: Any, **kwargs: Any) -> bool:
-        if Job.exists(job_id, connection=self.redis):
-            return False
-        self.queue.enqueue(func, *args, job_id=job_id, result_ttl=600, failure_ttl=24 * 3600,
-                           retry=None, **kwargs)
-        return True
+        """Kept for callers of the first reactor."""
+        return self.enqueue(JobSpec(job_id, func, args, kwargs))

@@ -189,3 +189,15 @@ def test_seed_and_private_cards_never_reach_clients_before_the_end(api):
         assert '"seed"' not in text and f'"card":{card}' not in text.replace(" ", "")
     assert "game_event" in texts[-1] and '"card":"hidden"' in texts[-1].replace(" ", "")
     assert seed_hex is None
+
+
+def test_a_game_can_choose_a_pace_and_a_bad_pace_is_refused(api):
+    game = api.post("/games", json={"game": "counter", "seats": [{"name": "a"}, {"name": "b"}], "pace": "1d"})
+    assert game.status_code == 201, game.text
+    meta = wait_for(api, f"/games/{game.json()['game_id']}", until=lambda b: b.get("version") == 3)
+    assert meta["pace"]["on_timeout"] == "autopilot" and all(s["away"] is None for s in meta["seats"])
+    bad = api.post("/games", json={"game": "counter", "seats": [{"name": "a"}], "pace": "1 fortnight"})
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_options"
+    bad_level = api.post("/games", json={"game": "counter", "seats": [{"name": "a"}],
+                                         "pace": {"per_move_seconds": 60, "autopilot_level": "genius"}})
+    assert bad_level.status_code == 422

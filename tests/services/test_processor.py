@@ -184,3 +184,13 @@ def test_a_batch_whose_append_is_refused_is_decided_again_in_order(kernel):
     envelopes = kernel.store.read(gid)
     assert verify_chain(envelopes) == (True, "ok") and len(envelopes) == 13
     assert kernel.processor.repo.current(gid).record.state.total == 7
+
+
+def test_the_same_command_twice_in_one_batch_is_applied_once_and_answered_as_accepted(kernel):
+    gid = kernel.create()
+    for _ in range(2):
+        kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", command_id="same")
+    kernel.pump()
+    outcome = kernel.bus.outcome(gid, "same")
+    assert outcome.accepted and outcome.version == 5
+    assert kernel.store.head(gid)[0] == 5

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import GameRecord, apply
+from domain.core.lifecycle import GameRecord, apply, parse_pace
 
 from ...bots import LEVELS
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
@@ -55,6 +55,9 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     game.check_seats(options, len(body.seats))
     if body.seed is not None and not ctx.settings.allow_client_seed:
         raise ApiError("seed_not_allowed", "this server keeps seeds secret; a chosen seed is for development only")
+    pace = parse_pace(body.pace)
+    if pace is not None and pace.autopilot_level not in LEVELS:
+        raise ApiError("invalid_request", f"unknown autopilot level {pace.autopilot_level!r}; known: {', '.join(sorted(LEVELS))}")
     player_id = principal.player_id if principal and principal.kind == "player" else None
     game_id = uuid.uuid4().hex[:12]
     specs, tokens = [], {}
@@ -74,6 +77,8 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
             tokens[index] = ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": index})
     command = {"type": "taproom.CreateGame", "game": game.id, "options": options.model_dump(mode="json"),
                "seats": specs, "seed_commitment": ""}
+    if pace is not None:
+        command["pace"] = pace.model_dump(mode="json")
     command_id = ctx.bus.submit(game_id, command, seat=-1, actor=f"player:{player_id}" if player_id else "guest",
                                 dev_seed=body.seed)
     try:

@@ -1,0 +1,139 @@
+"""Asynchronous play for players: webhooks, notifications, vacations, taking a seat back, a game's clock.
+
+Include with ``app.include_router(players_async.router)``. Asynchronous-play
+settings come from ``app.state.async_settings`` when set (tests), else from
+the environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.core.lifecycle import ReclaimSeat
+
+from ...async_play.config import AsyncSettings, get_async_settings
+from ...async_play.deadlines import TurnClocks
+from ...async_play.keys import AsyncKeys
+from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
+from ...async_play.vacation import Vacations
+from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
+from ..errors import ApiError
+
+router = APIRouter(tags=["asynchronous play"])
+
+
+class WebhookRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str = Field(min_length=8, max_length=2000, description="http(s) URL that receives signed JSON POSTs")
+
+
+class WebhookCreated(BaseModel):
+    url: str
+    secret: str = Field(description="shown once: HMAC-SHA256 key of every delivery's body")
+    signature_header: str = SIGNATURE_HEADER
+    signature_format: str = "sha256=<hex of HMAC-SHA256(secret, raw body)>"
+
+
+class VacationRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    days: float = Field(gt=0, le=366, description="starting now; counted against this year's allowance")
+
+
+def _settings(request: Request) -> AsyncSettings:
+    return getattr(request.app.state, "async_settings", None) or get_async_settings()
+
+
+def _keys(ctx: Context) -> AsyncKeys:
+    return AsyncKeys.of(ctx.keys)
+
+
+@router.put("/players/me/webhook", response_model=WebhookCreated, status_code=201)
+def register_webhook(body: WebhookRequest, request: Request, player: Principal = Depends(require_player),
+                     ctx: Context = Depends(get_context)) -> WebhookCreated:
+    """Register (or replace) the caller's webhook; the signing secret is returned once."""
+    secret = Webhooks(ctx.redis, _keys(ctx)).register(player.player_id or "", body.url,
+                                                      allow_private=_settings(request).webhook_allow_private)
+    return WebhookCreated(url=body.url, secret=secret)
+
+
+@router.get("/players/me/webhook")
+def show_webhook(player: Principal = Depends(require_player), ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    hook = Webhooks(ctx.redis, _keys(ctx)).get(player.player_id or "")
+    return {"registered": hook is not None, "url": hook[0] if hook else None}
+
+
+@router.delete("/players/me/webhook", status_code=204)
+def remove_webhook(player: Principal = Depends(require_player), ctx: Context = Depends(get_context)) -> Response:
+    Webhooks(ctx.redis, _keys(ctx)).remove(player.player_id or "")
+    return Response(status_code=204)
+
+
+@router.get("/players/me/notifications")
+def notifications(request: Request, limit: int = Query(50, ge=1, le=200), player: Principal = Depends(require_player),
+                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """The caller's latest messages ("your turn", "deadline in N hours", "game over"), newest first."""
+    notifier = Notifier(ctx.redis, _keys(ctx), None, _settings(request))  # type: ignore[arg-type]
+    return {"notifications": notifier.recent(player.player_id or "", limit)}
+
+
+def _vacations(ctx: Context, request: Request) -> Vacations:
+    return Vacations(ctx.redis, _keys(ctx), _settings(request).vacation_days_per_year)
+
+
+@router.get("/players/me/vacation")
+def vacation_status(request: Request, player: Principal = Depends(require_player),
+                    ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    return _vacations(ctx, request).status(player.player_id or "")
+
+
+@router.post("/players/me/vacation", status_code=201)
+def start_vacation(body: VacationRequest, request: Request, player: Principal = Depends(require_player),
+                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """Pause the clocks of all the caller's seats for ``days`` days, starting now."""
+    vacations = _vacations(ctx, request)
+    vacations.start(player.player_id or "", body.days)
+    return vacations.status(player.player_id or "")
+
+
+@router.delete("/players/me/vacation")
+def end_vacation(request: Request, player: Principal = Depends(require_player),
+                 ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """End the current vacation now; unused days return to the allowance."""
+    vacations = _vacations(ctx, request)
+    if vacations.end(player.player_id or "") is None:
+        raise ApiError("not_found", "you are not on vacation")
+    return vacations.status(player.player_id or "")
+
+
+@router.post("/games/{game_id}/reclaim")
+def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
+                 ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """Take your seat back from the autopilot (any move of yours does it too)."""
+    meta = ctx.meta(game_id)
+    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
+    assert chosen is not None
+    actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
+    outcome = ctx.bus.send(game_id, ReclaimSeat().model_dump(mode="json"), seat=chosen, actor=actor,
+                           timeout=ctx.settings.command_wait_seconds)
+    if outcome is None:
+        raise ApiError("unavailable", "the command is still queued; try again", 503)
+    if not outcome.accepted:
+        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
+    return {"status": "accepted", "seat": chosen, "version": outcome.version}
+
+
+@router.get("/games/{game_id}/clock")
+def game_clock(game_id: str, request: Request, ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """The game's pace and, per seat, waiting since / deadline (vacations included) / time bank left."""
+    keys = _keys(ctx)
+    clocks = TurnClocks(ctx.redis, keys, _vacations(ctx, request))
+
+    def table(record: Any, version: int) -> dict[str, Any]:
+        pace = record.pace.model_dump() if record.pace else None
+        return {"game_id": game_id, "version": version, "status": record.status, "pace": pace,
+                "seats": clocks.table(record)}
+
+    return ctx.with_record(game_id, table)

@@ -1,0 +1,38 @@
+"""Settings of asynchronous play, read from ``TAPROOM_*`` environment variables.
+
+Kept beside the main :class:`services.settings.Settings` (same prefix) until
+the two are merged; every value has a default that suits production.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class AsyncSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+
+    open_game_expiry_seconds: int = 7 * 86400
+    """An open game nobody fills is closed after this long (a game's pace may say otherwise)."""
+    vacation_days_per_year: int = 30
+    deadline_warning_hours: list[int] = Field(default_factory=lambda: [12])
+    """"Deadline in N hours" messages, one per N, sent when the deadline is further away than N hours."""
+    scheduler_interval_seconds: float = 1.0
+    watchdog_interval_seconds: float = 15.0
+    watchdog_stale_seconds: float = 30.0
+    """A bot, autopilot or scoring job missing for this long is enqueued again (so within a minute)."""
+    watchdog_max_requeues: int = 5
+    webhook_timeout_seconds: float = 5.0
+    webhook_retry_intervals: list[int] = Field(default_factory=lambda: [10, 30, 90, 270, 810])
+    """Exponential backoff between webhook delivery attempts (rq ``Retry``)."""
+    webhook_allow_private: bool = False
+    """Allow webhooks to loopback and private addresses (tests, single-host setups); off against SSRF."""
+    notifications_kept: int = 50
+
+
+@lru_cache(maxsize=1)
+def get_async_settings() -> AsyncSettings:
+    return AsyncSettings()

@@ -1,0 +1,241 @@
+"""Turn clocks: when a seat starts and stops waiting, its deadline, and what the reactor schedules.
+
+The reactor calls :meth:`AsyncPlay.on_game` with each game's current record.
+A human seat of a timed game that starts waiting gets a clock entry
+(``start:<seat>`` = the version and time it began), a deadline job scheduled
+with rq's ``enqueue_at``, "deadline in N hours" warning jobs and a "your
+turn" message; when it stops waiting a time bank is charged. The deadline
+is computed again when its job runs (a vacation may have begun since), so a
+deadline only ever moves later.
+
+Known simplification: the reactor sees games at the head of their log; if a
+seat moves and is to act again before the reactor looks (a bot answering in
+between), its two waits count as one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import redis
+import structlog
+from rq import Queue
+from rq.job import Job
+
+from domain.core.lifecycle import GameRecord, Pace
+
+from ..eventstore import EventStore
+from . import clock
+from .config import AsyncSettings
+from .keys import AsyncKeys
+from .notify import Notifier
+from .vacation import Vacations
+
+log = structlog.get_logger("taproom.deadlines")
+
+
+@dataclass(frozen=True)
+class Wait:
+    version: int
+    since: float
+
+    def encode(self) -> str:
+        return f"{self.version}:{self.since!r}"
+
+    @classmethod
+    def decode(cls, raw: bytes | str) -> "Wait":
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        version, since = text.split(":", 1)
+        return cls(int(version), float(since))
+
+
+def job_safe(text: str) -> str:
+    """rq job ids allow letters, digits, '_' and '-' only."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
+
+
+def at(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, tz=timezone.utc)
+
+
+def clocked_seats(record: GameRecord) -> list[int]:
+    """Seats that wait for their holder now: humans to act (bots and away seats are played at once).
+
+    Untimed games track waits too, so "your turn" is sent once per wait.
+    """
+    if record.status != "active":
+        return []
+    return [s for s in record.to_act() if not record.seats[s].bot and record.seats[s].autopilot is None]
+
+
+class TurnClocks:
+    def __init__(self, client: redis.Redis, keys: AsyncKeys, vacations: Vacations) -> None:
+        self.redis = client
+        self.keys = keys
+        self.vacations = vacations
+
+    def waits(self, game_id: str) -> dict[int, Wait]:
+        raw: dict[bytes, bytes] = self.redis.hgetall(self.keys.clock(game_id))  # type: ignore[assignment]
+        return {int(k.decode().split(":")[1]): Wait.decode(v) for k, v in raw.items() if k.startswith(b"start:")}
+
+    def wait(self, game_id: str, seat: int) -> Wait | None:
+        raw = self.redis.hget(self.keys.clock(game_id), f"start:{seat}")
+        return Wait.decode(raw) if raw else None
+
+    def bank(self, game_id: str, seat: int, pace: Pace) -> float:
+        raw = self.redis.hget(self.keys.clock(game_id), f"bank:{seat}")
+        return float(raw) if raw is not None else float(pace.bank_seconds or 0)
+
+    def allowed(self, game_id: str, seat: int, pace: Pace) -> float:
+        """Running-clock seconds the seat has for this wait."""
+        if pace.bank_seconds is not None:
+            return max(0.0, self.bank(game_id, seat, pace))
+        return float(pace.per_move_seconds or 0)
+
+    def deadline(self, record: GameRecord, seat: int, wait: Wait) -> float:
+        assert record.pace is not None
+        allowed = self.allowed(record.game_id, seat, record.pace)
+        return self.vacations.deadline(record.seats[seat].player_id, wait.since, allowed)
+
+    def update(self, record: GameRecord, version: int, ts: float) -> list[tuple[int, Wait]]:
+        """Start and stop clocks for the record at ``version`` (time ``ts``); returns the waits begun."""
+        key = self.keys.clock(record.game_id)
+        waiting = set(clocked_seats(record))
+        stored = self.waits(record.game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        for seat, wait in stored.items():
+            if seat in waiting:
+                continue
+            pipe.hdel(key, f"start:{seat}")
+            pace = record.pace
+            if pace is not None and pace.bank_seconds is not None:
+                used = max(0.0, ts - wait.since - self.vacations.paused(record.seats[seat].player_id, wait.since, ts))
+                left = self.bank(record.game_id, seat, pace) - used + pace.increment_seconds
+                pipe.hset(key, f"bank:{seat}", max(0.0, left))
+        begun = []
+        for seat in sorted(waiting - set(stored)):
+            wait = Wait(version, ts)
+            pipe.hset(key, f"start:{seat}", wait.encode())
+            begun.append((seat, wait))
+        pipe.execute()
+        return begun
+
+    def clear(self, game_id: str) -> None:
+        self.redis.delete(self.keys.clock(game_id))
+
+    def table(self, record: GameRecord) -> list[dict[str, Any]]:
+        """Per seat: waiting since, deadline (vacations included), bank left."""
+        waits = self.waits(record.game_id)
+        rows = []
+        for seat in range(len(record.seats)):
+            row: dict[str, Any] = {"seat": seat, "away": record.seats[seat].autopilot}
+            if record.pace is not None and record.pace.bank_seconds is not None:
+                row["bank_seconds"] = self.bank(record.game_id, seat, record.pace)
+            wait = waits.get(seat)
+            if wait is not None and record.pace is not None:
+                row["waiting_since"] = wait.since
+                row["deadline"] = self.deadline(record, seat, wait)
+            rows.append(row)
+        return rows
+
+
+class AsyncPlay:
+    """What the reactor does for asynchronous play, given a game's current record."""
+
+    def __init__(self, client: redis.Redis, keys: AsyncKeys, queue: Queue, settings: AsyncSettings) -> None:
+        self.redis = client
+        self.keys = keys
+        self.queue = queue
+        self.settings = settings
+        self.store = EventStore(client, keys)
+        self.vacations = Vacations(client, keys, settings.vacation_days_per_year)
+        self.clocks = TurnClocks(client, keys, self.vacations)
+        self.notifier = Notifier(client, keys, queue, settings)
+
+    @property
+    def tag(self) -> str:
+        """Job ids carry the key prefix, so each deployment (and test) finds and cleans its own."""
+        return job_safe(self.keys.prefix.rstrip(":")) or "tr"
+
+    def ctx(self) -> dict[str, Any]:
+        """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
+        return {"prefix": self.keys.prefix, "shards": self.keys.shards,
+                "async_settings": self.settings.model_dump(mode="json")}
+
+    def on_game(self, record: GameRecord, version: int, ts: float) -> list[str]:
+        """Schedule what the record calls for; returns the job ids scheduled."""
+        from . import jobs
+
+        now = clock.from_wall(ts) if ts else clock.now()
+        gid = record.game_id
+        scheduled: list[str] = []
+        if record.status == "open":
+            job_id = f"expire-{self.tag}-{job_safe(gid)}"
+            if not Job.exists(job_id, connection=self.redis):
+                expiry = (record.pace.open_expiry_seconds if record.pace else None) \
+                    or self.settings.open_game_expiry_seconds
+                created = self.store.read(gid, after=0, until=1)
+                since = clock.from_wall(created[0].ts) if created else now
+                self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
+                                      result_ttl=3600, **self.ctx())
+                scheduled.append(job_id)
+        elif record.status == "active":
+            timed = record.pace is not None and record.pace.timed
+            for seat, wait in self.clocks.update(record, version, now):
+                message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": version}
+                if timed:
+                    scheduled += self.schedule_deadline(record, seat, wait)
+                    message["deadline"] = self.clocks.deadline(record, seat, wait)
+                player = record.seats[seat].player_id
+                if player:
+                    self.notifier.send(player, "your_turn", message, dedupe=f"turn:{gid}:{seat}:{wait.version}")
+            self.watch_deadlines(record)
+        elif record.status == "scored":
+            self.clocks.clear(gid)
+            for seat, info in enumerate(record.seats):
+                if info.player_id:
+                    self.notifier.send(info.player_id, "game_over", {
+                        "game_id": gid, "seat": seat, "place": record.places.get(seat),
+                        "scores": [s.model_dump() for s in record.scores]}, dedupe=f"over:{gid}:{seat}")
+        elif record.status in ("ended", "expired"):
+            self.clocks.clear(gid)
+        if record.status != "active":
+            self.redis.zrem(self.keys.deadline_watch(), gid)
+        return scheduled
+
+    def watch_deadlines(self, record: GameRecord) -> None:
+        """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""
+        waits = self.clocks.waits(record.game_id)
+        dues = [self.clocks.deadline(record, seat, waits[seat]) for seat in clocked_seats(record) if seat in waits] \
+            if record.pace is not None and record.pace.timed else []
+        if dues:
+            self.redis.zadd(self.keys.deadline_watch(), {record.game_id: min(dues)})
+        else:
+            self.redis.zrem(self.keys.deadline_watch(), record.game_id)
+
+    def deadline_job_id(self, game_id: str, seat: int, wait: Wait, due: float) -> str:
+        return f"deadline-{self.tag}-{job_safe(game_id)}-{wait.version}-{seat}-{int(due)}"
+
+    def schedule_deadline(self, record: GameRecord, seat: int, wait: Wait, due: float | None = None) -> list[str]:
+        """Enqueue the deadline job (and its warnings) of ``seat``'s current wait at its due time."""
+        from . import jobs
+
+        due = self.clocks.deadline(record, seat, wait) if due is None else due
+        gid = record.game_id
+        job_id = self.deadline_job_id(gid, seat, wait, due)
+        self.queue.enqueue_at(at(due), jobs.turn_deadline, gid, seat, wait.version, job_id=job_id,
+                              result_ttl=3600, **self.ctx())
+        ids = [job_id]
+        if record.seats[seat].player_id:
+            for hours in self.settings.deadline_warning_hours:
+                warn_at = due - hours * 3600
+                if warn_at > wait.since:
+                    warn_id = f"warn-{self.tag}-{job_safe(gid)}-{wait.version}-{seat}-{hours}-{int(warn_at)}"
+                    self.queue.enqueue_at(at(warn_at), jobs.deadline_warning, gid, seat, wait.version, hours,
+                                          job_id=warn_id, result_ttl=3600, **self.ctx())
+                    ids.append(warn_id)
+        log.info("deadline scheduled", game_id=gid, seat=seat, due=due)
+        return ids

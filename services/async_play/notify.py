@@ -1,0 +1,159 @@
+"""Notifications: "your turn", "deadline in N hours" and "game over" messages, by webhook.
+
+A player registers one webhook URL and receives a secret once; every delivery
+is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
+(header ``X-Taproom-Signature: sha256=<hex>``), with the message kind in
+``X-Taproom-Event`` and a stable id in ``X-Taproom-Delivery`` (a retried
+delivery carries the same id and body, so receivers can drop repeats).
+Deliveries are rq jobs retried with exponential backoff (rq ``Retry``). Each
+message is also kept in the player's recent list, webhook or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import hmac
+import ipaddress
+import secrets
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+import orjson
+import redis
+import structlog
+from rq import Queue, Retry, get_current_job
+
+from domain.core import InvalidCommand
+
+from . import clock
+from .config import AsyncSettings
+from .keys import AsyncKeys
+
+log = structlog.get_logger("taproom.notify")
+
+SIGNATURE_HEADER = "X-Taproom-Signature"
+KINDS = ("your_turn", "deadline_soon", "game_over")
+DEDUPE_TTL = 60 * 86400
+
+
+class WebhookFailed(Exception):
+    """A delivery attempt failed; rq retries the job with backoff."""
+
+
+def sign(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def verify_signature(secret: str, body: bytes, header: str) -> bool:
+    """What a receiver does: recompute the signature and compare in constant time."""
+    return hmac.compare_digest(sign(secret, body), header or "")
+
+
+def check_url(url: str, allow_private: bool) -> None:
+    """Only http(s) URLs; loopback and private addresses only when allowed (against SSRF)."""
+    parsed = urllib.parse.urlsplit(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise InvalidCommand(f"a webhook URL must be http(s)://host/..., not {url!r}")
+    if allow_private:
+        return
+    try:
+        infos = socket.getaddrinfo(parsed.hostname, parsed.port or (443 if parsed.scheme == "https" else 80))
+    except OSError:
+        raise InvalidCommand(f"cannot resolve the webhook host {parsed.hostname!r}") from None
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0])
+        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved:
+            raise InvalidCommand(f"webhook host {parsed.hostname!r} is a private address")
+
+
+class Webhooks:
+    def __init__(self, client: redis.Redis, keys: AsyncKeys) -> None:
+        self.redis = client
+        self.keys = keys
+
+    def register(self, player_id: str, url: str, allow_private: bool = False) -> str:
+        """Store the URL with a fresh secret; returns the secret (shown once)."""
+        check_url(url, allow_private)
+        secret = secrets.token_urlsafe(32)
+        self.redis.hset(self.keys.webhook(player_id), mapping={"url": url, "secret": secret,
+                                                               "created": clock.now()})
+        return secret
+
+    def get(self, player_id: str) -> tuple[str, str] | None:
+        raw: dict[bytes, bytes] = self.redis.hgetall(self.keys.webhook(player_id))  # type: ignore[assignment]
+        if not raw:
+            return None
+        return raw[b"url"].decode(), raw[b"secret"].decode()
+
+    def remove(self, player_id: str) -> bool:
+        return bool(self.redis.delete(self.keys.webhook(player_id)))
+
+
+class Notifier:
+    """Sends each message at most once (by a dedupe key) to a player's list and webhook."""
+
+    def __init__(self, client: redis.Redis, keys: AsyncKeys, queue: Queue, settings: AsyncSettings) -> None:
+        self.redis = client
+        self.keys = keys
+        self.queue = queue
+        self.settings = settings
+        self.webhooks = Webhooks(client, keys)
+
+    def send(self, player_id: str, kind: str, data: dict[str, Any], dedupe: str) -> bool:
+        """Queue one message; False when this ``dedupe`` key was sent before."""
+        if not self.redis.set(self.keys.notified(dedupe), 1, nx=True, ex=DEDUPE_TTL):
+            return False
+        delivery = hashlib.sha256(dedupe.encode()).hexdigest()[:20]
+        body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": clock.now(), **data})
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lpush(self.keys.notes(player_id), body)
+        pipe.ltrim(self.keys.notes(player_id), 0, self.settings.notifications_kept - 1)
+        pipe.execute()
+        if self.webhooks.get(player_id) is not None:
+            intervals = self.settings.webhook_retry_intervals
+            self.queue.enqueue(deliver_webhook, player_id, body.decode(), delivery, kind,
+                               prefix=self.keys.prefix, shards=self.keys.shards,
+                               timeout_seconds=self.settings.webhook_timeout_seconds,
+                               allow_private=self.settings.webhook_allow_private,
+                               job_id=f"hook-{re.sub(r'[^A-Za-z0-9_-]', '_', self.keys.prefix.rstrip(':'))}-{delivery}",
+                               result_ttl=3600,
+                               failure_ttl=7 * 86400,
+                               retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+        log.info("notification", player_id=player_id, kind=kind, delivery=delivery)
+        return True
+
+    def recent(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        return [orjson.loads(m) for m in self.redis.lrange(self.keys.notes(player_id), 0, limit - 1)]
+
+
+def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, prefix: str, shards: int,
+                    timeout_seconds: float = 5.0, allow_private: bool = False,
+                    connection: redis.Redis | None = None) -> dict[str, Any]:
+    """rq job: POST one signed message; raises (so rq retries with backoff) unless the receiver says 2xx."""
+    if connection is None:
+        job = get_current_job()
+        assert job is not None, "run inside an rq job or pass a connection"
+        connection = job.connection
+    hook = Webhooks(connection, AsyncKeys(prefix, shards)).get(player_id)
+    if hook is None:
+        return {"skipped": "no webhook"}
+    url, secret = hook
+    check_url(url, allow_private)
+    data = body.encode()
+    request = urllib.request.Request(url, data=data, method="POST", headers={
+        "Content-Type": "application/json", "User-Agent": "taproom-webhook/1",
+        "X-Taproom-Event": kind, "X-Taproom-Delivery": delivery, SIGNATURE_HEADER: sign(secret, data)})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_seconds) as response:  # noqa: S310 (checked above)
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (urllib.error.URLError, OSError) as exc:
+        raise WebhookFailed(f"webhook {delivery} to {url}: {exc}") from None
+    if not 200 <= status < 300:
+        raise WebhookFailed(f"webhook {delivery} to {url}: HTTP {status}")
+    return {"delivered": delivery, "status": status}

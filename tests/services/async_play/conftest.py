@@ -1,0 +1,129 @@
+"""A synchronous table for asynchronous play: processor, projector, reactor, rq worker and scheduler
+driven step by step, with a clock the tests move forward (no sleeping)."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import uuid
+from typing import Any, Iterator
+
+import pytest
+import redis
+
+from domain.core.lifecycle import GameRecord
+from services.aggregates import Repository
+from services.async_play import clock
+from services.async_play.config import AsyncSettings
+from services.async_play.scheduler import release_due
+from services.reactor import Reactor
+from services.reactor.watchdog import Watchdog
+from services.settings import Settings
+from services.workers.worker import ThreadWorker
+from tests.services.helpers import Kernel
+
+HOUR = 3600
+DAY = 86400
+
+
+class Table:
+    def __init__(self, client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> None:
+        self.client = client
+        self.kernel = Kernel(client, settings)
+        self.reactor = Reactor(client, settings, name="r1", async_settings=async_settings)
+        self.queue = self.reactor.queue
+        self.worker = ThreadWorker([self.queue], connection=client)
+        self.watchdog = Watchdog(self.reactor, async_settings.watchdog_stale_seconds,
+                                 async_settings.watchdog_max_requeues)
+        self.repo = Repository(self.kernel.store, cache_size=1)
+
+    def settle(self, rounds: int = 500) -> None:
+        """Run processor, projector, reactor and worker until nothing moves."""
+        for _ in range(rounds):
+            self.kernel.pump()
+            moved = self.reactor.drain()
+            queued = self.queue.count
+            if queued:
+                self.worker.work(burst=True, logging_level="WARNING")
+            if not moved and not queued:
+                return
+        raise AssertionError("the table never settled")
+
+    def tick(self, seconds: float = 0.0) -> int:
+        """Move the clock, release the scheduled jobs now due, and settle."""
+        clock.advance(seconds)
+        released = release_due(self.client, [self.queue.name], clock.now())
+        self.settle()
+        return released
+
+    def create(self, seats: list[dict[str, Any]], pace: Any = None, target: int = 10, seed: str = "s",
+               settle: bool = True) -> str:
+        game_id = uuid.uuid4().hex[:10]
+        command: dict[str, Any] = {"type": "taproom.CreateGame", "game": "counter", "options": {"target": target},
+                                   "seats": seats, "seed_commitment": ""}
+        if pace is not None:
+            command["pace"] = pace
+        outcome = self.kernel.send(game_id, command, dev_seed=seed)
+        assert outcome.accepted, outcome
+        if settle:
+            self.settle()
+        return game_id
+
+    def record(self, game_id: str) -> GameRecord:
+        record = self.repo.current(game_id).record
+        assert record is not None
+        return record
+
+    def types(self, game_id: str) -> list[str]:
+        return [e.type for e in self.kernel.store.read(game_id)]
+
+    def events(self, game_id: str, kind: str) -> list[dict[str, Any]]:
+        return [e.payload for e in self.kernel.store.read(game_id) if e.type == kind]
+
+    def add(self, game_id: str, seat: int, amount: int = 1) -> Any:
+        outcome = self.kernel.add(game_id, seat, amount)
+        self.settle()
+        return outcome
+
+
+@pytest.fixture(autouse=True)
+def _clock() -> Iterator[None]:
+    clock.reset()
+    yield
+    clock.reset()
+
+
+@pytest.fixture
+def async_settings() -> AsyncSettings:
+    return AsyncSettings(webhook_allow_private=True, deadline_warning_hours=[12], open_game_expiry_seconds=2 * DAY)
+
+
+@pytest.fixture
+def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> Table:
+    return Table(client, settings, async_settings)
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """Records every POST; answers with the next status from ``server.statuses`` (200 when empty)."""
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.received.append((dict(self.headers), body))  # type: ignore[attr-defined]
+        statuses = self.server.statuses  # type: ignore[attr-defined]
+        self.send_response(statuses.pop(0) if statuses else 200)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Iterator[http.server.ThreadingHTTPServer]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    server.received = []  # type: ignore[attr-defined]
+    server.statuses = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()

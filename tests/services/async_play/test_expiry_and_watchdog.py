@@ -1,0 +1,127 @@
+"""Open games nobody joins expire; jobs that vanish are run again by the watchdog; scoring is retried."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rq.job import Job
+
+from services.async_play import clock
+from services.workers import jobs
+
+from .conftest import DAY, HOUR, Table
+
+BOTS = [{"bot": "random"}, {"bot": "random"}]
+
+
+def test_an_open_game_nobody_joins_expires_and_leaves_the_lobby(table: Table) -> None:
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {}])
+    lobby = table.kernel.keys.lobby()
+    assert table.client.zscore(lobby, gid) is not None
+    table.tick(2 * DAY - HOUR)
+    assert table.record(gid).status == "open"
+    table.tick(2 * HOUR)
+    assert table.record(gid).status == "expired" and table.types(gid)[-1] == "taproom.GameExpired"
+    assert table.client.zscore(lobby, gid) is None
+    late = table.kernel.send(gid, {"type": "taproom.ClaimSeat", "name": "bob"}, seat=1)
+    assert not late.accepted and late.code == "game_not_active"
+
+
+def test_a_game_filled_in_time_does_not_expire_and_a_pace_sets_its_own_expiry(table: Table) -> None:
+    gid = table.create([{"name": "alice"}, {}], pace={"open_expiry_seconds": HOUR})
+    assert table.kernel.send(gid, {"type": "taproom.ClaimSeat", "name": "bob"}, seat=1).accepted
+    table.tick(HOUR + 1)
+    assert table.record(gid).status == "active"
+    other = table.create([{"name": "alice"}, {}], pace={"open_expiry_seconds": HOUR})
+    table.tick(HOUR + 1)
+    assert table.record(other).status == "expired"
+
+
+def _lose(table: Table, job_id: str) -> None:
+    """A worker took the job and died: it sits in the started registry with an old heartbeat, never done."""
+    job = Job.fetch(job_id, connection=table.client)
+    table.queue.remove(job_id)
+    job.set_status("started")  # no heartbeat since: its worker is gone
+
+
+def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
+    gid = table.create(BOTS, target=12, settle=False)
+    lost, step = 0, 0
+    while table.record(gid).status != "scored":
+        table.kernel.pump()
+        table.reactor.drain()
+        bot_jobs = [j for j in table.queue.get_job_ids() if j.startswith("bot-")]
+        if bot_jobs and step in (1, 4):
+            _lose(table, bot_jobs[0])  # the worker died holding the bot turn: the game waits
+            lost += 1
+            version = table.record(gid).version
+            assert table.watchdog.sweep(clock.now()) == []  # not stale yet
+            assert table.queue.count == 0
+            requeued = table.watchdog.sweep(clock.now() + 31)
+            assert requeued == [bot_jobs[0]] and table.record(gid).version == version
+        if table.queue.count:
+            table.worker.work(burst=True, max_jobs=1, logging_level="WARNING")
+        elif table.record(gid).status == "active" and step > 200:
+            raise AssertionError("the game stalled")
+        step += 1
+    assert lost == 2 and table.record(gid).status == "scored"
+    moves = [c for c in table.kernel.store.command_records(gid) if c["command"]["type"] == "Add"]
+    assert table.types(gid).count("Added") == len(moves)  # every move once, none twice
+
+
+def test_a_lost_scoring_job_is_enqueued_again(table: Table) -> None:
+    gid = table.create(BOTS, target=4, settle=False)
+    for _ in range(100):
+        table.kernel.pump()
+        table.reactor.drain()
+        if f"score-{gid}" in table.queue.get_job_ids():
+            break
+        table.worker.work(burst=True, logging_level="WARNING")
+    Job.fetch(f"score-{gid}", connection=table.client).delete()  # lost before any worker saw it
+    table.settle()
+    assert table.record(gid).status == "ended"
+    assert table.watchdog.sweep(clock.now() + 31) == [f"score-{gid}"]
+    table.settle()
+    assert table.record(gid).status == "scored"
+    assert table.watchdog.sweep(clock.now() + 62) == []  # nothing waits any more
+    assert table.client.zscore(table.kernel.keys.bot_watch(), gid) is None
+
+
+CALLS: list[str] = []
+REAL_SCORE_GAME = jobs.score_game
+
+
+def flaky_score_game(game_id: str, **kwargs: Any) -> Any:
+    """Fails the first time (an rq job must be importable by name, so it lives here)."""
+    CALLS.append(game_id)
+    if len(CALLS) == 1:
+        raise ConnectionError("redis went away for a moment")
+    return REAL_SCORE_GAME(game_id, **kwargs)
+
+
+def test_final_scoring_is_retried_with_backoff(table: Table, monkeypatch) -> None:
+    CALLS.clear()
+    calls = CALLS
+    monkeypatch.setattr(jobs, "score_game", flaky_score_game)
+    gid = table.create(BOTS, target=4)
+    assert table.record(gid).status == "ended" and calls == [gid]
+    job = Job.fetch(f"score-{gid}", connection=table.client)
+    assert job.get_status() == "scheduled" and job.retries_left == 2
+    table.tick(6)  # the first backoff is 5 s
+    assert table.record(gid).status == "scored" and calls == [gid, gid]
+
+
+def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: Table) -> None:
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}],
+                       pace={"per_move_seconds": HOUR})
+    scheduled = table.queue.scheduled_job_registry.get_job_ids()
+    deadline = [j for j in scheduled if j.startswith("deadline-")]
+    assert len(deadline) == 1
+    Job.fetch(deadline[0], connection=table.client).delete()  # lost with a crashed Redis replica, say
+    table.tick(HOUR + 10)
+    assert not table.events(gid, "taproom.TurnTimedOut")
+    assert table.watchdog.sweep(clock.now()) == []  # late by less than the stale time: not yet
+    assert table.watchdog.sweep(clock.now() + 31) == deadline
+    table.tick(0)
+    assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
+    assert table.watchdog.sweep(clock.now() + 62) == []  # alice is away, bob's deadline is ahead

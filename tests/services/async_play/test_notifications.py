@@ -1,0 +1,75 @@
+"""Webhooks: signed with HMAC-SHA256, retried with backoff as rq jobs; "your turn", "deadline in N hours"
+and "game over" messages through the pipeline. Deliveries go to a local HTTP server only."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from rq.job import Job
+
+from domain.core import InvalidCommand
+from services.async_play.notify import SIGNATURE_HEADER, Webhooks, check_url, sign, verify_signature
+
+from .conftest import HOUR, Table
+
+
+def url_of(server) -> str:  # type: ignore[no-untyped-def]
+    return f"http://127.0.0.1:{server.server_address[1]}/hook"
+
+
+def test_a_delivery_is_signed_and_retried_with_backoff(table: Table, receiver) -> None:  # type: ignore[no-untyped-def]
+    secret = Webhooks(table.client, table.reactor.async_play.keys).register("alice", url_of(receiver),
+                                                                          allow_private=True)
+    receiver.statuses.extend([500, 503])
+    notifier = table.reactor.async_play.notifier
+    assert notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")
+    assert not notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")  # once
+    table.settle()
+    assert len(receiver.received) == 1
+    job = Job.fetch(table.queue.scheduled_job_registry.get_job_ids()[0], connection=table.client)
+    assert job.get_status() == "scheduled" and job.retries_left == 4
+    table.tick(8)
+    assert len(receiver.received) == 1  # the first backoff is 10 s (rq schedules to the second)
+    table.tick(3)
+    assert len(receiver.received) == 2
+    table.tick(31)  # then 30 s
+    assert len(receiver.received) == 3 and job.get_status() == "finished"
+    bodies = {body for _, body in receiver.received}
+    assert len(bodies) == 1  # every attempt carries the same body and delivery id
+    headers, body = receiver.received[-1]
+    message = orjson.loads(body)
+    assert message["kind"] == "your_turn" and message["game_id"] == "g1"
+    assert headers["X-Taproom-Event"] == "your_turn" and headers["X-Taproom-Delivery"] == message["delivery"]
+    assert verify_signature(secret, body, headers[SIGNATURE_HEADER])
+    assert not verify_signature("another secret", body, headers[SIGNATURE_HEADER])
+    assert not verify_signature(secret, body + b" ", headers[SIGNATURE_HEADER])
+    assert headers[SIGNATURE_HEADER] == sign(secret, body)
+
+
+def test_your_turn_deadline_soon_and_game_over_reach_the_player(table: Table, receiver) -> None:  # type: ignore[no-untyped-def]
+    secret = Webhooks(table.client, table.reactor.async_play.keys).register("alice", url_of(receiver),
+                                                                          allow_private=True)
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {"bot": "random"}], pace="1d", target=8)
+    table.tick(12 * HOUR + 60)  # 12 hours before the deadline
+    while table.record(gid).status == "active":
+        assert table.add(gid, 0, 3).accepted
+    kinds = [orjson.loads(body)["kind"] for _, body in receiver.received]
+    assert kinds[0] == "your_turn" and kinds[1] == "deadline_soon" and kinds[-1] == "game_over"
+    assert kinds.count("deadline_soon") == 1 and kinds.count("game_over") == 1
+    alice_moves = [e for e in table.events(gid, "Added") if e["seat"] == 0]
+    assert kinds.count("your_turn") == len(alice_moves) >= 2  # one per wait, not one per version
+    over = orjson.loads(receiver.received[-1][1])
+    assert over["game_id"] == gid and over["place"] in (1, 2) and len(over["scores"]) == 2
+    assert all(verify_signature(secret, body, headers[SIGNATURE_HEADER]) for headers, body in receiver.received)
+    recent = table.reactor.async_play.notifier.recent("alice")
+    assert [m["kind"] for m in reversed(recent)] == kinds  # the same messages, kept without a webhook too
+
+
+def test_webhook_urls_are_checked() -> None:
+    for bad in ("ftp://example.org/x", "file:///etc/passwd", "http:///nohost"):
+        with pytest.raises(InvalidCommand):
+            check_url(bad, allow_private=True)
+    for private in ("http://127.0.0.1:9/x", "http://10.1.2.3/x", "http://[::1]/x", "http://169.254.169.254/"):
+        with pytest.raises(InvalidCommand):
+            check_url(private, allow_private=False)
+        check_url(private, allow_private=True)
