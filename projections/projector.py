@@ -9,8 +9,6 @@ deletes every read model and folds every game from its log alone.
 
 from __future__ import annotations
 
-import secrets
-import threading
 import time
 from typing import Any
 
@@ -19,8 +17,7 @@ import redis
 import structlog
 
 from services.aggregates import Repository
-from services.eventstore import EventStore, Keys
-from services.leases import ShardLeases
+from services.feed import FeedFollower
 from services.settings import Settings
 
 from . import read_models
@@ -31,54 +28,12 @@ INBOX_OTHER = 10_000_000_000.0
 """Inbox scores: games awaiting the player score their waiting-since time; others come after."""
 
 
-class Projector:
+class Projector(FeedFollower):
     role = "projector"
 
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
-        self.redis = client
-        self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
-        self.repo = Repository(self.store, settings.aggregate_cache_size)
-        self.name = name or f"{self.role}-{secrets.token_hex(3)}"
-        self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
+        super().__init__(client, settings, name)
         self._waiting_since: dict[tuple[str, int], float] = {}
-        self._checkpoints: dict[int, str] = {}
-
-    def run(self, stop: threading.Event, block_ms: int = 50) -> None:
-        try:
-            while not stop.is_set():
-                if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
-                    time.sleep(0.05)
-        finally:
-            self.leases.release_all()
-
-    def step(self, block_ms: int = 0, count: int = 500) -> int:
-        if self.leases.refresh():
-            self.repo.clear()
-            self._checkpoints.clear()  # another projector may have moved them while we did not own the shard
-        if not self.leases.owned:
-            return 0
-        streams = {}
-        for shard in sorted(self.leases.owned):
-            if shard not in self._checkpoints:
-                ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
-                self._checkpoints[shard] = ckpt.decode() if ckpt else "0-0"
-            streams[self.keys.feed(shard)] = self._checkpoints[shard]
-        reply = self.redis.xread(streams, count=count, block=block_ms or None)
-        handled = 0
-        for stream, entries in reply or []:
-            stream = stream.decode() if isinstance(stream, bytes) else stream
-            shard = int(stream.rsplit("{s", 1)[1].rstrip("}"))
-            self.handle_entries(shard, entries)
-            handled += len(entries)
-        return handled
-
-    def drain(self) -> int:
-        total = 0
-        while (n := self.step()) > 0:
-            total += n
-        return total
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         games: dict[str, float] = {}
@@ -87,10 +42,8 @@ class Projector:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in games:
             self.project(game_id, pipe)
-        last = entries[-1][0]
-        pipe.set(self.keys.checkpoint(self.role, shard), last)
+        self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
         pipe.execute()
-        self._checkpoints[shard] = last.decode() if isinstance(last, bytes) else last
 
     def project(self, game_id: str, pipe: Any) -> int:
         """Write every read model of ``game_id`` at the head of its log; returns the version."""
@@ -129,7 +82,7 @@ class Projector:
             batch = list(self.redis.scan_iter(match=pattern, count=1000))
             for i in range(0, len(batch), 500):
                 self.redis.delete(*batch[i:i + 500])
-        self._checkpoints.clear()
+        self.forget_checkpoints()
         live_repo, self.repo = self.repo, Repository(self.store, cache_size=1, use_snapshots=False)  # the log alone
         self._waiting_since.clear()
         started = time.perf_counter()
@@ -141,7 +94,7 @@ class Projector:
                 events += self.project(game_id, pipe)
                 games += 1
             if last:
-                pipe.set(self.keys.checkpoint(self.role, shard), last[0][0])
+                self.save_checkpoint(shard, last[0][0], pipe)
             pipe.execute()
         seconds = time.perf_counter() - started
         self.repo = live_repo

@@ -14,8 +14,6 @@ enqueues nothing new. Games waiting for a job are watched; the
 
 from __future__ import annotations
 
-import secrets
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -27,14 +25,12 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
-from ..aggregates import Repository
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings, get_async_settings
 from ..async_play.deadlines import AsyncPlay, job_safe
 from ..async_play.keys import AsyncKeys
-from ..eventstore import EventStore, Keys
-from ..leases import ShardLeases
+from ..feed import FeedFollower
 from ..settings import Settings
 from ..workers import jobs
 
@@ -53,19 +49,14 @@ class JobSpec:
     retry: tuple[int, list[int]] | None = None
 
 
-class Reactor:
+class Reactor(FeedFollower):
     role = "reactor"
 
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
                  name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
-        self.redis = client
-        self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
-        self.repo = Repository(self.store, settings.aggregate_cache_size)
+        super().__init__(client, settings, name)
         self.queue = queue or Queue(settings.rq_queue, connection=client)
-        self.name = name or f"{self.role}-{secrets.token_hex(3)}"
-        self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
+        self._swept = time.monotonic()
         self.async_settings = async_settings or get_async_settings()
         self.async_play = AsyncPlay(client, AsyncKeys.of(self.keys), self.queue, self.async_settings)
         from .watchdog import Watchdog
@@ -73,43 +64,16 @@ class Reactor:
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
 
-    def run(self, stop: threading.Event, block_ms: int = 50) -> None:
-        swept = time.monotonic()
-        try:
-            while not stop.is_set():
-                if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
-                    time.sleep(0.05)
-                if time.monotonic() - swept >= self.async_settings.watchdog_interval_seconds:
-                    swept = time.monotonic()
-                    self.sweep()
-        finally:
-            self.leases.release_all()
+    def idle(self) -> None:
+        """The watchdog's sweep, every ``watchdog_interval_seconds``."""
+        if time.monotonic() - self._swept >= self.async_settings.watchdog_interval_seconds:
+            self._swept = time.monotonic()
+            self.sweep()
 
-    def step(self, block_ms: int = 0, count: int = 500) -> int:
-        if self.leases.refresh():
-            self.repo.clear()
-        if not self.leases.owned:
-            return 0
-        streams = {}
-        for shard in sorted(self.leases.owned):
-            ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
-            streams[self.keys.feed(shard)] = ckpt.decode() if ckpt else "0-0"
-        reply = self.redis.xread(streams, count=count, block=block_ms or None)
-        handled = 0
-        for stream, entries in reply or []:
-            stream = stream.decode() if isinstance(stream, bytes) else stream
-            shard = int(stream.rsplit("{s", 1)[1].rstrip("}"))
-            for game_id in dict.fromkeys(f[b"g"].decode() for _, f in entries):
-                self.react(game_id)
-            self.redis.set(self.keys.checkpoint(self.role, shard), entries[-1][0])
-            handled += len(entries)
-        return handled
-
-    def drain(self) -> int:
-        total = 0
-        while (n := self.step()) > 0:
-            total += n
-        return total
+    def handle_entries(self, shard: int, entries: list[Any]) -> None:
+        for game_id in dict.fromkeys(f[b"g"].decode() for _, f in entries):
+            self.react(game_id)
+        self.save_checkpoint(shard, entries[-1][0])
 
     def react(self, game_id: str) -> list[str]:
         """Enqueue what the game's current state calls for; returns the job ids enqueued."""

@@ -1,0 +1,90 @@
+"""Following the shard feeds: the loop the projector and the reactor share.
+
+A follower takes a fair share of the shards (leases), reads each owned
+``feed:{sN}`` from its own durable checkpoint, and hands every batch to
+``handle_entries``, which persists the checkpoint once the batch is done
+(possibly in the same pipeline as its own writes). Entries seen twice must
+be harmless: both followers act on the game's current state, not on deltas.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from typing import Any
+
+import redis
+
+from .aggregates import Repository
+from .eventstore import EventStore, Keys
+from .leases import ShardLeases
+from .settings import Settings
+
+
+def shard_of(stream: Any) -> int:
+    """The shard number in a stream key's hash tag (``...{s7}``)."""
+    name = stream.decode() if isinstance(stream, bytes) else stream
+    return int(name.rsplit("{s", 1)[1].rstrip("}"))
+
+
+class FeedFollower:
+    role = "follower"
+
+    def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
+        self.redis = client
+        self.settings = settings
+        self.keys = Keys(settings.key_prefix, settings.shards)
+        self.store = EventStore(client, self.keys)
+        self.repo = Repository(self.store, settings.aggregate_cache_size)
+        self.name = name or f"{self.role}-{secrets.token_hex(3)}"
+        self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
+        self._checkpoints: dict[int, str] = {}
+
+    def handle_entries(self, shard: int, entries: list[Any]) -> None:
+        raise NotImplementedError
+
+    def idle(self) -> None:
+        """Called once per loop turn (periodic work)."""
+
+    def run(self, stop: threading.Event, block_ms: int = 50) -> None:
+        try:
+            while not stop.is_set():
+                if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
+                    time.sleep(0.05)
+                self.idle()
+        finally:
+            self.leases.release_all()
+
+    def step(self, block_ms: int = 0, count: int = 500) -> int:
+        if self.leases.refresh():
+            self.repo.clear()
+            self._checkpoints.clear()  # another follower may have moved them while we did not own the shard
+        if not self.leases.owned:
+            return 0
+        streams = {}
+        for shard in sorted(self.leases.owned):
+            if shard not in self._checkpoints:
+                ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
+                self._checkpoints[shard] = ckpt.decode() if ckpt else "0-0"
+            streams[self.keys.feed(shard)] = self._checkpoints[shard]
+        reply = self.redis.xread(streams, count=count, block=block_ms or None)
+        handled = 0
+        for stream, entries in reply or []:
+            self.handle_entries(shard_of(stream), entries)
+            handled += len(entries)
+        return handled
+
+    def drain(self) -> int:
+        total = 0
+        while (n := self.step()) > 0:
+            total += n
+        return total
+
+    def save_checkpoint(self, shard: int, entry_id: Any, pipe: Any = None) -> None:
+        """Persist how far ``shard``'s feed is handled (in ``pipe`` when given)."""
+        (pipe or self.redis).set(self.keys.checkpoint(self.role, shard), entry_id)
+        self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+
+    def forget_checkpoints(self) -> None:
+        self._checkpoints.clear()
