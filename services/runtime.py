@@ -17,7 +17,7 @@ import structlog
 
 from domain.catalog import load_games
 
-from .async_play.config import AsyncSettings, get_async_settings
+from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
 from .processor import Processor
 from .reactor import Reactor
@@ -45,7 +45,7 @@ class Service:
                  async_settings: AsyncSettings | None = None) -> None:
         load_games()
         self.settings = settings
-        self.async_settings = async_settings or get_async_settings()
+        self.async_settings = async_settings or settings
         self.clients = clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)

@@ -8,10 +8,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from .async_play.config import AsyncSettings
 
 
-class Settings(BaseSettings):
+class Settings(AsyncSettings):
+    """Everything configurable, from ``TAPROOM_*`` (and ``REDIS_URL``); the asynchronous-play
+    fields (deadlines, vacations, webhooks, watchdog) come from :class:`AsyncSettings`."""
+
     model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
 
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))

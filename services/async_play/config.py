@@ -1,12 +1,11 @@
 """Settings of asynchronous play, read from ``TAPROOM_*`` environment variables.
 
-Kept beside the main :class:`services.settings.Settings` (same prefix) until
-the two are merged; every value has a default that suits production.
+The main :class:`services.settings.Settings` inherits these fields, so the
+service has one settings object; code of this package only needs this part.
+Every value has a default that suits production.
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -33,6 +32,8 @@ class AsyncSettings(BaseSettings):
     notifications_kept: int = 50
 
 
-@lru_cache(maxsize=1)
 def get_async_settings() -> AsyncSettings:
-    return AsyncSettings()
+    """The service's one settings object (it includes these fields)."""
+    from ..settings import get_settings
+
+    return get_settings()

@@ -27,7 +27,7 @@ from domain.core.lifecycle import GameRecord
 
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
-from ..async_play.config import AsyncSettings, get_async_settings
+from ..async_play.config import AsyncSettings
 from ..async_play.deadlines import AsyncPlay, job_safe
 from ..async_play.keys import AsyncKeys
 from ..feed import FeedFollower
@@ -57,7 +57,7 @@ class Reactor(FeedFollower):
         super().__init__(client, settings, name)
         self.queue = queue or Queue(settings.rq_queue, connection=client)
         self._swept = time.monotonic()
-        self.async_settings = async_settings or get_async_settings()
+        self.async_settings = async_settings or settings
         self.async_play = AsyncPlay(client, AsyncKeys.of(self.keys), self.queue, self.async_settings)
         from .watchdog import Watchdog
 
