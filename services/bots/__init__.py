@@ -12,6 +12,7 @@ heuristic), ``search`` (determinized Monte Carlo search with a time budget).
 
 from __future__ import annotations
 
+import os
 import random
 from functools import partial
 from typing import Any, Callable, Sequence
@@ -25,8 +26,9 @@ from .search import greedy_choice, search_choice
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]
 """(game id, seat view, legal commands, rng) -> the chosen command."""
 
-SEARCH_BUDGET = 1.0
-"""Seconds of search per move (p95 move time stays under 2 s on a 2-core machine)."""
+SEARCH_BUDGET = float(os.environ.get("TAPROOM_BOT_SEARCH_BUDGET", "1.0"))
+"""Seconds of search per move (p95 move time stays under 2 s on a 2-core machine); the environment
+variable ``TAPROOM_BOT_SEARCH_BUDGET`` changes it (e.g. smaller for full-pipeline test games)."""
 
 
 def random_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random) -> Command:

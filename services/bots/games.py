@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
-StateFromView = Callable[[dict[str, Any], int, random.Random], Any]
+
+class StateFromView(Protocol):
+    """``domain/<game>/determinize.state_from_view``: a state consistent with the seat's view, hidden parts
+    sampled from ``rng``; ``legal`` (the seat's legal commands) may settle public turn flags the view omits."""
+
+    def __call__(self, view: dict[str, Any], seat: int, rng: random.Random,
+                 legal: Sequence[Any] | None = None) -> Any: ...
+
+
 Evaluate = Callable[[Any, int], float]
 
 
@@ -26,6 +34,9 @@ class BotGame:
     """A margin of about this many points counts as a clear lead (rewards are squashed by it)."""
     playout_depth: int = 4
     """Commands simulated after the candidate move before the heuristic judges the position."""
+    prune: Callable[[dict[str, Any], list[Any]], list[Any]] | None = None
+    """Drops legal commands a bot should never consider (e.g. moves that only undo a move: they let a
+    heuristic bot cycle forever); it must leave at least one command."""
 
 
 _GAMES: dict[str, BotGame] = {}
@@ -40,6 +51,14 @@ def bot_game(game_id: str) -> BotGame | None:
     """The adapter of ``game_id``, or None when the game has no determinizer yet (bots then play randomly)."""
     _load()
     return _GAMES.get(game_id)
+
+
+def _tiefenthal_prune(view: dict[str, Any], legal: list[Any]) -> list[Any]:
+    """Moving a die that is already placed only undoes a move; a heuristic bot would shuffle it for ever."""
+    me = next(p for p in view["players"] if p["seat"] == view["you"])
+    placed = {d["die"] for d in me["dice"] if d["space"] is not None}
+    kept = [c for c in legal if not (c.type == "PlaceDie" and c.die in placed)]
+    return kept or legal
 
 
 _loaded = False
@@ -57,12 +76,13 @@ def _load() -> None:
     try:
         from domain.heaven_and_ale import determinize as ha_det
         from domain.heaven_and_ale import heuristics as ha_h
-        register(BotGame("heaven-and-ale", ha_det.state_from_view, ha_h.evaluate, scale=8.0, playout_depth=4))
+        register(BotGame("heaven-and-ale", ha_det.state_from_view, ha_h.evaluate, scale=4.0, playout_depth=4))
     except ImportError:  # pragma: no cover - only while a game lacks its determinizer
         pass
     try:
         from domain.tiefenthal import determinize as tf_det
         from domain.tiefenthal import heuristics as tf_h
-        register(BotGame("tiefenthal", tf_det.state_from_view, tf_h.evaluate, scale=8.0, playout_depth=4))
+        register(BotGame("tiefenthal", tf_det.state_from_view, tf_h.evaluate, scale=8.0, playout_depth=4,
+                         prune=_tiefenthal_prune))
     except ImportError:  # pragma: no cover
         pass

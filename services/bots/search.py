@@ -2,10 +2,14 @@
 
 Both start from the seat's view only: ``state_from_view`` samples a full state
 consistent with it (a *determinization*), so hidden information is guessed,
-never read. The root candidates are always the ``legal`` list the bot was given.
+never read. The root candidates always come from the ``legal`` list the bot was
+given (less what the game's ``prune`` drops).
 
-Search is information-set MCTS flattened at the root: every iteration takes
-the next of several determinizations, picks a root command by UCB1, plays it
+Search is information-set MCTS flattened at the root: the root commands are
+ranked by their greedy value on a first determinization and the best
+``ROOT_WIDTH`` are searched; every iteration takes the next of several
+determinizations, picks a root command by UCB1 (the greedy value counting as
+``PRIOR_VISITS`` virtual visits), plays it
 and a short heuristic playout (chance drawn from a per-simulation
 ``random.Random``), and scores the leaf with the game's evaluation. Statistics
 are shared across determinizations, so the most visited command is the vote.
@@ -20,16 +24,18 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from domain.core import Command
-from domain.core.registry import get_game
 
 from .games import BotGame
 
-GREEDY_FOLLOW_UP = 16
-"""Greedy looks one command further when the same seat still acts (e.g. the figure after a tile) and has at most this many options."""
+GREEDY_FOLLOW_UP = 24
+"""Greedy looks one command further when the same seat still acts (e.g. the figure after a tile, the tile
+bought after a move): the best of its follow-ups, or of this many sampled ones when there are more."""
 PLAYOUT_SAMPLE = 4
 """Playout policy: the best of this many random legal commands by one-step evaluation."""
-ROOT_WIDTH = 10
-"""Search considers only the this many best root commands by greedy value (plus ties)."""
+ROOT_WIDTH = 6
+"""Search considers only this many best root commands by greedy value (plus ties, at most twice as many)."""
+PRIOR_VISITS = 2
+"""Each root command starts with this many virtual visits worth its greedy value (a progressive bias)."""
 DETERMINIZATIONS = 12
 UCB_C = 0.7
 
@@ -55,35 +61,46 @@ def greedy_value(game: Any, adapter: BotGame, state: Any, command: Command, seat
     s = _after(game, state, command, rng)
     if follow_up and not game.is_over(s) and game.to_act(s) == [seat]:
         nxt = game.legal_commands(s, seat)
-        if 0 < len(nxt) <= GREEDY_FOLLOW_UP:
+        if len(nxt) > GREEDY_FOLLOW_UP:
+            nxt = rng.sample(nxt, GREEDY_FOLLOW_UP)
+        if nxt:
             return max(adapter.evaluate(_after(game, s, c, rng), seat) for c in nxt)
     return adapter.evaluate(s, seat)
+
+
+def candidates_of(adapter: BotGame, view: dict[str, Any], legal: Sequence[Command]) -> list[Command]:
+    legal = list(legal)
+    return adapter.prune(view, legal) if adapter.prune is not None else legal
 
 
 def greedy_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
                   rng: random.Random) -> Command:
     seat = seat_of(legal)
     state = adapter.state_from_view(view, seat, rng, legal=legal)
-    scored = _rank(game, adapter, state, legal, seat, rng)
+    scored = _rank(game, adapter, state, candidates_of(adapter, view, legal), seat, rng)
     best = scored[0][0]
     return rng.choice([c for v, c in scored if v >= best - 1e-9])
 
 
 def _rank(game: Any, adapter: BotGame, state: Any, legal: Sequence[Command], seat: int,
-          rng: random.Random) -> list[tuple[float, Command]]:
-    """Root commands with their greedy values, best first."""
+          rng: random.Random, deadline: float | None = None) -> list[tuple[float, Command]]:
+    """Root commands with their greedy values, best first (past ``deadline`` without follow-ups)."""
     out = []
     for c in legal:
         sim = random.Random(rng.getrandbits(64))
-        out.append((greedy_value(game, adapter, state, c, seat, sim), c))
+        follow_up = deadline is None or time.perf_counter() < deadline
+        out.append((greedy_value(game, adapter, state, c, seat, sim, follow_up), c))
     out.sort(key=lambda vc: -vc[0])
     return out
 
 
-def _playout_step(game: Any, adapter: BotGame, state: Any, rng: random.Random) -> Any:
+def _playout_step(game: Any, adapter: BotGame, state: Any, rng: random.Random) -> Any | None:
+    """One playout command by the sampled-greedy policy; None when nobody can act (the playout stops)."""
     seats = game.to_act(state)
     actor = seats[0] if len(seats) == 1 else rng.choice(seats)
     legal = game.legal_commands(state, actor)
+    if not legal:
+        return None
     if len(legal) <= PLAYOUT_SAMPLE:
         options = legal
     else:
@@ -94,7 +111,7 @@ def _playout_step(game: Any, adapter: BotGame, state: Any, rng: random.Random) -
     for c in options:
         s = _after(game, state, c, rng)
         v = adapter.evaluate(s, actor)
-        if v > best:
+        if best_state is None or v > best:
             best, best_state = v, s
     return best_state
 
@@ -112,10 +129,12 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     legal = list(legal)
     if len(legal) == 1:
         return legal[0]
-    deadline = time.perf_counter() + budget
+    started = time.perf_counter()
+    deadline = started + budget
     seat = seat_of(legal)
-    dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)))]
-    ranked = _rank(game, adapter, dets[0], legal, seat, rng)
+    dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal)]
+    ranked = _rank(game, adapter, dets[0], candidates_of(adapter, view, legal), seat, rng,
+                   deadline=started + budget / 2 if max_iterations is None else None)
     cut = ranked[min(ROOT_WIDTH, len(ranked)) - 1][0]
     candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * ROOT_WIDTH]
     if len(candidates) == 1:
@@ -124,27 +143,29 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     n = [0] * len(candidates)
     w = [0.0] * len(candidates)
     total = 0
+    squash = lambda v: 0.5 + 0.5 * math.tanh(v / adapter.scale)  # noqa: E731
     while True:
         if max_iterations is not None and total >= max_iterations:
             break
         if max_iterations is None and time.perf_counter() >= deadline:
             break
         if total % len(candidates) == 0 and len(dets) < DETERMINIZATIONS and total:
-            dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64))), legal=legal)
+            dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
         det = dets[total % len(dets)]
-        unvisited = [i for i in range(len(candidates)) if n[i] == 0]
-        if unvisited:
-            i = unvisited[0]
-        else:
-            log_t = math.log(total)
-            i = max(range(len(candidates)), key=lambda k: w[k] / n[k] + UCB_C * math.sqrt(log_t / n[k]))
+        log_t = math.log(total + PRIOR_VISITS * len(candidates))
+        i = max(range(len(candidates)),
+                key=lambda k: (w[k] + PRIOR_VISITS * squash(prior[id(candidates[k])])) / (n[k] + PRIOR_VISITS)
+                + UCB_C * math.sqrt(log_t / (n[k] + PRIOR_VISITS)))
         sim = random.Random(rng.getrandbits(64))
         s = _after(game, det, candidates[i], sim)
         for _ in range(adapter.playout_depth):
-            if game.is_over(s):
+            if game.is_over(s) or not game.to_act(s):
                 break
-            s = _playout_step(game, adapter, s, sim)
-        reward = 0.5 + 0.5 * math.tanh(adapter.evaluate(s, seat) / adapter.scale)
+            nxt = _playout_step(game, adapter, s, sim)
+            if nxt is None:
+                break
+            s = nxt
+        reward = squash(adapter.evaluate(s, seat))
         n[i] += 1
         w[i] += reward
         total += 1
@@ -155,7 +176,3 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     # The vote: most visits, then mean reward, then the greedy prior.
     i = max(range(len(candidates)), key=lambda k: (n[k], w[k] / n[k] if n[k] else 0.0, prior[id(candidates[k])]))
     return candidates[i]
-
-
-def game_of(game_id: str) -> Any:
-    return get_game(game_id)

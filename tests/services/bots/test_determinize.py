@@ -1,4 +1,4 @@
-"""``state_from_view``: a state rebuilt from one seat's view shows that seat the same view and the same legal commands."""
+"""``state_from_view``: a state rebuilt from one seat's view shows that seat the same view and legal commands."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ MODULES = {"carcassonne": "domain.carcassonne.determinize", "heaven-and-ale": "d
 EVERY = {"carcassonne": 7, "heaven-and-ale": 2, "tiefenthal": 5}
 
 
-@pytest.mark.parametrize("game_id,options,players", CONFIGS, ids=[f"{g}-{p}p-{i}" for i, (g, _, p) in enumerate(CONFIGS)])
+@pytest.mark.parametrize("game_id,options,players", CONFIGS,
+                         ids=[f"{g}-{p}p-{i}" for i, (g, _, p) in enumerate(CONFIGS)])
 def test_view_and_legal_commands_survive_determinization(game_id: str, options: dict, players: int) -> None:
     game = get_game(game_id)
     state_from_view = importlib.import_module(MODULES[game_id]).state_from_view

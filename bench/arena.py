@@ -1,0 +1,114 @@
+"""Bot arena: seeded 2-player games between bot levels, straight through the decider (no Redis).
+
+Each bot gets only its seat's view and legal commands, exactly as the rq job
+does. Prints, per game and pairing, the win rate of the first level with a 95%
+Wilson interval (a tie counts half) and move-time p50/p95 per level.
+
+    .venv/bin/python bench/arena.py --games 20 --game carcassonne --pair search:random --budget 1.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from domain.catalog import load_games  # noqa: E402
+from domain.core.registry import get_game  # noqa: E402
+from domain.core.rng import rng_for, seed_from_text  # noqa: E402
+from services.bots import Bot, get_bot, make_search_bot  # noqa: E402
+
+GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (ties count half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bot_for(level: str, budget: float, iterations: int | None) -> Bot:
+    return make_search_bot(budget, iterations) if level == "search" else get_bot(level)
+
+
+def play(game_id: str, levels: tuple[str, str], seed: str, budget: float, iterations: int | None,
+         times: dict[str, list[float]], options: dict[str, Any] | None = None) -> list[float]:
+    """One game; seat i is played by ``levels[i]``. Returns each seat's result (1 win, 0.5 tie, 0 loss)."""
+    game = get_game(game_id)
+    secret = seed_from_text(seed)
+    bots = [bot_for(level, budget, iterations) for level in levels]
+    events = game.setup(game.parse_options(options or {}), 2, rng_for(secret, 0))
+    state = game.fold(None, events)
+    version = len(events)
+    chooser = random.Random(secret + b"|bots")
+    moves = 0
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_commands(state, seat)
+        view = game.view(state, seat)
+        t0 = time.perf_counter()
+        command = bots[seat](game_id, view, legal, random.Random(chooser.getrandbits(64)))
+        times[levels[seat]].append(time.perf_counter() - t0)
+        for event in game.decide(state, command, rng_for(secret, version)):
+            state = game.evolve(state, event)
+            version += 1
+        moves += 1
+        if moves > 20_000:
+            raise RuntimeError("no end")
+    totals = [(s.total, s.tiebreak) for s in sorted(game.scores(state), key=lambda s: s.seat)]
+    if totals[0] == totals[1]:
+        return [0.5, 0.5]
+    return [1.0, 0.0] if totals[0] > totals[1] else [0.0, 1.0]
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(math.ceil(q * len(ordered))) - 1)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per pairing and game (seats alternate)")
+    parser.add_argument("--game", action="append", choices=GAMES, help="game id (repeatable; default all)")
+    parser.add_argument("--pair", action="append", help="A:B level pairing (repeatable; default search:random, "
+                        "search:greedy, greedy:random)")
+    parser.add_argument("--budget", type=float, default=1.0, help="search seconds per move")
+    parser.add_argument("--iterations", type=int, default=None, help="search simulations per move instead of time")
+    parser.add_argument("--seed", default="arena")
+    args = parser.parse_args(argv)
+    load_games()
+    pairs = [tuple(p.split(":")) for p in (args.pair or ["search:random", "search:greedy", "greedy:random"])]
+    for game_id in args.game or GAMES:
+        for a, b in pairs:
+            times: dict[str, list[float]] = defaultdict(list)
+            score = 0.0
+            started = time.perf_counter()
+            for g in range(args.games):
+                levels = (a, b) if g % 2 == 0 else (b, a)
+                result = play(game_id, levels, f"{args.seed}:{game_id}:{g}", args.budget, args.iterations, times)
+                score += result[0] if g % 2 == 0 else result[1]
+            low, high = wilson(score, args.games)
+            line = (f"{game_id:15s} {a:>6s} vs {b:<6s} games={args.games:3d} win={score / args.games:6.1%} "
+                    f"CI95=[{low:.1%}, {high:.1%}]")
+            for level in sorted(times):
+                t = times[level]
+                line += f"  {level}: p50={pct(t, .5) * 1000:.0f}ms p95={pct(t, .95) * 1000:.0f}ms n={len(t)}"
+            line += f"  ({time.perf_counter() - started:.0f}s)"
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Rebuild a full state from one seat's view, sampling what the seat cannot see (for search bots).
+
+Everything on the table is public in Heaven & Ale; hidden are only the
+face-down resource piles (the view gives their sizes) and the monk stacks still
+to come. Piles are dealt from the tiles not seen anywhere (on the track or in
+a garden), with the sizes the view shows.
+
+Public turn facts the view does not carry (see the bot report): ``acted``,
+``bought``, ``turn_from`` and all but the first of ``sheds_pending``. They are
+inferred: ``acted`` and ``bought`` from the seat's legal commands when the
+caller passes them (``legal=``), otherwise from the step; ``turn_from`` as the
+figure's position (exact during the move step).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from .board import START_SLOTS, TRACK_LEN
+from .garden import SHED_NAMES, SPOT_NAMES
+from .privileges import PAIRS, SCORING_SPOTS
+from .production import COLOURS
+from .state import EMPTY, PLACING, STEP_BUY, STEP_MOVE, HAState, Player
+from .supply import MONK_BASE, MONK_TYPES, MONKS_PER_PILE, N_RESOURCE_CODES, TILE_CODES, initial_monk_piles, \
+    initial_resource_piles, pile_back_for_round
+from . import delivery
+
+
+def _player(b: dict[str, Any], km: bool) -> Player:
+    p = Player()
+    p.money = b["ducats"]
+    p.brewmaster = b["brewmaster"]
+    p.markers = [b["markers"][c] for c in COLOURS]
+    p.garden = [TILE_CODES[b["garden"][name]] if name in b["garden"] else EMPTY for name in SPOT_NAMES]
+    p.sheds = [b["sheds"].get(name, EMPTY) for name in SHED_NAMES]
+    p.discs = [name in b["discs"] for name in SCORING_SPOTS]
+    p.pairs = [pair["card"] for pair in b["pairs"]]
+    assert len(p.pairs) == len(PAIRS)
+    p.cards = list(b["privilege_cards"])
+    p.large = list(b["large_barrels"])
+    p.small = list(b["small_barrels"])
+    p.pos = 0 if b["figure"] == "start" else b["figure"]
+    p.done = b["finished_round"]
+    p.slot = START_SLOTS.index(b["starting_space"]) if b["starting_space"] is not None else EMPTY
+    if km:
+        d = b["delivery"]
+        p.kegs = d["regular_kegs"]
+        p.bales = d["regular_bales"]
+        p.rental = d["rental_spot"]
+        p.extra_spots = d["regular_spots"] - delivery.REGULAR_SPOTS
+        p.board_tiles = list(d["board_tiles"])
+        p.area_values = [v if v != delivery.KEG_AREA_VALUES[i] else None for i, v in enumerate(d["keg_area_values"])]
+        p.cart = d["cart"]
+        p.cart_kegs = d["cart_kegs"]
+        p.delivered = list(d["delivered"])
+        p.storage_tiles = [d["storage_tiles"].get(name) for name in SHED_NAMES]
+    return p
+
+
+def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
+                    legal: Sequence[Any] | None = None) -> HAState:
+    """A state consistent with ``view``; pile contents sampled from ``rng``."""
+    km = view["kegs_and_more"]
+    n = view["players"]
+    s = HAState(n=n, rounds=view["rounds"], kegs_and_more=km, start_player=view["start_player"],
+                players=[_player(b, km) for b in view["boards"]])
+    s.phase = view["phase"]
+    s.round = view["round"]
+    s.turn = view["turn"] if view["turn"] is not None else EMPTY
+    s.step = view["step"] or ""
+    s.space = view["current_space"] if view["current_space"] is not None else 0
+    s.sheds_pending = [SHED_NAMES.index(view["pending_shed"])] if view["pending_shed"] else []
+    s.pair = view["pending_pair"] if view["pending_pair"] is not None else EMPTY
+    s.tiles = [[TILE_CODES[t] for t in space.get("tiles", ())] for space in view["track"]]
+    s.discs = [space.get("discs", 0) for space in view["track"]]
+    if km:
+        s.kegs = [space["kegs"] for space in view["track"]]
+        s.bales = [space["bales"] for space in view["track"]]
+        die = view["carter_die"]
+        s.die_space = die["space"] if die["space"] is not None else EMPTY
+        s.die_value = die["value"]
+        s.keg_reserve = view["keg_reserve"]
+        s.bale_reserve = view["bale_reserve"]
+    s.slots = [who if who is not None else EMPTY for who in view["starting_spaces"].values()]
+    s.large = [b["large"] if b["large"] is not None else EMPTY for b in view["barrels"]]
+    s.small = [b["small"] if b["small"] is not None else EMPTY for b in view["barrels"]]
+    if s.phase == PLACING:
+        order = [(s.start_player - i) % n for i in range(1, n)]
+        s.place_order = [q for q in order if s.players[q].slot == EMPTY]
+    if s.turn != EMPTY:
+        p = s.players[s.turn]
+        s.turn_from = TRACK_LEN if p.done else p.pos
+        s.acted = s.step != STEP_MOVE
+        s.bought = 0
+    _deal_piles(s, view, rng)
+    if legal is not None and s.turn != EMPTY:
+        _match_flags(s, legal)
+    return s
+
+
+def _deal_piles(s: HAState, view: dict[str, Any], rng: random.Random) -> None:
+    seen = [c for space in s.tiles for c in space] + [c for p in s.players for c in p.garden if c != EMPTY]
+    counts = [sum(per) for per in zip(*initial_resource_piles())]
+    monks = [sum(per) for per in zip(*initial_monk_piles())]
+    for c in seen:
+        if c < MONK_BASE:
+            counts[c] = max(0, counts[c] - 1)
+        else:
+            monks[c - MONK_BASE] = max(0, monks[c - MONK_BASE] - 1)
+    pool = [c for c in range(N_RESOURCE_CODES) for _ in range(counts[c])]
+    rng.shuffle(pool)
+    s.piles = []
+    for size in view["resource_piles"]:
+        pile = [0] * N_RESOURCE_CODES
+        for c in pool[:size]:
+            pile[c] += 1
+        pool = pool[size:]
+        s.piles.append(pile)
+    # Monk stacks still to come: one per later round, from the back that round uses.
+    monk_pool = [t for t in range(MONK_TYPES) for _ in range(monks[t])]
+    rng.shuffle(monk_pool)
+    s.monk_piles = [[0] * MONK_TYPES for _ in range(2)]
+    for round_no in range(s.round + 1, s.rounds + 1):
+        back = pile_back_for_round(round_no)
+        for t in monk_pool[:MONKS_PER_PILE]:
+            s.monk_piles[back][t] += 1
+        monk_pool = monk_pool[MONKS_PER_PILE:]
+
+
+def _match_flags(s: HAState, legal: Sequence[Any]) -> None:
+    """Pick ``acted``/``bought`` so the seat's legal commands are the ones it was given."""
+    from .legal import legal_commands
+    target = list(legal)
+    for acted in (s.acted, not s.acted):
+        for bought in ((0, 1) if s.step == STEP_BUY else (0,)):
+            s.acted, s.bought = acted, bought
+            if legal_commands(s, s.turn) == target:
+                return

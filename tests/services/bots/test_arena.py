@@ -1,0 +1,40 @@
+"""A small seeded arena sample through bench/arena.py: greedy beats random, search plays whole games."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("arena", Path(__file__).resolve().parents[3] / "bench" / "arena.py")
+assert _spec is not None and _spec.loader is not None
+arena = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(arena)
+
+
+def test_wilson_interval() -> None:
+    low, high = arena.wilson(9, 10)
+    assert 0.59 < low < 0.6 and 0.98 < high < 0.99
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("game_id", ["carcassonne", "tiefenthal"])
+def test_greedy_beats_random_in_most_seeded_games(game_id: str) -> None:
+    times: dict[str, list[float]] = defaultdict(list)
+    wins = 0.0
+    games = 4
+    for g in range(games):
+        levels = ("greedy", "random") if g % 2 == 0 else ("random", "greedy")
+        result = arena.play(game_id, levels, f"test-arena:{g}", 0.0, None, times)
+        wins += result[levels.index("greedy")]
+    assert wins >= 3, wins
+    assert len(times["greedy"]) > 10 and len(times["random"]) > 10
+
+
+def test_search_plays_a_whole_game_with_a_tiny_budget() -> None:
+    times: dict[str, list[float]] = defaultdict(list)
+    result = arena.play("heaven-and-ale", ("search", "random"), "test-arena:search", 1.0, 6, times)
+    assert sorted(result) in ([0.0, 1.0], [0.5, 0.5])
+    assert times["search"]
