@@ -16,6 +16,7 @@ import orjson
 
 from domain.core.lifecycle import CreateGame, check_reveal, execute, parse_command
 from domain.core.registry import get_game
+from domain.core.rng import SeedDice
 
 from .eventstore import Envelope, EventStore, verify_chain
 
@@ -67,19 +68,6 @@ class Report:
         return {**self.__dict__, "ok": self.ok}
 
 
-class _Seed:
-    def __init__(self, seed: bytes) -> None:
-        self.seed = seed
-
-    def rng(self, version: int) -> Any:
-        from domain.core import rng_for
-
-        return rng_for(self.seed, version)
-
-    def reveal(self) -> bytes:
-        return self.seed
-
-
 def verify(envelopes: list[Envelope], commands: list[dict[str, Any]]) -> Report:
     report = Report(events=len(envelopes), commands=len(commands))
     report.chain_ok, reason = verify_chain(envelopes)
@@ -104,7 +92,7 @@ def verify(envelopes: list[Envelope], commands: list[dict[str, Any]]) -> Report:
             data = dict(cmd["command"])
             game = get_game(game_type) if data.get("type") != CreateGame.model_fields["type"].default else None
             command = parse_command(game, data)
-            events, record = execute(record, game_id, command, _Seed(seed))
+            events, record = execute(record, game_id, command, SeedDice(seed))
             if cmd["from_version"] != covered:
                 report.problems.append(f"command {cmd['command_id']} starts at {cmd['from_version']}, not {covered}")
             for offset, event in enumerate(events, start=1):

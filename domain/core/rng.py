@@ -26,3 +26,16 @@ def commitment(seed: bytes) -> str:
 def seed_from_text(text: str) -> bytes:
     """A development/test seed from a human string (only allowed when the server permits it)."""
     return hashlib.sha256(b"taproom-dev-seed|" + text.encode()).digest()
+
+
+class SeedDice:
+    """A game's secret seed as the aggregate uses it: one RNG per version, and the seed at the end."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+
+    def rng(self, version: int) -> random.Random:
+        return rng_for(self.seed, version)
+
+    def reveal(self) -> bytes:
+        return self.seed

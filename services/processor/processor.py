@@ -23,7 +23,8 @@ import redis
 import structlog
 from prometheus_client import Counter, Histogram
 
-from domain.core import RuleError, commitment, rng_for, seed_from_text
+from domain.core import RuleError, commitment, seed_from_text
+from domain.core.rng import SeedDice
 from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_command
 from domain.core.registry import get_game
 
@@ -38,19 +39,6 @@ log = structlog.get_logger("taproom.processor")
 
 COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
 LATENCY = Histogram("taproom_command_seconds", "Time to process one command")
-
-
-class SeedDice:
-    """The aggregate's access to a game's secret seed."""
-
-    def __init__(self, seed: bytes) -> None:
-        self.seed = seed
-
-    def rng(self, version: int) -> Any:
-        return rng_for(self.seed, version)
-
-    def reveal(self) -> bytes:
-        return self.seed
 
 
 class Processor:
