@@ -350,6 +350,8 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
     if isinstance(command, (TimeOut, PlayFor)):
         return _play_for(record, command, dice)
     if isinstance(command, ReclaimSeat):
+        if record.status != "active":
+            raise GameNotActive(f"game {game_id} is {record.status}; seats are reclaimed while it runs")
         if not 0 <= command.seat < len(record.seats) or record.seats[command.seat].autopilot is None:
             raise IllegalMove(f"seat {command.seat} is not on autopilot at version {record.version}")
         return [SeatReclaimed(seat=command.seat)]

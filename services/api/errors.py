@@ -39,7 +39,7 @@ class ApiError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status or STATUS_BY_CODE.get(code, 400)
+        self.status = status or status_for(code)
 
 
 def status_for(code: str) -> int:

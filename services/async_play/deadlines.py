@@ -163,7 +163,7 @@ class AsyncPlay:
     def ctx(self) -> dict[str, Any]:
         """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
         return {"prefix": self.keys.prefix, "shards": self.keys.shards,
-                "async_settings": self.settings.model_dump(mode="json")}
+                "async_settings": self.settings.model_dump(mode="json", include=set(AsyncSettings.model_fields))}
 
     def on_game(self, record: GameRecord, version: int, ts: float) -> list[str]:
         """Schedule what the record calls for; returns the job ids scheduled."""

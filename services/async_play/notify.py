@@ -66,8 +66,18 @@ def check_url(url: str, allow_private: bool) -> None:
         raise InvalidCommand(f"cannot resolve the webhook host {parsed.hostname!r}") from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0])
-        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved:
-            raise InvalidCommand(f"webhook host {parsed.hostname!r} is a private address")
+        if not address.is_global:  # private, loopback, link-local, shared (100.64/10), reserved ...
+            raise InvalidCommand(f"webhook host {parsed.hostname!r} is not a public address")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A webhook answer of 3xx is a failure: following it would let a receiver point us anywhere."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 class Webhooks:
@@ -148,7 +158,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
         "Content-Type": "application/json", "User-Agent": "taproom-webhook/1",
         "X-Taproom-Event": kind, "X-Taproom-Delivery": delivery, SIGNATURE_HEADER: sign(secret, data)})
     try:
-        with urllib.request.urlopen(request, timeout=timeout_seconds) as response:  # noqa: S310 (checked above)
+        with _OPENER.open(request, timeout=timeout_seconds) as response:  # noqa: S310 (checked above)
             status = response.status
     except urllib.error.HTTPError as exc:
         status = exc.code

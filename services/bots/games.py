@@ -7,6 +7,8 @@ Adding a game's bots is one ``register(BotGame(...))`` line below: the game's
 
 from __future__ import annotations
 
+import threading
+
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
@@ -62,13 +64,21 @@ def _tiefenthal_prune(view: dict[str, Any], legal: list[Any]) -> list[Any]:
 
 
 _loaded = False
+_load_lock = threading.Lock()
 
 
 def _load() -> None:
+    """Register the bundled games once; worker threads wait until all are registered."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    with _load_lock:
+        if not _loaded:
+            _register_bundled()
+            _loaded = True
+
+
+def _register_bundled() -> None:
     from domain.carcassonne import determinize as carcassonne_det
     from domain.carcassonne import heuristics as carcassonne_h
     register(BotGame("carcassonne", carcassonne_det.state_from_view, carcassonne_h.evaluate,

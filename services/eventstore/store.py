@@ -25,6 +25,10 @@ SNAPSHOT_FORMAT = 1
 """Bump when a state class changes shape: older snapshots are then ignored and the log replayed."""
 
 
+def pickle_record(record: Any) -> bytes:
+    return pickle.dumps(record, protocol=5)
+
+
 @dataclass(frozen=True)
 class AppendRequest:
     """One command's append: its events, its audit record and, optionally, how to settle it."""
@@ -130,9 +134,12 @@ class EventStore:
 
     # -- snapshots -----------------------------------------------------------
     def save_snapshot(self, game_id: str, version: int, digest: str, record: Any, ts: float = 0.0) -> None:
+        self.save_snapshot_bytes(game_id, version, digest, pickle_record(record), ts)
+
+    def save_snapshot_bytes(self, game_id: str, version: int, digest: str, pickled: bytes, ts: float = 0.0) -> None:
+        """Store a record pickled earlier (records change in place, so pickle at the right version)."""
         self.redis.hset(self.keys.snapshot(game_id), mapping={
-            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts,
-            "state": pickle.dumps(record, protocol=5)})
+            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": pickled})
 
     def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
         raw = self.redis.hgetall(self.keys.snapshot(game_id))

@@ -30,7 +30,7 @@ from domain.core.registry import get_game
 
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import AppendRequest
+from ..eventstore.store import AppendRequest, pickle_record
 from ..leases import ShardLeases
 from ..settings import Settings
 
@@ -131,7 +131,10 @@ class Processor:
         messages: list[tuple[Any, dict[str, Any] | None, dict]] = []
         for entry_id, fields in entries:
             try:
-                messages.append((entry_id, orjson.loads(fields[b"m"]), fields))
+                message = orjson.loads(fields[b"m"])
+                ok = isinstance(message, dict) and isinstance(message.get("game_id"), str) \
+                    and isinstance(message.get("command_id"), str) and isinstance(message.get("command"), dict)
+                messages.append((entry_id, message if ok else None, fields))
             except Exception:
                 messages.append((entry_id, None, fields))
         readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
@@ -157,6 +160,7 @@ class Processor:
             except Exception:
                 log.exception("command crashed", game_id=message.get("game_id"), command_id=message.get("command_id"))
                 self._commit(plans, settle)  # what came before goes first, then this one alone
+                self.repo.drop(message["game_id"])  # the crash may have left the cached record half-changed
                 plans = []
                 self._process_alone(stream, entry_id, message, fields, settle)
         self._commit(plans, settle)
@@ -180,10 +184,11 @@ class Processor:
             if result is None or result.status == "dup":  # rejected, or already applied
                 outcome = plan.outcome if result is None else _accepted(game_id, command_id, result.record or {})
                 settle.set(self.keys.outcome(game_id, command_id), orjson.dumps(outcome),
-                           ex=self.settings.outcome_ttl_seconds)
+                           ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] == "rejected")
                 settle.xack(plan.ack[0], GROUP, plan.ack[1])
-                if result is not None:
+                if result is not None:  # later commands of this game were decided on a guessed state
                     self.repo.drop(game_id)
+                    failed.add(game_id)
             elif result.status == "ok":
                 self._after_append(plan)
             else:
@@ -210,7 +215,7 @@ class Processor:
             return
         if outcome is not None:
             settle.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
-                       ex=self.settings.outcome_ttl_seconds)
+                       ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] == "rejected")
             settle.xack(stream, GROUP, entry_id)
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
@@ -225,7 +230,7 @@ class Processor:
             outcome = {"status": "rejected", "command_id": message["command_id"], "game_id": message["game_id"],
                        "code": "internal_error", "message": "the command could not be processed; it was set aside"}
             pipe.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
-                     ex=self.settings.outcome_ttl_seconds)
+                     ex=self.settings.outcome_ttl_seconds, nx=True)  # never over an accepted outcome
         except Exception:
             pass
         pipe.xack(stream, GROUP, entry_id)
@@ -310,14 +315,15 @@ class Processor:
             self.crash_hook(game_id, command_id)
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, orjson.dumps(outcome),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
-        return Plan(message, ack, outcome, append, after, loaded.version)
+        every = self.settings.snapshot_every
+        # Pickled now: the cached record changes in place as later commands of the batch are decided.
+        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: "Plan") -> None:
-        every = self.settings.snapshot_every
         after = plan.after
-        assert after is not None
-        if every and after.version // every > plan.before_version // every:
-            self.store.save_snapshot(plan.message["game_id"], after.version, after.hash, after.record, after.ts)
+        if plan.snapshot is not None and after is not None:
+            self.store.save_snapshot_bytes(plan.message["game_id"], after.version, after.hash, plan.snapshot, after.ts)
 
     def _seed(self, game_id: str) -> bytes | None:
         seed = self._seeds.get(game_id)
@@ -347,7 +353,7 @@ class Plan:
     outcome: dict[str, Any]
     append: AppendRequest | None = None
     after: Loaded | None = None
-    before_version: int = 0
+    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
 
 
 def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> dict[str, Any]:

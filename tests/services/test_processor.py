@@ -194,3 +194,26 @@ def test_the_same_command_twice_in_one_batch_is_applied_once_and_answered_as_acc
     outcome = kernel.bus.outcome(gid, "same")
     assert outcome.accepted and outcome.version == 5
     assert kernel.store.head(gid)[0] == 5
+
+
+def test_a_snapshot_taken_inside_a_batch_holds_the_state_of_its_own_version(kernel):
+    """Records change in place as a batch is decided: the snapshot must be taken at its version."""
+    gid = kernel.create(seats=1, target=100)
+    ids = [kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t") for _ in range(5)]
+    kernel.pump()
+    assert all(kernel.bus.outcome(gid, i).accepted for i in ids)
+    version, _, record, _ = kernel.store.load_snapshot(gid)
+    assert record.version == version and record.state.total == (version - 3) // 2
+    fresh = Processor(kernel.client, kernel.settings, name="p4")
+    loaded = fresh.repo.current(gid)
+    assert loaded.version == 13 and loaded.record.state.total == 5 and loaded.record.version == 13
+
+
+def test_a_message_of_the_wrong_shape_becomes_a_dead_letter_and_the_shard_goes_on(kernel, client):
+    gid = kernel.create()
+    stream = kernel.keys.cmd_stream_for(gid)
+    client.xadd(stream, {"m": b'["not", "a", "command"]'})
+    good = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t")
+    kernel.pump()
+    assert kernel.bus.outcome(gid, good).accepted
+    assert len(client.xrange(kernel.keys.dead_letters(kernel.keys.shard(gid)))) == 1

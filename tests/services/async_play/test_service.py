@@ -42,11 +42,11 @@ def running(clients, settings) -> Iterator[Service]:  # type: ignore[no-untyped-
     svc.stop()
 
 
-def create(svc: Service, seats: list[dict[str, Any]], pace: Any) -> str:
+def create(svc: Service, seats: list[dict[str, Any]], pace: Any, target: int = 12) -> str:
     keys = Keys(svc.settings.key_prefix, svc.settings.shards)
     bus = CommandBus(svc.clients(), keys)
     gid = uuid.uuid4().hex[:10]
-    outcome = bus.send(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": 12},
+    outcome = bus.send(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": target},
                              "seats": seats, "seed_commitment": "", "pace": pace}, seat=-1, actor="test",
                        dev_seed="seed")
     assert outcome is not None and outcome.accepted
@@ -89,7 +89,7 @@ def test_the_routes_for_webhooks_vacations_reclaiming_and_the_clock(running: Ser
     assert http.get("/players/me/webhook").status_code == 401
 
     gid = create(running, [{"name": "alice", "player_id": player["player_id"]}, {"bot": "random"}],
-                 {"per_move_seconds": HOUR})
+                 {"per_move_seconds": HOUR}, target=100_000)  # still running when the seat is reclaimed
     wait_until(lambda: receiver.received)  # "your turn"
     board = wait_until(lambda: http.get(f"/games/{gid}/clock").json()["seats"][0].get("deadline") and
                        http.get(f"/games/{gid}/clock").json())
