@@ -56,7 +56,10 @@ class Repository:
         return loaded
 
     def cached(self, game_id: str) -> Loaded | None:
-        return self._cache.get(game_id)
+        loaded = self._cache.get(game_id)
+        if loaded is not None:
+            self._cache.move_to_end(game_id)  # games being played stay cached
+        return loaded
 
     def put(self, game_id: str, loaded: Loaded) -> None:
         self._cache[game_id] = loaded

@@ -92,9 +92,9 @@ def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, 
         private_fields=sorted(event.private_fields), command_id=command_id, actor=actor, ts=ts,
         prev_hash=prev_hash,
     )
-    body = orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)
-    fields["hash"] = hashlib.sha256(prev_hash.encode() + body).hexdigest()
-    return Envelope.model_construct(**fields)
+    env = Envelope.model_construct(**fields, hash="")
+    env.__dict__["hash"] = env.compute_hash()  # one definition of what the hash covers: compute_hash
+    return env
 
 
 def verify_chain(envelopes: list[Envelope]) -> tuple[bool, str]:

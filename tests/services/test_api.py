@@ -201,3 +201,19 @@ def test_a_game_can_choose_a_pace_and_a_bad_pace_is_refused(api):
     bad_level = api.post("/games", json={"game": "counter", "seats": [{"name": "a"}],
                                          "pace": {"per_move_seconds": 60, "autopilot_level": "genius"}})
     assert bad_level.status_code == 422
+
+
+def test_a_create_still_queued_answers_202_with_its_tokens(settings):
+    """With no processor running the create stays queued: the seat tokens come with the 202."""
+    import fakeredis
+    from fastapi.testclient import TestClient
+
+    from services.api.app import create_app
+
+    slow = settings.model_copy(update={"command_wait_seconds": 0.05})
+    with TestClient(create_app(fakeredis.FakeRedis(), slow)) as client:
+        r = client.post("/games", json={"game": "counter", "seats": [{"name": "a"}, {"name": "b"}]})
+    assert r.status_code == 202
+    body = r.json()
+    assert body["status"] == "queued" and body["poll"] == f"/games/{body['game_id']}"
+    assert all(seat["token"] for seat in body["seats"])

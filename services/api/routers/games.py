@@ -41,9 +41,10 @@ class _Queued(Exception):
         self.game_id, self.command_id = game_id, command_id
 
 
-def queued_response(exc: _Queued) -> JSONResponse:
+def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSONResponse:
     return JSONResponse({"status": "queued", "command_id": exc.command_id,
-                         "poll": f"/games/{exc.game_id}/commands/{exc.command_id}"}, status_code=202)
+                         "poll": poll or f"/games/{exc.game_id}/commands/{exc.command_id}", **extra},
+                        status_code=202)
 
 
 @router.post("/games", response_model=GameCreatedResponse, status_code=201)
@@ -87,8 +88,10 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
         for token in tokens.values():
             ctx.revoke_token(token)
         raise
-    except _Queued as queued:
-        return queued_response(queued)
+    except _Queued as queued:  # the tokens are shown now or never: hand them out with the 202
+        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id,
+                               seats=[{"seat": i, "name": s["name"], "bot": s["bot"], "token": tokens.get(i)}
+                                      for i, s in enumerate(specs)])
     meta = ctx.meta(game_id)
     return GameCreatedResponse(
         game_id=game_id, version=meta["version"], seed_commitment=meta["seed_commitment"],
@@ -114,12 +117,16 @@ def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=Jo
     if seat not in open_seats:
         raise ApiError("seat_taken", f"seat {seat} is not open; open seats: {open_seats}")
     command = {"type": "taproom.ClaimSeat", "name": name, "player_id": player_id}
+    token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
     command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest")
     try:
         outcome = _outcome_or_error(ctx, game_id, command_id)
+    except ApiError:
+        if token:
+            ctx.revoke_token(token)
+        raise
     except _Queued as queued:
-        return queued_response(queued)
-    token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
+        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id, seat=seat, token=token)
     return JoinResponse(game_id=game_id, seat=seat, version=outcome["version"], token=token)
 
 
