@@ -208,9 +208,10 @@ class AsyncPlay:
 
     def watch_deadlines(self, record: GameRecord) -> None:
         """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""
+        if record.pace is None or not record.pace.timed:  # a pace is fixed at creation: never watched
+            return
         waits = self.clocks.waits(record.game_id)
-        dues = [self.clocks.deadline(record, seat, waits[seat]) for seat in clocked_seats(record) if seat in waits] \
-            if record.pace is not None and record.pace.timed else []
+        dues = [self.clocks.deadline(record, seat, waits[seat]) for seat in clocked_seats(record) if seat in waits]
         if dues:
             self.redis.zadd(self.keys.deadline_watch(), {record.game_id: min(dues)})
         else:

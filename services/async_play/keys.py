@@ -35,8 +35,9 @@ class AsyncKeys(Keys):
         """Zset: timed game -> the earliest deadline of its waiting seats (the watchdog checks late ones)."""
         return f"{self.prefix}deadlinewatch"
 
-    def watch_tries(self) -> str:
-        return f"{self.prefix}botwatch:tries"
+    def watch_tries(self, job_id: str) -> str:
+        """Counter of how often the watchdog enqueued ``job_id`` again (it gives up after a few)."""
+        return f"{self.prefix}botwatch:tries:{job_id}"
 
     @classmethod
     def of(cls, keys: Keys) -> "AsyncKeys":

@@ -49,9 +49,6 @@ class Keys:
     def view(self, game_id: str, seat: int | None) -> str:
         return self._g(game_id, "view:public" if seat is None else f"view:{seat}")
 
-    def legal(self, game_id: str, seat: int) -> str:
-        return self._g(game_id, f"legal:{seat}")
-
     def meta(self, game_id: str) -> str:
         return self._g(game_id, "meta")
 
@@ -101,6 +98,6 @@ class Keys:
 
     def all_read_model_patterns(self) -> list[str]:
         """Patterns of every projected key (deleted by a projections rebuild)."""
-        return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:legal:*", f"{self.prefix}g:*:meta",
+        return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:meta",
                 f"{self.prefix}inbox:*", f"{self.prefix}lobby", f"{self.prefix}finished",
                 f"{self.prefix}ckpt:projector:*"]

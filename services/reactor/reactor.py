@@ -131,7 +131,3 @@ class Reactor(FeedFollower):
         self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,
                            retry=retry, **spec.kwargs)
         return True
-
-    def _enqueue(self, func: Any, job_id: str, *args: Any, **kwargs: Any) -> bool:
-        """Kept for callers of the first reactor."""
-        return self.enqueue(JobSpec(job_id, func, args, kwargs))
