@@ -42,6 +42,7 @@ def cleanup(client: redis.Redis, prefix: str) -> None:
     queue = f"q-{prefix.strip(':')}"
     for key in client.scan_iter(match=f"rq:*{queue}*", count=1000):
         client.delete(key)
+    client.srem("rq:queues", f"rq:queue:{queue}")
     for key in client.scan_iter(match="rq:job:*", count=1000):
         origin = client.hget(key, "origin") if client.type(key) == b"hash" else None
         if origin and origin.decode() == queue:
