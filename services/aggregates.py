@@ -26,6 +26,20 @@ class Loaded:
     ts: float = 0.0  # time of the last event folded (0 when loaded from a snapshot alone)
 
 
+def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes]) -> Loaded:
+    """Fold stored envelopes (raw JSON) into ``loaded``: the hot path of replays and rebuilds,
+    decoding only what folding needs."""
+    if not raw:
+        return loaded
+    record = loaded.record
+    last: dict = {}
+    for item in raw:
+        last = orjson.loads(item)
+        game_type = record.game_type if record else last["payload"].get("game", "")
+        record = apply(record, game_id, decode_event(game_type, last["type"], last["schema_version"], last["payload"]))
+    return Loaded(record, last["version"], last["hash"], last["ts"])
+
+
 class Repository:
     def __init__(self, store: EventStore, cache_size: int = 2048, use_snapshots: bool = True) -> None:
         self.store = store
@@ -41,19 +55,13 @@ class Repository:
             loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
         else:
             self._cache.move_to_end(game_id)
-        raw = self.store.read_raw(game_id, after=loaded.version)
-        if raw:
-            # The hot path of replays and rebuilds: decode only what folding needs.
-            record = loaded.record
-            last: dict = {}
-            for item in raw:
-                last = orjson.loads(item)
-                game_type = record.game_type if record else last["payload"].get("game", "")
-                event = decode_event(game_type, last["type"], last["schema_version"], last["payload"])
-                record = apply(record, game_id, event)
-            loaded = Loaded(record, last["version"], last["hash"], last["ts"])
+        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version))
         self.put(game_id, loaded)
         return loaded
+
+    def at(self, game_id: str, version: int) -> Loaded:
+        """The record at a past ``version`` (replay), from the log alone; the cache is not touched."""
+        return fold_raw(Loaded(None, 0, GENESIS_HASH), game_id, self.store.read_raw(game_id, until=version))
 
     def cached(self, game_id: str) -> Loaded | None:
         loaded = self._cache.get(game_id)

@@ -103,8 +103,9 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
         return [Envelope.trusted(fields[b"e"]) for _, fields in entries]
 
-    def read_raw(self, game_id: str, after: int = 0) -> list[bytes]:
-        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
+    def read_raw(self, game_id: str, after: int = 0, until: int | None = None) -> list[bytes]:
+        end = f"{until}-1" if until is not None else "+"
+        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end)
         return [fields[b"e"] for _, fields in entries]
 
     def exists(self, game_id: str) -> bool:

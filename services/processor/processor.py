@@ -31,6 +31,7 @@ from domain.core.registry import get_game
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import AppendRequest, pickle_record
+from ..feed import shard_of
 from ..leases import ShardLeases
 from ..settings import Settings
 
@@ -183,20 +184,19 @@ class Processor:
             result = status.get(id(plan))
             if result is None or result.status == "dup":  # rejected, or already applied
                 outcome = plan.outcome if result is None else _accepted(game_id, command_id, result.record or {})
-                settle.set(self.keys.outcome(game_id, command_id), orjson.dumps(outcome),
-                           ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] == "rejected")
-                settle.xack(plan.ack[0], GROUP, plan.ack[1])
+                self._settle(settle, plan.ack, outcome)
+                COMMANDS.labels(outcome["status"]).inc()
                 if result is not None:  # later commands of this game were decided on a guessed state
                     self.repo.drop(game_id)
                     failed.add(game_id)
             elif result.status == "ok":
                 self._after_append(plan)
+                COMMANDS.labels("accepted").inc()
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
                 self.repo.drop(game_id)
-                self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)
-            COMMANDS.labels(plan.outcome["status"]).inc()
+                self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)  # counts it itself
 
     def _process_alone(self, stream: str, entry_id: Any, message: dict[str, Any], fields: dict, settle: Any) -> None:
         """The careful path: one command, retried on a fresh record, a dead letter if it keeps failing."""
@@ -214,26 +214,28 @@ class Processor:
             self._dead_letter(stream, entry_id, fields or {b"m": orjson.dumps(message)}, settle, error)
             return
         if outcome is not None:
-            settle.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
-                       ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] == "rejected")
-            settle.xack(stream, GROUP, entry_id)
+            self._settle(settle, (stream, entry_id), outcome)
+
+    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: dict[str, Any]) -> None:
+        """Store an outcome the append script did not store, and acknowledge its entry.
+        A rejection never replaces an outcome already there (it may be an accepted one)."""
+        pipe.set(self.keys.outcome(outcome["game_id"], outcome["command_id"]), orjson.dumps(outcome),
+                 ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] != "accepted")
+        pipe.xack(ack[0], GROUP, ack[1])
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
         info = self.redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
         return int(info[0]["times_delivered"]) if info else 0
 
     def _dead_letter(self, stream: str, entry_id: Any, fields: dict, pipe: Any, error: str) -> None:
-        shard = int(stream.rsplit("{s", 1)[1].rstrip("}"))
-        pipe.xadd(self.keys.dead_letters(shard), {"m": fields.get(b"m", b""), "error": error, "entry": entry_id})
+        pipe.xadd(self.keys.dead_letters(shard_of(stream)), {"m": fields.get(b"m", b""), "error": error, "entry": entry_id})
         try:
             message = orjson.loads(fields[b"m"])
             outcome = {"status": "rejected", "command_id": message["command_id"], "game_id": message["game_id"],
                        "code": "internal_error", "message": "the command could not be processed; it was set aside"}
-            pipe.set(self.keys.outcome(message["game_id"], message["command_id"]), orjson.dumps(outcome),
-                     ex=self.settings.outcome_ttl_seconds, nx=True)  # never over an accepted outcome
-        except Exception:
-            pass
-        pipe.xack(stream, GROUP, entry_id)
+            self._settle(pipe, (stream, entry_id), outcome)
+        except Exception:  # not even readable: acknowledge it, it is kept in the dead-letter stream
+            pipe.xack(stream, GROUP, entry_id)
         COMMANDS.labels("dead_letter").inc()
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 

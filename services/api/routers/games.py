@@ -16,8 +16,9 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import GameRecord, apply, parse_pace
+from domain.core.lifecycle import GameRecord, parse_pace
 
+from ...aggregates import Repository
 from ...bots import LEVELS
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
 from ..errors import ApiError, error_response
@@ -244,12 +245,9 @@ def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None =
         head, _ = ctx.store.head(game_id)
         if version > head:
             raise ApiError("not_found", f"game {game_id} is at version {head}, not {version}")
-    envelopes = ctx.store.read(game_id, after=0, until=version)
-    record: GameRecord | None = None
-    for env in envelopes:
-        record = apply(record, game_id, env.event(record.game_type if record else env.payload["game"]))
-    assert record is not None
-    return view(record, chosen, envelopes[-1].ts)
+    past = Repository(ctx.store, cache_size=1).at(game_id, version)
+    assert past.record is not None
+    return view(past.record, chosen, past.ts)
 
 
 @router.get("/games/{game_id}/stream")
