@@ -51,7 +51,7 @@ def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
         table.kernel.pump()
         table.reactor.drain()
         bot_jobs = [j for j in table.queue.get_job_ids() if j.startswith("bot-")]
-        if bot_jobs and step in (1, 4):
+        if bot_jobs and lost < 2 and step >= 1 + 3 * lost:  # two losses, a few steps apart
             _lose(table, bot_jobs[0])  # the worker died holding the bot turn: the game waits
             lost += 1
             version = table.record(gid).version
