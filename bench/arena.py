@@ -10,11 +10,14 @@ Wilson interval (a tie counts half) and move-time p50/p95 per level.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.catalog import load_games  # noqa: E402
 from domain.core.registry import get_game  # noqa: E402
 from domain.core.rng import rng_for, seed_from_text  # noqa: E402
-from services.bots import Bot, get_bot, make_search_bot  # noqa: E402
+from services.bots import Bot, SearchConfig, get_bot, make_search_bot  # noqa: E402
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 
@@ -38,16 +41,32 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bot_for(level: str, budget: float, iterations: int | None) -> Bot:
-    return make_search_bot(budget, iterations) if level == "search" else get_bot(level)
+def bot_for(level: str, budget: float, iterations: int | None, config: SearchConfig | None = None) -> Bot:
+    return make_search_bot(budget, iterations, config) if level == "search" else get_bot(level)
+
+
+def parse_config(settings: list[str]) -> SearchConfig | None:
+    """``--set playout_turns=2`` style overrides of the search configuration."""
+    if not settings:
+        return None
+    fields = {f.name: f for f in dataclasses.fields(SearchConfig)}
+    values: dict[str, Any] = {}
+    for item in settings:
+        key, _, raw = item.partition("=")
+        if key not in fields:
+            raise SystemExit(f"unknown search setting {key!r}; known: {', '.join(fields)}")
+        values[key] = None if raw == "None" else (float(raw) if "." in raw else int(raw))
+    return SearchConfig(**values)
 
 
 def play(game_id: str, levels: tuple[str, str], seed: str, budget: float, iterations: int | None,
-         times: dict[str, list[float]], options: dict[str, Any] | None = None) -> list[float]:
-    """One game; seat i is played by ``levels[i]``. Returns each seat's result (1 win, 0.5 tie, 0 loss)."""
+         times: dict[str, list[float]], options: dict[str, Any] | None = None,
+         config: SearchConfig | None = None, scores: list[float] | None = None) -> list[float]:
+    """One game; seat i is played by ``levels[i]``. Returns each seat's result (1 win, 0.5 tie, 0 loss);
+    ``scores``, when given, receives each seat's final total."""
     game = get_game(game_id)
     secret = seed_from_text(seed)
-    bots = [bot_for(level, budget, iterations) for level in levels]
+    bots = [bot_for(level, budget, iterations, config) for level in levels]
     events = game.setup(game.parse_options(options or {}), 2, rng_for(secret, 0))
     state = game.fold(None, events)
     version = len(events)
@@ -67,9 +86,24 @@ def play(game_id: str, levels: tuple[str, str], seed: str, budget: float, iterat
         if moves > 20_000:
             raise RuntimeError("no end")
     totals = [(s.total, s.tiebreak) for s in sorted(game.scores(state), key=lambda s: s.seat)]
+    if scores is not None:
+        scores.extend(float(t) for t, _ in totals)
     if totals[0] == totals[1]:
         return [0.5, 0.5]
     return [1.0, 0.0] if totals[0] > totals[1] else [0.0, 1.0]
+
+
+Task = tuple[str, tuple[str, str], str, float, "int | None", "SearchConfig | None"]
+
+
+def _play_task(task: Task) -> tuple[list[float], dict[str, list[float]], list[float]]:
+    """One game in a worker process: its result, each level's move times and each seat's final score."""
+    load_games()
+    game_id, levels, seed, budget, iterations, config = task
+    times: dict[str, list[float]] = defaultdict(list)
+    scores: list[float] = []
+    result = play(game_id, levels, seed, budget, iterations, times, config=config, scores=scores)
+    return result, dict(times), scores
 
 
 def pct(values: list[float], q: float) -> float:
@@ -88,21 +122,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="search seconds per move")
     parser.add_argument("--iterations", type=int, default=None, help="search simulations per move instead of time")
     parser.add_argument("--seed", default="arena")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="search configuration override (services.bots.search.SearchConfig field)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (keep "
+                        "at most one per core: search is time-budgeted, so an oversubscribed machine plays worse)")
     args = parser.parse_args(argv)
     load_games()
+    config = parse_config(args.set)
     pairs = [tuple(p.split(":")) for p in (args.pair or ["search:random", "search:greedy", "greedy:random"])]
     for game_id in args.game or GAMES:
         for a, b in pairs:
             times: dict[str, list[float]] = defaultdict(list)
             score = 0.0
+            points: dict[str, list[float]] = defaultdict(list)
             started = time.perf_counter()
-            for g in range(args.games):
-                levels = (a, b) if g % 2 == 0 else (b, a)
-                result = play(game_id, levels, f"{args.seed}:{game_id}:{g}", args.budget, args.iterations, times)
-                score += result[0] if g % 2 == 0 else result[1]
+            tasks: list[Task] = [(game_id, (a, b) if g % 2 == 0 else (b, a), f"{args.seed}:{game_id}:{g}",
+                                  args.budget, args.iterations, config) for g in range(args.games)]
+            with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+                results = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
+                for g, (result, game_times, finals) in enumerate(results):
+                    score += result[0] if g % 2 == 0 else result[1]
+                    seats = (a, b) if g % 2 == 0 else (b, a)
+                    points[f"{seats[0]}"].append(finals[0])
+                    points[f"{seats[1]}"].append(finals[1])
+                    for level, values in game_times.items():
+                        times[level].extend(values)
             low, high = wilson(score, args.games)
             line = (f"{game_id:15s} {a:>6s} vs {b:<6s} games={args.games:3d} win={score / args.games:6.1%} "
                     f"CI95=[{low:.1%}, {high:.1%}]")
+            line += "  mean score " + " ".join(f"{lv}={sum(v) / len(v):.1f}" for lv, v in sorted(points.items()))
             for level in sorted(times):
                 t = times[level]
                 line += f"  {level}: p50={pct(t, .5) * 1000:.0f}ms p95={pct(t, .95) * 1000:.0f}ms n={len(t)}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 from domain.core.lifecycle import GameRecord, apply
 
@@ -26,17 +27,31 @@ class Loaded:
     ts: float = 0.0  # time of the last event folded (0 when loaded from a snapshot alone)
 
 
-def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes]) -> Loaded:
+T = TypeVar("T")
+
+
+def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
+             on_command: Callable[[GameRecord | None, int, float], Any] | None = None) -> Loaded:
     """Fold stored envelopes (raw JSON) into ``loaded``: the hot path of replays and rebuilds,
-    decoding only what folding needs."""
+    decoding only what folding needs.
+
+    ``on_command(record, version, ts)`` is called after the last event of each command (a command's
+    events are appended together, so ``raw`` read up to the head ends on such a boundary); states in
+    the middle of a command are never shown to it.
+    """
     if not raw:
         return loaded
     record = loaded.record
     last: dict = {}
     for item in raw:
-        last = orjson.loads(item)
+        doc = orjson.loads(item)
+        if on_command is not None and last and doc["command_id"] != last["command_id"]:
+            on_command(record, last["version"], last["ts"])
+        last = doc
         game_type = record.game_type if record else last["payload"].get("game", "")
         record = apply(record, game_id, decode_event(game_type, last["type"], last["schema_version"], last["payload"]))
+    if on_command is not None:
+        on_command(record, last["version"], last["ts"])
     return Loaded(record, last["version"], last["hash"], last["ts"])
 
 
@@ -58,6 +73,34 @@ class Repository:
         loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version))
         self.put(game_id, loaded)
         return loaded
+
+    def advance(self, game_id: str, since: int | None,
+                probe: Callable[[GameRecord], T]) -> tuple[Loaded, list[tuple[int, float, T]]]:
+        """The head record, and ``(version, ts, probe(record))`` after every command after ``since``.
+
+        The reactor's turn clocks need each state a game passed through, not only the head (a seat may
+        finish its turn and be to act again before anyone looks). When the cached record is already
+        past ``since`` (another caller moved it on), it is rebuilt from a snapshot at or before
+        ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now.
+        """
+        loaded = self._cache.get(game_id)
+        if loaded is None or (since is not None and loaded.version > since):
+            snap = self.store.load_snapshot(game_id) if self.use_snapshots else None
+            if snap and (since is None or snap[0] <= since):
+                loaded = Loaded(snap[2], snap[0], snap[1], snap[3])
+            else:
+                loaded = Loaded(None, 0, GENESIS_HASH)
+        else:
+            self._cache.move_to_end(game_id)
+        steps: list[tuple[int, float, T]] = []
+
+        def observe(record: GameRecord | None, version: int, ts: float) -> None:
+            if record is not None and (since is None or version > since):
+                steps.append((version, ts, probe(record)))
+
+        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version), observe)
+        self.put(game_id, loaded)
+        return loaded, steps
 
     def at(self, game_id: str, version: int) -> Loaded:
         """The record at a past ``version`` (replay), from the log alone; the cache is not touched."""

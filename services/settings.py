@@ -39,7 +39,6 @@ class Settings(AsyncSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"
-    bot_think_seconds: float = 1.0
 
 
 @lru_cache(maxsize=1)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
 
 import redis
 from fastapi import FastAPI, Request
@@ -19,9 +21,16 @@ REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time",
 
 
 def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
-    app = FastAPI(title="Taproom", version="0.1.0",
+    context = Context(client, settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await context.aclose()  # the asyncio Redis client of the SSE streams
+
+    app = FastAPI(title="Taproom", version="0.1.0", lifespan=lifespan,
                   description="Play-by-turn board games: every move an event in an audited, replayable log.")
-    app.state.context = Context(client, settings)
+    app.state.context = context
     install_error_handlers(app)
 
     @app.middleware("http")

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import orjson
 import redis
+import redis.asyncio
 from fastapi import Depends, Header, Request
 
 from domain.core.lifecycle import GameRecord
 
-from ..aggregates import Repository
+from ..aggregates import Loaded, Repository, fold_raw
 from ..commands import CommandBus
-from ..eventstore import EventStore, Keys
+from ..eventstore import GENESIS_HASH, EventStore, Keys
 from ..settings import Settings
+from .aio import async_twin
 from .errors import ApiError
 
 T = TypeVar("T")
@@ -32,16 +36,32 @@ class Context:
         self.keys = Keys(settings.key_prefix, settings.shards)
         self.store = EventStore(client, self.keys)
         self.bus = CommandBus(client, self.keys)
-        self._repo = Repository(self.store, settings.aggregate_cache_size)
-        self._repo_lock = threading.Lock()
+        self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
+        self._game_locks = KeyedLocks()
+        self._aredis: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
+        self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
 
     def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
         """Run ``use(record, version)`` on the game's current record (server side only; never sent whole)."""
-        with self._repo_lock:
+        # Records are folded in place, so one game's loads and uses take turns; other games do not wait.
+        with self._game_locks.hold(game_id):
             loaded = self._repo.current(game_id)
             if loaded.record is None:
                 raise ApiError("game_not_found", f"no game {game_id!r}")
             return use(loaded.record, loaded.version)
+
+    # -- asyncio Redis (server-sent events) -------------------------------------
+    def aredis(self) -> redis.asyncio.Redis:
+        """The asyncio twin of ``self.redis`` for the running event loop (its connections belong to one loop)."""
+        loop = asyncio.get_running_loop()
+        if self._aredis is None or self._aredis[0] is not loop:
+            self._aredis = (loop, async_twin(self.redis))
+        return self._aredis[1]
+
+    async def aclose(self) -> None:
+        if self._aredis is not None and self._aredis[0] is asyncio.get_running_loop():
+            await self._aredis[1].aclose()
+        self._aredis = None
 
     def meta(self, game_id: str) -> dict[str, Any]:
         raw = self.redis.get(self.keys.meta(game_id))
@@ -65,6 +85,65 @@ class Context:
     def principal_for(self, token: str) -> dict[str, Any] | None:
         raw = self.redis.get(self.keys.token(hash_token(token)))
         return orjson.loads(raw) if raw else None
+
+
+class KeyedLocks:
+    """One lock per key, created on first use and dropped when nobody holds or awaits it (no growth per game)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, list[int]]] = {}  # key -> (lock, [holders + waiters])
+
+    @contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.setdefault(key, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                users[0] -= 1
+                if users[0] == 0:
+                    del self._locks[key]
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class SharedRepository(Repository):
+    """A Repository used from many request threads: the LRU dict is guarded by a short lock, while loading and
+    folding run outside it (callers serialize per game, see ``Context.with_record``)."""
+
+    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+        super().__init__(store, cache_size)
+        self._cache_lock = threading.Lock()
+
+    def current(self, game_id: str) -> Loaded:
+        loaded = self.cached(game_id)
+        if loaded is None:
+            snap = self.store.load_snapshot(game_id) if self.use_snapshots else None
+            loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
+        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version))
+        self.put(game_id, loaded)
+        return loaded
+
+    def cached(self, game_id: str) -> Loaded | None:
+        with self._cache_lock:
+            return super().cached(game_id)
+
+    def put(self, game_id: str, loaded: Loaded) -> None:
+        with self._cache_lock:
+            super().put(game_id, loaded)
+
+    def drop(self, game_id: str) -> None:
+        with self._cache_lock:
+            super().drop(game_id)
+
+    def clear(self) -> None:
+        with self._cache_lock:
+            super().clear()
 
 
 def hash_token(token: str) -> str:

@@ -24,12 +24,19 @@ class AsyncSettings(BaseSettings):
     watchdog_stale_seconds: float = 30.0
     """A bot, autopilot or scoring job missing for this long is enqueued again (so within a minute)."""
     watchdog_max_requeues: int = 5
+    system_command_wait_seconds: float = 10.0
+    """How long a deadline or autopilot job waits for its command's outcome: a command refused because
+    another seat moved first is sent again at the new version. 0: do not wait (the watchdog recovers)."""
+    system_command_attempts: int = 5
+    """Sends of one deadline's or autopilot turn's command at most (each after a ``stale_version`` refusal)."""
     webhook_timeout_seconds: float = 5.0
     webhook_retry_intervals: list[int] = Field(default_factory=lambda: [10, 30, 90, 270, 810])
     """Exponential backoff between webhook delivery attempts (rq ``Retry``)."""
     webhook_allow_private: bool = False
     """Allow webhooks to loopback and private addresses (tests, single-host setups); off against SSRF."""
     notifications_kept: int = 50
+    bot_think_seconds: float = 1.0
+    """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
 
 
 def get_async_settings() -> AsyncSettings:

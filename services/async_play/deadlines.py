@@ -1,16 +1,32 @@
 """Turn clocks: when a seat starts and stops waiting, its deadline, and what the reactor schedules.
 
-The reactor calls :meth:`AsyncPlay.on_game` with each game's current record.
-A human seat of a timed game that starts waiting gets a clock entry
-(``start:<seat>`` = the version and time it began), a deadline job scheduled
-with rq's ``enqueue_at``, "deadline in N hours" warning jobs and a "your
-turn" message; when it stops waiting a time bank is charged. The deadline
-is computed again when its job runs (a vacation may have begun since), so a
-deadline only ever moves later.
+The reactor calls :meth:`AsyncPlay.on_game` with each game's current record
+and the states it passed through since the reactor last looked (one per
+command, see :meth:`services.aggregates.Repository.advance`). A human seat of
+a timed game that starts waiting gets a clock entry (``start:<seat>`` = the
+version and time it began), a deadline job scheduled with rq's
+``enqueue_at``, "deadline in N hours" warning jobs and a "your turn" message;
+when it stops waiting a time bank is charged. The deadline is computed again
+when its job runs (a vacation may have begun since), so a deadline only ever
+moves later.
 
-Known simplification: the reactor sees games at the head of their log; if a
-seat moves and is to act again before the reactor looks (a bot answering in
-between), its two waits count as one.
+The clock runs per *turn*, not per command. A turn of a seat begins at the
+first command after which the seat is to act and ends at the first command
+after which it is not (it moved its last part, timed out, or the game ended):
+
+* a per-move pace (``per_move_seconds``) gives each turn that much time from
+  its beginning; the seat's own commands within the turn (a multi-step turn,
+  a bonus action that leaves it to act) do not restart it;
+* a time bank is charged once per turn, by the time from the turn's beginning
+  to its end (vacations excepted), and ``increment_seconds`` is added once
+  per turn, when it ends.
+
+Turns are taken from the log, command by command, so a seat that finishes a
+turn and is to act again before the reactor looks (another seat or a bot
+answered in between) has two turns: the first is charged (and, with a bank,
+incremented) at the time it really ended, and the second starts afresh.
+``seen`` in the clock entry is the last version the clocks were brought up to,
+so a feed entry handled twice changes nothing.
 """
 
 from __future__ import annotations
@@ -27,10 +43,9 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord, Pace
 
-from ..eventstore import EventStore
+from ..eventstore import EventStore, Keys
 from . import clock
 from .config import AsyncSettings
-from .keys import AsyncKeys
 from .notify import Notifier
 from .vacation import Vacations
 
@@ -71,8 +86,21 @@ def clocked_seats(record: GameRecord) -> list[int]:
     return [s for s in record.to_act() if not record.seats[s].bot and record.seats[s].autopilot is None]
 
 
+def waiting_seats(record: GameRecord) -> frozenset[int]:
+    """:func:`clocked_seats` as a step's probe (see :meth:`services.aggregates.Repository.advance`)."""
+    return frozenset(clocked_seats(record))
+
+
+Step = tuple[int, float, frozenset[int]]
+"""A state a game passed through: (version after a command, its wall time, the seats waiting then)."""
+
+
+def has_humans(record: GameRecord) -> bool:
+    return any(not seat.bot for seat in record.seats)
+
+
 class TurnClocks:
-    def __init__(self, client: redis.Redis, keys: AsyncKeys, vacations: Vacations) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, vacations: Vacations) -> None:
         self.redis = client
         self.keys = keys
         self.vacations = vacations
@@ -80,6 +108,11 @@ class TurnClocks:
     def waits(self, game_id: str) -> dict[int, Wait]:
         raw: dict[bytes, bytes] = self.redis.hgetall(self.keys.clock(game_id))  # type: ignore[assignment]
         return {int(k.decode().split(":")[1]): Wait.decode(v) for k, v in raw.items() if k.startswith(b"start:")}
+
+    def seen(self, game_id: str) -> int | None:
+        """The last version the clocks were brought up to (None: never, or not since the game ended)."""
+        raw = self.redis.hget(self.keys.clock(game_id), "seen")
+        return int(raw) if raw is not None else None  # type: ignore[arg-type]
 
     def wait(self, game_id: str, seat: int) -> Wait | None:
         raw = self.redis.hget(self.keys.clock(game_id), f"start:{seat}")
@@ -100,28 +133,48 @@ class TurnClocks:
         allowed = self.allowed(record.game_id, seat, record.pace)
         return self.vacations.deadline(record.seats[seat].player_id, wait.since, allowed)
 
-    def update(self, record: GameRecord, version: int, ts: float) -> list[tuple[int, Wait]]:
-        """Start and stop clocks for the record at ``version`` (time ``ts``); returns the waits begun."""
+    def update(self, record: GameRecord, version: int, ts: float,
+               steps: list[Step] | None = None) -> list[tuple[int, Wait]]:
+        """Bring the clocks up to ``record`` at ``version`` through ``steps`` (event times on the wall
+        clock); without steps, from the record alone at time ``ts``. Returns the waits begun that still run.
+
+        Steps at or before ``seen`` were applied already and are skipped. A game whose clocks have no
+        ``seen`` yet (first look, or clocks from before it was kept) starts from its latest state only.
+        """
         key = self.keys.clock(record.game_id)
-        waiting = set(clocked_seats(record))
+        seen = self.seen(record.game_id)
+        if steps:
+            fresh = [(v, clock.from_wall(t), w) for v, t, w in steps if seen is None or v > seen]
+        else:
+            fresh = [(version, ts, waiting_seats(record))] if seen is None or version > seen else []
+        if seen is None:
+            fresh = fresh[-1:]
+        if not fresh:
+            return []
         stored = self.waits(record.game_id)
-        pipe = self.redis.pipeline(transaction=False)
-        for seat, wait in stored.items():
-            if seat in waiting:
-                continue
-            pipe.hdel(key, f"start:{seat}")
-            pace = record.pace
-            if pace is not None and pace.bank_seconds is not None:
-                used = max(0.0, ts - wait.since - self.vacations.paused(record.seats[seat].player_id, wait.since, ts))
-                left = self.bank(record.game_id, seat, pace) - used + pace.increment_seconds
-                pipe.hset(key, f"bank:{seat}", max(0.0, left))
-        begun = []
-        for seat in sorted(waiting - set(stored)):
-            wait = Wait(version, ts)
-            pipe.hset(key, f"start:{seat}", wait.encode())
-            begun.append((seat, wait))
+        pace = record.pace
+        banks: dict[int, float] = {}
+        begun: dict[int, Wait] = {}
+        pipe = self.redis.pipeline(transaction=True)
+        for step_version, step_ts, waiting in fresh:
+            for seat in [s for s in stored if s not in waiting]:  # the seat's turn ended with this command
+                wait = stored.pop(seat)
+                begun.pop(seat, None)
+                pipe.hdel(key, f"start:{seat}")
+                if pace is not None and pace.bank_seconds is not None:
+                    player = record.seats[seat].player_id
+                    used = max(0.0, step_ts - wait.since - self.vacations.paused(player, wait.since, step_ts))
+                    left = banks.get(seat, self.bank(record.game_id, seat, pace)) - used + pace.increment_seconds
+                    banks[seat] = max(0.0, left)
+                    pipe.hset(key, f"bank:{seat}", banks[seat])
+            for seat in sorted(waiting - set(stored)):  # a turn begins
+                wait = Wait(step_version, step_ts)
+                stored[seat] = begun[seat] = wait
+                pipe.hset(key, f"start:{seat}", wait.encode())
+        if has_humans(record):  # bot-only games never wait: no clock entry for them
+            pipe.hset(key, "seen", max(version, fresh[-1][0]))
         pipe.execute()
-        return begun
+        return sorted(begun.items())
 
     def clear(self, game_id: str) -> None:
         self.redis.delete(self.keys.clock(game_id))
@@ -145,7 +198,7 @@ class TurnClocks:
 class AsyncPlay:
     """What the reactor does for asynchronous play, given a game's current record."""
 
-    def __init__(self, client: redis.Redis, keys: AsyncKeys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
@@ -165,8 +218,12 @@ class AsyncPlay:
         return {"prefix": self.keys.prefix, "shards": self.keys.shards,
                 "async_settings": self.settings.model_dump(mode="json", include=set(AsyncSettings.model_fields))}
 
-    def on_game(self, record: GameRecord, version: int, ts: float) -> list[str]:
-        """Schedule what the record calls for; returns the job ids scheduled."""
+    def on_game(self, record: GameRecord, version: int, ts: float, steps: list[Step] | None = None) -> list[str]:
+        """Schedule what the record calls for; returns the job ids scheduled.
+
+        ``steps``: the states the game passed through since the reactor last looked (see
+        :meth:`TurnClocks.update`); without them, the clocks follow the record alone.
+        """
         from . import jobs
 
         now = clock.from_wall(ts) if ts else clock.now()
@@ -184,14 +241,20 @@ class AsyncPlay:
                 scheduled.append(job_id)
         elif record.status == "active":
             timed = record.pace is not None and record.pace.timed
-            for seat, wait in self.clocks.update(record, version, now):
-                message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": version}
+            for seat, wait in self.clocks.update(record, version, now, steps):
                 if timed:
                     scheduled += self.schedule_deadline(record, seat, wait)
-                    message["deadline"] = self.clocks.deadline(record, seat, wait)
+            # Every running wait, not only those begun now: a "your turn" lost to a crash after the clock
+            # was written is sent when the reactor handles the game again (sends are deduplicated).
+            for seat, wait in self.clocks.waits(gid).items():
                 player = record.seats[seat].player_id
-                if player:
-                    self.notifier.send(player, "your_turn", message, dedupe=f"turn:{gid}:{seat}:{wait.version}")
+                dedupe = f"turn:{gid}:{seat}:{wait.version}"
+                if not player or self.notifier.sent(player, dedupe):
+                    continue
+                message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version}
+                if timed:
+                    message["deadline"] = self.clocks.deadline(record, seat, wait)
+                self.notifier.send(player, "your_turn", message, dedupe=dedupe)
             self.watch_deadlines(record)
         elif record.status == "scored":
             self.clocks.clear(gid)

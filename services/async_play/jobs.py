@@ -3,39 +3,47 @@
 Each decision goes back through the command stream as a system command whose
 id is derived from (game, version, seat), so a job that runs twice (a retry,
 a watchdog re-run, a deadline released twice) changes the game once.
+
+A deadline's ``TimeOut`` and an away seat's ``PlayFor`` name the version they
+were decided at; when another seat moves first, the processor refuses them
+as ``stale_version``. The job waits for its command's outcome
+(``system_command_wait_seconds``) and then decides again on the new version:
+if the seat is still in the same overdue turn (same wait, deadline passed),
+it sends the command again under the new version's id; if the seat has acted
+since, it does nothing. Attempts are bounded (``system_command_attempts``);
+past them, or when no outcome comes in time, the watchdog is the fallback.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 import redis
 import structlog
 from rq import Queue, get_current_job
 
 from domain.core import SYSTEM_SEAT, Command
-from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, TimeOut
+from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion, TimeOut
 
 from ..aggregates import Loaded, Repository
-from ..bots import get_bot
+from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from . import clock
 from .config import AsyncSettings
-from .deadlines import AsyncPlay
-from .keys import AsyncKeys
+from .deadlines import AsyncPlay, Step, waiting_seats
 
 log = structlog.get_logger("taproom.async_jobs")
 
 
 def _env(connection: redis.Redis | None, prefix: str, shards: int,
-         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, AsyncKeys, AsyncPlay]:
+         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, AsyncPlay]:
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job.connection
-    keys = AsyncKeys(prefix, shards)
+    keys = Keys(prefix, shards)
     queue = Queue(job.origin if job is not None else "taproom", connection=connection)
     settings = AsyncSettings.model_validate(async_settings or {})
     return connection, keys, AsyncPlay(connection, keys, queue, settings)
@@ -45,49 +53,97 @@ def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
     return Repository(EventStore(client, keys), cache_size=1).current(game_id)
 
 
-def choose_move(record: GameRecord, seat: int, level: str, key: str) -> Command:
+def choose_move(record: GameRecord, seat: int, level: str, key: str, think_seconds: float | None = None) -> Command:
     """The autopilot's move, chosen like a bot's: from the seat's view and legal commands only."""
     game = record.game
     view = game.view(record.state, seat)
     legal = game.legal_commands(record.state, seat)
-    try:
-        bot = get_bot(level)
-    except KeyError:
-        bot = get_bot("random")
-    return bot(game.id, view, legal, random.Random(key))
+    return choose(level, game.id, view, legal, random.Random(key), think_seconds=think_seconds)
 
 
 def timeout_command_id(game_id: str, version: int, seat: int) -> str:
     return f"timeout:{game_id}:{version}:{seat}"
 
 
+Plan = tuple[Command, str, str]
+"""A system command to send now: (command, command id, actor)."""
+
+
+def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
+                 decide: Callable[[Loaded, int], Plan | dict[str, Any]],
+                 load: Callable[[], Loaded]) -> dict[str, Any]:
+    """Send the system command ``decide(loaded, attempt)`` plans on the game's current version, and again
+    on a fresh read each time it is refused as ``stale_version``; ``decide`` returns a result instead of
+    a plan when nothing is to be done (any more)."""
+    bus = CommandBus(client, keys)
+    result: dict[str, Any] = {}
+    for attempt in range(max(1, play.settings.system_command_attempts)):
+        loaded = load()
+        plan = decide(loaded, attempt)
+        if isinstance(plan, dict):
+            return {**plan, "attempts": attempt} if attempt else plan
+        command, command_id, actor = plan
+        bus.submit(game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor=actor,
+                   command_id=command_id, expected_version=loaded.version)
+        result = {"command_id": command_id}
+        outcome = bus.wait(game_id, command_id, play.settings.system_command_wait_seconds)
+        if outcome is None or outcome.code != StaleVersion.code:
+            return result  # accepted, refused for good, or not processed yet (the watchdog's part then)
+        log.info("system command stale; deciding again", game_id=game_id, command_id=command_id,
+                 version=outcome.version)
+    return {**result, "gave_up": True}
+
+
+def _overdue_turn(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str, seat: int
+                  ) -> tuple[Loaded, bool]:
+    """The head record, and whether ``seat`` stayed to act at every command since its clock was last
+    brought up to date (the reactor may not have seen a turn that ended and began again since)."""
+    seen = play.clocks.seen(game_id)
+    if seen is None:  # clocks kept before ``seen`` was: the reactor's view is all there is
+        return _load(client, keys, game_id), True
+    steps: list[Step]
+    loaded, steps = Repository(EventStore(client, keys), cache_size=1).advance(game_id, seen, waiting_seats)
+    return loaded, all(seat in waiting for _, _, waiting in steps)
+
+
 def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, shards: int,
                   async_settings: dict[str, Any] | None = None,
                   connection: redis.Redis | None = None) -> dict[str, Any]:
-    """The deadline of ``seat``'s wait that began at ``wait_version``: time the seat out if it is due."""
+    """The deadline of ``seat``'s wait that began at ``wait_version``: time the seat out if it is due.
+
+    Fires once: the command id is derived from (game, version, seat), and a seat already timed out
+    (away) or no longer in the same turn is left alone.
+    """
     client, keys, play = _env(connection, prefix, shards, async_settings)
-    loaded = _load(client, keys, game_id)
-    record = loaded.record
-    if record is None or record.status != "active" or record.pace is None or not record.pace.timed:
-        return {"skipped": "not active"}
-    wait = play.clocks.wait(game_id, seat)
-    if wait is None or wait.version != wait_version or seat not in record.to_act():
-        return {"skipped": "the seat moved", "version": loaded.version}
-    due = play.clocks.deadline(record, seat, wait)
-    if clock.now() < due - 1:  # a vacation pushed it back: run again then
-        play.schedule_deadline(record, seat, wait, due)
-        return {"rescheduled": due}
-    move = None
-    if record.pace.on_timeout == "autopilot":
-        level = record.pace.autopilot_level
-        move = choose_move(record, seat, level, f"{game_id}|{loaded.version}|{seat}").model_dump(
-            mode="json", exclude={"seat"})
-    command = TimeOut(for_seat=seat, at_version=loaded.version, move=move)
-    command_id = CommandBus(client, keys).submit(
-        game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:deadline",
-        command_id=timeout_command_id(game_id, loaded.version, seat), expected_version=loaded.version)
-    log.info("turn timed out", game_id=game_id, seat=seat, version=loaded.version)
-    return {"command_id": command_id}
+    same_turn = [True]
+
+    def load() -> Loaded:
+        loaded, same_turn[0] = _overdue_turn(client, keys, play, game_id, seat)
+        return loaded
+
+    def decide(loaded: Loaded, attempt: int) -> Plan | dict[str, Any]:
+        record = loaded.record
+        if record is None or record.status != "active" or record.pace is None or not record.pace.timed:
+            return {"skipped": "not active"}
+        wait = play.clocks.wait(game_id, seat)
+        if wait is None or wait.version != wait_version or seat not in record.to_act() or not same_turn[0]:
+            return {"skipped": "the seat moved", "version": loaded.version}
+        if record.seats[seat].autopilot is not None:
+            return {"skipped": "timed out already", "version": loaded.version}
+        due = play.clocks.deadline(record, seat, wait)
+        if clock.now() < due - 1:  # a vacation pushed it back: run again then
+            play.schedule_deadline(record, seat, wait, due)
+            return {"rescheduled": due}
+        move = None
+        if record.pace.on_timeout == "autopilot":
+            level = record.pace.autopilot_level
+            move = choose_move(record, seat, level, f"{game_id}|{loaded.version}|{seat}",
+                               play.settings.bot_think_seconds).model_dump(mode="json", exclude={"seat"})
+        command = TimeOut(for_seat=seat, at_version=loaded.version, move=move)
+        log.info("timing the seat out", game_id=game_id, seat=seat, version=loaded.version, attempt=attempt)
+        return command, timeout_command_id(game_id, loaded.version, seat), "system:deadline"
+
+    return _send_system(client, keys, play, game_id, decide, load)
 
 
 def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *, prefix: str, shards: int,
@@ -112,25 +168,31 @@ def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *, 
 
 
 def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
+                   async_settings: dict[str, Any] | None = None,
                    connection: redis.Redis | None = None) -> dict[str, Any]:
-    """Play ``seat``'s turn at ``version`` by the table's away policy (the seat timed out before)."""
-    client, keys, _ = _env(connection, prefix, shards, None)
-    loaded = _load(client, keys, game_id)
-    record = loaded.record
-    if record is None or loaded.version != version or seat not in record.to_act():
-        return {"skipped": "stale", "version": loaded.version}
-    policy = record.seats[seat].autopilot
-    if policy is None:
-        return {"skipped": "reclaimed"}
-    move = None
-    if policy == "autopilot":
-        level = record.pace.autopilot_level if record.pace else "random"
-        move = choose_move(record, seat, level, f"{game_id}|{version}|{seat}").model_dump(mode="json", exclude={"seat"})
-    command = PlayFor(for_seat=seat, at_version=version, move=move)
-    command_id = CommandBus(client, keys).submit(
-        game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor=f"system:{policy}",
-        command_id=f"autopilot:{game_id}:{version}:{seat}", expected_version=version)
-    return {"command_id": command_id}
+    """Play ``seat``'s turn at ``version`` by the table's away policy (the seat timed out before).
+
+    Refused as stale (another seat moved first), it plays at the new version if the seat is still
+    away and to act, under that version's command id (the one the reactor's job for it would use).
+    """
+    client, keys, play = _env(connection, prefix, shards, async_settings)
+
+    def decide(loaded: Loaded, attempt: int) -> Plan | dict[str, Any]:
+        record = loaded.record
+        at = loaded.version
+        if record is None or (attempt == 0 and at != version) or seat not in record.to_act():
+            return {"skipped": "stale", "version": at}
+        policy = record.seats[seat].autopilot
+        if policy is None:
+            return {"skipped": "reclaimed"}
+        move = None
+        if policy == "autopilot":
+            level = record.pace.autopilot_level if record.pace else "random"
+            move = choose_move(record, seat, level, f"{game_id}|{at}|{seat}",
+                               play.settings.bot_think_seconds).model_dump(mode="json", exclude={"seat"})
+        return PlayFor(for_seat=seat, at_version=at, move=move), f"autopilot:{game_id}:{at}:{seat}", f"system:{policy}"
+
+    return _send_system(client, keys, play, game_id, decide, lambda: _load(client, keys, game_id))
 
 
 def expire_open_game(game_id: str, *, prefix: str, shards: int, async_settings: dict[str, Any] | None = None,

@@ -7,6 +7,13 @@ is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
 delivery carries the same id and body, so receivers can drop repeats).
 Deliveries are rq jobs retried with exponential backoff (rq ``Retry``). Each
 message is also kept in the player's recent list, webhook or not.
+
+Sending is safe to repeat after a crash at any point: the delivery job is
+enqueued first, under an id derived from the dedupe key (a repeat finds it
+and does not enqueue it again), and only then are the "sent" marker and the
+recent-list entry written together by one script (both keys carry the
+player's hash tag). A crash in between leaves no marker, so the repeat
+completes the message instead of dropping it.
 """
 
 from __future__ import annotations
@@ -26,18 +33,30 @@ import orjson
 import redis
 import structlog
 from rq import Queue, Retry, get_current_job
+from rq.job import Job
 
 from domain.core import InvalidCommand
 
+from ..eventstore import Keys
 from . import clock
 from .config import AsyncSettings
-from .keys import AsyncKeys
 
 log = structlog.get_logger("taproom.notify")
 
 SIGNATURE_HEADER = "X-Taproom-Signature"
 KINDS = ("your_turn", "deadline_soon", "game_over")
 DEDUPE_TTL = 60 * 86400
+
+# KEYS: the "sent" marker, the player's recent list; ARGV: body, how many to keep, marker TTL.
+# The marker and the list entry are written together, or not at all when the message was recorded before.
+RECORD_ONCE = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[3]) then
+  return 0
+end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+return 1
+"""
 
 
 class WebhookFailed(Exception):
@@ -81,7 +100,7 @@ _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 class Webhooks:
-    def __init__(self, client: redis.Redis, keys: AsyncKeys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.redis = client
         self.keys = keys
 
@@ -106,35 +125,53 @@ class Webhooks:
 class Notifier:
     """Sends each message at most once (by a dedupe key) to a player's list and webhook."""
 
-    def __init__(self, client: redis.Redis, keys: AsyncKeys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.settings = settings
         self.webhooks = Webhooks(client, keys)
+        self._record_once = client.register_script(RECORD_ONCE)
+
+    def sent(self, player_id: str, dedupe: str) -> bool:
+        """True when the message with this ``dedupe`` key was sent to ``player_id`` before."""
+        return bool(self.redis.exists(self.keys.notified(player_id, dedupe)))
+
+    def hook_job_id(self, delivery: str) -> str:
+        return f"hook-{re.sub(r'[^A-Za-z0-9_-]', '_', self.keys.prefix.rstrip(':'))}-{delivery}"
 
     def send(self, player_id: str, kind: str, data: dict[str, Any], dedupe: str) -> bool:
         """Queue one message; False when this ``dedupe`` key was sent before."""
-        if not self.redis.set(self.keys.notified(dedupe), 1, nx=True, ex=DEDUPE_TTL):
+        if self.sent(player_id, dedupe):
             return False
         delivery = hashlib.sha256(dedupe.encode()).hexdigest()[:20]
         body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": clock.now(), **data})
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.lpush(self.keys.notes(player_id), body)
-        pipe.ltrim(self.keys.notes(player_id), 0, self.settings.notifications_kept - 1)
-        pipe.execute()
         if self.webhooks.get(player_id) is not None:
-            intervals = self.settings.webhook_retry_intervals
-            self.queue.enqueue(deliver_webhook, player_id, body.decode(), delivery, kind,
-                               prefix=self.keys.prefix, shards=self.keys.shards,
-                               timeout_seconds=self.settings.webhook_timeout_seconds,
-                               allow_private=self.settings.webhook_allow_private,
-                               job_id=f"hook-{re.sub(r'[^A-Za-z0-9_-]', '_', self.keys.prefix.rstrip(':'))}-{delivery}",
-                               result_ttl=3600,
-                               failure_ttl=7 * 86400,
-                               retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+            self._enqueue_delivery(player_id, kind, body, delivery)
+        if not self._mark_sent(player_id, dedupe, body):
+            return False  # a concurrent send of the same message recorded it first
         log.info("notification", player_id=player_id, kind=kind, delivery=delivery)
         return True
+
+    def _enqueue_delivery(self, player_id: str, kind: str, body: bytes, delivery: str) -> None:
+        """Enqueue the webhook job unless a send interrupted before its marker already did (same job id)."""
+        job_id = self.hook_job_id(delivery)
+        if Job.exists(job_id, connection=self.redis):
+            return
+        intervals = self.settings.webhook_retry_intervals
+        self.queue.enqueue(deliver_webhook, player_id, body.decode(), delivery, kind,
+                           prefix=self.keys.prefix, shards=self.keys.shards,
+                           timeout_seconds=self.settings.webhook_timeout_seconds,
+                           allow_private=self.settings.webhook_allow_private,
+                           job_id=job_id,
+                           result_ttl=3600,
+                           failure_ttl=7 * 86400,
+                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+
+    def _mark_sent(self, player_id: str, dedupe: str, body: bytes) -> bool:
+        """Write the marker and the recent-list entry in one step; False if the marker was there."""
+        keys = [self.keys.notified(player_id, dedupe), self.keys.notes(player_id)]
+        return bool(self._record_once(keys=keys, args=[body, self.settings.notifications_kept, DEDUPE_TTL]))
 
     def recent(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
         return [orjson.loads(m) for m in self.redis.lrange(self.keys.notes(player_id), 0, limit - 1)]
@@ -148,7 +185,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job.connection
-    hook = Webhooks(connection, AsyncKeys(prefix, shards)).get(player_id)
+    hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
     if hook is None:
         return {"skipped": "no webhook"}
     url, secret = hook

@@ -12,7 +12,6 @@ heuristic), ``search`` (determinized Monte Carlo search with a time budget).
 
 from __future__ import annotations
 
-import os
 import random
 from functools import partial
 from typing import Any, Callable, Sequence
@@ -21,14 +20,14 @@ from domain.core import Command
 from domain.core.registry import get_game
 
 from .games import BotGame, bot_game, register
-from .search import greedy_choice, search_choice
+from .search import SearchConfig, greedy_choice, search_choice
 
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]
 """(game id, seat view, legal commands, rng) -> the chosen command."""
 
-SEARCH_BUDGET = float(os.environ.get("TAPROOM_BOT_SEARCH_BUDGET", "1.0"))
-"""Seconds of search per move (p95 move time stays under 2 s on a 2-core machine); the environment
-variable ``TAPROOM_BOT_SEARCH_BUDGET`` changes it (e.g. smaller for full-pipeline test games)."""
+SEARCH_BUDGET = 1.0
+"""Default seconds of search per move (p95 move time stays under 2 s on a 2-core machine). The service
+passes ``Settings.bot_think_seconds`` (``TAPROOM_BOT_THINK_SECONDS``) to :func:`choose` instead."""
 
 
 def random_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random) -> Command:
@@ -45,20 +44,32 @@ def greedy_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng
 
 
 def search_bot(game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random, *,
-               budget: float = SEARCH_BUDGET, max_iterations: int | None = None) -> Command:
+               budget: float = SEARCH_BUDGET, max_iterations: int | None = None,
+               config: SearchConfig | None = None) -> Command:
     """Determinized Monte Carlo search for ``budget`` seconds (or ``max_iterations`` simulations)."""
     adapter = bot_game(game_id)
     if adapter is None or len(legal) == 1:
         return random_bot(game_id, view, legal, rng)
-    return search_choice(get_game(game_id), adapter, view, legal, rng, budget=budget, max_iterations=max_iterations)
+    return search_choice(get_game(game_id), adapter, view, legal, rng, budget=budget, max_iterations=max_iterations,
+                         config=config)
 
 
-def make_search_bot(budget: float = SEARCH_BUDGET, max_iterations: int | None = None) -> Bot:
-    """A search bot with another budget (the arena and tests use this)."""
-    return partial(search_bot, budget=budget, max_iterations=max_iterations)
+def make_search_bot(budget: float = SEARCH_BUDGET, max_iterations: int | None = None,
+                    config: SearchConfig | None = None) -> Bot:
+    """A search bot with another budget or configuration (the arena and tests use this)."""
+    return partial(search_bot, budget=budget, max_iterations=max_iterations, config=config)
 
 
 LEVELS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
+
+
+def choose(level: str, game_id: str, view: dict[str, Any], legal: Sequence[Command], rng: random.Random, *,
+           think_seconds: float | None = None) -> Command:
+    """The command a bot of ``level`` plays (an unknown level plays randomly); ``think_seconds`` is the
+    search budget (the service's ``bot_think_seconds``)."""
+    if level == "search" and think_seconds is not None:
+        return search_bot(game_id, view, legal, rng, budget=think_seconds)
+    return LEVELS.get(level, random_bot)(game_id, view, legal, rng)
 
 
 def get_bot(level: str) -> Bot:
@@ -68,5 +79,5 @@ def get_bot(level: str) -> Bot:
         raise KeyError(f"unknown bot level {level!r}; known: {', '.join(sorted(LEVELS))}") from None
 
 
-__all__ = ["Bot", "BotGame", "LEVELS", "SEARCH_BUDGET", "get_bot", "make_search_bot", "random_bot", "greedy_bot",
+__all__ = ["Bot", "BotGame", "LEVELS", "SEARCH_BUDGET", "SearchConfig", "choose", "get_bot", "make_search_bot", "random_bot", "greedy_bot",
            "search_bot", "register", "bot_game"]

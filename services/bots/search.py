@@ -40,6 +40,26 @@ DETERMINIZATIONS = 12
 UCB_C = 0.7
 
 
+@dataclass(frozen=True)
+class SearchConfig:
+    """Search knobs (the module constants are the defaults; the arena overrides them to tune)."""
+
+    root_width: int = ROOT_WIDTH
+    prior_visits: int = PRIOR_VISITS
+    determinizations: int = DETERMINIZATIONS
+    ucb_c: float = UCB_C
+    playout_sample: int = PLAYOUT_SAMPLE
+    playout_turns: int = 0
+    """Stop a playout when the turn has changed hands this many times (2: after the opponents' replies,
+    back at the searching seat); 0 counts commands only (the game's ``playout_depth``)."""
+    playout_depth: int | None = None
+    """Overrides the game's ``playout_depth`` (a cap on playout commands)."""
+    paired: bool = False
+    """Compare the root commands on common random numbers: each round of simulations takes one
+    determinization and one chance seed and plays every candidate under both, so the comparison sees
+    the commands' difference, not the luck of the draw; the best mean margin over whole rounds wins."""
+
+
 def seat_of(legal: Sequence[Command]) -> int:
     return legal[0].seat
 
@@ -94,17 +114,16 @@ def _rank(game: Any, adapter: BotGame, state: Any, legal: Sequence[Command], sea
     return out
 
 
-def _playout_step(game: Any, adapter: BotGame, state: Any, rng: random.Random) -> Any | None:
-    """One playout command by the sampled-greedy policy; None when nobody can act (the playout stops)."""
-    seats = game.to_act(state)
-    actor = seats[0] if len(seats) == 1 else rng.choice(seats)
+def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: random.Random,
+                  sample: int = PLAYOUT_SAMPLE) -> Any | None:
+    """One playout command of ``actor`` by the sampled-greedy policy; None when it has no command."""
     legal = game.legal_commands(state, actor)
     if not legal:
         return None
-    if len(legal) <= PLAYOUT_SAMPLE:
+    if len(legal) <= sample:
         options = legal
     else:
-        options = rng.sample(legal, PLAYOUT_SAMPLE)
+        options = rng.sample(legal, sample)
     if len(options) == 1:
         return apply(game, state, options[0], rng)
     best, best_state = -math.inf, None
@@ -122,24 +141,51 @@ class SearchStats:
     determinizations: int = 0
 
 
+def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Random, config: SearchConfig) -> Any:
+    """Play on from ``state`` by the sampled-greedy policy until the game's depth (or the config's turn
+    count) is reached; returns the leaf state (``state`` is consumed)."""
+    depth = adapter.playout_depth if config.playout_depth is None else config.playout_depth
+    last, switches = seat, 0
+    for _ in range(depth):
+        if game.is_over(state):
+            break
+        seats = game.to_act(state)
+        if not seats:
+            break
+        actor = seats[0] if len(seats) == 1 else rng.choice(seats)
+        if actor != last:
+            switches, last = switches + 1, actor
+            if config.playout_turns and switches >= config.playout_turns:
+                break
+        nxt = _playout_step(game, adapter, state, actor, rng, config.playout_sample)
+        if nxt is None:
+            break
+        state = nxt
+    return state
+
+
 def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
                   rng: random.Random, *, budget: float = 1.0, max_iterations: int | None = None,
-                  stats: SearchStats | None = None) -> Command:
+                  stats: SearchStats | None = None, config: SearchConfig | None = None) -> Command:
     """The most visited root command after ``budget`` seconds (or ``max_iterations``) of search."""
     legal = list(legal)
     if len(legal) == 1:
         return legal[0]
+    config = config or SearchConfig()
     started = time.perf_counter()
     deadline = started + budget
     seat = seat_of(legal)
     dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal)]
     ranked = _rank(game, adapter, dets[0], candidates_of(adapter, view, legal), seat, rng,
                    deadline=started + budget / 2 if max_iterations is None else None)
-    cut = ranked[min(ROOT_WIDTH, len(ranked)) - 1][0]
-    candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * ROOT_WIDTH]
+    cut = ranked[min(config.root_width, len(ranked)) - 1][0]
+    candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * config.root_width]
     if len(candidates) == 1:
         return candidates[0]
     prior = {id(c): v for v, c in ranked}
+    if config.paired:
+        return _paired_choice(game, adapter, view, legal, seat, candidates, prior, dets, rng, config,
+                              deadline, max_iterations, stats)
     n = [0] * len(candidates)
     w = [0.0] * len(candidates)
     total = 0
@@ -149,22 +195,16 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
             break
         if max_iterations is None and time.perf_counter() >= deadline:
             break
-        if total % len(candidates) == 0 and len(dets) < DETERMINIZATIONS and total:
+        if total % len(candidates) == 0 and len(dets) < config.determinizations and total:
             dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
         det = dets[total % len(dets)]
-        log_t = math.log(total + PRIOR_VISITS * len(candidates))
+        pv = config.prior_visits
+        log_t = math.log(total + pv * len(candidates))
         i = max(range(len(candidates)),
-                key=lambda k: (w[k] + PRIOR_VISITS * squash(prior[id(candidates[k])])) / (n[k] + PRIOR_VISITS)
-                + UCB_C * math.sqrt(log_t / (n[k] + PRIOR_VISITS)))
+                key=lambda k: (w[k] + pv * squash(prior[id(candidates[k])])) / (n[k] + pv)
+                + config.ucb_c * math.sqrt(log_t / (n[k] + pv)))
         sim = random.Random(rng.getrandbits(64))
-        s = _after(game, det, candidates[i], sim)
-        for _ in range(adapter.playout_depth):
-            if game.is_over(s) or not game.to_act(s):
-                break
-            nxt = _playout_step(game, adapter, s, sim)
-            if nxt is None:
-                break
-            s = nxt
+        s = playout(game, adapter, _after(game, det, candidates[i], sim), seat, sim, config)
         reward = squash(adapter.evaluate(s, seat))
         n[i] += 1
         w[i] += reward
@@ -175,4 +215,40 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
         return candidates[0]
     # The vote: most visits, then mean reward, then the greedy prior.
     i = max(range(len(candidates)), key=lambda k: (n[k], w[k] / n[k] if n[k] else 0.0, prior[id(candidates[k])]))
+    return candidates[i]
+
+
+def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: list[Command], seat: int,
+                   candidates: list[Command], prior: dict[int, float], dets: list[Any], rng: random.Random,
+                   config: SearchConfig, deadline: float, max_iterations: int | None,
+                   stats: SearchStats | None) -> Command:
+    """Flat Monte Carlo on common random numbers (see ``SearchConfig.paired``)."""
+    sums = [0.0] * len(candidates)
+    rounds = total = 0
+
+    def out_of_budget() -> bool:
+        if max_iterations is not None:
+            return total >= max_iterations
+        return time.perf_counter() >= deadline
+
+    while not out_of_budget():
+        if rounds and len(dets) < config.determinizations:
+            dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
+        det = dets[rounds % len(dets)]
+        seed = rng.getrandbits(64)
+        values = []
+        for c in candidates:
+            if out_of_budget():
+                break
+            sim = random.Random(seed)
+            leaf = playout(game, adapter, _after(game, det, c, sim), seat, sim, config)
+            values.append(adapter.evaluate(leaf, seat))
+            total += 1
+        if len(values) < len(candidates):
+            break  # an unfinished round would compare candidates on different draws: drop it
+        sums = [a + b for a, b in zip(sums, values)]
+        rounds += 1
+    if stats is not None:
+        stats.iterations, stats.determinizations = total, len(dets)
+    i = max(range(len(candidates)), key=lambda k: (sums[k], prior[id(candidates[k])]))
     return candidates[i]

@@ -2,8 +2,11 @@
 
 A game lives in one shard; every key of the game and the shard's feeds carry
 the hash tag ``{sN}`` so one Lua script may touch them all, also on Redis
-Cluster. Cross-game indexes (lobby, inboxes, tokens, players) are plain keys
-written outside the scripts.
+Cluster. A player's asynchronous-play keys (vacations and their allowance,
+webhook, messages and their dedupe markers) carry the hash tag ``{p:<id>}``,
+so a transaction or script over several of them (booking a vacation,
+recording a message once) stays in one slot. Cross-game indexes (lobby,
+inboxes, tokens, players) are plain keys written outside the scripts.
 """
 
 from __future__ import annotations
@@ -52,6 +55,11 @@ class Keys:
     def meta(self, game_id: str) -> str:
         return self._g(game_id, "meta")
 
+    def clock(self, game_id: str) -> str:
+        """Turn clocks: ``start:<seat>`` -> "version:since" while the seat waits; ``bank:<seat>`` -> seconds
+        left; ``seen`` -> the last version the clocks were brought up to."""
+        return self._g(game_id, "clock")
+
     # per shard
     def cmd_stream(self, shard: int) -> str:
         return f"{self.prefix}cmd:{{s{shard}}}"
@@ -95,6 +103,37 @@ class Keys:
 
     def bot_watch(self) -> str:
         return f"{self.prefix}botwatch"
+
+    def watch_tries(self, job_id: str) -> str:
+        """Counter of how often the watchdog enqueued ``job_id`` again (it gives up after a few)."""
+        return f"{self.prefix}botwatch:tries:{job_id}"
+
+    def deadline_watch(self) -> str:
+        """Zset: timed game -> the earliest deadline of its waiting seats (the watchdog checks late ones)."""
+        return f"{self.prefix}deadlinewatch"
+
+    # per player, asynchronous play (one slot per player)
+    def player_tag(self, player_id: str) -> str:
+        return f"{{p:{player_id}}}"
+
+    def vacations(self, player_id: str) -> str:
+        """Zset of "start:end" intervals (score = start)."""
+        return f"{self.prefix}vac:{self.player_tag(player_id)}"
+
+    def vacation_used(self, player_id: str) -> str:
+        """Hash: year -> vacation seconds used (granted) in that year; booked with :meth:`vacations` atomically."""
+        return f"{self.prefix}vacused:{self.player_tag(player_id)}"
+
+    def webhook(self, player_id: str) -> str:
+        return f"{self.prefix}hook:{self.player_tag(player_id)}"
+
+    def notes(self, player_id: str) -> str:
+        """The player's latest messages (newest first), also without a webhook."""
+        return f"{self.prefix}notes:{self.player_tag(player_id)}"
+
+    def notified(self, player_id: str, dedupe: str) -> str:
+        """Marks a message to ``player_id`` as sent; written with :meth:`notes` in one script."""
+        return f"{self.prefix}notified:{self.player_tag(player_id)}:{dedupe}"
 
     def all_read_model_patterns(self) -> list[str]:
         """Patterns of every projected key (deleted by a projections rebuild)."""

@@ -28,8 +28,7 @@ from domain.core.lifecycle import GameRecord
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings
-from ..async_play.deadlines import AsyncPlay, job_safe
-from ..async_play.keys import AsyncKeys
+from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
 from ..feed import FeedFollower
 from ..settings import Settings
 from ..workers import jobs
@@ -58,7 +57,7 @@ class Reactor(FeedFollower):
         self.queue = queue or Queue(settings.rq_queue, connection=client)
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
-        self.async_play = AsyncPlay(client, AsyncKeys.of(self.keys), self.queue, self.async_settings)
+        self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
         from .watchdog import Watchdog
 
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
@@ -77,7 +76,10 @@ class Reactor(FeedFollower):
 
     def react(self, game_id: str) -> list[str]:
         """Enqueue what the game's current state calls for; returns the job ids enqueued."""
-        loaded = self.repo.current(game_id)
+        # Every state since the clocks were last brought up to date, not only the head: turn clocks
+        # run per turn, and a turn may end and a new one begin between two looks.
+        steps: list[Step]
+        loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats)
         record = loaded.record
         if record is None:
             return []
@@ -88,7 +90,7 @@ class Reactor(FeedFollower):
         else:
             self.redis.zrem(self.keys.bot_watch(), game_id)
         try:
-            enqueued += self.async_play.on_game(record, loaded.version, loaded.ts)
+            enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
         except Exception:  # clocks and messages must never stop bots and scoring
             log.exception("asynchronous play failed", game_id=game_id)
         return enqueued
@@ -114,11 +116,13 @@ class Reactor(FeedFollower):
             for seat in record.to_act():
                 if record.seats[seat].bot:
                     found.append(JobSpec(f"bot-{job_safe(game_id)}-{version}-{seat}", jobs.play_bot_turn,
-                                         (game_id, seat, version), ctx))
+                                         (game_id, seat, version),
+                                         {**ctx, "think_seconds": self.async_settings.bot_think_seconds}))
                 elif record.seats[seat].autopilot is not None:
+                    # with the async settings: how long it waits for its outcome, how often it retries
                     found.append(JobSpec(f"auto-{self.async_play.tag}-{job_safe(game_id)}-{version}-{seat}",
                                          async_jobs.autopilot_turn,
-                                         (game_id, seat, version), ctx))
+                                         (game_id, seat, version), self.async_play.ctx()))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
         return found

@@ -23,7 +23,6 @@ from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from ..async_play.deadlines import clocked_seats
-from ..async_play.keys import AsyncKeys
 
 if TYPE_CHECKING:
     from .reactor import Reactor
@@ -122,7 +121,7 @@ class Watchdog:
         return requeued
 
     def _may_retry(self, job_id: str) -> bool:
-        tries = AsyncKeys.of(self.keys).watch_tries(job_id)
+        tries = self.keys.watch_tries(job_id)
         count = self.redis.incr(tries)
         self.redis.expire(tries, 86400)
         if count > self.max_requeues:

@@ -18,7 +18,7 @@ from domain.core import SYSTEM_SEAT
 from domain.core.lifecycle import ScoreGame
 
 from ..aggregates import Repository
-from ..bots import get_bot
+from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 
@@ -38,8 +38,9 @@ def bot_command_id(game_id: str, version: int, seat: int) -> str:
 
 
 def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
-                  connection: redis.Redis | None = None) -> dict[str, Any]:
-    """Choose and submit one bot move for ``seat`` if the game is still at ``version``."""
+                  think_seconds: float | None = None, connection: redis.Redis | None = None) -> dict[str, Any]:
+    """Choose and submit one bot move for ``seat`` if the game is still at ``version``
+    (``think_seconds``: the search budget, from ``Settings.bot_think_seconds``)."""
     client = _connection(connection)
     keys = Keys(prefix, shards)
     loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
@@ -53,7 +54,7 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards:
     legal = game.legal_commands(record.state, seat)
     del record, loaded
     rng = random.Random(f"{game_id}|{version}|{seat}")
-    command = get_bot(level)(game.id, view, legal, rng)
+    command = choose(level, game.id, view, legal, rng, think_seconds=think_seconds)
     bus = CommandBus(client, keys)
     command_id = bus.submit(game_id, command.model_dump(mode="json"), seat=seat, actor=f"bot:{level}",
                             command_id=bot_command_id(game_id, version, seat), expected_version=version)

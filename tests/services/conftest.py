@@ -6,6 +6,7 @@ are deleted afterwards (database 13 by default, REDIS_TEST_URL to change).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from typing import Iterator
@@ -79,10 +80,10 @@ def fake_client() -> redis.Redis:
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())
 
 
-@pytest.fixture(params=["fake", pytest.param("real", marks=pytest.mark.integration)])
-def clients(request: pytest.FixtureRequest, prefix: str):
-    """A factory of Redis clients on one server: in-process, then the real one."""
-    if request.param == "fake":
+@contextlib.contextmanager
+def client_factory(backend: str, prefix: str):
+    """A factory of Redis clients on one server, ``fake`` (in-process) or ``real``; cleans ``prefix`` up."""
+    if backend == "fake":
         server = fakeredis.FakeServer()
         yield lambda: fakeredis.FakeRedis(server=server)
         return
@@ -92,6 +93,13 @@ def clients(request: pytest.FixtureRequest, prefix: str):
         yield lambda: redis.Redis(connection_pool=pool)
     finally:
         cleanup(real, prefix)
+
+
+@pytest.fixture(params=["fake", pytest.param("real", marks=pytest.mark.integration)])
+def clients(request: pytest.FixtureRequest, prefix: str):
+    """A factory of Redis clients on one server: in-process, then the real one."""
+    with client_factory(request.param, prefix) as factory:
+        yield factory
 
 
 @pytest.fixture

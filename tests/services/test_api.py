@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
+from contextlib import AsyncExitStack, contextmanager
 
+import httpx
 import pytest
 
 
@@ -169,6 +173,12 @@ def test_a_bot_game_finishes_scores_and_reveals_the_seed_only_at_the_end(api):
     history = api.get(f"/games/{gid}/events").json()["events"]
     assert history[-1]["type"] == "taproom.SeedRevealed"
     assert all(e["payload"].get("card") != "hidden" for e in history)  # revealed after the end
+    with api.stream("GET", f"/games/{gid}/stream", params={"after": 0}) as s:  # ends by itself: the game is over
+        text = "".join(s.iter_text())
+    assert text.startswith(": connected\n\n") and text.endswith("event: end\ndata: {}\n\n")
+    assert text.count("event: game_event") == len(history) and '"card":"hidden"' not in text.replace(" ", "")
+    with api.stream("GET", f"/games/{gid}/stream") as s:  # from the head of a finished game: just the end
+        assert "".join(s.iter_text()) == ": connected\n\nevent: end\ndata: {}\n\n"
 
 
 def test_seed_and_private_cards_never_reach_clients_before_the_end(api):
@@ -217,3 +227,146 @@ def test_a_create_still_queued_answers_202_with_its_tokens(settings):
     body = r.json()
     assert body["status"] == "queued" and body["poll"] == f"/games/{body['game_id']}"
     assert all(seat["token"] for seat in body["seats"])
+
+
+@contextmanager
+def served(app):
+    """``app`` on a real uvicorn on 127.0.0.1 (its own thread and event loop): streaming and worker threads as
+    in production, which the in-process test transports do not give."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}", loop
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        pending = asyncio.all_tasks(loop)  # fakeredis ends a cancelled blocking read in a task of its own
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=5))
+        loop.close()
+
+
+async def _worker_threads_in_use() -> int:
+    import anyio.to_thread
+
+    return anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+
+
+async def _read_until(chunks, marker: bytes, seen: bytes = b"") -> bytes:
+    while marker not in seen:
+        seen += await anext(chunks)
+    return seen
+
+
+def test_open_streams_hold_no_worker_thread(service, clients, settings):
+    """60 idle SSE pages (more than the 40 worker threads): sync routes still answer, every page gets the move,
+    and closed pages end their streams."""
+    from services.api.app import create_app
+
+    app = create_app(clients(), settings)
+    ctx = app.state.context
+    pages = 60
+    with served(app) as (base, loop):
+        with httpx.Client(base_url=base, timeout=10) as http:
+            game = new_game(http)
+            gid, ann = game["game_id"], game["seats"][0]["token"]
+            wait_for(http, f"/games/{gid}", until=lambda b: b.get("version") == 3)
+
+        async def scenario() -> list[bytes]:
+            async with httpx.AsyncClient(base_url=base, timeout=10,
+                                         limits=httpx.Limits(max_connections=pages + 10)) as client:
+                async with AsyncExitStack() as stack:
+                    streams = [await stack.enter_async_context(client.stream("GET", f"/games/{gid}/stream"))
+                               for _ in range(pages)]
+                    chunks = [s.aiter_raw() for s in streams]
+                    seen = [await _read_until(c, b": connected\n\n") for c in chunks]
+                    assert ctx.open_streams == pages
+                    in_use = asyncio.run_coroutine_threadsafe(_worker_threads_in_use(), loop).result(5)
+                    assert in_use == 0  # idle streams wait on the event loop, not in the thread pool
+                    # sync routes (worker threads) answer while every page is open (they hung before)
+                    assert (await client.get("/health")).json()["status"] == "ok"
+                    assert (await client.get(f"/games/{gid}")).json()["version"] == 3
+                    moved = await client.post(f"/games/{gid}/commands", headers=bearer(ann),
+                                              json={"type": "Add", "amount": 1})
+                    assert moved.status_code == 200, moved.text
+                    seen = [await _read_until(c, b"id: 5\n", s) for c, s in zip(chunks, seen)]
+                return seen
+
+        texts = asyncio.run(scenario())
+        for text in texts:
+            assert b"id: 4\nevent: game_event\ndata: " in text and b'"card":"hidden"' in text.replace(b" ", b"")
+        deadline = time.monotonic() + 10  # the pages are closed: their streams stop
+        while ctx.open_streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ctx.open_streams == 0
+
+
+def test_games_load_side_by_side_and_one_game_takes_turns(fake_client, settings):
+    """A game whose load is stuck does not hold up another game; a second load of the same game waits."""
+    from services.api.deps import Context
+
+    from .helpers import Kernel
+
+    kernel = Kernel(fake_client, settings)
+    slow_game, other_game = kernel.create(), kernel.create()
+    ctx = Context(fake_client, settings)
+    entered, release, calls = threading.Event(), threading.Event(), []
+    real_read_raw = ctx.store.read_raw
+
+    def read_raw(game_id, *args, **kwargs):
+        calls.append(game_id)
+        if game_id == slow_game and calls.count(slow_game) == 1:  # the first load of slow_game hangs
+            entered.set()
+            assert release.wait(30)
+        return real_read_raw(game_id, *args, **kwargs)
+
+    ctx.store.read_raw = read_raw
+    results: dict[str, int] = {}
+
+    def load(name: str, game_id: str) -> threading.Thread:
+        thread = threading.Thread(target=lambda: results.__setitem__(name, ctx.with_record(game_id, lambda r, v: v)),
+                                  daemon=True)
+        thread.start()
+        return thread
+
+    try:
+        first = load("first", slow_game)
+        assert entered.wait(5)
+        other = load("other", other_game)
+        other.join(5)
+        assert not other.is_alive() and results["other"] == kernel.store.head(other_game)[0]
+        second = load("second", slow_game)
+        second.join(0.2)
+        assert second.is_alive() and calls.count(slow_game) == 1  # waits for the first load of its game
+    finally:
+        release.set()
+    first.join(5)
+    second.join(5)
+    assert results["first"] == results["second"] == kernel.store.head(slow_game)[0]
+    assert len(ctx._game_locks) == 0  # locks of idle games are dropped
+
+
+def test_the_async_twin_is_on_the_same_server(client, prefix):
+    """The SSE streams' asyncio client sees what the sync client writes (same server, same database)."""
+    import fakeredis
+
+    from services.api.aio import async_twin
+
+    async def read(sync):
+        twin = async_twin(sync)
+        try:
+            return await twin.get(f"{prefix}k")
+        finally:
+            await twin.aclose()
+
+    for sync in (client, fakeredis.FakeRedis()):  # the second finds its in-process server by host and port
+        sync.set(f"{prefix}k", b"v")
+        assert asyncio.run(read(sync)) == b"v"

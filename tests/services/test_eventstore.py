@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import orjson
 import pytest
+from redis.crc import key_slot
 
 from domain.core.lifecycle import GameStarted
 from services.eventstore import GENESIS_HASH, EventStore, Keys, seal, verify_chain
@@ -98,6 +99,17 @@ def test_every_key_of_a_game_shares_the_shard_hash_tag():
     for key in (keys.events("abc"), keys.head("abc"), keys.commands("abc"), keys.snapshot("abc"), keys.seed("abc"),
                 keys.feed(shard), keys.cmd_stream(shard), keys.games(shard)):
         assert key[key.index("{"):key.index("}") + 1] == tag
+    assert key_slot(keys.clock("abc").encode()) == key_slot(keys.events("abc").encode())
+
+
+def test_a_players_keys_share_one_slot_so_transactions_and_scripts_over_them_work_on_a_cluster():
+    keys = Keys("tr:", 16)
+    for player in ("alice", "p-0a1b", "odd{id}"):
+        player_keys = [keys.vacations(player), keys.vacation_used(player), keys.webhook(player), keys.notes(player),
+                       keys.notified(player, "turn:g1:0:3")]
+        assert len(set(player_keys)) == len(player_keys)
+        assert {key_slot(k.encode()) for k in player_keys} == {key_slot(player_keys[0].encode())}
+    assert key_slot(keys.vacations("alice").encode()) != key_slot(keys.vacations("bob").encode())
 
 
 def test_private_event_fields_are_redacted_until_the_end():

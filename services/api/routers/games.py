@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Iterator
+from typing import Any, AsyncIterator
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
@@ -20,6 +21,7 @@ from domain.core.lifecycle import GameRecord, parse_pace
 
 from ...aggregates import Repository
 from ...bots import LEVELS
+from ...eventstore import Envelope
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
 from ..errors import ApiError, error_response
 from ..schemas import GameCreatedResponse, JoinRequest, JoinResponse, NewGame, SeatCreated
@@ -250,6 +252,11 @@ def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None =
     return view(past.record, chosen, past.ts)
 
 
+SSE_BLOCK_MS = 500
+"""How long one XREAD BLOCK waits: also how soon a closed page is noticed."""
+SSE_KEEPALIVE_SECONDS = 15.0
+
+
 @router.get("/games/{game_id}/stream")
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
@@ -258,25 +265,46 @@ def stream(request: Request, game_id: str = GameId, after: int | None = Query(No
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     start = meta["version"] if after is None else after
+    # The checks above run in a worker thread and return at once; the stream itself is async and waits on
+    # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    def events() -> Iterator[bytes]:
-        cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
+
+async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
+               timeout: float) -> AsyncIterator[bytes]:
+    aredis = ctx.aredis()
+    key = ctx.keys.events(game_id)
+    cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
+    ctx.open_streams += 1
+    try:
         yield b": connected\n\n"
         while time.monotonic() < deadline:
-            envelopes = ctx.store.read(game_id, after=cursor, count=200)
-            over = any(e.type == "taproom.SeedRevealed" for e in envelopes) or ctx.meta(game_id)["status"] == "scored"
+            if await request.is_disconnected():
+                return
+            entries: Any = await aredis.xrange(key, f"{cursor + 1}-0", "+", count=200)
+            envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
+            over = any(e.type == "taproom.SeedRevealed" for e in envelopes) or await _status(ctx, game_id) == "scored"
             for env in envelopes:
-                payload = orjson.dumps(env.redacted(chosen, over))
+                payload = orjson.dumps(env.redacted(seat, over))
                 yield b"id: %d\nevent: game_event\ndata: %s\n\n" % (env.version, payload)
                 cursor = env.version
             if over and not envelopes:
                 yield b"event: end\ndata: {}\n\n"
                 return
             if not envelopes:
-                ctx.redis.xread({ctx.keys.events(game_id): f"{cursor}-1"}, block=500, count=1)
-                if time.monotonic() - last_beat > 15:
+                left_ms = int((deadline - time.monotonic()) * 1000)
+                await aredis.xread({key: f"{cursor}-1"}, block=max(1, min(SSE_BLOCK_MS, left_ms)), count=1)
+                if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"
+    finally:
+        ctx.open_streams -= 1
 
-    return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+async def _status(ctx: Context, game_id: str) -> str:
+    raw = await ctx.aredis().get(ctx.keys.meta(game_id))
+    if raw is not None:
+        return orjson.loads(raw)["status"]
+    # The projector lags: build the meta from the record, in a worker thread (it is sync and may replay).
+    return (await run_in_threadpool(ctx.meta, game_id))["status"]

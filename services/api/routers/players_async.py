@@ -16,9 +16,9 @@ from domain.core.lifecycle import ReclaimSeat
 
 from ...async_play.config import AsyncSettings, get_async_settings
 from ...async_play.deadlines import TurnClocks
-from ...async_play.keys import AsyncKeys
 from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
 from ...async_play.vacation import Vacations
+from ...eventstore import Keys
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
 from ..errors import ApiError
 
@@ -46,8 +46,8 @@ def _settings(request: Request) -> AsyncSettings:
     return getattr(request.app.state, "async_settings", None) or get_async_settings()
 
 
-def _keys(ctx: Context) -> AsyncKeys:
-    return AsyncKeys.of(ctx.keys)
+def _keys(ctx: Context) -> Keys:
+    return ctx.keys
 
 
 @router.put("/players/me/webhook", response_model=WebhookCreated, status_code=201)

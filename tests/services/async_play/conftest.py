@@ -95,7 +95,10 @@ def _clock() -> Iterator[None]:
 
 @pytest.fixture
 def async_settings() -> AsyncSettings:
-    return AsyncSettings(webhook_allow_private=True, deadline_warning_hours=[12], open_game_expiry_seconds=2 * DAY)
+    # system_command_wait_seconds=0: the table runs jobs and the processor in one thread, so a job
+    # waiting for its command's outcome would only wait out the timeout
+    return AsyncSettings(webhook_allow_private=True, deadline_warning_hours=[12], open_game_expiry_seconds=2 * DAY,
+                         system_command_wait_seconds=0)
 
 
 @pytest.fixture

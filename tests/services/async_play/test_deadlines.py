@@ -3,6 +3,12 @@ decided by a system command; they fire once; autopilot and skip; time banks; the
 
 from __future__ import annotations
 
+import threading
+import time
+from typing import Any, Callable
+
+import orjson
+
 from services.async_play import clock, jobs
 from services.async_play.deadlines import Wait
 from services.audit import verify
@@ -94,7 +100,7 @@ def test_a_deadline_run_twice_before_either_is_processed_times_the_seat_out_once
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
     wait = table.reactor.async_play.clocks.wait(gid, 0)
     clock.advance(HOUR + 5)
-    ctx = {"prefix": table.kernel.keys.prefix, "shards": table.kernel.keys.shards, "connection": table.client}
+    ctx = {**table.reactor.async_play.ctx(), "connection": table.client}
     first = jobs.turn_deadline(gid, 0, wait.version, **ctx)
     second = jobs.turn_deadline(gid, 0, wait.version, **ctx)  # a duplicate job (released twice, re-run)
     assert first == second  # the same command id, derived from game, version and seat
@@ -102,3 +108,128 @@ def test_a_deadline_run_twice_before_either_is_processed_times_the_seat_out_once
     assert len(table.events(gid, "taproom.TurnTimedOut")) == 1
     applied = table.kernel.store.command_record(gid, first["command_id"])
     assert applied is not None and applied["command"]["type"] == "taproom.TimeOut"
+
+
+def _run_job_while_processing(table: Table, job: Callable[..., dict[str, Any]], *args: Any,
+                              waiting_for: str) -> dict[str, Any]:
+    """Run a deadline or autopilot job on a thread, as a worker would, with the processor working at once.
+
+    Commands already in the stream are processed only once the job's own command (id starting with
+    ``waiting_for``) is behind them, so the job decides on the version before them: its command is stale.
+    """
+    ctx = {**table.reactor.async_play.ctx(), "connection": table.client}
+    ctx["async_settings"] = {**ctx["async_settings"], "system_command_wait_seconds": 10.0}
+    result: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: result.update(job(*args, **ctx)))
+    thread.start()
+    stream = table.kernel.keys.cmd_stream_for(args[0])
+    deadline = time.monotonic() + 10
+    while thread.is_alive() and time.monotonic() < deadline:
+        if any(orjson.loads(f[b"m"])["command_id"].startswith(waiting_for)
+               for _, f in table.client.xrange(stream)):
+            table.kernel.pump()
+        time.sleep(0.01)
+    thread.join(5)
+    assert not thread.is_alive(), "the job never finished"
+    return result
+
+
+def test_a_deadline_refused_because_another_seat_moved_first_is_sent_again_at_once(table: Table) -> None:
+    gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
+    table.tick(HOUR + 1)  # alice times out and is away; bob is to act, his clock runs
+    assert table.record(gid).seats[0].autopilot == "autopilot" and table.record(gid).to_act() == [1]
+    wait = table.reactor.async_play.clocks.wait(gid, 1)
+    version = table.record(gid).version
+    clock.advance(HOUR + 5)  # bob is overdue; alice comes back just before his deadline job runs
+    table.kernel.bus.submit(gid, {"type": "taproom.ReclaimSeat"}, seat=0, actor="test")
+    result = _run_job_while_processing(table, jobs.turn_deadline, gid, 1, wait.version,
+                                       waiting_for=jobs.timeout_command_id(gid, version, 1))
+    stale = table.kernel.bus.outcome(gid, jobs.timeout_command_id(gid, version, 1))
+    assert stale is not None and stale.code == "stale_version"
+    assert result == {"command_id": jobs.timeout_command_id(gid, version + 1, 1)}  # at the new version
+    assert table.kernel.bus.outcome(gid, result["command_id"]).accepted
+    assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]
+    # fires once: the job run again (released twice, or by the watchdog) leaves the away seat alone
+    table.settle()
+    again = jobs.turn_deadline(gid, 1, wait.version, **table.reactor.async_play.ctx(), connection=table.client)
+    assert "skipped" in again
+    table.settle()
+    assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]
+
+
+def test_a_deadline_refused_after_the_seat_moved_is_not_sent_again(table: Table) -> None:
+    gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
+    wait = table.reactor.async_play.clocks.wait(gid, 0)
+    version = table.record(gid).version
+    clock.advance(HOUR + 5)
+    # alice moves at the last moment, and bob answers, before the reactor looks: alice is to act again,
+    # in a new turn whose clock has not started yet; the old deadline must not time it out
+    table.kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="test")
+    table.kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=1, actor="test")
+    result = _run_job_while_processing(table, jobs.turn_deadline, gid, 0, wait.version,
+                                       waiting_for=jobs.timeout_command_id(gid, version, 0))
+    assert table.kernel.bus.outcome(gid, jobs.timeout_command_id(gid, version, 0)).code == "stale_version"
+    assert result["skipped"] == "the seat moved" and table.record(gid).to_act() == [0]
+    assert not table.events(gid, "taproom.TurnTimedOut")
+
+
+def test_an_autopilot_move_refused_as_stale_is_played_at_the_new_version(table: Table) -> None:
+    gid = table.create(HUMANS + [{"name": "carol", "player_id": "carol"}], pace={"per_move_seconds": HOUR},
+                       target=40)
+    table.tick(HOUR + 1)  # alice away
+    table.tick(HOUR + 1)  # bob away
+    assert [s.autopilot for s in table.record(gid).seats] == ["autopilot", "autopilot", None]
+    assert table.kernel.add(gid, 2, 1).accepted  # carol moves; alice's away seat is to act
+    version = table.record(gid).version
+    table.kernel.bus.submit(gid, {"type": "taproom.ReclaimSeat"}, seat=1, actor="test")  # bob is back first
+    result = _run_job_while_processing(table, jobs.autopilot_turn, gid, 0, version,
+                                       waiting_for=f"autopilot:{gid}:{version}:0")
+    assert table.kernel.bus.outcome(gid, f"autopilot:{gid}:{version}:0").code == "stale_version"
+    assert result == {"command_id": f"autopilot:{gid}:{version + 1}:0"}
+    assert table.kernel.bus.outcome(gid, result["command_id"]).accepted
+    assert table.record(gid).to_act() == [1] and table.record(gid).seats[1].autopilot is None
+
+
+def test_a_turn_that_ends_and_begins_again_before_the_reactor_looks_gets_a_fresh_clock(table: Table) -> None:
+    """The clock runs per turn: alice's turn ends when she moves, and her next one starts afresh, even when
+    bob answers before the reactor has seen her move (per-move pace)."""
+    gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
+    clocks = table.reactor.async_play.clocks
+    first = clocks.wait(gid, 0)
+    clock.advance(30 * 60)
+    assert table.kernel.add(gid, 0, 1).accepted  # neither move settled: the reactor looks only after both
+    assert table.kernel.add(gid, 1, 1).accepted
+    table.settle()
+    second = clocks.wait(gid, 0)
+    assert second.version > first.version and second.since - first.since >= 30 * 60 - 5
+    table.tick(30 * 60 + 120)  # past the first turn's deadline, within the second's
+    assert not table.events(gid, "taproom.TurnTimedOut")
+    table.tick(30 * 60)
+    assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
+
+
+def test_a_time_bank_is_charged_and_incremented_once_per_turn_even_between_two_looks(table: Table) -> None:
+    gid = table.create(HUMANS, pace={"bank_seconds": 2 * HOUR, "increment_seconds": HOUR})
+    clocks = table.reactor.async_play.clocks
+    pace = table.record(gid).pace
+    clock.advance(30 * 60)
+    assert table.kernel.add(gid, 0, 1).accepted  # alice's turn: 30 min; bob's: moments
+    assert table.kernel.add(gid, 1, 1).accepted
+    table.settle()
+    assert abs(clocks.bank(gid, 0, pace) - 2.5 * HOUR) < 5  # 2 h - 30 min + 1 h
+    assert abs(clocks.bank(gid, 1, pace) - 3 * HOUR) < 5  # bob's turn counted too: 2 h - 0 + 1 h
+    wait = clocks.wait(gid, 0)
+    assert abs(clocks.deadline(table.record(gid), 0, wait) - (wait.since + 2.5 * HOUR)) < 5
+
+
+def test_a_seat_that_acts_several_times_in_one_turn_keeps_its_clock(table: Table) -> None:
+    """Commands that leave the seat to act (here: a game of one) do not restart its clock."""
+    gid = table.create([{"name": "alice", "player_id": "alice"}], pace={"per_move_seconds": HOUR}, target=50)
+    clocks = table.reactor.async_play.clocks
+    wait = clocks.wait(gid, 0)
+    for _ in range(3):
+        clock.advance(15 * 60)
+        assert table.add(gid, 0, 1).accepted
+        assert clocks.wait(gid, 0) == wait
+    table.tick(15 * 60 + 60)  # an hour since the turn began, though alice moved 15 minutes ago
+    assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]

@@ -73,3 +73,51 @@ def test_webhook_urls_are_checked() -> None:
         with pytest.raises(InvalidCommand):
             check_url(private, allow_private=False)
         check_url(private, allow_private=True)
+
+
+class Crash(Exception):
+    """The process died here."""
+
+
+def _fail_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
+    real = getattr(owner, name)
+    calls = []
+
+    def fail_first(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise Crash(name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, fail_first)
+
+
+@pytest.mark.parametrize("crash_at", ["enqueue", "mark"])
+def test_a_send_interrupted_between_its_steps_is_completed_by_the_repeat(  # type: ignore[no-untyped-def]
+        table: Table, receiver, monkeypatch: pytest.MonkeyPatch, crash_at: str) -> None:
+    Webhooks(table.client, table.reactor.async_play.keys).register("alice", url_of(receiver), allow_private=True)
+    notifier = table.reactor.async_play.notifier
+    if crash_at == "enqueue":  # the delivery job never reached the queue
+        _fail_once(monkeypatch, notifier.queue, "enqueue")
+    else:  # the job is queued, the "sent" marker and the recent entry are not written
+        _fail_once(monkeypatch, notifier, "_mark_sent")
+    with pytest.raises(Crash):
+        notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")
+    assert notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")  # the repeat
+    assert not notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")
+    table.settle()
+    assert len(receiver.received) == 1  # delivered, and once
+    assert [m["kind"] for m in notifier.recent("alice")] == ["your_turn"]
+
+
+def test_your_turn_lost_to_a_crash_is_sent_when_the_reactor_looks_again(  # type: ignore[no-untyped-def]
+        table: Table, receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    Webhooks(table.client, table.reactor.async_play.keys).register("alice", url_of(receiver), allow_private=True)
+    notifier = table.reactor.async_play.notifier
+    _fail_once(monkeypatch, notifier.queue, "enqueue")  # the reactor's "your turn" fails half way
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}], pace="1d")
+    assert table.reactor.async_play.clocks.wait(gid, 0) is not None and receiver.received == []
+    table.reactor.react(gid)  # handled again (a restarted reactor re-reads its unconfirmed feed entries)
+    table.settle()
+    assert [orjson.loads(body)["kind"] for _, body in receiver.received] == ["your_turn"]
+    assert [m["seat"] for m in notifier.recent("alice")] == [0]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from domain.core import IllegalMove
 from services.async_play import clock
-from services.async_play.vacation import Interval, paused_within, push_back
+from services.async_play.vacation import Interval, Vacations, paused_within, push_back
 
 from .conftest import DAY, HOUR, Table
 
@@ -49,3 +51,51 @@ def test_ending_early_refunds_and_the_allowance_holds(table: Table) -> None:
         vacations.start("carol", 29)
     vacations.start("carol", 28)
     assert vacations.status("carol")["days_left"] == pytest.approx(0, abs=1e-3)
+
+
+def test_two_vacation_requests_at_once_book_the_allowance_once(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second request lands between the first one's check of the allowance and its booking."""
+    vacations = table.reactor.async_play.vacations  # 30 days a year
+    other = Vacations(table.client, vacations.keys, vacations.days_per_year)  # another API worker
+    read_used = Vacations.used
+    raced: list[Interval] = []
+    racing = []
+
+    def used_then_race(self: Vacations, *args: Any, **kwargs: Any) -> float:
+        value = read_used(self, *args, **kwargs)
+        if not racing:
+            racing.append(True)
+            raced.append(other.start("dave", 20))
+        return value
+
+    monkeypatch.setattr(Vacations, "used", used_then_race)
+    with pytest.raises(IllegalMove):
+        vacations.start("dave", 20)  # read "30 days left", then the other request took 20 of them
+    monkeypatch.undo()
+    status = vacations.status("dave")
+    assert status["days_used"] == pytest.approx(20) and status["until"] == raced[0].end
+    assert vacations.intervals("dave") == raced  # one vacation, no overlap
+
+
+def test_ending_a_vacation_twice_at_once_refunds_once(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    vacations = table.reactor.async_play.vacations
+    other = Vacations(table.client, vacations.keys, vacations.days_per_year)
+    vacations.start("erin", 10)
+    clock.advance(2 * DAY)
+    read_current = Vacations.current
+    raced: list[Interval | None] = []
+    racing = []
+
+    def current_then_race(self: Vacations, *args: Any, **kwargs: Any) -> Interval | None:
+        value = read_current(self, *args, **kwargs)
+        if not racing:
+            racing.append(True)
+            raced.append(other.end("erin"))
+        return value
+
+    monkeypatch.setattr(Vacations, "current", current_then_race)
+    ended = vacations.end("erin")  # the other request ends it between this one's read and its write
+    monkeypatch.undo()
+    assert raced[0] is not None and (ended is None or abs(ended.end - raced[0].end) < 1)
+    assert vacations.status("erin")["days_used"] == pytest.approx(2, abs=1e-3)  # 8 days back, not 16
+    assert len(vacations.intervals("erin")) == 1

@@ -20,16 +20,21 @@ def test_wilson_interval() -> None:
     assert arena.wilson(0, 0) == (0.0, 1.0)
 
 
-@pytest.mark.parametrize("game_id", ["carcassonne", "tiefenthal"])
+@pytest.mark.parametrize("game_id", ["carcassonne", "heaven-and-ale", "tiefenthal"])
 def test_greedy_beats_random_in_most_seeded_games(game_id: str) -> None:
     times: dict[str, list[float]] = defaultdict(list)
     wins = 0.0
     games = 4
+    greedy_points = 0.0
     for g in range(games):
         levels = ("greedy", "random") if g % 2 == 0 else ("random", "greedy")
-        result = arena.play(game_id, levels, f"test-arena:{g}", 0.0, None, times)
+        scores: list[float] = []
+        result = arena.play(game_id, levels, f"test-arena:{g}", 0.0, None, times, scores=scores)
         wins += result[levels.index("greedy")]
+        greedy_points += scores[levels.index("greedy")]
     assert wins >= 3, wins
+    # Winning is not enough (a bot scoring 0 beats one scoring nothing either): greedy must score.
+    assert greedy_points / games > 10, greedy_points
     assert len(times["greedy"]) > 10 and len(times["random"]) > 10
 
 

@@ -1,0 +1,60 @@
+"""The API's asyncio Redis client: a twin of its sync client, on the same server.
+
+Server-sent event streams wait on Redis from the event loop (``redis.asyncio``)
+instead of holding a worker thread each; everything else keeps the sync client.
+"""
+
+from __future__ import annotations
+
+import inspect
+from functools import lru_cache
+
+import fakeredis
+import fakeredis.aioredis
+import redis
+import redis.asyncio
+import redis.asyncio.connection as aconnection
+
+# Plain connection settings carried over from the sync pool (plus every ssl_* the async class takes); the rest
+# of the sync pool's kwargs are sync-only objects (retry policies, parsers, maintenance handlers).
+_CARRIED = frozenset({
+    "host", "port", "db", "path", "username", "password", "client_name", "credential_provider",
+    "socket_timeout", "socket_connect_timeout", "socket_keepalive", "socket_keepalive_options",
+    "retry_on_timeout", "health_check_interval", "encoding", "encoding_errors", "decode_responses", "protocol",
+    "lib_name", "lib_version",
+})
+
+
+def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
+    """A ``redis.asyncio`` client on the same server, database and credentials as ``client``.
+
+    For fakeredis the twin shares the sync client's in-process ``FakeServer`` (the one
+    ``services.runtime.client_factory`` passes in), so it sees the same data and wakes on its writes.
+    """
+    pool = client.connection_pool
+    kwargs = pool.connection_kwargs
+    if isinstance(client, (fakeredis.FakeRedis, fakeredis.FakeStrictRedis)):
+        # Without an explicit server fakeredis picks one by host and port: pass them on so the twin picks the same.
+        return fakeredis.aioredis.FakeRedis(
+            server=kwargs.get("server"), host=kwargs.get("host"), port=kwargs.get("port", 6379),
+            db=kwargs.get("db", 0), version=kwargs.get("version", (7,)),
+            server_type=kwargs.get("server_type", "redis"), lua_modules=kwargs.get("lua_modules"),
+            decode_responses=kwargs.get("decode_responses", False))
+    connection_class = getattr(aconnection, pool.connection_class.__name__, None)
+    if connection_class is None:
+        raise TypeError(f"no asyncio counterpart of {pool.connection_class.__name__}")
+    accepted = _init_parameters(connection_class)
+    carried = {k: v for k, v in kwargs.items() if k in accepted and (k in _CARRIED or k.startswith("ssl_"))}
+    return redis.asyncio.Redis(connection_pool=aconnection.ConnectionPool(connection_class=connection_class,
+                                                                          **carried))
+
+
+@lru_cache(maxsize=8)
+def _init_parameters(cls: type) -> frozenset[str]:
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is not None:
+            names |= {p.name for p in inspect.signature(init).parameters.values()
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+    return frozenset(names - {"self"})
