@@ -64,12 +64,10 @@ class Repository:
 
     def current(self, game_id: str) -> Loaded:
         """The record at the head of the log (cache, then snapshot, then events)."""
-        loaded = self._cache.get(game_id)
+        loaded = self.cached(game_id)  # the only cache access besides put (a subclass may lock them)
         if loaded is None:
             snap = self.store.load_snapshot(game_id) if self.use_snapshots else None
             loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
-        else:
-            self._cache.move_to_end(game_id)
         loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version))
         self.put(game_id, loaded)
         return loaded

@@ -17,9 +17,9 @@ from fastapi import Depends, Header, Request
 
 from domain.core.lifecycle import GameRecord
 
-from ..aggregates import Loaded, Repository, fold_raw
+from ..aggregates import Loaded, Repository
 from ..commands import CommandBus
-from ..eventstore import GENESIS_HASH, EventStore, Keys
+from ..eventstore import EventStore, Keys
 from ..settings import Settings
 from .aio import async_twin
 from .errors import ApiError
@@ -119,15 +119,6 @@ class SharedRepository(Repository):
     def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
         super().__init__(store, cache_size)
         self._cache_lock = threading.Lock()
-
-    def current(self, game_id: str) -> Loaded:
-        loaded = self.cached(game_id)
-        if loaded is None:
-            snap = self.store.load_snapshot(game_id) if self.use_snapshots else None
-            loaded = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
-        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version))
-        self.put(game_id, loaded)
-        return loaded
 
     def cached(self, game_id: str) -> Loaded | None:
         with self._cache_lock:
