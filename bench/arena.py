@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.catalog import load_games  # noqa: E402
 from domain.core.registry import get_game  # noqa: E402
 from domain.core.rng import rng_for, seed_from_text  # noqa: E402
-from services.bots import Bot, SearchConfig, get_bot, make_search_bot  # noqa: E402
+from services.bots import Bot, SearchConfig, bot_game, get_bot, make_search_bot  # noqa: E402
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 
@@ -41,32 +41,35 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bot_for(level: str, budget: float, iterations: int | None, config: SearchConfig | None = None) -> Bot:
-    return make_search_bot(budget, iterations, config) if level == "search" else get_bot(level)
+def bot_for(game_id: str, level: str, budget: float, iterations: int | None,
+            overrides: dict[str, Any] | None = None) -> Bot:
+    if level != "search":
+        return get_bot(level)
+    adapter = bot_game(game_id)
+    config = dataclasses.replace(adapter.search, **overrides) if adapter is not None and overrides else None
+    return make_search_bot(budget, iterations, config)
 
 
-def parse_config(settings: list[str]) -> SearchConfig | None:
-    """``--set playout_turns=2`` style overrides of the search configuration."""
-    if not settings:
-        return None
-    fields = {f.name: f for f in dataclasses.fields(SearchConfig)}
+def parse_overrides(settings: list[str]) -> dict[str, Any]:
+    """``--set playout_turns=2`` style overrides of the games' search configurations."""
+    fields = {f.name for f in dataclasses.fields(SearchConfig)}
     values: dict[str, Any] = {}
     for item in settings:
         key, _, raw = item.partition("=")
         if key not in fields:
-            raise SystemExit(f"unknown search setting {key!r}; known: {', '.join(fields)}")
-        values[key] = None if raw == "None" else (float(raw) if "." in raw else int(raw))
-    return SearchConfig(**values)
+            raise SystemExit(f"unknown search setting {key!r}; known: {', '.join(sorted(fields))}")
+        values[key] = float(raw) if "." in raw else int(raw)
+    return values
 
 
 def play(game_id: str, levels: tuple[str, str], seed: str, budget: float, iterations: int | None,
          times: dict[str, list[float]], options: dict[str, Any] | None = None,
-         config: SearchConfig | None = None, scores: list[float] | None = None) -> list[float]:
+         overrides: dict[str, Any] | None = None, scores: list[float] | None = None) -> list[float]:
     """One game; seat i is played by ``levels[i]``. Returns each seat's result (1 win, 0.5 tie, 0 loss);
     ``scores``, when given, receives each seat's final total."""
     game = get_game(game_id)
     secret = seed_from_text(seed)
-    bots = [bot_for(level, budget, iterations, config) for level in levels]
+    bots = [bot_for(game_id, level, budget, iterations, overrides) for level in levels]
     events = game.setup(game.parse_options(options or {}), 2, rng_for(secret, 0))
     state = game.fold(None, events)
     version = len(events)
@@ -93,16 +96,16 @@ def play(game_id: str, levels: tuple[str, str], seed: str, budget: float, iterat
     return [1.0, 0.0] if totals[0] > totals[1] else [0.0, 1.0]
 
 
-Task = tuple[str, tuple[str, str], str, float, "int | None", "SearchConfig | None"]
+Task = tuple[str, tuple[str, str], str, float, "int | None", "dict[str, Any]"]
 
 
 def _play_task(task: Task) -> tuple[list[float], dict[str, list[float]], list[float]]:
     """One game in a worker process: its result, each level's move times and each seat's final score."""
     load_games()
-    game_id, levels, seed, budget, iterations, config = task
+    game_id, levels, seed, budget, iterations, overrides = task
     times: dict[str, list[float]] = defaultdict(list)
     scores: list[float] = []
-    result = play(game_id, levels, seed, budget, iterations, times, config=config, scores=scores)
+    result = play(game_id, levels, seed, budget, iterations, times, overrides=overrides, scores=scores)
     return result, dict(times), scores
 
 
@@ -123,12 +126,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="search simulations per move instead of time")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="search configuration override (services.bots.search.SearchConfig field)")
+                        help="override a field of each game's search configuration (services.bots.config.SearchConfig)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (keep "
                         "at most one per core: search is time-budgeted, so an oversubscribed machine plays worse)")
     args = parser.parse_args(argv)
     load_games()
-    config = parse_config(args.set)
+    overrides = parse_overrides(args.set)
     pairs = [tuple(p.split(":")) for p in (args.pair or ["search:random", "search:greedy", "greedy:random"])]
     for game_id in args.game or GAMES:
         for a, b in pairs:
@@ -137,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
             points: dict[str, list[float]] = defaultdict(list)
             started = time.perf_counter()
             tasks: list[Task] = [(game_id, (a, b) if g % 2 == 0 else (b, a), f"{args.seed}:{game_id}:{g}",
-                                  args.budget, args.iterations, config) for g in range(args.games)]
+                                  args.budget, args.iterations, overrides) for g in range(args.games)]
             with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
                 results = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
                 for g, (result, game_times, finals) in enumerate(results):

@@ -16,13 +16,19 @@ from .state import Player, State
 UPGRADE_WORTH = 6.0
 """An upgrade is worth about this much future VP per remaining round fraction (it improves income)."""
 MONEY_WORTH = 0.5
+UNKEEPABLE_WORTH = 0.2
+"""Virtual money beyond the safe's or the storage's limit: worth something only if spent this turn."""
 COUNTER_GUEST_WORTH = 1.0
 
 
 def _player_value(p: Player, rounds_left_fraction: float) -> float:
     value = float(vp(p))
     value += UPGRADE_WORTH * len(p.upgraded) * rounds_left_fraction
-    value += MONEY_WORTH * (p.safe + p.storage + p.doubloons + p.beer)
+    value += MONEY_WORTH * (p.safe + p.storage)
+    # Virtual money of the turn under way: what the safe and the storage can keep is worth as much as
+    # stored money; the rest is lost at the end of the turn unless spent, so it counts for less.
+    keep_d, keep_b = min(p.doubloons, p.tile("safe")), min(p.beer, p.tile("storage"))
+    value += MONEY_WORTH * (keep_d + keep_b) + UNKEEPABLE_WORTH * (p.doubloons - keep_d + p.beer - keep_b)
     value += COUNTER_GUEST_WORTH * p.counter_guests * rounds_left_fraction
     ahead = [q for q in MONASTERY_TRACK if q > p.monastery]
     if ahead:

@@ -20,7 +20,8 @@ from domain.core import Command
 from domain.core.registry import get_game
 
 from .games import BotGame, bot_game, register
-from .search import SearchConfig, greedy_choice, search_choice
+from .config import SearchConfig
+from .search import greedy_choice, search_choice
 
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]
 """(game id, seat view, legal commands, rng) -> the chosen command."""

@@ -3,16 +3,24 @@
 Both start from the seat's view only: ``state_from_view`` samples a full state
 consistent with it (a *determinization*), so hidden information is guessed,
 never read. The root candidates always come from the ``legal`` list the bot was
-given (less what the game's ``prune`` drops).
+given (less what the game's ``prune`` drops), ranked by their greedy value on a
+first determinization; the best ``root_width`` are searched.
 
-Search is information-set MCTS flattened at the root: the root commands are
-ranked by their greedy value on a first determinization and the best
-``ROOT_WIDTH`` are searched; every iteration takes the next of several
-determinizations, picks a root command by UCB1 (the greedy value counting as
-``PRIOR_VISITS`` virtual visits), plays it
-and a short heuristic playout (chance drawn from a per-simulation
-``random.Random``), and scores the leaf with the game's evaluation. Statistics
-are shared across determinizations, so the most visited command is the vote.
+Two ways to search, chosen per game by its :class:`~services.bots.config.SearchConfig`:
+
+- **UCB** (default): information-set MCTS flattened at the root. Every
+  iteration takes the next of several determinizations, picks a root command
+  by UCB1 (the greedy value counting as ``prior_visits`` virtual visits), plays
+  it and a short playout by the sampled-greedy policy (chance drawn from a
+  per-simulation ``random.Random``) and scores the leaf with the game's
+  evaluation. Statistics are shared across determinizations; the most visited
+  command is the vote.
+- **Paired** (``paired=True``): rounds of simulations on common random numbers;
+  each round plays every candidate on the same determinization and chance
+  seed, and the best mean margin over whole rounds wins.
+
+Playouts stop after ``playout_depth`` commands, or when the turn has changed
+hands ``playout_turns`` times.
 """
 
 from __future__ import annotations
@@ -25,41 +33,12 @@ from typing import Any, Sequence
 
 from domain.core import Command
 
+from .config import SearchConfig
 from .games import BotGame
 
 GREEDY_FOLLOW_UP = 24
 """Greedy looks one command further when the same seat still acts (e.g. the figure after a tile, the tile
 bought after a move): the best of its follow-ups, or of this many sampled ones when there are more."""
-PLAYOUT_SAMPLE = 4
-"""Playout policy: the best of this many random legal commands by one-step evaluation."""
-ROOT_WIDTH = 6
-"""Search considers only this many best root commands by greedy value (plus ties, at most twice as many)."""
-PRIOR_VISITS = 2
-"""Each root command starts with this many virtual visits worth its greedy value (a progressive bias)."""
-DETERMINIZATIONS = 12
-UCB_C = 0.7
-
-
-@dataclass(frozen=True)
-class SearchConfig:
-    """Search knobs (the module constants are the defaults; the arena overrides them to tune)."""
-
-    root_width: int = ROOT_WIDTH
-    prior_visits: int = PRIOR_VISITS
-    determinizations: int = DETERMINIZATIONS
-    ucb_c: float = UCB_C
-    playout_sample: int = PLAYOUT_SAMPLE
-    playout_turns: int = 0
-    """Stop a playout when the turn has changed hands this many times (2: after the opponents' replies,
-    back at the searching seat); 0 counts commands only (the game's ``playout_depth``)."""
-    playout_depth: int | None = None
-    """Overrides the game's ``playout_depth`` (a cap on playout commands)."""
-    paired: bool = False
-    """Compare the root commands on common random numbers: each round of simulations takes one
-    determinization and one chance seed and plays every candidate under both, so the comparison sees
-    the commands' difference, not the luck of the draw; the best mean margin over whole rounds wins."""
-
-
 def seat_of(legal: Sequence[Command]) -> int:
     return legal[0].seat
 
@@ -115,7 +94,7 @@ def _rank(game: Any, adapter: BotGame, state: Any, legal: Sequence[Command], sea
 
 
 def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: random.Random,
-                  sample: int = PLAYOUT_SAMPLE) -> Any | None:
+                  sample: int) -> Any | None:
     """One playout command of ``actor`` by the sampled-greedy policy; None when it has no command."""
     legal = game.legal_commands(state, actor)
     if not legal:
@@ -144,9 +123,8 @@ class SearchStats:
 def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Random, config: SearchConfig) -> Any:
     """Play on from ``state`` by the sampled-greedy policy until the game's depth (or the config's turn
     count) is reached; returns the leaf state (``state`` is consumed)."""
-    depth = adapter.playout_depth if config.playout_depth is None else config.playout_depth
     last, switches = seat, 0
-    for _ in range(depth):
+    for _ in range(config.playout_depth):
         if game.is_over(state):
             break
         seats = game.to_act(state)
@@ -171,7 +149,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     legal = list(legal)
     if len(legal) == 1:
         return legal[0]
-    config = config or SearchConfig()
+    config = config or adapter.search
     started = time.perf_counter()
     deadline = started + budget
     seat = seat_of(legal)
@@ -231,7 +209,8 @@ def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: lis
             return total >= max_iterations
         return time.perf_counter() >= deadline
 
-    while not out_of_budget():
+    # Past twice the determinizations, more rounds only repeat samples: stop early and free the worker.
+    while not out_of_budget() and rounds < 2 * config.determinizations:
         if rounds and len(dets) < config.determinizations:
             dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
         det = dets[rounds % len(dets)]
