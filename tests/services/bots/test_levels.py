@@ -95,3 +95,41 @@ def test_search_respects_its_time_budget() -> None:
     command = make_search_bot(budget=0.2)("carcassonne", view, legal, random.Random(0))
     assert command in legal
     assert time.perf_counter() - started < 5.0  # generous: the budget bounds the loop, not the setup
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_playout_stops_when_the_turn_has_changed_hands_so_often(turns: int) -> None:
+    """A Carcassonne turn places one tile: from a seat about to place its tile, a playout stopped at the
+    ``turns``-th hand-over has placed ``turns`` tiles and leaves the other seat to act when odd."""
+    from domain.carcassonne.state import PLACE
+    from services.bots import SearchConfig, bot_game
+    from services.bots.search import playout
+
+    game = get_game("carcassonne")
+    adapter = bot_game("carcassonne")
+    assert adapter is not None
+    state = [s for s in positions("carcassonne", {}, 2, "playout-turns")
+             if not game.is_over(s) and s.phase == PLACE and s.tiles_left() > 10][5]
+    seat = game.to_act(state)[0]
+    config = SearchConfig(playout_turns=turns, playout_depth=100, playout_sample=4)
+    leaf = playout(game, adapter, game.clone(state), seat, random.Random(turns), config)
+    assert len(leaf.placements) - len(state.placements) == turns
+    assert game.to_act(leaf) == [1 - seat if turns % 2 else seat]
+    assert leaf.phase == PLACE
+
+
+def test_paired_search_answers_from_the_greedy_ranking_when_no_round_completes() -> None:
+    """With no time for one whole round of simulations, the best greedy candidate is played."""
+    from services.bots import SearchConfig, bot_game
+    from services.bots.search import _rank, candidates_of, search_choice
+
+    game = get_game("carcassonne")
+    adapter = bot_game("carcassonne")
+    assert adapter is not None
+    view, legal, _ = next(v for v in _sample("carcassonne", {}, 10) if len(v[1]) > 3)
+    config = SearchConfig(paired=True, playout_turns=3, playout_depth=12, playout_sample=16)
+    chosen = search_choice(game, adapter, view, legal, random.Random(1), max_iterations=0, config=config)
+    state = adapter.state_from_view(view, legal[0].seat, random.Random(random.Random(1).getrandbits(64)), legal=legal)
+    ranked = _rank(game, adapter, state, candidates_of(adapter, view, legal), legal[0].seat, random.Random(0))
+    assert chosen in legal
+    assert any(c == chosen for v, c in ranked if v >= ranked[0][0] - 1e-9)
