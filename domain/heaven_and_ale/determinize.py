@@ -5,11 +5,11 @@ face-down resource piles (the view gives their sizes) and the monk stacks still
 to come. Piles are dealt from the tiles not seen anywhere (on the track or in
 a garden), with the sizes the view shows.
 
-Public turn facts the view does not carry (see the bot report): ``acted``,
-``bought``, ``turn_from`` and all but the first of ``sheds_pending``. They are
-inferred: ``acted`` and ``bought`` from the seat's legal commands when the
-caller passes them (``legal=``), otherwise from the step; ``turn_from`` as the
-figure's position (exact during the move step).
+The facts of the turn under way (where the figure started, whether an action
+was performed, tiles bought, sheds still to resolve) are in the view: once they
+were guessed from the legal commands, and a wrong guess (say, no tile bought
+yet) made the bot's own playouts buy a tile it did not have to. ``legal`` is
+accepted for the common ``state_from_view`` signature and not needed.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from .board import START_SLOTS, TRACK_LEN
+from .board import START_SLOTS
 from .garden import SHED_NAMES, SPOT_NAMES
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS
-from .state import EMPTY, PLACING, STEP_BUY, STEP_MOVE, HAState, Player
+from .state import EMPTY, PLACING, HAState, Player
 from .supply import MONK_BASE, MONK_TYPES, MONKS_PER_PILE, N_RESOURCE_CODES, TILE_CODES, initial_monk_piles, \
     initial_resource_piles, pile_back_for_round
 from . import delivery
@@ -70,7 +70,7 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
     s.turn = view["turn"] if view["turn"] is not None else EMPTY
     s.step = view["step"] or ""
     s.space = view["current_space"] if view["current_space"] is not None else 0
-    s.sheds_pending = [SHED_NAMES.index(view["pending_shed"])] if view["pending_shed"] else []
+    s.sheds_pending = [SHED_NAMES.index(name) for name in view["pending_sheds"]]
     s.pair = view["pending_pair"] if view["pending_pair"] is not None else EMPTY
     s.tiles = [[TILE_CODES[t] for t in space.get("tiles", ())] for space in view["track"]]
     s.discs = [space.get("discs", 0) for space in view["track"]]
@@ -89,13 +89,10 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
         order = [(s.start_player - i) % n for i in range(1, n)]
         s.place_order = [q for q in order if s.players[q].slot == EMPTY]
     if s.turn != EMPTY:
-        p = s.players[s.turn]
-        s.turn_from = TRACK_LEN if p.done else p.pos
-        s.acted = s.step != STEP_MOVE
-        s.bought = 0
+        s.turn_from = view["turn_started_at"]
+        s.acted = view["acted"]
+        s.bought = view["bought"]
     _deal_piles(s, view, rng)
-    if legal is not None and s.turn != EMPTY:
-        _match_flags(s, legal)
     return s
 
 
@@ -126,14 +123,3 @@ def _deal_piles(s: HAState, view: dict[str, Any], rng: random.Random) -> None:
         for t in monk_pool[:MONKS_PER_PILE]:
             s.monk_piles[back][t] += 1
         monk_pool = monk_pool[MONKS_PER_PILE:]
-
-
-def _match_flags(s: HAState, legal: Sequence[Any]) -> None:
-    """Pick ``acted``/``bought`` so the seat's legal commands are the ones it was given."""
-    from .legal import legal_commands
-    target = list(legal)
-    for acted in (s.acted, not s.acted):
-        for bought in ((0, 1) if s.step == STEP_BUY else (0,)):
-            s.acted, s.bought = acted, bought
-            if legal_commands(s, s.turn) == target:
-                return

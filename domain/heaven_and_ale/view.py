@@ -78,6 +78,13 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "step": s.step or None,
         "current_space": s.space if s.turn != EMPTY else None,
         "pending_shed": SHED_NAMES[s.sheds_pending[0]] if s.sheds_pending else None,
+        # Facts of the turn under way that everyone at the table saw happen (and that decide what is
+        # legal next): where the figure started, whether an action was performed, tiles bought, sheds
+        # enclosed and still to resolve.
+        "turn_started_at": s.turn_from if s.turn != EMPTY else None,
+        "acted": s.acted if s.turn != EMPTY else None,
+        "bought": s.bought if s.turn != EMPTY else None,
+        "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
         "pending_pair": s.pair if s.pair != EMPTY else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},

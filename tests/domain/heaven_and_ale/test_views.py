@@ -89,3 +89,26 @@ def test_events_and_commands_round_trip_through_json() -> None:
     for command in t.legal():
         data = json.loads(command.model_dump_json())
         assert GAME.parse_command(data) == command
+
+
+def test_the_view_carries_the_turn_facts_a_bot_needs() -> None:
+    """Where the figure started, whether it acted, tiles bought and sheds pending are public: a state rebuilt
+    from a seat's view has them exactly (guessed, a wrong "bought" made bot playouts buy a needless tile)."""
+    import random
+
+    from domain.heaven_and_ale.determinize import state_from_view
+
+    checked = [0]
+
+    def check(state, _event) -> None:
+        if state.turn == -1 or GAME.is_over(state):
+            return
+        seat = state.turn
+        rebuilt = state_from_view(GAME.view(state, seat), seat, random.Random(0))
+        assert (rebuilt.turn_from, rebuilt.acted, rebuilt.bought, rebuilt.sheds_pending) == \
+            (state.turn_from, state.acted, state.bought, state.sheds_pending)
+        assert GAME.legal_commands(rebuilt, seat) == GAME.legal_commands(state, seat)
+        checked[0] += 1
+
+    busy_playout(2, "turn-facts", {"kegs_and_more": True}, check=check)
+    assert checked[0] > 50
