@@ -2,9 +2,16 @@
 
 Each bot gets only its seat's view and legal commands, exactly as the rq job
 does. Prints, per game and pairing, the win rate of the first level with a 95%
-Wilson interval (a tie counts half) and move-time p50/p95 per level.
+Wilson interval (a tie counts half), each level's mean final score and
+move-time p50/p95 per level. Seats alternate between games.
 
-    .venv/bin/python bench/arena.py --games 20 --game carcassonne --pair search:random --budget 1.0
+    .venv/bin/python bench/arena.py --games 40 --game carcassonne --pair search:greedy --budget 1.0 --jobs 2
+    .venv/bin/python bench/arena.py --games 40 --pair search:greedy --iterations 96   # load-independent
+    .venv/bin/python bench/arena.py --game tiefenthal --pair search:greedy --set playout_turns=1  # tuning
+
+``--iterations`` fixes the simulations per move, so win rates do not depend on
+how busy the machine is; ``--budget`` (seconds per move) is what the service
+uses and gives the real move times.
 """
 
 from __future__ import annotations

@@ -68,11 +68,12 @@ def _tiefenthal_prune(view: dict[str, Any], legal: list[Any]) -> list[Any]:
 THREE_TURNS = SearchConfig(paired=True, playout_turns=3, playout_depth=12, playout_sample=16)
 """Each candidate is played on through the opponent's reply and the seat's own next turn (sampled-greedy
 policy, best of 16), on determinizations with common random numbers; the best mean margin wins.
-Arena, Carcassonne (bench/arena.py, search vs greedy): stopping at the end of the seat's own turn plays
-like greedy (49% of 100 games); stopping after the opponent's reply is worse (37-47%: the evaluation
-then sees the opponent's use of an open feature but never the seat's own); through the seat's next turn
-it wins 72.5% (40 games, 95% interval 57-84%). Tiefenthal, the same with longer playouts (its turns
-have more commands): 75% (20 games)."""
+
+Arena (bench/arena.py, search vs greedy, fixed simulations per move), Carcassonne: stopping at the end
+of the seat's own turn plays like greedy (49% of 100 games); stopping after the opponent's reply is
+worse (37-47%: the evaluation then sees the opponent use an open feature but never the seat itself);
+through the seat's next turn it wins 68% (80 games, 95% interval 57-77%). Tiefenthal, the same with
+longer playouts (its turns have more commands): 78% (50 games, 65-87%)."""
 
 _loaded = False
 _load_lock = threading.Lock()
