@@ -22,7 +22,7 @@ def _plant(t: Table, seat: int, spot: str, tile: str) -> None:
 
 
 def test_shed_with_fertility_sum_15_gives_one_step_and_a_type_2_shed() -> None:
-    """heaven-and-ale.md §3.7: the rulebook example fixes sum 15 -> 1 brewmaster step, shed type 2 (opposite edges)."""
+    """Base rules, "Enclosing a shed spot" example: sum 15 -> 1 brewmaster step, a type-2 shed (opposite edges)."""
     t = Table(2, "shed15").start()
     s, seat = t.state, t.seat
     clear_board(s)
@@ -54,7 +54,8 @@ def test_shed_with_fertility_sum_15_gives_one_step_and_a_type_2_shed() -> None:
 
 
 def test_tile_next_to_two_triggered_monks_is_activated_twice() -> None:
-    """§3.8 [RB example]: a tile adjacent to two triggered monks is activated twice; activated monks give +1 brewmaster."""
+    """Base rules, space B examples: a tile next to two triggered monks is activated twice; an activated monk gives +1
+    brewmaster."""
     t = Table(2, "monks").start()
     s, seat = t.state, t.seat
     clear_board(s)
@@ -80,7 +81,7 @@ def test_tile_next_to_two_triggered_monks_is_activated_twice() -> None:
 
 
 def test_exchange_at_two_to_one() -> None:
-    """§3.14 A [RB example]: at 2:1 either one marker goes back 2, or two markers go back 1 each."""
+    """Base rules, 5 End of the game, A: at 2:1 either one marker goes back 2, or two markers go back 1 each."""
     assert exchange([8, 6, 6, 6, 5], 2) == [6, 6, 6, 6, 6]  # one marker back 2
     assert exchange([7, 7, 6, 6, 5], 2) == [6, 6, 6, 6, 6]  # two markers back 1 each
     assert exchange([7, 6, 6, 6, 5], 2) == [5, 6, 6, 6, 7]  # only 1 surplus step: nothing moves
