@@ -26,6 +26,8 @@ class Settings(AsyncSettings):
     snapshot_every: int = 100
     allow_client_seed: bool = False
     """Development/tests only: lets clients choose a game's seed. Otherwise seeds are server-secret."""
+    invitation_ttl_seconds: int = 7 * 86400
+    """An invitation to a seat that is neither accepted nor declined within this long lapses (the seat opens)."""
     command_wait_seconds: float = 2.0
     outcome_ttl_seconds: int = 24 * 3600
     max_body_bytes: int = 64 * 1024
