@@ -28,6 +28,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "no_open_seat": 409,
     "handle_taken": 409,
     "already_seated": 409,
+    "already_invited": 409,
     "seat_reserved": 409,
     "invitation_expired": 410,
     "body_too_large": 413,

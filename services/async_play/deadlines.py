@@ -239,6 +239,7 @@ class AsyncPlay:
                 self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
                                       result_ttl=3600, **self.ctx())
                 scheduled.append(job_id)
+            scheduled += self.schedule_invitation_expiries(record)
         elif record.status == "active":
             timed = record.pace is not None and record.pace.timed
             for seat, wait in self.clocks.update(record, version, now, steps):
@@ -268,6 +269,24 @@ class AsyncPlay:
         if record.status != "active":
             self.redis.zrem(self.keys.deadline_watch(), gid)
         return scheduled
+
+    def schedule_invitation_expiries(self, record: GameRecord) -> list[str]:
+        """Each standing invitation lapses at its expiry (one job per invitation, however often asked)."""
+        from . import jobs
+
+        ids = []
+        for seat, info in enumerate(record.seats):
+            invitation = info.invitation
+            if invitation is None:
+                continue
+            job_id = f"invite-{self.tag}-{job_safe(record.game_id)}-{seat}-{int(invitation.expires_at * 1000)}"
+            if Job.exists(job_id, connection=self.redis):
+                continue
+            self.queue.enqueue_at(at(invitation.expires_at), jobs.expire_invitation, record.game_id, seat,
+                                  invitation.player_id, invitation.expires_at, job_id=job_id, result_ttl=3600,
+                                  **self.ctx())
+            ids.append(job_id)
+        return ids
 
     def watch_deadlines(self, record: GameRecord) -> None:
         """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""
