@@ -125,7 +125,8 @@ class Invitations:
     def pending(self, player_id: str, limit: int = 100) -> list[Pending]:
         """The invitations standing for the player, soonest to lapse first; ended ones are dropped here."""
         key = self.keys.invitations(player_id)
-        entries = [(m.decode(), score) for m, score in self.redis.zrange(key, 0, limit - 1, withscores=True)]
+        rows: Any = self.redis.zrange(key, 0, limit - 1, withscores=True)
+        entries: list[tuple[str, float]] = [(m.decode(), float(score)) for m, score in rows]
         if not entries:
             return []
         metas = self.redis.mget([self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from fastapi import APIRouter, Depends, Header, Path
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,7 +19,7 @@ class PlayerProfile(BaseModel):
     player_id: str
     name: str
     handle: str | None = Field(description="unique; null only for players registered before handles existed")
-    created: datetime = Field(description="registration time, UTC")
+    created: float = Field(description="registration time, seconds since the epoch (like every time in this API)")
 
 
 class PublicPlayer(BaseModel):
@@ -51,8 +49,7 @@ def players(ctx: Context = Depends(get_context)) -> Players:
 
 
 def _profile(player: Player) -> PlayerProfile:
-    return PlayerProfile(player_id=player.player_id, name=player.name, handle=player.handle,
-                         created=datetime.fromtimestamp(player.created, tz=timezone.utc))
+    return PlayerProfile(player_id=player.player_id, name=player.name, handle=player.handle, created=player.created)
 
 
 @router.post("/players", response_model=PlayerCreated, status_code=201)
