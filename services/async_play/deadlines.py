@@ -239,7 +239,7 @@ class AsyncPlay:
                 self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
                                       result_ttl=3600, **self.ctx())
                 scheduled.append(job_id)
-            scheduled += self.schedule_invitation_expiries(record)
+            scheduled += self.on_invitations(record)
         elif record.status == "active":
             timed = record.pace is not None and record.pace.timed
             for seat, wait in self.clocks.update(record, version, now, steps):
@@ -270,8 +270,8 @@ class AsyncPlay:
             self.redis.zrem(self.keys.deadline_watch(), gid)
         return scheduled
 
-    def schedule_invitation_expiries(self, record: GameRecord) -> list[str]:
-        """Each standing invitation lapses at its expiry (one job per invitation, however often asked)."""
+    def on_invitations(self, record: GameRecord) -> list[str]:
+        """Each standing invitation is told to its invitee once and lapses at its expiry (one job each)."""
         from . import jobs
 
         ids = []
@@ -279,6 +279,10 @@ class AsyncPlay:
             invitation = info.invitation
             if invitation is None:
                 continue
+            message = {"game_id": record.game_id, "game": record.game_type, "seat": seat, "by": invitation.by,
+                       "expires_at": invitation.expires_at}
+            self.notifier.send(invitation.player_id, "invited", message,
+                               dedupe=f"invited:{record.game_id}:{seat}:{invitation.expires_at!r}")
             job_id = f"invite-{self.tag}-{job_safe(record.game_id)}-{seat}-{int(invitation.expires_at * 1000)}"
             if Job.exists(job_id, connection=self.redis):
                 continue

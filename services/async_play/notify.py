@@ -1,4 +1,4 @@
-"""Notifications: "your turn", "deadline in N hours" and "game over" messages, by webhook.
+"""Notifications: "your turn", "deadline in N hours", "game over" and "invited" messages, by webhook.
 
 A player registers one webhook URL and receives a secret once; every delivery
 is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
@@ -44,7 +44,7 @@ from .config import AsyncSettings
 log = structlog.get_logger("taproom.notify")
 
 SIGNATURE_HEADER = "X-Taproom-Signature"
-KINDS = ("your_turn", "deadline_soon", "game_over")
+KINDS = ("your_turn", "deadline_soon", "game_over", "invited")
 DEDUPE_TTL = 60 * 86400
 
 # KEYS: the "sent" marker, the player's recent list; ARGV: body, how many to keep, marker TTL.

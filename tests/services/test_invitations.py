@@ -44,6 +44,8 @@ def test_an_invited_player_sees_the_invitation_in_the_inbox_and_accepting_takes_
     assert item["game_id"] == gid and item["seat"] == 1 and item["invited_by"]["handle"] == ann["handle"]
     assert api.get("/players/me/invitations", headers=bearer(bob["token"])).json()["invitations"][0]["game_id"] == gid
     assert api.get("/inbox", headers=bearer(ann["token"])).json()["invitations"] == []  # only the invitee's
+    notes = wait_for(api, "/players/me/notifications", bearer(bob["token"]), lambda b: bool(b["notifications"]))
+    assert [(n["kind"], n["game_id"], n["seat"]) for n in notes["notifications"]] == [("invited", gid, 1)]
 
     accepted = api.post(item["accept"], headers=bearer(bob["token"]))
     assert accepted.status_code == 200, accepted.text
