@@ -34,7 +34,7 @@ from .messages import SYSTEM_SEAT, Command, Event
 from .registry import get_game
 from .rng import commitment
 from .seating import (EndInvitation, Invitation, InvitationEnded, InviteToSeat, SeatInvited, check_claim,
-                      check_creation, decide_end, decide_invite, invitation_of)
+                      check_creation, decide_end, decide_invite, invitation_of, superseded)
 
 class StaleVersion(RuleError):
     code = "stale_version"
@@ -463,7 +463,8 @@ def _claim(record: GameRecord, command: ClaimSeat, dice: Dice) -> list[Event]:
     if not 0 <= seat < len(record.seats) or record.seats[seat].taken:
         raise IllegalMove(f"seat {seat} is not open; open seats: {record.open_seats()}")
     check_claim(record, seat, command.player_id)
-    events: list[Event] = [SeatClaimed(seat=seat, name=command.name, player_id=command.player_id)]
+    events: list[Event] = [SeatClaimed(seat=seat, name=command.name, player_id=command.player_id),
+                           *superseded(record, seat, command.player_id)]
     if record.open_seats() == [seat]:
         game = record.game
         options = game.parse_options(record.options)

@@ -105,6 +105,15 @@ def check_claim(record: GameRecord, seat: int, player_id: str | None) -> None:
                             code="already_seated")
 
 
+def superseded(record: GameRecord, seat: int, player_id: str | None) -> list[Event]:
+    """Taking one seat declines the player's invitations to the others (one seat each), so none stays
+    reserved for a player who can no longer accept it."""
+    if not player_id or not one_seat_each(record):
+        return []
+    return [InvitationEnded(seat=i, player_id=player_id, reason="declined") for i, s in enumerate(record.seats)
+            if i != seat and s.invitation is not None and s.invitation.player_id == player_id]
+
+
 def decide_invite(record: GameRecord, command: InviteToSeat) -> list[Event]:
     seat = command.for_seat
     if record.status != "open":

@@ -93,3 +93,11 @@ def test_bot_seat_names_say_the_level_and_differ() -> None:
     assert names == ["Random bot 1", None, "Random bot 2", "Search bot", "Max (greedy bot)"]
     long = bot_seat_names([("x" * 64, "greedy")])[0]
     assert long is not None and len(long) <= 64 and long.endswith("(greedy bot)")
+
+
+def test_taking_another_seat_declines_the_players_invitation_so_no_seat_stays_reserved_for_nothing() -> None:
+    _, record = create(False, [{"name": "Ann", "player_id": "ann"}, {}, {}])
+    invite(record, 1, "bob")
+    assert claim(record, 2, "bob") == ["taproom.SeatClaimed", "taproom.InvitationEnded"]
+    assert record.seats[1].invitation is None and not record.seats[1].taken
+    assert claim(record, 1, "cat")[:2] == ["taproom.SeatClaimed", "taproom.GameStarted"]
