@@ -31,6 +31,7 @@ so a feed entry handled twice changes nothing.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -286,9 +287,10 @@ class AsyncPlay:
             job_id = f"invite-{self.tag}-{job_safe(record.game_id)}-{seat}-{int(invitation.expires_at * 1000)}"
             if Job.exists(job_id, connection=self.redis):
                 continue
-            self.queue.enqueue_at(at(invitation.expires_at), jobs.expire_invitation, record.game_id, seat,
-                                  invitation.player_id, invitation.expires_at, job_id=job_id, result_ttl=3600,
-                                  **self.ctx())
+            # rq schedules to the whole second, rounding down: a job released before the expiry would be refused
+            self.queue.enqueue_at(at(math.ceil(invitation.expires_at) + 1), jobs.expire_invitation, record.game_id,
+                                  seat, invitation.player_id, invitation.expires_at, job_id=job_id,
+                                  result_ttl=3600, **self.ctx())
             ids.append(job_id)
         return ids
 

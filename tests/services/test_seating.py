@@ -101,3 +101,20 @@ def test_taking_another_seat_declines_the_players_invitation_so_no_seat_stays_re
     assert claim(record, 2, "bob") == ["taproom.SeatClaimed", "taproom.InvitationEnded"]
     assert record.seats[1].invitation is None and not record.seats[1].taken
     assert claim(record, 1, "cat")[:2] == ["taproom.SeatClaimed", "taproom.GameStarted"]
+
+
+def test_an_invitation_is_announced_once_and_its_expiry_job_is_never_released_early(fake_client) -> None:  # type: ignore[no-untyped-def]
+    from rq import Queue
+
+    from services.async_play.config import AsyncSettings
+    from services.async_play.deadlines import AsyncPlay
+    from services.eventstore import Keys
+
+    _, record = create(False, [{"name": "Ann", "player_id": "ann"}, {}])
+    invite(record, 1, "bob", expires_at=1_000_000.25)
+    play = AsyncPlay(fake_client, Keys("t:", 4), Queue("q", connection=fake_client), AsyncSettings())
+    [job_id] = play.on_invitations(record)
+    assert play.on_invitations(record) == []  # one job per invitation, however often the reactor looks
+    due = play.queue.scheduled_job_registry.get_scheduled_time(job_id).timestamp()
+    assert due >= 1_000_000.25  # rq schedules to the second: rounded up, or the kernel would refuse it as early
+    assert [n["kind"] for n in play.notifier.recent("bob")] == ["invited"]
