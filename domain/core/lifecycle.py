@@ -34,7 +34,8 @@ from .messages import SYSTEM_SEAT, Command, Event
 from .registry import get_game
 from .rng import commitment
 from .seating import (EndInvitation, Invitation, InvitationEnded, InviteToSeat, SeatInvited, check_claim,
-                      check_creation, decide_end, decide_invite, invitation_of, superseded)
+                      check_creation, check_seat_free, decide_end, decide_invite, invitation_of,
+                      superseded)
 
 class StaleVersion(RuleError):
     code = "stale_version"
@@ -460,8 +461,7 @@ def _claim(record: GameRecord, command: ClaimSeat, dice: Dice) -> list[Event]:
     seat = command.seat
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} has no open seat (it is {record.status})")
-    if not 0 <= seat < len(record.seats) or record.seats[seat].taken:
-        raise IllegalMove(f"seat {seat} is not open; open seats: {record.open_seats()}")
+    check_seat_free(record, seat)
     check_claim(record, seat, command.player_id)
     events: list[Event] = [SeatClaimed(seat=seat, name=command.name, player_id=command.player_id),
                            *superseded(record, seat, command.player_id)]

@@ -93,6 +93,14 @@ def check_creation(player_ids: list[str | None], hot_seat: bool | None) -> None:
                         "on one device", code="already_seated")
 
 
+def check_seat_free(record: GameRecord, seat: int) -> None:
+    """The seat exists and nobody holds it (the same code whether the API or the kernel notices first)."""
+    if not 0 <= seat < len(record.seats):
+        raise IllegalMove(f"game {record.game_id} has no seat {seat}; seats: 0 to {len(record.seats) - 1}")
+    if record.seats[seat].taken:
+        raise RuleError(f"seat {seat} is not open; open seats: {record.open_seats()}", code="seat_taken")
+
+
 def check_claim(record: GameRecord, seat: int, player_id: str | None) -> None:
     """A reserved seat is only for its invitee; a player holds one seat unless the game is hot-seat."""
     invitation = record.seats[seat].invitation
@@ -120,8 +128,7 @@ def decide_invite(record: GameRecord, command: InviteToSeat) -> list[Event]:
         raise GameNotActive(f"game {record.game_id} is {record.status}; invitations are for open games")
     if record.creator is None or command.by != record.creator:
         raise RuleError(f"only the creator of game {record.game_id} invites players", code="forbidden")
-    if not 0 <= seat < len(record.seats) or record.seats[seat].taken:
-        raise IllegalMove(f"seat {seat} is not open; open seats: {record.open_seats()}")
+    check_seat_free(record, seat)
     if record.seats[seat].invitation is not None:
         raise RuleError(f"seat {seat} already has an invitation standing", code="seat_reserved")
     if one_seat_each(record):

@@ -99,7 +99,7 @@ def test_the_creator_withdraws_and_nobody_else_invites(api):
     assert seated.status_code == 409 and seated.json()["code"] == "already_seated"
     taken = api.post(f"/games/{gid}/invitations", headers=bearer(ann["token"]),
                      json={"handle": bob["handle"], "seat": 0})
-    assert taken.status_code == 422 and taken.json()["code"] == "illegal_move"
+    assert taken.status_code == 409 and taken.json()["code"] == "seat_taken"
     assert api.post(f"/games/{gid}/invitations", headers=bearer(ann["token"]),
                     json={"handle": bob["handle"], "seat": 1}).status_code == 201
     twice = api.post(f"/games/{gid}/invitations", headers=bearer(ann["token"]),

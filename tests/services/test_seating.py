@@ -118,3 +118,14 @@ def test_an_invitation_is_announced_once_and_its_expiry_job_is_never_released_ea
     due = play.queue.scheduled_job_registry.get_scheduled_time(job_id).timestamp()
     assert due >= 1_000_000.25  # rq schedules to the second: rounded up, or the kernel would refuse it as early
     assert [n["kind"] for n in play.notifier.recent("bob")] == ["invited"]
+
+
+def test_a_seat_taken_in_a_race_is_refused_with_the_code_the_api_gives() -> None:
+    _, record = create(False, [{"name": "Ann", "player_id": "ann"}, {}, {}])
+    claim(record, 1, None)
+    with pytest.raises(RuleError) as late:  # a second join that read the lobby before the first landed
+        claim(record, 1, "cat")
+    assert late.value.code == "seat_taken"
+    with pytest.raises(RuleError) as nowhere:
+        claim(record, 7, "cat")
+    assert nowhere.value.code == "illegal_move"
