@@ -27,8 +27,8 @@ def open_game(api, creator: dict, seats: int = 3, **extra) -> str:
     return response.json()["game_id"]
 
 
-def seat_of(api, gid: str, seat: int, until=lambda s: True) -> dict:
-    return wait_for(api, f"/games/{gid}", until=lambda b: until(b["seats"][seat]))["seats"][seat]
+def seat_of(api, gid: str, seat: int, until=lambda s: True, timeout: float = 10.0) -> dict:
+    return wait_for(api, f"/games/{gid}", until=lambda b: until(b["seats"][seat]), timeout=timeout)["seats"][seat]
 
 
 def test_an_invited_player_sees_the_invitation_in_the_inbox_and_accepting_takes_the_seat(api):
@@ -125,7 +125,7 @@ def test_an_unanswered_invitation_lapses_and_the_seat_opens_again(api, settings)
     late = api.post(f"/games/{gid}/invitations/1/accept", headers=bearer(bob["token"]))
     assert late.status_code in (404, 410) and late.json()["code"] in ("invitation_expired", "invitation_not_found")
     assert api.get("/inbox", headers=bearer(bob["token"])).json()["invitations"] == []
-    seat = seat_of(api, gid, 1, lambda s: s["open"])  # the expiry job ended it in the log
+    seat = seat_of(api, gid, 1, lambda s: s["open"], timeout=30)  # the expiry job (scheduler, worker) ended it
     assert seat["open"] and seat["invited"] is None
     kinds = [e["type"] for e in api.get(f"/games/{gid}/events").json()["events"]]
     assert kinds[-1] == "taproom.InvitationEnded"

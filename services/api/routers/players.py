@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Header, Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...players import Player, Players
+from ...players import Credentials, Player, Players
 from ..deps import Context, Principal, get_context, require_player
 from ..errors import ApiError
 from ..schemas import NewPlayer, PlayerCreated
@@ -52,13 +52,15 @@ def _profile(player: Player) -> PlayerProfile:
     return PlayerProfile(player_id=player.player_id, name=player.name, handle=player.handle, created=player.created)
 
 
+def _created(made: Credentials) -> PlayerCreated:
+    return PlayerCreated(player_id=made.player.player_id, name=made.player.name, handle=made.player.handle or "",
+                         token=made.token, recovery_code=made.recovery_code)
+
+
 @router.post("/players", response_model=PlayerCreated, status_code=201)
 def register_player(body: NewPlayer, repo: Players = Depends(players)) -> PlayerCreated:
     """Register a player. The token (acts for all the player's seats) and the recovery code are shown once."""
-    made = repo.register(body.name, body.handle)
-    assert made.player.handle is not None
-    return PlayerCreated(player_id=made.player.player_id, name=made.player.name, handle=made.player.handle,
-                         token=made.token, recovery_code=made.recovery_code)
+    return _created(repo.register(body.name, body.handle))
 
 
 @router.get("/players/me", response_model=PlayerProfile)
@@ -89,10 +91,7 @@ def replace_recovery_code(player: Principal = Depends(require_player),
 def recover(body: RecoverRequest, repo: Players = Depends(players)) -> PlayerCreated:
     """Replace a lost token with the recovery code: a new token and a new recovery code (each shown once);
     the lost token and the spent code stop working."""
-    made = repo.recover(body.handle, body.recovery_code)
-    assert made.player.handle is not None
-    return PlayerCreated(player_id=made.player.player_id, name=made.player.name, handle=made.player.handle,
-                         token=made.token, recovery_code=made.recovery_code)
+    return _created(repo.recover(body.handle, body.recovery_code))
 
 
 @router.get("/players/by-handle/{handle}", response_model=PublicPlayer)
