@@ -78,13 +78,14 @@ def at(ts: float) -> datetime:
 
 
 def clocked_seats(record: GameRecord) -> list[int]:
-    """Seats that wait for their holder now: humans to act (bots and away seats are played at once).
+    """Seats that wait for their holder now: humans to act (bots, away seats and a timed-out turn's
+    remaining steps are played at once).
 
     Untimed games track waits too, so "your turn" is sent once per wait.
     """
     if record.status != "active":
         return []
-    return [s for s in record.to_act() if not record.seats[s].bot and record.seats[s].autopilot is None]
+    return [s for s in record.to_act() if not record.seats[s].bot and record.played_for(s) is None]
 
 
 def waiting_seats(record: GameRecord) -> frozenset[int]:
