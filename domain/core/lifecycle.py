@@ -257,6 +257,8 @@ KERNEL_COMMANDS: dict[str, type[Command]] = {
               EndInvitation, Vote, WithdrawVote)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
+PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote")
+"""Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
 # -- kernel events ---------------------------------------------------------
@@ -758,7 +760,7 @@ def check_reveal(record: GameRecord) -> bool:
 
 __all__ = [
     "ClaimSeat", "CreateGame", "Dice", "EndInvitation", "ExpireGame", "GameCreated", "GameEnded", "GameExpired", "GameRecord",
-    "GameScored", "GameStarted", "InvitationEnded", "InviteToSeat", "KERNEL_COMMANDS", "KERNEL_EVENTS", "PACE_PRESETS", "Pace", "PlayFor",
+    "GameScored", "GameStarted", "InvitationEnded", "InviteToSeat", "KERNEL_COMMANDS", "KERNEL_EVENTS", "PACE_PRESETS", "PLAYER_KERNEL_COMMANDS", "Pace", "PlayFor",
     "ReclaimSeat", "ScoreGame", "Seat", "SeatAutopiloted", "SeatClaimed", "SeatInvited", "SeatReclaimed", "SeatSpec",
     "SeedRevealed", "StaleVersion", "SYSTEM_SEAT", "TimeOut", "TurnTimedOut", "apply", "check_reveal", "execute",
     "parse_command", "parse_event", "parse_pace", "skip_move",

@@ -33,7 +33,7 @@ from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from . import clock
 from .config import AsyncSettings
-from .deadlines import AsyncPlay, Step, waiting_seats
+from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
 
 log = structlog.get_logger("taproom.async_jobs")
 
@@ -104,7 +104,8 @@ def _overdue_turn(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str
         return _load(client, keys, game_id), True
     steps: list[Step]
     loaded, steps = Repository(EventStore(client, keys), cache_size=1).advance(game_id, seen, waiting_seats)
-    return loaded, all(seat in waiting for _, _, waiting in steps)
+    wait = play.clocks.wait(game_id, seat)
+    return loaded, all(same_turn(wait, seat, waiting) for _, _, waiting in steps)
 
 
 def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, shards: int,
