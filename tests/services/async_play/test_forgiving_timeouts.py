@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import threading
 from typing import Any, Callable, Iterator
 
+import orjson
 import pytest
 from fastapi.testclient import TestClient
 
@@ -193,13 +194,18 @@ def test_three_timeouts_in_a_row_hand_the_seat_over_and_the_table_votes_to_end(
     assert_verified(table, gid)
 
 
-def test_reclaiming_resets_the_count_of_timeouts(table: Table, api: TestClient) -> None:
+def test_reclaiming_resets_the_count_of_timeouts(table: Table, api: TestClient, receiver: Any) -> None:
     alice, bob = player(api, "alice"), player(api, "bob")
+    hook = {"url": f"http://127.0.0.1:{receiver.server_address[1]}/hook"}
+    assert api.put("/players/me/webhook", headers=alice.auth, json=hook).status_code == 201
     gid = start_game(table, api, alice, bob, "counter", {"per_move_seconds": 60}, {"target": 30})
     for _ in range(2):
         table.tick(61)
         assert table.add(gid, 1, 1).accepted
     assert table.record(gid).seats[0].timeouts == 2
+    delivered = [orjson.loads(body) for headers, body in receiver.received
+                 if headers.get("X-Taproom-Event") == "timed_out"]
+    assert [(m["game_id"], m["timeouts"]) for m in delivered] == [(gid, 1), (gid, 2)]
     assert {"type": "taproom.ReclaimSeat"} in api.get(f"/games/{gid}/legal", headers=alice.auth).json()["commands"]
     reclaimed = api.post(f"/games/{gid}/reclaim", headers=alice.auth)
     assert reclaimed.status_code in (200, 503)  # 503: still queued (the table settles below)
