@@ -143,6 +143,23 @@ def test_the_table_votes_to_end_a_taken_over_seats_game_and_it_still_scores() ->
     assert [s.total for s in record.scores] == [float(p) for p in record.state.points]
 
 
+@pytest.mark.parametrize("game_id", ["carcassonne", "heaven-and-ale", "tiefenthal"])
+def test_a_game_ended_by_vote_midway_is_scored_as_it_stands(game_id: str) -> None:
+    record = real_game(game_id, {**FORGIVING, "takeover_after": 1, "on_timeout": "skip"})
+    dice = SeedDice(seed_from_text("vote"))
+    chooser = random.Random(5)
+    for _ in range(30):
+        seat = chooser.choice(record.to_act())
+        execute(record, "g1", chooser.choice(record.game.legal_commands(record.state, seat)), dice)
+    seat = record.to_act()[0]
+    execute(record, "g1", TimeOut(for_seat=seat, at_version=record.version), dice)
+    events, _ = execute(record, "g1", Vote(seat=1 - seat, about_seat=seat, choice="end"), dice)
+    assert [e.type for e in events] == ["taproom.VoteCast", "taproom.VotePassed", "taproom.GameEnded"]
+    expected = record.game.scores(record.state)
+    execute(record, "g1", ScoreGame(), dice)
+    assert record.status == "scored" and record.scores == expected and set(record.places) == {0, 1}
+
+
 def test_the_table_votes_to_replace_the_player_with_a_bot() -> None:
     record = new_game({**FORGIVING, "takeover_after": 1, "takeover_vote": "replace", "autopilot_level": "greedy"})
     play_timeout(record, 0)
