@@ -235,3 +235,20 @@ def test_the_table_votes_to_replace_a_taken_over_player_with_a_bot(table: Table,
         assert table.add(gid, 1, 1).accepted  # the bot answers every move of bob's
     assert table.record(gid).status == "scored"
     assert_verified(table, gid)
+
+
+def test_a_seat_that_takes_two_turns_in_a_row_gets_a_fresh_deadline_for_the_second(table: Table) -> None:
+    """Heaven & Ale's rearmost figure may move twice in a row: the seat never leaves ``to_act``, but its
+    turn key changes, so its clock starts again (steps as the reactor sees them: version, time, turns)."""
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}],
+                       pace={"per_move_seconds": 60}, settle=False)
+    clocks = table.reactor.async_play.clocks
+    record = table.record(gid)
+    base = record.version
+    first = clocks.update(record, base + 1, 1000.0, steps=[(base + 1, 1000.0, frozenset({(0, "turn-a")}))])
+    assert [(seat, wait.version) for seat, wait in first] == [(0, base + 1)]
+    same = clocks.update(record, base + 2, 1030.0, steps=[(base + 2, 1030.0, frozenset({(0, "turn-a")}))])
+    assert same == [] and clocks.wait(gid, 0).since == 1000.0  # a step within the turn: the clock runs on
+    again = clocks.update(record, base + 3, 1050.0, steps=[(base + 3, 1050.0, frozenset({(0, "turn-b")}))])
+    assert [(seat, wait.version, wait.since) for seat, wait in again] == [(0, base + 3, 1050.0)]
+    assert clocks.wait(gid, 0).turn == "turn-b"
