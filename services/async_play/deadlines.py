@@ -331,14 +331,19 @@ class AsyncPlay:
 
     def notify_timeouts(self, record: GameRecord) -> None:
         """Tell each player of their latest timeout (or takeover) and of votes about their seat, with a
-        link to reclaim it. Read from the record, so a message lost to a crash goes out on the next look;
+        link to reclaim it, or that the table replaced them with a bot. Read from the record, so a message lost to a crash goes out on the next look;
         the dedupe keys carry the version of the timeout, so each timeout is one message."""
         pace = record.pace
         if pace is None:
             return
         gid = record.game_id
         for seat, info in enumerate(record.seats):
-            if not info.player_id or info.bot or not info.timeouts:
+            if info.player_id and info.bot:  # a bot seat with a player: the table voted to replace them
+                self.notifier.send(info.player_id, "replaced", {"game_id": gid, "seat": seat, "bot": info.bot,
+                                                                "game": self.links(gid)["game"]},
+                                   dedupe=f"replaced:{gid}:{seat}")
+                continue
+            if not info.player_id or not info.timeouts:
                 continue
             base = {"game_id": gid, "seat": seat, "version": info.last_timeout, "timeouts": info.timeouts,
                     "takeover_after": pace.timeouts_to_takeover, "policy": pace.on_timeout, **self.links(gid)}

@@ -229,6 +229,8 @@ def test_the_table_votes_to_replace_a_taken_over_player_with_a_bot(table: Table,
     table.settle()
     record = table.record(gid)
     assert record.seats[0].bot == "random" and record.seats[0].autopilot is None
+    notes = api.get("/players/me/notifications", headers=alice.auth).json()["notifications"]
+    assert [n["kind"] for n in notes][:2] == ["replaced", "taken_over"]  # newest first; one voter: no vote pending
     # the seat is the bot's: alice's token no longer holds it
     assert api.post(f"/games/{gid}/reclaim", headers=alice.auth).json()["code"] == "not_your_seat"
     while table.record(gid).status == "active":
@@ -252,3 +254,16 @@ def test_a_seat_that_takes_two_turns_in_a_row_gets_a_fresh_deadline_for_the_seco
     again = clocks.update(record, base + 3, 1050.0, steps=[(base + 3, 1050.0, frozenset({(0, "turn-b")}))])
     assert [(seat, wait.version, wait.since) for seat, wait in again] == [(0, base + 3, 1050.0)]
     assert clocks.wait(gid, 0).turn == "turn-b"
+
+
+def test_a_pending_vote_is_a_message_to_the_taken_over_player(table: Table) -> None:
+    seats = [{"name": n, "player_id": n} for n in ("alice", "bob", "carol")]
+    gid = table.create(seats, pace={"per_move_seconds": 60, "takeover_after": 1, "takeover_vote": "end"})
+    table.tick(61)
+    outcome = table.kernel.send(gid, {"type": "taproom.Vote", "about_seat": 0, "choice": "end"}, seat=1)
+    assert outcome.accepted
+    table.settle()
+    notes = table.reactor.async_play.notifier.recent("alice")
+    vote = next(n for n in notes if n["kind"] == "seat_vote")
+    assert vote["votes"] == [1] and vote["voters"] == [1, 2] and vote["reclaim"]["url"] == f"/games/{gid}/reclaim"
+    assert table.record(gid).status == "active"  # carol has not voted
