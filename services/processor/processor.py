@@ -36,6 +36,7 @@ from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import AppendRequest, pickle_record
 from ..feed import shard_of
 from ..leases import ShardLeases
+from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
 GROUP = "processors"
@@ -58,20 +59,36 @@ class Processor:
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
         self._last_claim = 0.0
+        self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
 
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
         log.info("processor started", processor=self.name)
         try:
-            while not stop.is_set():
-                self.step(block_ms=block_ms)
+            ride_out("processor", lambda: self.step(block_ms=block_ms), stop, self.lost_redis)
         finally:
-            self.leases.release_all()
+            try:
+                self.leases.release_all()
+            except UNAVAILABLE:  # they lapse by themselves
+                pass
+
+    def lost_redis(self) -> None:
+        """Redis went away mid-step: what memory holds may be ahead of it (a speculative record, a group
+        a restarted server no longer has, a batch decided but not settled)."""
+        self.repo.clear()
+        self._groups.clear()
+        self._resume = True
 
     def step(self, block_ms: int = 0, count: int = 200) -> int:
         """Renew leases, reclaim abandoned work, process one batch; returns messages handled."""
-        for shard in self.leases.refresh():
+        acquired = self.leases.refresh(force=self._resume)
+        if self._resume:
+            for shard in sorted(self.leases.owned):
+                self._ensure_group(shard)
+                self.resume_own(shard)
+            self._resume = False
+        for shard in acquired:
             self.repo.clear()  # another processor may have written while we did not own the shard
             self._ensure_group(shard)
             self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
@@ -108,6 +125,28 @@ class Processor:
             if "BUSYGROUP" not in str(exc):
                 raise
         self._groups.add(shard)
+
+    def resume_own(self, shard: int) -> int:
+        """After an outage, handle the entries this processor read but had not settled, oldest first.
+        Claimed with their delivery count unchanged: Redis going away is not the command's doing, so it
+        must not bring the command closer to becoming a dead letter."""
+        stream = self.keys.cmd_stream(shard)
+        handled = 0
+        while pending := self.redis.xpending_range(stream, GROUP, min="-", max="+", count=200,
+                                                   consumername=self.name):
+            pipe = self.redis.pipeline(transaction=False)
+            for info in pending:  # one claim each: each keeps its own count
+                pipe.xclaim(stream, GROUP, self.name, 0, [info["message_id"]], retrycount=int(info["times_delivered"]))
+            claimed = [e for found in pipe.execute() for e in found if e]
+            gone = [e[0] for e in claimed if not e[1]]  # trimmed from the stream meanwhile
+            if gone:
+                self.redis.xack(stream, GROUP, *gone)
+            entries = [e for e in claimed if e[1]]
+            if not entries and not gone:
+                return handled
+            if entries:
+                handled += self._handle_batch(stream, entries)  # in stream order: per-game order holds
+        return handled
 
     def reclaim(self, shard: int, min_idle_ms: int) -> int:
         """Take over entries another (dead) consumer left pending, oldest first."""
@@ -161,6 +200,8 @@ class Processor:
                 continue
             try:
                 plans.append(self._plan(message, (stream, entry_id), known))
+            except UNAVAILABLE:  # Redis went away, not the command's fault: resumed after the outage
+                raise
             except Exception:
                 log.exception("command crashed", game_id=message.get("game_id"), command_id=message.get("command_id"))
                 self._commit(plans, settle)  # what came before goes first, then this one alone
@@ -210,6 +251,8 @@ class Processor:
             try:
                 outcome = self.process(message, ack=(stream, entry_id))
                 break
+            except UNAVAILABLE:
+                raise
             except Exception as exc:  # a bug: retry on a fresh record, then give up on this message
                 self.repo.drop(message.get("game_id", ""))
                 log.exception("command crashed", game_id=message.get("game_id"),
