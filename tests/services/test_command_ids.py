@@ -121,3 +121,27 @@ def test_through_http_a_rejected_id_stays_rejected(api):
     assert sum(1 for e in history["events"] if e["type"] == "Added") == 1
     fresh = api.post(f"/games/{gid}/commands", headers=bearer(bob), json={**late, "command_id": "later-2"})
     assert fresh.status_code == 200 and fresh.json()["version"] == 7
+
+
+def test_the_append_script_records_a_rejection_once_and_refuses_to_apply_its_id(client, prefix):
+    from services.eventstore import GENESIS_HASH, EventStore, Keys
+    from services.eventstore.store import AppendRequest
+
+    from .test_eventstore import _envelopes
+
+    store = EventStore(client, Keys(prefix, 4))
+    envs = _envelopes("g1", 0, GENESIS_HASH, 2, "c1")
+    store.append("g1", 0, "c1", {"from_version": 0, "to_version": 2}, envs)
+    no = {"status": "rejected", "command_id": "c2", "game_id": "g1", "code": "not_your_turn", "message": "wait"}
+
+    def reject(version: int, head: str) -> str:
+        return store.append_many([AppendRequest("g1", version, "c2", no, [], orjson.dumps(no), 60, None,
+                                                reject=True, prev_hash=head)])[0].status
+
+    assert reject(1, envs[0].hash) == "stale"  # decided on an old version: decide again
+    assert reject(2, "f" * 64) == "chain"
+    assert store.rejection("g1", "c2") is None
+    assert reject(2, envs[-1].hash) == "ok" and store.rejection("g1", "c2") == no
+    applied = store.append("g1", 2, "c2", {"from_version": 2, "to_version": 3}, _envelopes("g1", 2, envs[-1].hash, 1, "c2"))
+    assert applied.status == "refused" and applied.record == no
+    assert store.head("g1")[0] == 2 and store.command_record("g1", "c2") is None
