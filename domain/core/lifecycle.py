@@ -320,7 +320,8 @@ class GameRecord:
         return get_game(self.game_type)
 
     def to_act(self) -> list[int]:
-        return self.game.to_act(self.state) if self.status == "active" else []
+        # Between GameStarted and the game's first setup event (a replay can stop there) there is no state yet.
+        return self.game.to_act(self.state) if self.status == "active" and self.state is not None else []
 
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.taken]

@@ -256,9 +256,10 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Que
 
 
 @router.get("/games/{game_id}/at/{version}")
-def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None = Query(None),
+def view_at(game_id: str = GameId, version: int = Path(ge=0), seat: int | None = Query(None),
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The view at any past version (step-by-step replay), for the caller's seat or the public."""
+    """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
+    caller's seat or the public. A version inside a command shows the state after that one event."""
     from projections.read_models import view
 
     meta = ctx.meta(game_id)
@@ -267,6 +268,10 @@ def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None =
         head, _ = ctx.store.head(game_id)
         if version > head:
             raise ApiError("not_found", f"game {game_id} is at version {head}, not {version}")
+    if version == 0:  # nothing has happened yet: only the facts the creation event made public
+        return {"game_id": game_id, "game": meta["game"], "options": meta["options"], "version": 0, "status": "new",
+                "seats": [], "to_act": [], "seed_commitment": meta["seed_commitment"], "updated": 0.0,
+                "pace": meta.get("pace"), "seat": chosen, "board": None}
     past = Repository(ctx.store, cache_size=1).at(game_id, version)
     assert past.record is not None
     return view(past.record, chosen, past.ts)
