@@ -14,7 +14,7 @@ from typing import Any, AsyncIterator
 import orjson
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
 from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
@@ -253,6 +253,23 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Que
     events = ctx.store.read(game_id, after=after, count=limit)
     return {"game_id": game_id, "version": meta["version"], "seat": chosen,
             "events": [e.redacted(chosen, over) for e in events]}
+
+
+@router.get("/games/{game_id}/record", response_class=Response,
+            responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                             "description": "the game record, JSON Lines: a header, every event envelope, "
+                                            "then (once the seed is revealed) every accepted command"}})
+def game_record(game_id: str = GameId, seat: int | None = Query(None),
+                principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
+    """The game record for `taproom verify`: complete once the game is scored and the seed revealed; before
+    that, the events with every field hidden from the caller's seat redacted (and no commands)."""
+    from ...audit import record_lines
+
+    meta = ctx.meta(game_id)
+    chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+    body = b"\n".join(record_lines(ctx.store, game_id, chosen)) + b"\n"
+    return Response(body, media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
 
 
 @router.get("/games/{game_id}/at/{version}")
