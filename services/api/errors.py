@@ -8,6 +8,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.core import RuleError
+from domain.core.errors import describe_errors
 
 from ..resilience import UNAVAILABLE
 
@@ -25,6 +26,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "invitation_not_found": 404,
     "not_your_turn": 409,
     "stale_version": 409,
+    "command_id_reused": 409,
     "game_not_active": 409,
     "seat_taken": 409,
     "no_open_seat": 409,
@@ -70,6 +72,25 @@ def unavailable_response(message: str, **extra: object) -> JSONResponse:
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+_WHERE = {"query": "query parameter ", "path": "path parameter ", "header": "header ", "cookie": "cookie "}
+
+
+def request_errors(errors: list) -> str:
+    """FastAPI's validation errors in plain words: which field of the body (or which parameter), and what."""
+    plain = []
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        prefix = ""
+        if loc and loc[0] in _WHERE:
+            prefix, loc = _WHERE[loc[0]], loc[1:]
+        elif loc and loc[0] == "body":
+            loc = loc[1:]
+        text = describe_errors([{**error, "loc": loc}], limit=1)
+        plain.append(prefix + text if loc else text.replace("the input", "the request body", 1))
+    more = len(plain) - 5
+    return "; ".join(plain[:5]) + (f" (and {more} more)" if more > 0 else "")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -84,8 +105,7 @@ def install_error_handlers(app: FastAPI) -> None:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return error_response("malformed_json", "the request body is not valid JSON")
-        detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in errors[:5])
-        return error_response("invalid_request", detail or "invalid request")
+        return error_response("invalid_request", request_errors(errors) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

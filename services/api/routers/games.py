@@ -7,6 +7,7 @@ processor's outcome.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from typing import Any, AsyncIterator
@@ -196,13 +197,24 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
 
     ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
-    outcome forever. Sending an id again answers the outcome it already has, accepted or rejected, and
-    changes nothing; a rejected command is never decided again under its id, even when it would now be
-    legal, so try again under a new ``command_id``."""
+    outcome forever. Sending an id again with the same body answers the outcome it already has, accepted or
+    rejected, and changes nothing; with another body it is refused (409 ``command_id_reused``). A rejected
+    command is never decided again under its id, even when it would now be legal, so try again under a new
+    ``command_id``.
+
+    The seat is the token's; a `seat` in the body (or `?seat=`) picks one of the seats the token holds, and is
+    refused when the token does not hold it."""
     meta = ctx.meta(game_id)
+    data = dict(request_body)
+    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
+        named = data.pop("seat")
+        if not isinstance(named, int) or isinstance(named, bool):
+            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
+        if seat is not None and seat != named:
+            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
+        seat = named
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
-    data = dict(request_body)
     command_id = data.pop("command_id", None) or uuid.uuid4().hex
     expected = data.pop("expected_version", None)
     if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
@@ -216,7 +228,9 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     data["seat"] = chosen
     command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
     actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    ctx.bus.submit(game_id, command.model_dump(mode="json"), seat=chosen, actor=actor,
+    body = command.model_dump(mode="json")
+    _claim_command_id(ctx, game_id, f"{game_id}:{chosen}:{command_id}", body, expected)
+    ctx.bus.submit(game_id, body, seat=chosen, actor=actor,
                    command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected)
     try:
         outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}")
@@ -226,6 +240,25 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     over = meta["status"] == "scored"
     return {"status": "accepted", "command_id": command_id, "version": outcome["version"],
             "events": [e.redacted(chosen, over) for e in events]}
+
+
+def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[str, Any], expected: int | None) -> None:
+    """A command id names one command: re-sending it with the same body is answered with the first outcome,
+    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
+    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
+    key = ctx.keys.command_body(game_id, command_id)
+    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.outcome_ttl_seconds):
+        # First use, as far as the fingerprints remember: an applied command's record outlives them.
+        applied = ctx.store.command_record(game_id, command_id)
+        if applied is None or applied.get("command") == body:
+            return
+        ctx.redis.delete(key)  # the applied command's body stays the one this id names
+    else:
+        first = ctx.redis.get(key)
+        if first is None or first.decode() == fingerprint:
+            return
+    raise ApiError("command_id_reused", f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another "
+                                        "command in this game: choose a new id for a new command")
 
 
 @router.get("/games/{game_id}/commands/{command_id}")
