@@ -13,7 +13,7 @@ import uuid
 from typing import Any, AsyncIterator
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
@@ -332,18 +332,46 @@ SSE_BLOCK_MS = 500
 SSE_KEEPALIVE_SECONDS = 15.0
 
 
-@router.get("/games/{game_id}/stream")
+STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
+
+* `: connected` (a comment) at once;
+* `event: game_event` with `id: <version>` for every event after the start (`Last-Event-ID`, else `after`, else
+  the head now), its JSON envelope redacted for the caller until the game is scored;
+* `event: scored` (no id) right after the `taproom.GameScored` event: `{version, scores, places}`, the final
+  scores (a game is `ended` first, and `scored` moments later);
+* `event: end` last: `{"reason": "game_over" | "expired", "reconnect": false, "last_event_id": N}` when the game
+  is over, or `{"reason": "timeout", "reconnect": true, "last_event_id": N}` when the stream's `timeout` ran out:
+  reconnect then with `Last-Event-ID: N` (an EventSource does it by itself);
+* `: keep-alive` comments while nothing happens.
+"""
+
+@router.get("/games/{game_id}/stream", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                             "description": STREAM_DOC}})
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
+           last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
+               "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
+               "sends it by itself); it takes precedence over `after`")),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Server-sent events: each new event (redacted for the caller) as the game moves."""
+    """Server-sent events: each new event (redacted for the caller) as the game moves; see the 200 response."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+    if last_event_id is not None and last_event_id.strip():
+        if not last_event_id.strip().isdigit():
+            raise ApiError("invalid_request", f"Last-Event-ID must be an event version (an integer), "
+                                              f"not {last_event_id[:20]!r}")
+        after = int(last_event_id.strip())
     start = meta["version"] if after is None else after
     # The checks above run in a worker thread and return at once; the stream itself is async and waits on
     # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
     return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
+    head = b"id: %d\n" % event_id if event_id is not None else b""
+    return head + b"event: %s\ndata: %s\n\n" % (event.encode(), orjson.dumps(data))
 
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
@@ -359,13 +387,17 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 return
             entries: Any = await aredis.xrange(key, f"{cursor + 1}-0", "+", count=200)
             envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
-            over = any(e.type == "taproom.SeedRevealed" for e in envelopes) or await _status(ctx, game_id) == "scored"
+            status = await _status(ctx, game_id)
+            revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
+            over = revealed or status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
             for env in envelopes:
-                payload = orjson.dumps(env.redacted(seat, over))
-                yield b"id: %d\nevent: game_event\ndata: %s\n\n" % (env.version, payload)
+                yield _sse_message("game_event", env.redacted(seat, revealed), env.version)
                 cursor = env.version
+                if env.type == "taproom.GameScored":  # the final scores, distinct from the event that ended play
+                    yield _sse_message("scored", {"version": env.version, **env.payload})
             if over and not envelopes:
-                yield b"event: end\ndata: {}\n\n"
+                yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
+                                           "reconnect": False, "last_event_id": cursor})
                 return
             if not envelopes:
                 left_ms = int((deadline - time.monotonic()) * 1000)
@@ -373,8 +405,11 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"
+        # Streams are bounded (proxies and idle clients); say so, so a client reconnects instead of guessing.
+        yield _sse_message("end", {"reason": "timeout", "reconnect": True, "last_event_id": cursor})
     finally:
         ctx.open_streams -= 1
+
 
 
 async def _status(ctx: Context, game_id: str) -> str:
