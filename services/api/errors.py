@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -35,6 +37,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "already_invited": 409,
     "seat_reserved": 409,
     "invitation_expired": 410,
+    "method_not_allowed": 405,
     "body_too_large": 413,
     "invalid_request": 422,
     "invalid_command": 422,
@@ -44,6 +47,23 @@ STATUS_BY_CODE: dict[str, int] = {
     "internal_error": 500,
     "unavailable": 503,
 }
+
+
+_STATUS_TITLES = {400: "Malformed request", 401: "Missing or unknown token", 403: "Token not allowed here", 410: "Gone",
+                  404: "Not found", 409: "Conflict with the game's state", 413: "Request body too large",
+                  422: "Invalid request or move", 500: "Internal error", 503: "Service unavailable"}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses: the ``{code, message}`` body and the codes each can carry."""
+    from .schemas import ErrorBody
+
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        codes = sorted(code for code, s in STATUS_BY_CODE.items() if s == status)
+        listed = f" (code: {', '.join(f'`{c}`' for c in codes)})" if codes else ""
+        documented[status] = {"model": ErrorBody, "description": f"{_STATUS_TITLES.get(status, 'Error')}{listed}"}
+    return documented
 
 
 class ApiError(Exception):

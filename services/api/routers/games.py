@@ -27,8 +27,9 @@ from ...async_play.vacation import Vacations
 from ...bots import LEVELS
 from ...eventstore import Envelope
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
-from ..errors import ApiError, error_response
-from ..schemas import GameCreatedResponse, JoinRequest, JoinResponse, NewGame, SeatCreated
+from ..errors import ApiError, error_response, error_responses
+from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest, JoinResponse,
+                       LegalCommands, NewGame, SeatCreated)
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -54,7 +55,9 @@ def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSON
                         status_code=202)
 
 
-@router.post("/games", response_model=GameCreatedResponse, status_code=201)
+@router.post("/games", response_model=GameCreatedResponse, status_code=201,
+             responses={202: {"model": CommandQueued, "description": "still queued: the tokens are shown now"},
+                        **error_responses(400, 401, 409, 413, 422, 503)})
 def create_game(body: NewGame, principal: Principal | None = Depends(optional_principal),
                 ctx: Context = Depends(get_context)) -> Any:
     """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join."""
@@ -106,7 +109,8 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
         seats=[SeatCreated(seat=i, name=s["name"], bot=s["bot"], token=tokens.get(i)) for i, s in enumerate(specs)])
 
 
-@router.post("/games/{game_id}/join", response_model=JoinResponse)
+@router.post("/games/{game_id}/join", response_model=JoinResponse,
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 404, 409, 413, 422, 503)})
 def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=JoinRequest),
               principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
@@ -145,7 +149,8 @@ def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, A
     return data
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(404, 422))
 def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
     """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
     timeouts, and after how many a seat is taken over."""
@@ -157,7 +162,8 @@ def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> A
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
-@router.get("/games/{game_id}/view")
+@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 422))
 def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
               ctx: Context = Depends(get_context)) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
@@ -171,7 +177,8 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: 
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
-@router.get("/games/{game_id}/legal")
+@router.get("/games/{game_id}/legal", response_model=LegalCommands,
+            responses=error_responses(401, 403, 404, 422))
 def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
@@ -190,7 +197,8 @@ def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
     return ctx.with_record(game_id, legal)
 
 
-@router.post("/games/{game_id}/commands")
+@router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
 def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
                    game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
@@ -261,7 +269,8 @@ def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[st
                                         "command in this game: choose a new id for a new command")
 
 
-@router.get("/games/{game_id}/commands/{command_id}")
+@router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
+            responses={202: {"model": CommandQueued}, **error_responses(401, 403, 404, 409, 422)})
 def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None),
                     principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
@@ -275,7 +284,7 @@ def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80)
     return {"status": "accepted", "command_id": command_id, "version": outcome.version}
 
 
-@router.get("/games/{game_id}/events")
+@router.get("/games/{game_id}/events", response_model=History, responses=error_responses(401, 403, 404, 422))
 def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000),
             seat: int | None = Query(None), principal: Principal | None = Depends(optional_principal),
             ctx: Context = Depends(get_context)) -> Any:
@@ -291,7 +300,8 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Que
 @router.get("/games/{game_id}/record", response_class=Response,
             responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
                              "description": "the game record, JSON Lines: a header, every event envelope, "
-                                            "then (once the seed is revealed) every accepted command"}})
+                                            "then (once the seed is revealed) every accepted command"},
+                       **error_responses(401, 403, 404, 422)})
 def game_record(game_id: str = GameId, seat: int | None = Query(None),
                 principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The game record for `taproom verify`: complete once the game is scored and the seed revealed; before
@@ -305,7 +315,8 @@ def game_record(game_id: str = GameId, seat: int | None = Query(None),
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
 
 
-@router.get("/games/{game_id}/at/{version}")
+@router.get("/games/{game_id}/at/{version}", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 422))
 def view_at(game_id: str = GameId, version: int = Path(ge=0), seat: int | None = Query(None),
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
@@ -347,7 +358,7 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
-                             "description": STREAM_DOC}})
+                             "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(

@@ -1,0 +1,174 @@
+"""The OpenAPI schema describes every route's real answers: a walk over every route (successes and errors)
+validates each response against the schema, so a route that answers something undocumented fails here."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from openapi_schema_validator import OAS31Validator
+from openapi_spec_validator import validate as validate_spec
+
+from domain.catalog import load_games
+
+from .test_api import bearer, wait_for
+
+load_games()
+
+
+@pytest.fixture(params=["fake"])
+def clients(request, prefix):  # the schema does not depend on the backend; the real server runs test_api
+    import fakeredis
+
+    server = fakeredis.FakeServer()
+    yield lambda: fakeredis.FakeRedis(server=server)
+
+
+class Checked:
+    """A TestClient wrapper that validates every answer against the app's own OpenAPI schema."""
+
+    def __init__(self, api) -> None:
+        self.api = api
+        self.spec = api.get("/openapi.json").json()
+        self.routes = [(re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), path)
+                       for path in sorted(self.spec["paths"], key=lambda p: p.count("{"))]
+        self.seen: set[tuple[str, str, int]] = set()
+
+    def template(self, path: str) -> str:
+        for pattern, template in self.routes:
+            if pattern.match(path):
+                return template
+        raise AssertionError(f"{path} matches no documented route")
+
+    def check(self, response):
+        method = response.request.method.lower()
+        template = self.template(response.request.url.path)
+        operation = self.spec["paths"][template][method]
+        status = str(response.status_code)
+        assert status in operation["responses"], f"{method} {template} answered {status}, not documented"
+        self.seen.add((method, template, response.status_code))
+        if response.status_code == 204:
+            return response
+        media = response.headers["content-type"].split(";")[0]
+        content = operation["responses"][status]["content"]
+        assert media in content, f"{method} {template} {status}: {media} not documented ({list(content)})"
+        if media == "application/json":
+            schema = {**content[media]["schema"], "components": self.spec["components"]}
+            errors = list(OAS31Validator(schema).iter_errors(response.json()))
+            assert not errors, f"{method} {template} {status}: {errors[0].message} at {list(errors[0].path)}"
+        return response
+
+    def __getattr__(self, verb):
+        call = getattr(self.api, verb)
+        return lambda *args, **kwargs: self.check(call(*args, **kwargs))
+
+
+def test_the_schema_is_valid_and_documents_every_route(api):
+    spec = api.get("/openapi.json").json()
+    validate_spec(spec)
+    assert spec["components"]["securitySchemes"]["token"] == {
+        "type": "http", "scheme": "bearer", "description": spec["components"]["securitySchemes"]["token"]["description"]}
+    assert "HTTPValidationError" not in spec["components"]["schemas"]  # errors are {code, message}, not FastAPI's
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert [s for s in responses if s.startswith("2")], f"{method} {path} documents no success"
+            successes = [s for s in responses if s.startswith("2") and s != "204"]  # 204: no body to describe
+            for status in successes:
+                schema = next(iter(responses[status]["content"].values()))["schema"]
+                assert schema, f"{method} {path} {status} has an empty schema"
+            for status, answer in responses.items():
+                if status[0] in "45":
+                    assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
+            assert "500" in responses
+    description = spec["info"]["description"]
+    assert "open` (seats to fill" in description and "`ended`" in description and "scores_pending" in description
+    for game in ("carcassonne", "heaven-and-ale", "tiefenthal"):
+        assert f"(`{game}`)" in description
+
+
+def test_docs_and_redoc_work_offline(api):
+    for page in ("/docs", "/redoc"):
+        html = api.get(page)
+        assert html.status_code == 200
+        assets = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html.text) + re.findall(r"url: *'([^']+)'", html.text)
+        assert assets and not [a for a in assets if a.startswith(("http:", "https:", "//"))], assets
+        for asset in assets:
+            assert api.get(asset).status_code == 200, asset
+
+
+def test_every_route_answers_as_its_schema_says(api):
+    c = Checked(api)
+    c.get("/health"), c.get("/metrics"), c.get("/games/types")
+    ann = c.post("/players", json={"name": "Ann"}).json()
+    bob = c.post("/players", json={"name": "Bob"}).json()
+    c.post("/players", json={"name": ""})  # 422
+    c.post("/players", headers={"content-type": "application/json"}, content=b"{oops")  # 400
+    game = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 12}, "seed": "schema", "seats": [{"me": True}, {}, {"bot": "random"}]})
+    gid = game.json()["game_id"]
+    c.post("/games", json={"game": "chess", "seats": [{"name": "x"}]})  # 400 unknown game
+    c.get("/lobby")
+    c.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    c.post(f"/games/{gid}/join", json={"name": "late"})  # 409
+    c.get("/games/nosuchgame")  # 404
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "active" and b.get("to_act"))
+    c.get(f"/games/{gid}"), c.get(f"/games/{gid}/view", headers=bearer(ann["token"]))
+    c.get(f"/games/{gid}/view")  # 401
+    c.get(f"/games/{gid}/view", headers=bearer(ann["token"]), params={"seat": 1})  # 403
+    c.get("/inbox", headers=bearer(ann["token"])), c.get("/inbox")
+    players = {0: ann["token"], 1: bob["token"]}
+    moved = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        public = c.get(f"/games/{gid}").json()
+        if public["status"] == "scored":
+            break
+        for seat, token in players.items():
+            legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
+            if legal["commands"]:
+                answer = c.post(f"/games/{gid}/commands", headers=bearer(token),
+                                json={**legal["commands"][0], "command_id": f"m{moved}"})
+                moved += answer.status_code == 200
+                if moved == 1:
+                    c.get(f"/games/{gid}/commands/m0", headers=bearer(token))
+                    c.post(f"/games/{gid}/commands", headers=bearer(token),
+                           json={**legal["commands"][0], "command_id": "m0", "amount": 3})  # 409 reused
+                    c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Add", "amount": 9})
+                    c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Nope"})
+                    c.post(f"/games/{gid}/commands", headers=bearer(token),
+                           content=b'{"type": "Add", "pad": "' + b"x" * 70_000 + b'"}')  # 413
+                    c.get(f"/games/{gid}/clock"), c.post(f"/games/{gid}/reclaim", headers=bearer(token))
+                    c.get(f"/games/{gid}/record", headers=bearer(token))
+        time.sleep(0.01)
+    assert c.get(f"/games/{gid}").json()["status"] == "scored" and moved > 0
+    head = c.get(f"/games/{gid}/events", headers=bearer(bob["token"])).json()["version"]
+    c.get(f"/games/{gid}/events", params={"after": -1})  # 422
+    for version in (0, 2, head, head + 1):
+        c.get(f"/games/{gid}/at/{version}", headers=bearer(ann["token"]))
+    c.get(f"/games/{gid}/record")
+    with api.stream("GET", f"/games/{gid}/stream", params={"after": head - 1}) as s:
+        c.check(s)
+    c.get(f"/games/{gid}/stream", headers={"Last-Event-ID": "x"})  # 422
+    for route in ("webhook", "notifications", "vacation"):
+        c.get(f"/players/me/{route}", headers=bearer(ann["token"]))
+    c.put("/players/me/webhook", headers=bearer(ann["token"]), json={"url": "https://93.184.216.34/hook"})
+    c.delete("/players/me/webhook", headers=bearer(ann["token"]))
+    c.post("/players/me/vacation", headers=bearer(ann["token"]), json={"days": 1})
+    c.delete("/players/me/vacation", headers=bearer(ann["token"]))
+    c.delete("/players/me/vacation", headers=bearer(ann["token"]))  # 404: not on vacation any more
+    c.get("/lobby"), c.get("/inbox", headers=bearer(bob["token"]))
+    # a seat the autopilot took over (the service's TimeOut, sent here directly) is reclaimed by its holder
+    timed = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 30}, "seed": "t", "pace": "1h", "seats": [{"me": True}, {"name": "z"}]})
+    tid = timed.json()["game_id"]
+    version = wait_for(api, f"/games/{tid}", until=lambda b: b.get("to_act") == [0])["version"]
+    outcome = api.app.state.context.bus.send(tid, {"type": "taproom.TimeOut", "for_seat": 0, "at_version": version,
+                                                   "move": {"type": "Add", "amount": 1}}, seat=-1, actor="test")
+    assert outcome is not None and outcome.accepted, outcome
+    assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
+    c.get(f"/games/{tid}/clock")
+    documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
+    answered = {(m, p) for m, p, status in c.seen if status < 300}
+    assert documented == answered, f"routes never answered successfully here: {documented - answered}"
