@@ -86,6 +86,7 @@ def test_the_schema_is_valid_and_documents_every_route(api):
     assert "open` (seats to fill" in description and "`ended`" in description and "scores_pending" in description
     for game in ("carcassonne", "heaven-and-ale", "tiefenthal"):
         assert f"(`{game}`)" in description
+    assert "Coordinates" in description and "See the command schemas" not in description.split("counter")[0]
 
 
 def test_docs_and_redoc_work_offline(api):
@@ -172,3 +173,30 @@ def test_every_route_answers_as_its_schema_says(api):
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
+
+
+def test_the_documented_conventions_hold():
+    """What the per-game pages promise, checked against the games themselves."""
+    from domain.carcassonne import tiles
+    from domain.carcassonne.state import FIGURE, OVER, PLACE, TEND
+    from domain.core import get_game, rng_for
+    from domain.heaven_and_ale import state as ha
+    from services.api.docs import conventions
+
+    assert tiles.EDGES == "NESW" and tiles.STEP[0] == (0, 1)  # y grows to the north
+    assert tiles.TILES["D"].spec.edges == "CRFR" and tiles.TILES["D"].rotations[1].edges == "RCRF"  # clockwise
+    carcassonne = get_game("carcassonne")
+    start = carcassonne.view(carcassonne.fold(None, carcassonne.setup(carcassonne.parse_options({}), 2,
+                                                                        rng_for(b"c", 0))), 0)
+    assert (start["board"][0]["x"], start["board"][0]["y"]) == (0, 0)
+    text = conventions(carcassonne)
+    assert all(f"`{phase}`" in text for phase in (PLACE, FIGURE, TEND, OVER))
+    text = conventions(get_game("heaven-and-ale"))
+    steps = (ha.STEP_MOVE, ha.STEP_BUY, ha.STEP_DISC, ha.STEP_BARREL, ha.STEP_STORAGE, ha.STEP_SHED)
+    assert all(f"`{name}`" in text for name in (ha.PLACING, ha.ARRANGING, ha.PLAYING, ha.OVER, *steps))
+    text = conventions(get_game("tiefenthal"))
+    assert all(f"`{phase}`" in text for phase in ("A", "B", "C", "D", "E", "F", "end"))
+    for game in ("carcassonne", "heaven-and-ale", "tiefenthal"):
+        text = conventions(get_game(game))
+        for command in get_game(game)._command_index():  # every command a client can send is named
+            assert f"`{command}" in text, (game, command)
