@@ -80,7 +80,8 @@ def test_the_schema_is_valid_and_documents_every_route(api):
                 assert schema, f"{method} {path} {status} has an empty schema"
             for status, answer in responses.items():
                 if status[0] in "45":
-                    assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
+                    error_schema = answer["content"]["application/json"]["schema"]
+                    assert error_schema == {"$ref": "#/components/schemas/ErrorBody"}
             assert "500" in responses
     description = spec["info"]["description"]
     assert "open` (seats to fill" in description and "`ended`" in description and "scores_pending" in description
@@ -162,7 +163,8 @@ def test_every_route_answers_as_its_schema_says(api):
     c.get("/lobby"), c.get("/inbox", headers=bearer(bob["token"]))
     # a seat the autopilot took over (the service's TimeOut, sent here directly) is reclaimed by its holder
     timed = c.post("/games", headers=bearer(ann["token"]), json={
-        "game": "counter", "options": {"target": 30}, "seed": "t", "pace": "1h", "seats": [{"me": True}, {"name": "z"}]})
+        "game": "counter", "options": {"target": 30}, "seed": "t", "pace": "1h",
+        "seats": [{"me": True}, {"name": "z"}]})
     tid = timed.json()["game_id"]
     version = wait_for(api, f"/games/{tid}", until=lambda b: b.get("to_act") == [0])["version"]
     outcome = api.app.state.context.bus.send(tid, {"type": "taproom.TimeOut", "for_seat": 0, "at_version": version,

@@ -28,8 +28,8 @@ from ...bots import LEVELS
 from ...eventstore import Envelope
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
 from ..errors import ApiError, error_response, error_responses
-from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest, JoinResponse,
-                       LegalCommands, NewGame, SeatCreated)
+from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest,
+                       JoinResponse, LegalCommands, NewGame, SeatCreated)
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")

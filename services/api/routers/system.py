@@ -30,7 +30,8 @@ def health(ctx: Context = Depends(get_context)) -> Any:
 
 
 @router.get("/metrics", response_class=Response,
-            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "Prometheus text format"}})
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                             "description": "Prometheus text format"}})
 def metrics() -> Response:
     """Prometheus metrics of this process."""
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
