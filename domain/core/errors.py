@@ -71,8 +71,9 @@ def describe_errors(errors: list, limit: int = 5) -> str:
         elif kind == "extra_forbidden":
             clauses.append(f"{where} is not a known field")
         else:
-            message = str(error.get("msg", "is invalid"))
-            clauses.append(f"{where}: {message[0].lower() + message[1:]}" if message else where)
+            message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")  # a validator's own words
+            message = message[0].lower() + message[1:] if message else "is invalid"
+            clauses.append(f"{where}: {message}" if error.get("loc") else message)
     more = len(errors) - limit
     return "; ".join(clauses) + (f" (and {more} more)" if more > 0 else "")
 

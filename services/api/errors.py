@@ -106,7 +106,10 @@ def request_errors(errors: list) -> str:
         elif loc and loc[0] == "body":
             loc = loc[1:]
         text = describe_errors([{**error, "loc": loc}], limit=1)
-        plain.append(prefix + text if loc else text.replace("the input", "the request body", 1))
+        if not loc:  # the body as a whole
+            text = text.replace("the input", "the request body", 1) if text.startswith("the input") \
+                else f"the request body: {text}"
+        plain.append(prefix + text)
     more = len(plain) - 5
     return "; ".join(plain[:5]) + (f" (and {more} more)" if more > 0 else "")
 

@@ -91,5 +91,12 @@ def test_validation_messages_name_the_field_in_plain_words(api):
     bad_command = api.post(f"/games/{gid}/commands", headers=bearer(ann), json={"type": "Add", "amount": "lots"})
     assert bad_command.json()["code"] == "invalid_command"
     assert bad_command.json()["message"].startswith("invalid Add command: 'amount': input should be a valid integer")
-    for answer in (bad_seat, missing, bad_query, bad_command):
+    bad_pace = api.post("/games", json={"game": "counter", "seats": [{"name": "a"}, {"name": "b"}],
+                                        "pace": {"per_move_seconds": 60, "bank_seconds": 600}})
+    assert bad_pace.json() == {"code": "invalid_options",
+                               "message": "invalid pace: choose per_move_seconds or bank_seconds, not both"}
+    not_an_object = api.post("/players", json=["Ann"])
+    assert not_an_object.json()["message"] == "the request body: input should be a valid dictionary or object to " \
+                                              "extract fields from"
+    for answer in (bad_seat, missing, bad_query, bad_command, bad_pace, not_an_object):
         assert "pydantic" not in answer.text and "http" not in answer.json()["message"]
