@@ -160,6 +160,8 @@ class Lobby(BaseModel):
 class Inbox(BaseModel):
     awaiting: list[InboxGame] = Field(description="games where one of your seats is to act, longest waiting first")
     others: list[InboxGame]
+    invitations: list[dict[str, Any]] = Field(default_factory=list, description="invitations standing for you, "
+                                              "as `GET /players/me/invitations` lists them")
 
 
 class EventOut(_Open):

@@ -172,9 +172,34 @@ def test_every_route_answers_as_its_schema_says(api):
     assert outcome is not None and outcome.accepted, outcome
     assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
     c.get(f"/games/{tid}/clock")
+    identity_routes(c, api)
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
+
+
+def identity_routes(c: Checked, api) -> None:
+    """Handles, recovery, token rotation and invitations (built on branch identity), through the checker."""
+    dan = c.post("/players", json={"name": "Dan", "handle": "dan_d"}).json()
+    eve = c.post("/players", json={"name": "Eve", "handle": "eve_e"}).json()
+    c.post("/players", json={"name": "Dan again", "handle": "DAN_D"})  # 409 handle taken
+    c.get("/players/me", headers=bearer(dan["token"])), c.get("/players/by-handle/EVE_E")
+    c.get("/players/by-handle/nobody_zz")  # 404
+    gid = c.post("/games", headers=bearer(dan["token"]), json={
+        "game": "counter", "options": {"target": 12}, "seats": [{"me": True}, {}, {}]}).json()["game_id"]
+    c.post(f"/games/{gid}/invitations", headers=bearer(dan["token"]), json={"handle": "eve_e"})
+    c.get("/players/me/invitations", headers=bearer(eve["token"]))
+    c.post(f"/games/{gid}/invitations/1/decline", headers=bearer(eve["token"]))
+    c.post(f"/games/{gid}/invitations", headers=bearer(dan["token"]), json={"handle": "eve_e", "seat": 2})
+    c.delete(f"/games/{gid}/invitations/2", headers=bearer(dan["token"]))
+    c.post(f"/games/{gid}/invitations", headers=bearer(dan["token"]), json={"handle": "eve_e", "seat": 1})
+    wait_for(api, "/inbox", bearer(eve["token"]), lambda b: bool(b["invitations"]))
+    c.get("/inbox", headers=bearer(eve["token"]))
+    c.post(f"/games/{gid}/invitations/1/accept", headers=bearer(eve["token"]))
+    code = c.post("/players/me/recovery-code", headers=bearer(dan["token"])).json()["recovery_code"]
+    c.post("/players/recover", json={"handle": "dan_d", "recovery_code": "wrong"})  # refused
+    recovered = c.post("/players/recover", json={"handle": "dan_d", "recovery_code": code}).json()
+    c.post("/players/me/token", headers=bearer(recovered["token"]))
 
 
 def test_the_documented_conventions_hold():
