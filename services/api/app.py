@@ -33,7 +33,7 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
     # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
     app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
-                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500))
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503))
     docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)

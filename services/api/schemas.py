@@ -145,6 +145,8 @@ class GameView(GameMeta):
     seat: int | None = Field(description="the seat this view is for; null: the public view")
     board: dict[str, Any] | None = Field(description="the game's own view for this seat: see the game's "
                                                      "conventions in the API description")
+    clock: dict[str, Any] | None = Field(default=None, description="timed games: `now`, `takeover_after` and "
+                                                                   "each waiting seat's deadline (live views only)")
 
 
 class InboxGame(GameMeta):
@@ -240,7 +242,9 @@ class Clock(BaseModel):
     seats: list[ClockSeat]
 
 
-class Reclaimed(BaseModel):
+class SeatActionAccepted(BaseModel):
+    """A seat's kernel command (reclaim, vote) was accepted."""
+
     status: Literal["accepted"]
     seat: int
     version: int

@@ -67,8 +67,8 @@ class Checked:
 def test_the_schema_is_valid_and_documents_every_route(api):
     spec = api.get("/openapi.json").json()
     validate_spec(spec)
-    assert spec["components"]["securitySchemes"]["token"] == {
-        "type": "http", "scheme": "bearer", "description": spec["components"]["securitySchemes"]["token"]["description"]}
+    scheme = spec["components"]["securitySchemes"]["token"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer") and "player token" in scheme["description"]
     assert "HTTPValidationError" not in spec["components"]["schemas"]  # errors are {code, message}, not FastAPI's
     for path, operations in spec["paths"].items():
         for method, operation in operations.items():
@@ -161,15 +161,19 @@ def test_every_route_answers_as_its_schema_says(api):
     c.delete("/players/me/vacation", headers=bearer(ann["token"]))
     c.delete("/players/me/vacation", headers=bearer(ann["token"]))  # 404: not on vacation any more
     c.get("/lobby"), c.get("/inbox", headers=bearer(bob["token"]))
-    # a seat the autopilot took over (the service's TimeOut, sent here directly) is reclaimed by its holder
-    timed = c.post("/games", headers=bearer(ann["token"]), json={
-        "game": "counter", "options": {"target": 30}, "seed": "t", "pace": "1h",
-        "seats": [{"me": True}, {"name": "z"}]})
-    tid = timed.json()["game_id"]
+    # a seat the autopilot took over (after one timeout, by this pace; the service's TimeOut is sent here
+    # directly): another seat votes and withdraws the vote, and the holder takes the seat back
+    z_and_y = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 30}, "seed": "t",
+        "seats": [{"me": True}, {"name": "z"}, {"name": "y"}],
+        "pace": {"per_move_seconds": 3600, "takeover_after": 1, "takeover_vote": "end"}}).json()
+    tid, z = z_and_y["game_id"], z_and_y["seats"][1]["token"]
     version = wait_for(api, f"/games/{tid}", until=lambda b: b.get("to_act") == [0])["version"]
     outcome = api.app.state.context.bus.send(tid, {"type": "taproom.TimeOut", "for_seat": 0, "at_version": version,
                                                    "move": {"type": "Add", "amount": 1}}, seat=-1, actor="test")
     assert outcome is not None and outcome.accepted, outcome
+    assert c.post(f"/games/{tid}/votes", headers=bearer(z), json={"about_seat": 0, "choice": "end"}).status_code == 200
+    assert c.delete(f"/games/{tid}/votes/0", headers=bearer(z)).status_code == 200
     assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
     c.get(f"/games/{tid}/clock")
     identity_routes(c, api)

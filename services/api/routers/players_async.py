@@ -23,7 +23,7 @@ from ...async_play.vacation import Vacations
 from ...eventstore import Keys
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
 from ..errors import ApiError, error_responses
-from ..schemas import Clock, Notifications, Reclaimed, VacationStatus, WebhookStatus
+from ..schemas import Clock, Notifications, SeatActionAccepted, VacationStatus, WebhookStatus
 
 router = APIRouter(tags=["asynchronous play"])
 
@@ -126,7 +126,7 @@ def end_vacation(request: Request, player: Principal = Depends(require_player),
     return vacations.status(player.player_id or "")
 
 
-@router.post("/games/{game_id}/reclaim", response_model=Reclaimed,
+@router.post("/games/{game_id}/reclaim", response_model=SeatActionAccepted,
              responses=error_responses(401, 403, 404, 409, 422, 503))
 def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
@@ -135,7 +135,8 @@ def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Princi
     return _send_as_seat(ctx, game_id, principal, seat, ReclaimSeat())
 
 
-@router.post("/games/{game_id}/votes")
+@router.post("/games/{game_id}/votes", response_model=SeatActionAccepted,
+             responses=error_responses(401, 403, 404, 409, 413, 422, 503))
 def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
          principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
@@ -143,7 +144,8 @@ def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
     return _send_as_seat(ctx, game_id, principal, seat, Vote(about_seat=body.about_seat, choice=body.choice))
 
 
-@router.delete("/games/{game_id}/votes/{about_seat}")
+@router.delete("/games/{game_id}/votes/{about_seat}", response_model=SeatActionAccepted,
+               responses=error_responses(401, 403, 404, 409, 422, 503))
 def withdraw_vote(game_id: str, about_seat: int, seat: int | None = Query(None),
                   principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
