@@ -364,8 +364,14 @@ def stream(request: Request, game_id: str = GameId, after: int | None = Query(No
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
                "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
                "sends it by itself); it takes precedence over `after`")),
+           ticket: str | None = Query(None, max_length=100, description="a stream ticket (POST .../stream-ticket) "
+                                      "for clients that cannot send headers, such as a browser's EventSource"),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Server-sent events: each new event (redacted for the caller) as the game moves; see the 200 response."""
+    if principal is None and ticket is not None:
+        from .web import principal_for_ticket
+
+        principal = principal_for_ticket(ctx, ticket, game_id)
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if last_event_id is not None and last_event_id.strip():
