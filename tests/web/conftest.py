@@ -3,7 +3,7 @@
 * ``web_server``: the whole service (API, processor, projector, reactor, workers) embedded in this process on
   an in-process Redis, served by uvicorn on a free port of 127.0.0.1; one per test session. Client seeds are
   allowed (development setting) and the fixture game ``counter`` is registered next to the real games.
-* ``browser``: Debian's chromium driven by Playwright (never Playwright's own browser download). Without
+* ``browser`` (one per test module): Debian's chromium driven by Playwright (never Playwright's own browser download). Without
   chromium or the ``playwright`` package the browser tests are skipped locally and **fail** when ``CI`` is
   set, like the Redis integration tests.
 * ``page``: a fresh browser context (its own localStorage) and page, with ``base_url`` set, so
@@ -113,8 +113,10 @@ def web_server() -> Iterator[WebServer]:
     yield from serve(web_settings())
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API keeps an event loop running on this thread while it is open, and
+    # asyncio.run() in any test that ran meanwhile would fail; one module's tests share one browser.
     executable = chromium_path()
     if executable is None:
         _missing("no chromium (apt-get install -y chromium)")
