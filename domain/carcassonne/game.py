@@ -11,6 +11,7 @@ from domain.core import Command, Event, Game, GameNotActive, IllegalMove, Invali
 
 from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
+from .description import describe_game
 from .evolve import HANDLERS, started, take
 from .messages import (COMMAND_TYPES, EVENT_TYPES, AbbotPlaced, AbbotRecalled, FigureSkipped, FlockFieldExtended,
                        FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot,
@@ -321,6 +322,10 @@ class CarcassonneGame(Game[CarcassonneState]):
 
     def clone(self, state: CarcassonneState) -> CarcassonneState:
         return state.clone()
+
+    def description(self, options: BaseModel | None = None) -> dict[str, Any]:
+        """Every tile type's features and where they lie; one document for all options (clients cache it)."""
+        return describe_game()
 
 
 GAME = CarcassonneGame()
