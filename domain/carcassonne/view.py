@@ -49,11 +49,12 @@ def _complete(state: CarcassonneState, root: int) -> bool:
 
 def features(state: CarcassonneState) -> list[dict[str, Any]]:
     """Features a client must show as a whole: those holding a figure (what each player could still score)
-    and those of the last placed tile (what this turn completed or joined). ``parts`` are (x, y, local id)."""
+    and those of the latest tile on the board (what its turn joined or completed, still there when the next
+    seat has drawn). ``parts`` are (x, y, local id)."""
     roots = {state.root[n] for n in state.followers} | {state.root[n] for n in state.abbots.values()}
     roots |= {state.root[n] for n in state.shepherds.values()}
-    if state.placed >= 0:
-        roots |= {state.root[n] for n in tile_nodes(state, state.placed)}
+    if state.placements:
+        roots |= {state.root[n] for n in tile_nodes(state, len(state.placements) - 1)}
     out = []
     for root in sorted(roots, key=lambda r: describe(state, min(state.members[r]))):
         complete = _complete(state, root)
