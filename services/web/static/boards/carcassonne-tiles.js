@@ -130,7 +130,7 @@ export function anchor(tile, f) {
     const mid = avg([P[h], P[(h + 1) % 8]]);
     return add(mid, mul(sub(C, mid), 0.26));
   }
-  if (f.kind === "garden") return centreFree(tile) ? [...C] : fieldSpot(tile);
+  if (f.kind === "garden") return centreFree(tile) ? [...C] : fieldSpot(tile, 0, 0.5);
   return centre(tile);
 }
 
@@ -139,7 +139,7 @@ function centre(tile) {
   if (tile.river.length === 2) {
     const road = tile.features.find((f) => f.kind === "road");
     const away = road ? (edgeIndex(road.edges[0]) + 2) % 4 : 0;
-    return add(C, mul(sub(EDGE_MID[away], C), 0.46));
+    return add(C, mul(sub(EDGE_MID[away], C), 0.4));
   }
   return [...C];
 }
@@ -155,11 +155,11 @@ function centreFree(tile) {
 }
 
 /** A quiet spot of field: inside the first edge that is field on both halves (for hills, vineyards, gardens). */
-function fieldSpot(tile, nth = 0) {
+function fieldSpot(tile, nth = 0, inset = 0.36) {
   const quiet = [0, 1, 2, 3].filter((e) => tile.edges[e] === "F");
   if (!quiet.length) return [...C];
   const e = quiet[Math.min(nth, quiet.length - 1)];
-  return add(EDGE_MID[e], mul(sub(C, EDGE_MID[e]), 0.36));
+  return add(EDGE_MID[e], mul(sub(C, EDGE_MID[e]), inset));
 }
 
 function monasteryShape(at, feature) {
@@ -168,16 +168,16 @@ function monasteryShape(at, feature) {
     el("rect", { x: x - 13, y: y - 9, width: 26, height: 20, rx: 2, fill: COLOURS.monasteryWall, stroke: "#7d6547", "stroke-width": 1.2 }),
     el("path", { d: `M${x - 15} ${y - 8} L${x} ${y - 19} L${x + 15} ${y - 8} Z`, fill: COLOURS.monastery, stroke: "#7d3a2a", "stroke-width": 1 }),
     el("rect", { x: x - 3, y: y + 1, width: 6, height: 10, fill: "#6b4b2f" }),
-    el("path", { d: `M${x} ${y - 27} V${y - 19} M${x - 3} ${y - 24} H${x + 3}`, stroke: "#5a3b26", "stroke-width": 1.4 }),
+    el("path", { d: `M${x} ${y - 27} V${y - 19} M${x - 3} ${y - 24} H${x + 3}`, stroke: "#5a3b26", "stroke-width": 1.4, "pointer-events": "none" }),
   ]);
 }
 
 function gardenShape(at, feature) {
   const [x, y] = at;
-  const bushes = [[-8, -5], [7, -6], [0, 4], [-7, 8], [8, 7]].map(([dx, dy]) =>
-    el("circle", { cx: x + dx, cy: y + dy, r: 6, fill: COLOURS.garden, stroke: "#2f5f22", "stroke-width": 0.8 }));
+  const bushes = [[-6, -4], [5, -5], [0, 3], [-5, 6], [6, 5]].map(([dx, dy]) =>
+    el("circle", { cx: x + dx, cy: y + dy, r: 4.5, fill: COLOURS.garden, stroke: "#2f5f22", "stroke-width": 0.8 }));
   return el("g", { "data-kind": "garden", "data-feature": feature, class: "feature" }, [
-    el("circle", { cx: x, cy: y, r: 16, fill: "#b9d98f", stroke: "#6f9a4a", "stroke-width": 1 }), ...bushes,
+    el("circle", { cx: x, cy: y, r: 12.5, fill: "#b9d98f", stroke: "#6f9a4a", "stroke-width": 1 }), ...bushes,
   ]);
 }
 

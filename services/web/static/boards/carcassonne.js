@@ -123,6 +123,34 @@ function miniFigure(kind, colour, size = 18) {
   return svg;
 }
 
+/** One line for a Carcassonne event (the board's log and the frame's move log). */
+function describeWith(e, nameOf, t) {
+  const who = (seats) => seats.map(nameOf).join(", ");
+  switch (e.type) {
+    case "TilePlaced": return `${nameOf(e.seat)} ${t("placed a tile")} (${e.x}, ${e.y})`;
+    case "FollowerPlaced": return `${nameOf(e.seat)} ${t("placed a follower")}`;
+    case "ShepherdPlaced": return `${nameOf(e.seat)} ${t("placed the shepherd")}`;
+    case "AbbotPlaced": return `${nameOf(e.seat)} ${t("placed the abbot")}`;
+    case "FigureSkipped": return `${nameOf(e.seat)} ${t("placed no figure")}`;
+    case "FeatureScored":
+      return e.winners.length ? `${t(e.kind)}: +${e.points} ${who(e.winners)}` : `${t(e.kind)} ${t("completed")}`;
+    case "FlockGathered": return `${t("Flock gathered")}: +${e.points} ${who(e.seats)}`;
+    case "FlockScattered": return `${t("A wolf! The flock is scattered")} (${who(e.seats)})`;
+    case "AbbotRecalled": return `${t("Abbot recalled")}: +${e.points} ${nameOf(e.seat)}`;
+    case "TokenDrawn": return e.token ? `${nameOf(e.seat)}: ${t("sheep")} +${e.token}` : `${nameOf(e.seat)}: ${t("wolf")}`;
+    case "TileDiscarded": return `${t("Tile fits nowhere, discarded")}: ${e.tile}`;
+    case "TileBuried": return `${nameOf(e.seat)}: ${t("a tile went under the hill")}`;
+    case "GameEnded": return t("Game over");
+    default: return null;
+  }
+}
+
+/** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
+export function describe(event, { seats } = {}) {
+  const nameOf = (seat) => (seats && seats[seat] && seats[seat].name) || `Seat ${seat + 1}`;
+  return describeWith(payloadOf(event), nameOf, (s) => s);
+}
+
 export function mount(root, ctx) {
   injectStyle();
   const t = ctx.t || ((s) => s);
@@ -437,10 +465,29 @@ export function mount(root, ctx) {
     return cell ? featureOf(cell.tile, local)?.kind : null;
   }
 
-  // Scoring as it happens: the feature lights up, the points rise, the figures fade home.
+  // Scoring as it happens: the feature lights up, the points rise, the figures fade home. The frame's
+  // lastEvents grows over the session, so only events newer than the ones already shown start effects.
+  let shownEvents = null;
+  let recent = [];
+  let scoredParts = [];
+  function takeNewEvents() {
+    const all = (state.lastEvents || []).filter((e) => e && (e.version === undefined || e.version <= state.version));
+    const versions = all.map((e) => e.version ?? 0);
+    const newest = versions.length ? Math.max(...versions) : 0;
+    if (shownEvents === null) { shownEvents = newest; return false; }
+    const fresh = all.filter((e) => (e.version ?? 0) > shownEvents);
+    if (!fresh.length || state.readOnly) return false;
+    shownEvents = newest;
+    recent = fresh.map(payloadOf);
+    return true;
+  }
   function drawEffects() {
+    if (!takeNewEvents()) {
+      highlightParts(scoredParts, "scored");
+      return;
+    }
     layers.effects.replaceChildren();
-    const events = (state.lastEvents || []).map(payloadOf).filter(Boolean);
+    scoredParts = [];
     const features = [...(view.features || []), ...((prevView && prevView.features) || [])];
     const findParts = (x, y, local) => {
       const hit = features.find((f) => f.parts.some((p) => p[0] === x && p[1] === y && p[2] === local));
@@ -454,36 +501,25 @@ export function mount(root, ctx) {
       node.textContent = text;
       layers.effects.appendChild(node);
     };
-    for (const e of events) {
+    for (const e of recent) {
       if (e.type === "FeatureScored") {
-        highlightParts(findParts(e.x, e.y, e.feature), "scored");
+        scoredParts.push(...findParts(e.x, e.y, e.feature));
         if (e.winners.length && e.points) label(e.x, e.y, e.feature, `+${e.points}`, e.winners);
         for (const [seat, x, y, local] of [...(e.returned || []), ...(e.abbots || [])]) {
           const p = figurePoint(x, y, local);
           if (!p) continue;
-          const ghost = figureShape("follower", colourOf(seat), { class: "ghost", transform: `translate(${p[0]} ${p[1]})` });
-          layers.effects.appendChild(ghost);
+          layers.effects.appendChild(figureShape("follower", colourOf(seat), { class: "ghost", transform: `translate(${p[0]} ${p[1]})` }));
         }
       } else if (e.type === "AbbotRecalled") {
-        highlightParts([[e.x, e.y, e.feature]], "scored");
+        scoredParts.push([e.x, e.y, e.feature]);
         label(e.x, e.y, e.feature, `+${e.points}`, [e.seat]);
       }
     }
+    highlightParts(scoredParts, "scored");
   }
 
   function describeEvent(e) {
-    const who = (seats) => seats.map(nameOf).join(", ");
-    switch (e.type) {
-      case "FeatureScored":
-        return e.winners.length ? `${t(e.kind)}: +${e.points} ${who(e.winners)}` : `${t(e.kind)} ${t("completed")}`;
-      case "FlockGathered": return `${t("Flock gathered")}: +${e.points} ${who(e.seats)}`;
-      case "FlockScattered": return `${t("A wolf! The flock is scattered")} (${who(e.seats)})`;
-      case "AbbotRecalled": return `${t("Abbot recalled")}: +${e.points} ${nameOf(e.seat)}`;
-      case "TokenDrawn": return e.token ? `${nameOf(e.seat)}: ${t("sheep")} +${e.token}` : `${nameOf(e.seat)}: ${t("wolf")}`;
-      case "TileDiscarded": return `${t("Tile fits nowhere, discarded")}: ${e.tile}`;
-      case "GameEnded": return t("Game over");
-      default: return null;
-    }
+    return describeWith(e, nameOf, t);
   }
 
   function statusText() {
@@ -584,7 +620,7 @@ export function mount(root, ctx) {
     if (view.bag) counts.push(`${t("Bag")}: ${sum(Object.values(view.bag))} (${t("wolves")} ${view.bag.wolf})`);
     cards.push(h("div", { class: "carc-card carc-counts", "data-testid": "carc-counts" }, counts.join(" · ")));
 
-    const lines = (state.lastEvents || []).map(payloadOf).filter(Boolean).map(describeEvent).filter(Boolean);
+    const lines = recent.map(describeEvent).filter(Boolean);
     if (lines.length) cards.push(h("div", { class: "carc-card carc-log", "data-testid": "carc-log" }, lines.map((l) => h("div", {}, l))));
     side.replaceChildren(...cards);
   }
