@@ -43,18 +43,25 @@ const CSS = `
 .carc .hotspot { fill: #ffe98acc; stroke: #b07d00; stroke-width: 2.5; cursor: pointer; }
 .carc .hotspot:hover { fill: #ffd23c; }
 .carc .last-frame { fill: none; stroke: #ffdf40; stroke-width: 4; pointer-events: none; }
-.carc .feature-hl { filter: drop-shadow(0 0 4px #fff) brightness(1.12); }
-.carc .scored { filter: drop-shadow(0 0 6px #ffef7a) brightness(1.25); }
+/* highlights recolour the shapes (a filter per field wedge would outline each wedge) */
+.carc path.feature-hl[data-kind="field"] { fill: #c2ea8a; stroke: #c2ea8a; }
+.carc path.feature-hl[data-kind="city"] { fill: #f7e2b4; }
+.carc path.feature-hl[data-kind="road"] { stroke: #fff9c9; }
+.carc g.feature-hl { filter: drop-shadow(0 0 5px #fff); }
+.carc path.scored[data-kind="field"] { fill: #e4ee7c; stroke: #e4ee7c; }
+.carc path.scored[data-kind="city"] { fill: #ffd965; }
+.carc path.scored[data-kind="road"] { stroke: #ffe066; }
+.carc g.scored { filter: drop-shadow(0 0 6px #ffe066); }
 .carc .effect-label { font: 700 26px system-ui, sans-serif; fill: #fff; stroke: #000; stroke-width: 4px; paint-order: stroke; pointer-events: none;
   animation: carc-rise 2.4s ease-out forwards; }
 .carc .ghost { opacity: .8; animation: carc-fade 2.4s ease-in forwards; pointer-events: none; }
 @keyframes carc-rise { from { transform: translateY(0); opacity: 1; } to { transform: translateY(-30px); opacity: .85; } }
 @keyframes carc-fade { from { opacity: .85; } to { opacity: 0; } }
-@media (max-width: 720px) {
-  .carc { flex-direction: column; min-height: 0; }
-  .carc-boardwrap { min-height: 360px; height: 60vh; flex: none; }
-  .carc-side { flex: none; }
-}
+/* a narrow board area (a phone, or beside the frame's own column): board first, the cards in a row below */
+.carc.narrow { flex-direction: column; min-height: 0; height: auto; }
+.carc.narrow .carc-boardwrap { min-height: 320px; height: 62vh; flex: none; }
+.carc.narrow .carc-side { flex: none; flex-direction: row; flex-wrap: wrap; }
+.carc.narrow .carc-side > .carc-card { flex: 1 1 260px; }
 `;
 
 function injectStyle() {
@@ -127,6 +134,7 @@ function miniFigure(kind, colour, size = 18) {
 function describeWith(e, nameOf, t) {
   const who = (seats) => seats.map(nameOf).join(", ");
   switch (e.type) {
+    case "TileDrawn": return `${nameOf(e.seat)} ${t("drew a tile")}`;
     case "TilePlaced": return `${nameOf(e.seat)} ${t("placed a tile")} (${e.x}, ${e.y})`;
     case "FollowerPlaced": return `${nameOf(e.seat)} ${t("placed a follower")}`;
     case "ShepherdPlaced": return `${nameOf(e.seat)} ${t("placed the shepherd")}`;
@@ -216,8 +224,8 @@ export function mount(root, ctx) {
     const minX = Math.min(...xs) * CELL, maxX = (Math.max(...xs) + 1) * CELL;
     const minY = Math.min(...ys) * CELL, maxY = (Math.max(...ys) + 1) * CELL;
     const r = svg.getBoundingClientRect();
-    const w = r.width || 600, hgt = r.height || 400;
-    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 24) / (maxX - minX), (hgt - 24) / (maxY - minY))));
+    const w = (r.width || 600) - 52, hgt = r.height || 400; // keep the zoom buttons' strip on the right free
+    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / (maxX - minX), (hgt - 20) / (maxY - minY))));
     vp.k = k;
     vp.tx = (w - (maxX - minX) * k) / 2 - minX * k;
     vp.ty = (hgt - (maxY - minY) * k) / 2 - minY * k;
@@ -653,10 +661,15 @@ export function mount(root, ctx) {
     render();
   }
 
+  const NARROW = 900;
+  root.classList.toggle("narrow", root.clientWidth < NARROW);
   let resizeObserver = null;
   if (typeof ResizeObserver !== "undefined") {
-    resizeObserver = new ResizeObserver(() => { if (!userMoved) fit(); });
-    resizeObserver.observe(boardWrap);
+    resizeObserver = new ResizeObserver(() => {
+      root.classList.toggle("narrow", root.clientWidth < NARROW);
+      if (!userMoved) fit();
+    });
+    resizeObserver.observe(root);
   }
 
   Promise.resolve(ctx.api.description()).then((d) => {
@@ -676,7 +689,7 @@ export function mount(root, ctx) {
       window.removeEventListener("pointercancel", onPointerUp);
       if (resizeObserver) resizeObserver.disconnect();
       root.replaceChildren();
-      root.classList.remove("carc");
+      root.classList.remove("carc", "narrow");
     },
   };
 }
