@@ -48,7 +48,7 @@ def draw_tile(stack: dict[str, int], rng: random.Random) -> str:
 
 def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, int]:
     """``size`` tiles drawn from the multiset ``stack`` (a short game's stack, written into GameStarted)."""
-    left, out = dict(stack), {}
+    left, out = dict(stack), dict[str, int]()
     for _ in range(size):
         tile = draw_tile(left, rng)
         take(left, tile)

@@ -505,7 +505,7 @@ export function mount(root, ctx) {
       const p = figurePoint(x, y, local);
       if (!p) return;
       const node = el("text", { x: p[0], y: p[1] - 14, "text-anchor": "middle", class: "effect-label",
-        fill: seats.length === 1 ? colourOf(seats[0]) : "#fff" });
+        style: `fill:${seats.length === 1 ? colourOf(seats[0]) : "#fff"}` });
       node.textContent = text;
       layers.effects.appendChild(node);
     };
