@@ -134,11 +134,19 @@ def _act(page: Any, action: Any) -> None:
     page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
 
 
+SHORT = {"hills_and_sheep": True, "stack_size": 14}
+EVERYTHING = {"hills_and_sheep": True, "river": True, "abbot": True, "stack_size": 8}
+
+
 @pytest.mark.slow
-def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any, web_server: WebServer):
-    full = bool(os.environ.get("TAPROOM_FULL_CARCASSONNE"))
-    options: dict[str, Any] = {"hills_and_sheep": True} if full else {"hills_and_sheep": True, "stack_size": 14}
+@pytest.mark.parametrize("options", [SHORT, EVERYTHING], ids=["hills-and-sheep", "river-abbot-hills-and-sheep"])
+def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any, web_server: WebServer,
+                                                                     options: dict[str, Any]):
+    if os.environ.get("TAPROOM_FULL_CARCASSONNE"):
+        options = {k: v for k, v in options.items() if k != "stack_size"}
+    shots = SHOTS if options is SHORT else None
     player = register_player(web_server, "Ana")
+    kinds_seen: set[str] = set()
     with web_server.api(player["token"]) as client:
         created = client.post("/games", json={"game": "carcassonne", "options": options, "seed": "click-through",
                                               "seats": [{"me": True}, {"bot": "random"}]})
@@ -151,7 +159,7 @@ def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highligh
     page.goto(f"/#/game/{gid}")
     expect(page.locator(".carc-svg")).to_be_visible()
     chooser = random.Random(11)
-    turns = figures = rotations = tended = 0
+    turns = figures = rotations = tended = recalls = 0
     shot_taken = False
     while _wait_turn_or_end(page) == "active":
         if page.locator(".carc-target").count():
@@ -169,8 +177,12 @@ def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highligh
                 assert seen == set(fitting)
             _act(page, lambda: page.click("[data-action=confirm]"))
             turns += 1
+        elif page.locator("[data-action=recall]").count() and chooser.random() < 0.3:
+            _act(page, lambda: page.click("[data-action=recall]"))
+            recalls += 1
         elif page.locator(".carc-hotspot").count() or page.locator("[data-action=pass]").count():
             kinds = [k for k in ("shepherd", "abbot", "follower") if page.locator(f"[data-action=figure-{k}]").count()]
+            kinds_seen.update(kinds)
             if kinds and chooser.random() < 0.8:
                 page.click(f"[data-action=figure-{chooser.choice(kinds)}]")
                 spots = page.locator(".carc-hotspot")
@@ -179,10 +191,10 @@ def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highligh
                 figures += 1
             else:
                 _act(page, lambda: page.click("[data-action=pass]"))
-            if not shot_taken and turns >= 5 and SHOTS:
-                page.screenshot(path=str(SHOTS / "carcassonne-in-progress.png"))
+            if not shot_taken and turns >= 5 and shots:
+                page.screenshot(path=str(shots / "carcassonne-in-progress.png"))
                 page.set_viewport_size({"width": 375, "height": 800})
-                page.screenshot(path=str(SHOTS / "carcassonne-phone.png"))
+                page.screenshot(path=str(shots / "carcassonne-phone.png"))
                 page.set_viewport_size({"width": 1280, "height": 900})
                 shot_taken = True
         elif page.locator("[data-action=gather], [data-action=grow]").count():
@@ -194,6 +206,7 @@ def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highligh
         else:
             page.wait_for_timeout(100)  # the legal commands are still on their way
     assert turns >= 5 and figures >= 1
+    assert "shepherd" in kinds_seen and ("abbot" in kinds_seen) == bool(options.get("abbot"))
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=20_000)
     expect(page.locator("[data-testid=carc-status]")).to_have_text("Game over")
     with web_server.api(player["token"]) as client:
@@ -203,6 +216,6 @@ def test_a_whole_hills_and_sheep_game_against_a_bot_by_clicking_what_is_highligh
     for seat, score in enumerate(api_scores):
         expect(page.locator(f"[data-testid=carc-score-{seat}]")).to_have_text(str(score))
     assert not errors, errors
-    if SHOTS:
-        page.locator(".board-area").screenshot(path=str(SHOTS / "carcassonne-finished.png"))
+    if shots:
+        page.locator(".board-area").screenshot(path=str(shots / "carcassonne-finished.png"))
     assert re.search(r"Game over", page.locator("[data-testid=carc-status]").text_content())

@@ -159,6 +159,19 @@ export function describe(event, { seats } = {}) {
   return describeWith(payloadOf(event), nameOf, (s) => s);
 }
 
+// The description never changes while the page lives (the server also sends ETag and max-age).
+let descriptionPromise = null;
+function loadDescription(ctx) {
+  if (!descriptionPromise) {
+    descriptionPromise = Promise.resolve(ctx.api.description()).then((d) => {
+      if (!d || !d.tiles) throw new Error("no tile description");
+      return d;
+    });
+    descriptionPromise.catch(() => { descriptionPromise = null; });
+  }
+  return descriptionPromise;
+}
+
 export function mount(root, ctx) {
   injectStyle();
   const t = ctx.t || ((s) => s);
@@ -262,9 +275,12 @@ export function mount(root, ctx) {
     applyViewport();
   }
   function onPointerUp(e) {
-    pointers.delete(e.pointerId);
+    if (!pointers.delete(e.pointerId)) return;
     if (drag && drag.moved) suppressClick = true;
-    if (!pointers.size) { drag = null; svg.classList.remove("dragging"); }
+    if (!pointers.size) { drag = null; svg.classList.remove("dragging"); return; }
+    // one finger of a pinch lifted: the other one pans on from where it is
+    const [rest] = pointers.values();
+    drag = { x: rest.x, y: rest.y, tx: vp.tx, ty: vp.ty, moved: true };
   }
   function onClickCapture(e) {
     if (suppressClick) { e.stopPropagation(); e.preventDefault(); }
@@ -672,7 +688,7 @@ export function mount(root, ctx) {
     resizeObserver.observe(root);
   }
 
-  Promise.resolve(ctx.api.description()).then((d) => {
+  loadDescription(ctx).then((d) => {
     desc = d;
     render();
   }).catch((err) => {
