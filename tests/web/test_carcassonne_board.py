@@ -31,7 +31,7 @@ PX = 200  # each tile is drawn 200 px wide, so a tile unit is 2 px
 
 SAMPLE_ALL_TILES = """
 async ([points, px, only, mirror]) => {
-  const { tileSvg } = await import("/static/boards/carcassonne-tiles.js");
+  const { tileSvg, anchor, turn } = await import("/static/boards/carcassonne-tiles.js");
   const desc = await (await fetch("/games/types/carcassonne/description")).json();
   // a deliberately wrong drawing for the self-check: east and west swapped
   const SWAP = { E: "W", W: "E", NL: "NR", NR: "NL", EL: "WR", WR: "EL", ER: "WL", WL: "ER", SL: "SR", SR: "SL" };
@@ -52,7 +52,14 @@ async ([points, px, only, mirror]) => {
         hits[name] = feature ? [feature.dataset.kind, feature.dataset.feature] : null;
       }
       const drawn = [...box.querySelectorAll("[data-kind]")].map((n) => [n.dataset.kind, n.dataset.feature]);
-      out.push({ tile: tile.id, rotation: r, hits, drawn });
+      // where a figure of each feature stands (and its click spot lies) must be on that feature
+      const spots = {};
+      for (const f of tile.features) {
+        const [x, y] = turn(anchor(tile, f), r);
+        const hit = document.elementFromPoint(x * px / 100, y * px / 100)?.closest("[data-kind]");
+        spots[f.id] = hit ? hit.dataset.feature : null;
+      }
+      out.push({ tile: tile.id, rotation: r, hits, drawn, spots });
     }
   }
   box.remove();
@@ -95,6 +102,9 @@ def mismatches(drawn: list[dict[str, Any]]) -> list[str]:
         shown = {tuple(d) for d in entry["drawn"]} - {("river", "river")}
         if shown != features:  # every feature drawn once under its own id and kind, nothing else
             wrong.append(f"{entry['tile']} r{entry['rotation']}: drawn {sorted(shown)}, engine {sorted(features)}")
+        misplaced = {f: at for f, at in entry["spots"].items() if at != f}
+        if misplaced:  # a figure's spot lies on another feature (the drawn feature there is named)
+            wrong.append(f"{entry['tile']} r{entry['rotation']}: figure spots on the wrong feature {misplaced}")
         for name, (kind, allowed) in expected(entry["tile"], entry["rotation"]).items():
             hit = entry["hits"][name]
             if hit is None or hit[0] != kind or hit[1] not in allowed:

@@ -126,12 +126,36 @@ export function anchor(tile, f) {
     return add(add(mul(a, 0.25), mul(ctrl, 0.5)), mul(b, 0.25));
   }
   if (f.kind === "field") {
-    const h = HALVES.indexOf(f.halves[0]);
-    const mid = avg([P[h], P[(h + 1) % 8]]);
-    return add(mid, mul(sub(C, mid), 0.26));
+    // clear of the monastery or garden drawn on the same tile
+    const busy = tile.features.filter((g) => g.kind === "monastery" || g.kind === "garden")
+      .map((g) => [anchor(tile, g), g.kind === "garden" ? 14 : 19]);
+    const free = (p) => busy.every(([b, r]) => Math.hypot(p[0] - b[0], p[1] - b[1]) >= r);
+    return fieldSpots(tile, f).find(free) || fieldSpots(tile, f)[0];
   }
   if (f.kind === "garden") return centreFree(tile) ? [...C] : fieldSpot(tile, 0, 0.5);
   return centre(tile);
+}
+
+/** Places a field's figure may stand, best first: the middle of its longest stretch of border, well inside
+ * (near a corner when the stretch centres on one, since curves pass inside it), then each half-edge's middle. */
+function fieldSpots(tile, f) {
+  const lined = new Set([...tile.features.filter((g) => g.kind === "road").flatMap((g) => g.edges), ...tile.river]);
+  const halfSpot = (h) => { const mid = avg([P[h], P[(h + 1) % 8]]); return add(mid, mul(sub(C, mid), 0.4)); };
+  const stretches = runs(new Set(f.halves.map((x) => HALVES.indexOf(x))))
+    .map(([a, b]) => { const hs = []; for (let h = a; ; h = (h + 1) % 8) { hs.push(h); if (h === b) break; } return hs; })
+    .sort((x, y) => y.length - x.length);
+  const longest = stretches[0];
+  const h = longest[Math.floor(longest.length / 2)];
+  const spots = [];
+  if (longest.length % 2) spots.push(halfSpot(h));
+  else if (h % 2 === 0) spots.push(add(P[h], mul(sub(C, P[h]), 0.22)));
+  else if (!lined.has(EDGES[(h - 1) / 2])) spots.push(add(P[h], mul(sub(C, P[h]), 0.4)));
+  else spots.push(halfSpot(h));
+  for (const run of stretches) {
+    for (let i = 1; i < run.length; i++) if (run[i] % 2 === 0) spots.push(add(P[run[i]], mul(sub(C, P[run[i]]), 0.22)));
+    for (const x of run) spots.push(halfSpot(x));
+  }
+  return spots;
 }
 
 /** The monastery sits in the middle, or beside a river that runs through it (away from its road). */
