@@ -98,6 +98,10 @@ class Keys:
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
 
+    def stream_ticket(self, ticket_hash: str) -> str:
+        """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
+        return f"{self.prefix}sticket:{ticket_hash}"
+
     def members(self, role: str) -> str:
         return f"{self.prefix}members:{role}"
 
