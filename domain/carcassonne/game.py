@@ -16,7 +16,7 @@ from .evolve import HANDLERS, started, take
 from .messages import (COMMAND_TYPES, EVENT_TYPES, AbbotPlaced, AbbotRecalled, FigureSkipped, FlockFieldExtended,
                        FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot,
                        ShepherdPlaced, TendFlock, TileBuried, TileDiscarded, TileDrawn, TilePlaced, TokenDrawn)
-from .rules import (CLOSED_FIELD_GATHERS, DISCARDED_HILL_BURIES, FARMERS, MAX_PLAYERS, MIN_PLAYERS,
+from .rules import (CLOSED_FIELD_GATHERS, FARMERS, MAX_PLAYERS, MIN_PLAYERS,
                     RIVER_START_TILE_IN_STACK, SHEPHERD_WOLF_ENDS_FIGURE_STEP, TEND_BEFORE_CLOSED_GATHER)
 from .scoring import completed_by, feature_value, final_scoring
 from .shepherds import WOLF, closed_fields, draw_token, flock_field_extended, gather, scatter, seats_in_field
@@ -220,7 +220,8 @@ class CarcassonneGame(Game[CarcassonneState]):
             events: list[Event] = [TilePlaced(seat=seat, x=command.x, y=command.y, rotation=command.rotation,
                                               tile=tile)]
             if TILES[tile].spec.hill and state.remaining:
-                # H&S: a random stack tile goes under the hill; a hill placed last buries nothing (§9.4)
+                # H&S "Hills": a random stack tile goes under the hill; a hill drawn last buries nothing (§9.4).
+                # Taken here rather than at the draw: no draw comes in between, so the odds are the same.
                 events.append(TileBuried(seat=seat, x=command.x, y=command.y, tile=draw_tile(state.remaining, rng)))
             return events
         turn = _Turn(self, state)
@@ -306,8 +307,10 @@ class CarcassonneGame(Game[CarcassonneState]):
                 turn.emit(TileDrawn(seat=seat, tile=tile))
                 return
             turn.emit(TileDiscarded(seat=seat, tile=tile))
-            if DISCARDED_HILL_BURIES and TILES[tile].spec.hill and s.remaining:
-                turn.emit(TileBuried(seat=seat, x=0, y=0, tile=draw_tile(s.remaining, rng)))
+            if TILES[tile].spec.hill and s.remaining:
+                # H&S "Hills": "If you draw a tile with a hill, immediately take another facedown tile" -- so
+                # a hill that then fits nowhere has already taken its tile, which leaves the game unseen with it.
+                turn.emit(TileBuried(seat=seat, x=None, y=None, tile=draw_tile(s.remaining, rng)))
         turn.emit(*final_scoring(s))
         turn.emit(GameEnded(scores=list(s.scores)))
 

@@ -100,13 +100,16 @@ class TilePlaced(Event):
 
 
 class TileBuried(Event):
-    """A random tile from the stack went face down under a hill; nobody sees which until the game ends (H&S)."""
+    """A random tile from the stack went face down under a hill; nobody sees which until the game ends (H&S).
+
+    ``x``/``y`` name the hill; both are None when the hill fitted nowhere and was discarded with the tile under it.
+    """
 
     type: Literal["TileBuried"] = "TileBuried"
     private_fields = frozenset({"tile"})
     seat: int
-    x: int
-    y: int
+    x: int | None
+    y: int | None
     tile: str
 
 

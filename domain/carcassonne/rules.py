@@ -38,9 +38,6 @@ VINEYARDS_FOR_GARDENS = False
 HILL_TIEBREAK = "presence"
 """Tied players with at least one follower on a hill tile of the feature win (§9.3); "count" = variant, "none" = off."""
 
-DISCARDED_HILL_BURIES = False
-"""A hill that fits nowhere is discarded without burying a tile (§9.4); a placed hill buries when tiles remain."""
-
 SHEPHERD_WOLF_ENDS_FIGURE_STEP = True
 """A wolf drawn on placing the shepherd uses up the figure step (§9.5); False lets the seat place another figure."""
 

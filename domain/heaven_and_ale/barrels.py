@@ -14,10 +14,11 @@ from .production import TRACK_MAX
 from .state import EMPTY, HAState, Player
 from .supply import MONK_BASE
 
-LARGE_VP = 4  # [RB]
-SMALL_VP = 2  # [RB]
-NEW_BARREL_LARGE_VP = 4  # [INF K10]
-NEW_BARREL_SMALL_VP = 2  # [INF K10]
+# Base rulebook, final scoring step 2: "4 points for each large barrel and 2 points for each small barrel you
+# have collected". Kegs & More D: "Work out your score according to the base game rules", so the new barrels
+# score the same (RULES_NOTES R-K15): there is no separate value for them.
+LARGE_VP = 4
+SMALL_VP = 2
 
 
 def _placed_cards(p: Player) -> int:
@@ -58,8 +59,7 @@ def goals(kegs_and_more: bool) -> tuple[tuple[str, Callable[[Player], bool]], ..
 
 
 def barrel_vp(goal: int, large: bool) -> int:
-    if goal >= len(GOALS):
-        return NEW_BARREL_LARGE_VP if large else NEW_BARREL_SMALL_VP
+    """Every barrel, base or new, scores by its size (the ``goal`` does not matter)."""
     return LARGE_VP if large else SMALL_VP
 
 

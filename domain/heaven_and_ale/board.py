@@ -1,7 +1,8 @@
 """Main-board data: the common track, monk costs, disc spaces and starting spaces.
 
-Sources (heaven-and-ale.md): [RB] rulebook, [IMPL] wusui/gameRoom (src4),
-[SUM] summaries/reviews, [INF]/[GUESS] our reading. Replace a value here and
+Sources: [RB] the base rulebook text, shared/rules/heaven-and-ale-base-rules.txt
+(heaven-and-ale.md's src1); as labelled in heaven-and-ale.md: [IMPL] wusui/gameRoom
+(src4), [SUM] summaries/reviews, [INF]/[GUESS] our reading. Replace a value here and
 nothing else changes.
 """
 

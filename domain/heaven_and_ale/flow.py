@@ -23,9 +23,6 @@ from .state import (EMPTY, OVER, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, ST
                     STEP_STORAGE, HAState)
 from .supply import MONK_BASE, MONKS_PER_PILE, pile_back_for_round, tile_name
 
-# RULES_NOTES R-K2: where the die goes when everyone skipped it and no figure is left on the track.
-DIE_SKIPPED_ALL_DONE_SPACE = 1
-
 
 class Ctx:
     """A scratch copy of the state plus the events emitted so far."""
@@ -222,10 +219,12 @@ def carter_die_at_turn_end(ctx: Ctx) -> None:
         ctx.emit(ev.CarterDiePlaced(space=(here + r) % TRACK_LEN, value=r, reason="rolled"))
         return
     if 1 <= d < TRACK_LEN and s.turn_from < d < effective_pos(p) and all(effective_pos(q) > d for q in s.players):
+        # "Place the die ... one space ahead of the player figure that is farthest ahead": a figure that has
+        # entered the starting area this round is the farthest ahead (effective_pos), so then the die goes to
+        # the space after the starting area; otherwise after the farthest figure on the track.
         r = roll(ctx)
-        on_track = [q.pos for q in s.players if not q.done]
-        space = (max(on_track) + 1) % TRACK_LEN if on_track else DIE_SKIPPED_ALL_DONE_SPACE
-        ctx.emit(ev.CarterDiePlaced(space=space, value=r, reason="skipped"))
+        farthest = max(effective_pos(q) for q in s.players)
+        ctx.emit(ev.CarterDiePlaced(space=(farthest + 1) % TRACK_LEN, value=r, reason="skipped"))
 
 
 def draw(rng: random.Random, counts: list[int]) -> int:

@@ -1,6 +1,7 @@
 """Player-board data: production track, start spots, brewmaster brackets, shed reward table, money.
 
-Sources as in heaven-and-ale.md: [RB] rulebook, [IMPL] src4, [SUM] src3, [GUESS].
+Sources: [RB] the base rulebook text, shared/rules/heaven-and-ale-base-rules.txt (heaven-and-ale.md's
+src1); as labelled in heaven-and-ale.md: [IMPL] src4, [SUM] src3, [GUESS].
 """
 
 from __future__ import annotations

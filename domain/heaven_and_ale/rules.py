@@ -17,12 +17,10 @@ from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, HAState, Player
 
 Piece = Literal["keg", "bale"]
-from .supply import MONK_BASE
+from .supply import FERTILITIES, MONK_BASE
 
 # RULES_NOTES R4 (U9): a space is reachable when its action could be paid after emergency coins.
 COINS_COUNT_FOR_REACHABILITY = True
-# RULES_NOTES R5: naming a fertility number on the x spot requires a tile with that number.
-REQUIRE_NAMED_NUMBER_PRESENT = True
 
 
 def potential_money(p: Player) -> int:
@@ -78,9 +76,10 @@ def disc_options(s: HAState, p: Player, space: int) -> list[tuple[int, int | Non
     out: list[tuple[int, int | None]] = []
     garden = p.garden
     if kind in (DISC_A, DISC_ABC) and not p.discs[X_SPOT]:
-        present = sorted({t % 5 + 1 for t in garden if t != EMPTY and t < MONK_BASE})
-        numbers = present if REQUIRE_NAMED_NUMBER_PRESENT else ([1, 2, 3, 4, 5] if present else [])
-        out.extend((X_SPOT, n) for n in numbers)
+        # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
+        # the x spot only needs a resource tile on the board ("a type of tile that is not present").
+        if any(t != EMPTY and t < MONK_BASE for t in garden):
+            out.extend((X_SPOT, n) for n in FERTILITIES)
     if kind in (DISC_C, DISC_ABC):
         colours = {t // 5 for t in garden if t != EMPTY and t < MONK_BASE}
         out.extend((spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours)
@@ -109,7 +108,12 @@ def goods_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, Pie
 
 
 def store_options(p: Player, kegs: int, bales: int, need_one: bool) -> list[tuple[int, int, Piece | None]]:
-    """Ways to put up to ``kegs`` kegs and ``bales`` bales onto storage (rental only for the overflow piece)."""
+    """Ways to put up to ``kegs`` kegs and ``bales`` bales onto storage.
+
+    Expansion A2: "In addition to your regular storage spots, you have one rental storage spot: Whenever you
+    place 1 keg or 1 bale there, you must pay 4 ducats" -- no condition, so the rental spot may take a piece
+    while regular spots are still free (RULES_NOTES R-K3).
+    """
     free = max(0, p.free_regular())
     rental_ok = p.rental is None and p.money >= delivery.RENTAL_COST
     out: list[tuple[int, int, Piece | None]] = []
@@ -119,7 +123,7 @@ def store_options(p: Player, kegs: int, bales: int, need_one: bool) -> list[tupl
                 continue
             if k + b <= free:
                 out.append((k, b, None))
-            elif k + b == free + 1 and rental_ok:
+            if rental_ok and 1 <= k + b <= free + 1:
                 if k:
                     out.append((k, b, "keg"))
                 if b:

@@ -17,10 +17,12 @@ from . import events as ev
 from .cards import CARDS, TAVERN_TYPES
 from .flow import COUNTER_GUEST_USE, Ctx, advance, fill_tavern, grant, move_monastery, upgrade
 from .state import Player, State
-from .tavern import (DISCOUNT_CARD, PER_CARD, TILE_SPACES, TILE_VALUES, UPGRADABLE, boost_needed, table_index,
-                     upgrade_price)
+from .tavern import (DISCOUNT_CARD, PER_CARD, TILE_SPACES, TILE_VALUES, UPGRADABLE, boost_needed, per_card_bonus,
+                     table_index, upgrade_price)
 
 NOBLE_PRICES: dict[int, int] = dict(data.NOBLE_PRICES.value)
+NOBLE_RECRUITS_PER_ROUND: int | None = data.NOBLE_RECRUITS_PER_ROUND.value
+"""How many times a seat may recruit nobles in its (one) phase F turn; None = no limit (RULES_NOTES readings)."""
 GUEST_RECRUITS: int = data.GUEST_RECRUITS_PER_ROUND.value
 PER_TYPE: int = data.TAVERN_CARDS_PER_TYPE_PER_ROUND.value
 
@@ -118,7 +120,7 @@ def die_yield(p: Player, space: str) -> tuple[int, int, int]:
         return CARDS[p.tables[i][-1]].pay, 0, 0
     amount = p.tile(space)
     if space in PER_CARD:
-        amount += PER_CARD[space][1 if space in p.upgraded else 0] * p.n_staff(DISCOUNT_CARD.get(space, space))
+        amount += per_card_bonus(space, space in p.upgraded) * p.n_staff(DISCOUNT_CARD.get(space, space))
     if t.gives == "doubloons":
         return amount, 0, 0
     if t.gives == "beer":
@@ -211,6 +213,8 @@ def check(s: State, c: Command) -> RuleError | None:
     if isinstance(c, cmd.RecruitNobles):
         if c.count not in NOBLE_PRICES:
             return InvalidCommand(f"recruit {sorted(NOBLE_PRICES)} nobles, not {c.count}")
+        if NOBLE_RECRUITS_PER_ROUND is not None and p.noble_recruits >= NOBLE_RECRUITS_PER_ROUND:
+            return IllegalMove("you already recruited nobles this turn")
         if len(s.supply["noble"]) < c.count:
             return IllegalMove(f"only {len(s.supply['noble'])} nobles left")
         if p.beer < NOBLE_PRICES[c.count]:

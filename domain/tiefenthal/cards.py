@@ -66,9 +66,10 @@ def _build() -> tuple[list[CardSpec], dict[str, list[int]]]:
         for n, reg in enumerate(own):
             add(f"regular:{colour}", kind="regular", name=f"Regular ({colour_name}) {n + 1}", vp=reg["vp"],
                 dice=frozenset(reg["dice"]), pay=reg["pay"], colour=colour)
-    for g in data.THREE_BEER_GUESTS.value:
-        add("three_beer", kind="guest", name=g["name"], vp=g["vp"], cost=g["cost"], dice=frozenset(g["dice"]),
-            pay=g["pay"], bonus=g.get("bonus"), three_beer=True)
+    g = data.THREE_BEER_GUEST.value
+    for _ in range(data.THREE_BEER_GUEST_COUNT.value):
+        add("three_beer", kind="guest", name=g["name"], vp=g["vp"], cost=data.THREE_BEER_GUEST_COST.value,
+            dice=frozenset(g["dice"]), pay=g["pay"], bonus=g.get("bonus"), three_beer=True)
     for g in data.GUESTS.value:
         for _ in range(g.get("copies", 1)):
             add("guest", kind="guest", name=g["name"], vp=g["vp"], cost=g["cost"], dice=frozenset(g["dice"]),
@@ -77,8 +78,8 @@ def _build() -> tuple[list[CardSpec], dict[str, list[int]]]:
     nobles = data.NOBLE.value
     for noble in nobles if isinstance(nobles, list) else [dict(nobles, copies=data.NOBLE_COUNT.value)]:
         for _ in range(noble.get("copies", 1)):
-            add("noble", kind="noble", name=noble["name"], vp=noble["vp"], dice=frozenset(noble["dice"]),
-                pay=noble["pay"])
+            add("noble", kind="noble", name=noble["name"], vp=noble.get("vp", data.NOBLE_VP.value),
+                dice=frozenset(noble["dice"]), pay=noble["pay"])
     return cards, groups
 
 

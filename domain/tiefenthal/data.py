@@ -1,9 +1,11 @@
 """Every number of Module 1 in one place, each with where it comes from.
 
 ``V(value, source, note)`` carries one value. ``RULES`` = the Module 1 rules text
-(taverns-of-tiefenthal.txt), ``RESEARCHED`` = tiefenthal.md (a named source there),
-``ESTIMATE`` = a provisional value chosen to make a sensible game (see RULES_NOTES.md,
-"How the estimates were made"). Replacing a value with the printed one is an edit
+(taverns-of-tiefenthal.txt), also where a worked example there implies the value;
+``RESEARCHED`` = tiefenthal.md (a named source there); ``ESTIMATE`` = a provisional value
+chosen to make a sensible game (see RULES_NOTES.md, "How the estimates were made");
+``READING`` = the rules text allows two readings and this is the one chosen (RULES_NOTES.md,
+"Readings decided against the text", which also says how to test the other). Replacing a value with the printed one is an edit
 of this file only: the engine reads nothing else (``cards.py`` and ``tavern.py``
 turn these records into runtime tables).
 
@@ -27,6 +29,7 @@ from typing import Any, NamedTuple
 RULES = "rules text"
 RESEARCHED = "researched"
 ESTIMATE = "estimate"
+READING = "reading"
 
 
 class V(NamedTuple):
@@ -50,6 +53,23 @@ START_SAFE = V(0, RULES, "Setup: safe marker on 0")
 START_STORAGE = V(0, RULES, "Setup: beer storage marker on 0")
 START_MONASTERY = V(0, RULES, "Setup: monastery marker on 0")
 MONASTERY_LAST_SPACE = V(22, RULES, "The Monk: beyond 22 the marker goes back to the start space")
+
+# -- readings of the text (RULES_NOTES "Readings decided against the text") ----------
+MONASTERY_START_COUNTS_AS_STEP = V(
+    True, READING,
+    "The Monk: 'place your Marker back on the starting space ... and continue its movement from there': "
+    "the step past 22 lands on the start space 0 (True) or the return is free and the step goes on to 1 (False)",
+)
+NOBLE_RECRUITS_PER_ROUND = V(
+    None, READING,
+    "Recruit Nobles: 'at any time during your turn ... 9, 14 or 18 Beers ... 1, 2 or 3 Nobles' with no limit "
+    "stated (unlike guests and tavern cards): None = as often as paid for; 1 = once a turn (at most 3 nobles)",
+)
+SUPPLIER_CARDS_COUNT_WHEN_UPGRADED = V(
+    True, READING,
+    "Deliver Beer: 'plus 1 additional Beer for each Beer Supplier card'; upgraded: 'you will receive 2 Beers "
+    "for each Die': the cards still add +1 per die (True) or the upgraded side replaces them (False)",
+)
 
 # -- tavern cards (bought with doubloons) -------------------------------------------
 # count = copies in the box including the one of each type in every starting deck.
@@ -91,6 +111,7 @@ STARTING_TAVERN_CARDS = V(["waitress", "table", "supplier"], RULES, "Setup: 1 Wa
 # -- guests ------------------------------------------------------------------------
 # dice = die values the guest's action space takes (all six = "?"); pay = doubloons
 # when a die is removed from it; cost = beer to recruit; bonus = immediate bonus.
+REGULARS_PER_COLOUR = V(7, RULES, "Setup: each player takes the 7 Regular Customer Cards in his color")
 REGULARS = V(
     [  # one colour's 7 regulars; every colour has the same set (a dict by colour name may give each its own)
         {"dice": [1], "pay": 1, "vp": 0},
@@ -101,14 +122,17 @@ REGULARS = V(
         {"dice": [6], "pay": 2, "vp": 0},
         {"dice": [2], "pay": 1, "vp": 0},
     ],
-    RESEARCHED, "tiefenthal.md §6.2 placeholder (regulars pay 1 or 2, S8); die values a guess",
+    ESTIMATE, "tiefenthal.md §6.2 placeholder, marked [G] there (regulars pay 1 or 2 per review S8); die values a guess",
 )
 PLAYER_COLOURS = V(["red", "blue", "green", "yellow"], ESTIMATE, "names only")
 
-THREE_BEER_GUESTS = V(
-    [{"name": "Villager", "cost": 3, "dice": [3], "pay": 2, "vp": 1}] * 8,
-    ESTIMATE, "8 cards costing 3 beer per the rules text; die/pay/vp guessed (tiefenthal.md §10 #2)",
+THREE_BEER_GUEST_COUNT = V(8, RULES, "Setup: 'Find the 8 guests with a cost of 3 Beers'")
+THREE_BEER_GUEST_COST = V(3, RULES, "Setup: 'guests with a cost of 3 Beers'")
+THREE_BEER_GUEST = V(
+    {"name": "Villager", "dice": [3], "pay": 2, "vp": 1},
+    ESTIMATE, "die, pay and VP of each 3-beer guest guessed (tiefenthal.md §10 #2)",
 )
+WHITE_DIE_GUESTS = V(10, RULES, "Setup: 'remove the 10 Guest Cards with a white die' (Module 3 onwards)")
 
 GUESTS = V(
     [  # the shuffled guest deck (Module 1: the 10 white-die guests are removed)
@@ -133,9 +157,10 @@ GUESTS = V(
     ESTIMATE, "31 cards; beer 4-9, pay 2-5, VP 1-5, bonus on a third (tiefenthal.md §6.3 ranges)",
 )
 
-NOBLE = V(  # one spec times NOBLE_COUNT, or a list of specs each with "copies"
-    {"name": "Noble", "dice": [1, 2, 3, 4, 5, 6], "pay": 1, "vp": 10},
-    RESEARCHED, "10 VP (S9); pays little, takes any die ([M] tiefenthal.md §6.4)",
+NOBLE_VP = V(10, RESEARCHED, "10 VP each (review S9, single source)")
+NOBLE = V(  # one spec times NOBLE_COUNT, or a list of specs each with "copies" (and "vp")
+    {"name": "Noble", "dice": [1, 2, 3, 4, 5, 6], "pay": 1},
+    ESTIMATE, "pays little (S9), takes any die: tiefenthal.md §6.4 [M], the researcher's recollection",
 )
 NOBLE_COUNT = V(40, ESTIMATE, "enough for about 9 upgrades a player plus beer purchases")
 
@@ -145,7 +170,9 @@ NOBLE_COUNT = V(40, ESTIMATE, "enough for about 9 upgrades a player plus beer pu
 # dice it takes and how many dice it holds (None = any number).
 TILES: dict[str, dict[str, V]] = {
     "tables": {
-        "values": V((3, 4), RESEARCHED, "3 tables at the start (S14), room for 4 upgraded (S7)"),
+        "values": V((3, 4), RULES, "3 at the start: the Phase B example seats a Noble, then two Guests 'at the second "
+                    "and third free Tables', and the last card at the drawn Table fills the tavern; upgraded: "
+                    "'add another permanent Table'"),
         "cost": V(12, ESTIMATE), "discount_card": V("table", RULES), "discount": V(5, RULES),
     },
     "waitress": {
@@ -155,15 +182,19 @@ TILES: dict[str, dict[str, V]] = {
     "cashbox": {
         "values": V((1, 3), RULES, "1 doubloon, 3 upgraded"),
         "cost": V(7, ESTIMATE),
-        "space": V({"dice": [1, 2, 3, 4, 5, 6], "limit": 1, "gives": "doubloons"}, ESTIMATE, "any die ([M]); 1x (tiefenthal.md §10 #13)"),
+        "space": V({"dice": [1, 2, 3, 4, 5, 6], "gives": "doubloons"}, RULES,
+                   "Withdrawal From the Cashbox: '1 Doubloon, regardless of the value of the Die placed there'"),
+        "space_limit": V(1, ESTIMATE, "one die ('1x'): the text does not say which spaces show it (tiefenthal.md §10 #13)"),
     },
     "monk": {
         "values": V((1, 2), RULES, "1 monastery step per 5, 2 upgraded"),
         "cost": V(8, ESTIMATE),
-        "space": V({"dice": [5], "limit": None, "gives": "monastery"}, RULES, "each 5 removed moves the marker"),
+        "space": V({"dice": [5], "gives": "monastery"}, RULES, "The Monk: 'For each \"5\" Die you remove'"),
+        "space_limit": V(None, RULES, "any number: 'For each \"5\" Die you remove from the Monk space'"),
     },
     "dishwasher": {
-        "values": V((0, 1), RESEARCHED, "permanent dishwasher: +1 to a die like a card (S10)"),
+        "values": V((0, 1), RESEARCHED, "permanent dishwasher: +1 to a die like a card (review S10; the text only names "
+                    "the upgrade of the Dish Washing Area)"),
         "cost": V(9, ESTIMATE), "discount_card": V("dishwasher", RULES), "discount": V(3, RULES),
     },
     "safe": {
@@ -177,14 +208,17 @@ TILES: dict[str, dict[str, V]] = {
     "barrel": {
         "values": V((1, 2), RULES, "1 beer, 2 upgraded"),
         "cost": V(6, ESTIMATE),
-        "space": V({"dice": [1, 2, 3, 4, 5, 6], "limit": 1, "gives": "beer"}, ESTIMATE,
-                   "any die (a 3 sits on it in the rules example); 1x (tiefenthal.md §10 #13)"),
+        "space": V({"dice": [1, 2, 3, 4, 5, 6], "gives": "beer"}, RULES,
+                   "The House Brew Barrel: 'exactly 1 Beer, regardless of the value of the Die' (a 3 in the Phase E example)"),
+        "space_limit": V(1, ESTIMATE, "one die ('1x'): the text does not say which spaces show it (tiefenthal.md §10 #13)"),
     },
     "supplier": {
         "values": V((1, 2), RULES, "1 beer per die (+1 per Beer Supplier card), 2 upgraded"),
         "cost": V(12, ESTIMATE), "discount_card": V("supplier", RULES), "discount": V(6, RULES),
-        "space": V({"dice": [1, 6], "limit": None, "gives": "beer"}, RULES, "dice of value 1 and/or 6, any number"),
-        "per_card": V((1, 1), RULES, "+1 beer per Beer Supplier card per die; the upgraded side keeping the +1 is a choice (RULES_NOTES)"),
+        "space": V({"dice": [1, 6], "gives": "beer"}, RULES, "Deliver Beer: 'Dice of value \"1\" and/or \"6\"'"),
+        "space_limit": V(None, RULES, "any number: the Deliver Beer example puts three dice on it"),
+        "per_card": V(1, RULES, "'plus 1 additional Beer for each Beer Supplier card' per die; after the upgrade: "
+                      "SUPPLIER_CARDS_COUNT_WHEN_UPGRADED"),
     },
     "storage": {
         "values": V((2, 5), RULES, "store 2 beer, 5 upgraded"),
@@ -204,7 +238,7 @@ ROUND_TRACK = V(
         {"kind": "upgrade"},
         {"kind": "none"},
     ],
-    RESEARCHED, "bonus kinds from S12/S14; per-round order is the tiefenthal.md §7 placeholder",
+    ESTIMATE, "bonus kinds from reviews S12/S14; the per-round order is the tiefenthal.md §7 placeholder [G]",
 )
 
 MONASTERY_TRACK = V(
@@ -224,3 +258,31 @@ COUNTER_GUEST_USE = V(
     {"kind": "monastery", "steps": 1},
     RESEARCHED, "spend a counter guest for a monastery step (S12, T3); the other use is a tavern redraw",
 )
+
+# -- the printed cards, accounted for (RULES_NOTES "Card count") ----------------------
+# Components list 240 cards in the box and "207 Cards" for Module 1. The Module 1 setup itself
+# removes the Bards and the 10 white-die guests, so this reading counts them among the 207;
+# the other 33 are cards the Module 1 text never handles (later modules; Module 4's starting
+# cards are one kind). Known: regulars, 3-beer guests, white-die guests and the starting
+# tavern cards. Unknown: the Bard count, the five tavern stack sizes, the shuffled guests and
+# the nobles; the engine's estimates for the last three leave 8 for the Bards.
+BOX_CARDS = V(240, RULES, "Components: '240 Cards' (all modules)")
+MODULE1_CARDS = V(207, RULES, "Components: Module 1: '207 Cards'")
+BARDS = V(8, ESTIMATE, "count not printed: 207 less every other Module 1 card as counted here")
+REMOVED_AT_SETUP = V(
+    ("white_die_guests", "bards"), RULES,
+    "Setup: 'return all Bards to the box'; 'remove the 10 Guest Cards with a white die' (both Module 3 onwards)",
+)
+
+
+def card_inventory() -> dict[str, int]:
+    """Module 1's cards by category, from the values above; the engine's catalogue holds all but REMOVED_AT_SETUP."""
+    return {
+        "regulars": REGULARS_PER_COLOUR.value * len(PLAYER_COLOURS.value),
+        "three_beer_guests": THREE_BEER_GUEST_COUNT.value,
+        "tavern_cards": sum(rec["count"].value for rec in TAVERN_CARDS.values()),
+        "shuffled_guests": sum(g.get("copies", 1) for g in GUESTS.value),
+        "nobles": NOBLE_COUNT.value,
+        "white_die_guests": WHITE_DIE_GUESTS.value,
+        "bards": BARDS.value,
+    }

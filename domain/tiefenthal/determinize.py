@@ -97,6 +97,7 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
         p.doubloons, p.beer = pv["doubloons"], pv["beer"]
         p.bought = list(pv["bought_this_round"])
         p.recruited = pv["recruited_this_round"]
+        p.noble_recruits = pv.get("noble_recruits_this_round", 0)
         p.pending = [list(o) for o in pv["pending_choices"]]
         p.planned, p.done = pv["planned"], pv["done"]
         p.kept = s.phase == "B" and s.redraw and p.seat not in to_act and p.counter_guests > 0

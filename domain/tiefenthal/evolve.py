@@ -45,6 +45,7 @@ def _round_started(s: State, e: ev.RoundStarted) -> State:
     for p in s.players:
         p.bought = []
         p.recruited = 0
+        p.noble_recruits = 0
         p.used_spaces = set()
         p.boost_spent = 0
         p.planned = False
@@ -248,6 +249,7 @@ def _recruited(s: State, e: ev.GuestRecruited) -> State:
 def _nobles(s: State, e: ev.NoblesRecruited) -> State:
     p = s.players[e.seat]
     p.beer -= e.price
+    p.noble_recruits += 1
     for card in e.cards:
         _take_from_supply(s, card)
         _to_deck_top(p, card)

@@ -20,6 +20,8 @@ ROUNDS: int = data.ROUNDS.value
 ROUND_TRACK: list[dict[str, Any]] = list(data.ROUND_TRACK.value)
 MONASTERY_TRACK: dict[int, dict[str, Any]] = dict(data.MONASTERY_TRACK.value)
 MONASTERY_LAST: int = data.MONASTERY_LAST_SPACE.value
+MONASTERY_START_COUNTS_AS_STEP: bool = data.MONASTERY_START_COUNTS_AS_STEP.value
+"""The step past the last space lands on the start space (True) or the return is free (RULES_NOTES readings)."""
 COUNTER_GUEST_USE: dict[str, Any] = dict(data.COUNTER_GUEST_USE.value)
 
 
@@ -92,11 +94,19 @@ def gain_currency(ctx: Ctx, seat: int, doubloons: int, beer: int) -> None:
 
 
 def move_monastery(ctx: Ctx, seat: int, steps: int) -> None:
-    """The Monk: move the marker; every bonus passed or landed on is gained; past the last space back to 0."""
+    """The Monk: move the marker; every bonus passed or landed on is gained; past the last space back to 0.
+
+    "If your Marker moves beyond the "22" space ..., place your Marker back on the starting space of the Track
+    and continue its movement from there": the step past 22 lands on the start space, or, with
+    ``MONASTERY_START_COUNTS_AS_STEP`` off, the return is free and that step goes on to space 1.
+    """
     pos = ctx.state.players[seat].monastery
     path = []
     for _ in range(steps):
-        pos = pos + 1 if pos < MONASTERY_LAST else 0
+        if pos < MONASTERY_LAST:
+            pos += 1
+        else:
+            pos = 0 if MONASTERY_START_COUNTS_AS_STEP else 1
         path.append(pos)
     ctx.emit(ev.MonasteryMoved(seat=seat, steps=steps, position=pos))
     for space in path:

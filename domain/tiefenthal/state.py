@@ -35,6 +35,7 @@ class Player:
     beer: int = 0
     bought: list[str] = field(default_factory=list)  # tavern card types bought this round
     recruited: int = 0  # guests recruited this round
+    noble_recruits: int = 0  # times nobles were recruited this round (= this phase F turn)
     pending: list[list[dict[str, Any]]] = field(default_factory=list)  # bonus choices to make, oldest first
     kept: bool = False  # phase B: the tavern is final (no counter-guest redraw wanted)
     planned: bool = False  # phase E finished

@@ -20,8 +20,17 @@ TILE_VALUES: dict[str, tuple[int, int]] = {t: tuple(rec["values"].value) for t, 
 TILE_COST: dict[str, int] = {t: rec["cost"].value for t, rec in data.TILES.items() if rec["cost"].value is not None}
 DISCOUNT_CARD: dict[str, str] = {t: rec["discount_card"].value for t, rec in data.TILES.items() if "discount_card" in rec}
 DISCOUNT: dict[str, int] = {t: rec["discount"].value for t, rec in data.TILES.items() if "discount" in rec}
-PER_CARD: dict[str, tuple[int, int]] = {t: tuple(rec["per_card"].value) for t, rec in data.TILES.items() if "per_card" in rec}  # type: ignore[misc]
-"""Extra yield per die for each matching card next to the space (basic side, upgraded side)."""
+PER_CARD: dict[str, int] = {t: rec["per_card"].value for t, rec in data.TILES.items() if "per_card" in rec}
+"""Extra yield per die for each matching card next to the space (Deliver Beer: +1 per Beer Supplier card)."""
+CARDS_COUNT_WHEN_UPGRADED: bool = data.SUPPLIER_CARDS_COUNT_WHEN_UPGRADED.value
+"""Whether those cards still add on the upgraded side (RULES_NOTES, readings: the upgraded supplier)."""
+
+
+def per_card_bonus(tile: str, upgraded: bool) -> int:
+    """Extra yield per die for each matching card next to ``tile``'s space on its current side."""
+    if upgraded and not CARDS_COUNT_WHEN_UPGRADED:
+        return 0
+    return PER_CARD.get(tile, 0)
 
 
 @dataclass(frozen=True)
@@ -35,7 +44,7 @@ class Space:
 
 
 TILE_SPACES: dict[str, Space] = {
-    t: Space(t, frozenset(rec["space"].value["dice"]), rec["space"].value["limit"], rec["space"].value["gives"])
+    t: Space(t, frozenset(rec["space"].value["dice"]), rec["space_limit"].value, rec["space"].value["gives"])
     for t, rec in data.TILES.items() if "space" in rec
 }
 """The fixed action spaces (cashbox, monk, barrel, supplier); each id is its tile's id."""

@@ -49,6 +49,8 @@ def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
         "done": p.done,
         "victory_points": vp(p),
     }
+    if p.noble_recruits:  # shown once it matters (a per-turn limit on recruiting nobles, RULES_NOTES readings)
+        out["noble_recruits_this_round"] = p.noble_recruits
     if me:
         out["deck_top"] = [_card(c) for c in p.deck_top]
         out["deck_rest"] = dict(sorted(Counter(CARDS[c].name for c in p.deck_rest).items()))

@@ -155,6 +155,11 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
         # more moves while the spectator watches: they arrive over the stream
         assert a.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 3}).status_code == 200
         expect(page.locator(".game")).to_have_attribute("data-version", str(version + 2))
+        # the history slider's past views are public views too
+        page.locator("h1").click()
+        for back in (1, 2, 3, 4):
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator(".game")).to_have_attribute("data-version", str(version + 2 - back))
 
     store = EventStore(web_server.client, Keys(web_server.settings.key_prefix, web_server.settings.shards))
     secret_cards = [e.payload["card"] for e in store.read(game_id) if e.type == "CardDealt"]
@@ -162,6 +167,7 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     seen = [orjson.loads(p) for p in payloads if p.strip().startswith(b"{")]
     seen += [orjson.loads(d) for d in page.evaluate("window.__sse || []")]
     assert any(isinstance(s, dict) and s.get("events") for s in seen), "the history was fetched"
+    assert sum(1 for s in seen if isinstance(s, dict) and "board" in s) >= 5, "the live and past views were seen"
     assert len(page.evaluate("window.__sse || []")) >= 2, "the stream delivered the new moves"
 
     def walk(value: Any) -> Any:
@@ -181,3 +187,80 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     for card in secret_cards:
         assert f"card {card})" not in text
     assert not page.get_by_role("button", name=re.compile("Add")).count()
+
+
+def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        real = client.post("/games", json={"game": "tiefenthal", "seats": [{"me": True}, {"bot": "random"}]}).json()
+    page = new_page(375, 812)
+    sign_in(page, ana)
+    for path, ready in (("/#/", ".card"), ("/#/lobby", ".new-game"), ("/#/inbox", "#turn-h"),
+                        (f"/#/game/{real['game_id']}", ".game[data-ready]"), ("/#/rules/carcassonne", ".notes")):
+        page.goto(path)
+        page.wait_for_selector(ready)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} is {overflow}px wider than a 375px phone"
+    # the generic board of a real game: its legal commands are buttons reachable with the keyboard
+    page.goto(f"/#/game/{real['game_id']}")
+    wait_my_turn(page)
+    before = version_of(page)
+    commands = page.locator("button.command")
+    assert commands.count() >= 1
+    commands.first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
+
+
+def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_server: WebServer):
+    laptop, phone = new_page(), new_page(375, 812)
+    laptop.goto("/")
+    laptop.get_by_label("Your name").fill("Cleo")
+    laptop.get_by_role("button", name="Register and play").click()
+    laptop.wait_for_url("**/#/lobby")
+    laptop.goto("/#/")
+    laptop.get_by_role("button", name="Show sign-in link").click()
+    link = laptop.get_by_label("Sign-in link").input_value()
+    assert "#/signin/" in link
+    phone.goto("/")
+    phone.get_by_label("Paste your sign-in link").fill(link)
+    phone.get_by_role("button", name="Sign in").click()
+    phone.wait_for_url("**/#/inbox")
+    phone.goto("/#/")
+    expect(phone.locator(".me-name")).to_have_text("Cleo")
+    token = phone.evaluate("localStorage.getItem('taproom.token')")
+    assert token and token == laptop.evaluate("localStorage.getItem('taproom.token')")
+    phone.get_by_role("button", name="Sign out").click()
+    expect(phone.get_by_role("button", name="Register and play")).to_be_visible()
+    assert phone.evaluate("localStorage.getItem('taproom.token')") is None
+
+
+def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServer):
+    host, guest = new_page(), new_page(375, 812)
+    sign_in(host, register_player(web_server, "Eve"))
+    host.goto("/#/lobby")
+    host.get_by_label("Game", exact=True).select_option("counter")
+    host.get_by_label("Seat 2", exact=True).select_option("invite")
+    host.get_by_label("Seat 2 player's name").fill("Dee")
+    host.get_by_role("button", name="Create game").click()
+    link = host.get_by_label(re.compile("Dee")).input_value()
+    assert "?seat=" in link
+    host.get_by_role("link", name="Go to the game").click()
+    wait_my_turn(host)
+    host.get_by_role("button", name="Add: amount 1").click()
+
+    guest.goto(link)  # no account: the seat token in the link acts for this one game
+    wait_my_turn(guest)
+    expect(guest.locator(".seats")).to_contain_text("Dee (you)")
+    assert "seat=" not in guest.url  # the token leaves the address bar at once
+    guest.get_by_role("button", name="Add: amount 2").click()
+    wait_my_turn(host)
+    expect(host.locator(".log-list")).to_contain_text("Dee added (amount 2")
+
+
+def test_a_token_the_server_does_not_know_is_forgotten_with_a_reason(page: Any, web_server: WebServer):
+    page.goto("/")
+    page.evaluate("localStorage.setItem('taproom.token', 'not-a-token-this-server-knows')")
+    page.goto("/#/inbox")
+    expect(page.get_by_role("alert")).to_contain_text("does not know your sign-in")
+    assert page.evaluate("localStorage.getItem('taproom.token')") is None

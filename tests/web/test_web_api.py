@@ -31,7 +31,10 @@ def test_site_is_served_at_root_with_its_files(web_server: WebServer):
         registry = client.get("/static/boards/registry.js")
         assert registry.status_code == 200 and "export const BOARDS" in registry.text
         for path in ("/static/js/app.js", "/static/vendor/preact.module.js", "/static/app.css"):
-            assert client.get(path).status_code == 200, path
+            got = client.get(path)
+            assert got.status_code == 200 and got.headers["cache-control"] == "no-cache", path
+            again = client.get(path, headers={"If-None-Match": got.headers["etag"]})
+            assert again.status_code == 304, path
         missing = client.get("/static/nope.js")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 
@@ -101,3 +104,15 @@ def test_rules_notes(web_server: WebServer):
         assert notes.status_code == 200 and notes.text.startswith("# ")
         unknown = client.get("/games/types/nosuchgame/rules")
         assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+
+
+def test_index_preloads_every_module():
+    """index.html lists every module for modulepreload (so a page loads in one round, not one per import level)."""
+    from services.web import STATIC_DIR
+
+    index = (STATIC_DIR / "index.html").read_text()
+    modules = [p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*.js")
+               if p.parent.name != "boards" or p.name == "registry.js"]
+    assert modules
+    for module in modules:
+        assert f'href="/static/{module}"' in index, f"index.html does not preload {module}"

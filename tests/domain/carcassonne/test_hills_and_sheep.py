@@ -83,6 +83,39 @@ def test_hill_drawn_last_buries_nothing() -> None:
     assert t.breakdown(0)["fields"] == 3  # the hill closed the start city; its west field touches it
 
 
+def test_hill_that_fits_nowhere_takes_its_tile_with_it(monkeypatch) -> None:
+    """Hills: "If you draw a tile with a hill, immediately take another facedown tile" -- also when the hill
+    then fits nowhere and is discarded (RULES_NOTES 9.4): the tile under it leaves the game unseen."""
+    import domain.carcassonne.game as game_module
+
+    real = game_module.is_placeable
+    monkeypatch.setattr(game_module, "is_placeable", lambda s, tile: tile != "HS_CFR_H" and real(s, tile))
+    t = Table(["U", "HS_CFR_H", "B", "E"], hills_and_sheep=True)
+    t.place(1, 0, 0)
+    events = t.skip(draws=("HS_CFR_H", "B", "E"))  # the hill is drawn, buries B, is discarded; E is drawn
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[-3:] == ["TileDiscarded", "TileBuried", "TileDrawn"]
+    [buried] = of(events, TileBuried)
+    assert buried.tile == "B" and buried.x is None and buried.y is None
+    assert buried.redacted(1)["tile"] == "hidden" and buried.redacted(None)["tile"] == "hidden"
+    assert t.state.current_tile == "E" and t.state.buried == ["B"] and t.state.discarded == ["HS_CFR_H"]
+    assert t.state.tiles_left() == 0
+    view = GAME.view(t.state, 1)
+    assert view["unseen_tiles"] == {"B": 1} and view["buried_count"] == 1
+
+
+def test_hill_drawn_last_and_discarded_buries_nothing(monkeypatch) -> None:
+    """Publisher clarification 3 (a hill drawn last has nothing under it) holds for a discarded hill too."""
+    import domain.carcassonne.game as game_module
+
+    real = game_module.is_placeable
+    monkeypatch.setattr(game_module, "is_placeable", lambda s, tile: tile != "HS_CFR_H" and real(s, tile))
+    t = Table(["U", "HS_CFR_H"], hills_and_sheep=True)
+    t.place(1, 0, 0)
+    events = t.skip(draws=("HS_CFR_H",))
+    assert not of(events, TileBuried) and GAME.is_over(t.state) and t.state.buried == []
+
+
 def test_hill_breaks_a_farmer_tie_at_game_end() -> None:
     t = Table(["HS_CFR_H", "U", "B", "X"], hills_and_sheep=True)
     t.place(0, 1, 2, bury="X")                 # hill closes the start city

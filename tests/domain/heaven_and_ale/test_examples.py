@@ -22,7 +22,7 @@ def _plant(t: Table, seat: int, spot: str, tile: str) -> None:
 
 
 def test_shed_with_fertility_sum_15_gives_one_step_and_a_type_2_shed() -> None:
-    """heaven-and-ale.md §3.7: the rulebook example fixes sum 15 -> 1 brewmaster step, shed type 2 (opposite edges)."""
+    """Base rules, "Enclosing a shed spot" example: sum 15 -> 1 brewmaster step, a type-2 shed (opposite edges)."""
     t = Table(2, "shed15").start()
     s, seat = t.state, t.seat
     clear_board(s)
@@ -54,7 +54,8 @@ def test_shed_with_fertility_sum_15_gives_one_step_and_a_type_2_shed() -> None:
 
 
 def test_tile_next_to_two_triggered_monks_is_activated_twice() -> None:
-    """§3.8 [RB example]: a tile adjacent to two triggered monks is activated twice; activated monks give +1 brewmaster."""
+    """Base rules, space B examples: a tile next to two triggered monks is activated twice; an activated monk gives +1
+    brewmaster."""
     t = Table(2, "monks").start()
     s, seat = t.state, t.seat
     clear_board(s)
@@ -80,7 +81,7 @@ def test_tile_next_to_two_triggered_monks_is_activated_twice() -> None:
 
 
 def test_exchange_at_two_to_one() -> None:
-    """§3.14 A [RB example]: at 2:1 either one marker goes back 2, or two markers go back 1 each."""
+    """Base rules, 5 End of the game, A: at 2:1 either one marker goes back 2, or two markers go back 1 each."""
     assert exchange([8, 6, 6, 6, 5], 2) == [6, 6, 6, 6, 6]  # one marker back 2
     assert exchange([7, 7, 6, 6, 5], 2) == [6, 6, 6, 6, 6]  # two markers back 1 each
     assert exchange([7, 6, 6, 6, 5], 2) == [5, 6, 6, 6, 7]  # only 1 surplus step: nothing moves
@@ -163,3 +164,91 @@ def test_peter_keg_score_is_29_and_a_half() -> None:
     assert Fraction(score.total) == sum(Fraction(v) for v in sheet.values())
     p.cart = 7  # on a tavern location loaded kegs are worth nothing
     assert breakdown(t.state, 0)["kegs_on_cart"] == 0
+
+
+# -- the base rulebook's worked examples (shared/rules/heaven-and-ale-base-rules.txt) ----------------
+# The colours of the printed examples (yellow, green, blue, brown) are pictures; any colour stands in.
+
+
+def test_peter_buys_a_5_shady_for_5_and_a_3_sunny_for_6() -> None:
+    """Base rules, 4 Gameplay, resource spaces example: the green 5 costs 5 ducats in a shady spot, the yellow 3 costs 6 in a sunny spot."""
+    t = Table(2, "peter-buys").start()
+    s, seat = t.state, t.seat
+    clear_board(s)
+    put_tile(s, 1, TILE_CODES["hops-5"])
+    put_tile(s, 1, TILE_CODES["barley-3"])
+    money = s.players[seat].money
+    t.do(c.Move(seat=seat, space=1))
+    t.do(c.BuyTile(seat=seat, tile="hops-5", spot="H0"))
+    assert t.state.players[seat].money == money - 5
+    t.do(c.BuyTile(seat=seat, tile="barley-3", spot="S0"))
+    assert t.state.players[seat].money == money - 5 - 6
+    assert t.state.tiles[1] == []
+    check_invariants(t.state)
+
+
+def test_peter_scores_fertility_3_on_space_a() -> None:
+    """Base rules, 4 Gameplay, scoring disc spaces example: space A, Peter names 3 and activates every resource tile with a 3 ("3 + 3 = 6 steps"
+    for two sunny 3s of one colour; a shady 3 pays 3 ducats); tiles with other numbers stay idle."""
+    t = Table(2, "peter-a").start()
+    s, seat = t.state, t.seat
+    clear_board(s)
+    for spot, tile in (("S0", "barley-3"), ("S2", "barley-3"), ("H0", "water-3"), ("S5", "hops-4")):
+        _plant(t, seat, spot, tile)
+    p = s.players[seat]
+    markers, money = list(p.markers), p.money
+    assert s.discs[4] == 1  # space 4 is disc space A
+    t.do(c.Move(seat=seat, space=4))
+    t.do(c.TakeDisc(seat=seat, spot="x", number=3))
+    p = t.state.players[seat]
+    assert p.markers[BARLEY] == markers[BARLEY] + 6 and p.markers[HOPS] == markers[HOPS]
+    assert p.money == money + 3 and p.discs[0]
+
+
+def test_peter_may_not_use_an_occupied_colour_spot_on_space_c() -> None:
+    """Base rules, 4 Gameplay, scoring disc spaces example: on space C Peter scores his yellow tiles; the green spot already holds a disc."""
+    t = Table(2, "peter-c").start()
+    s, seat = t.state, t.seat
+    clear_board(s)
+    for spot, tile in (("S0", "barley-2"), ("H0", "barley-4"), ("S2", "hops-1")):
+        _plant(t, seat, spot, tile)
+    p = s.players[seat]
+    p.discs[1 + HOPS] = True  # the "green" spot is taken
+    markers, money = list(p.markers), p.money
+    t.do(c.Move(seat=seat, space=12))  # disc space C
+    assert {x.spot for x in t.legal() if isinstance(x, c.TakeDisc)} == {"barley"}
+    t.do(c.TakeDisc(seat=seat, spot="barley"))
+    p = t.state.players[seat]
+    assert p.markers[BARLEY] == markers[BARLEY] + 2 and p.money == money + 4
+
+
+def test_peter_production_score_9_times_4_is_36() -> None:
+    """Base rules, 5 End of the game example: after the exchange the marker furthest behind is on 9; value 4 gives 9 x 4 = 36 points."""
+    t = Table(2, "peter-end").start()
+    p = t.state.players[0]
+    p.brewmaster = 10  # a spot that unlocked 3:1 and x4 (the rulebook's own "for example")
+    p.markers = [12, 9, 9, 9, 8]  # 3 back-steps of the leader lift the last marker to 9
+    p.money = 9  # under 10 ducats: no step bought
+    assert exchange(list(p.markers), 3) == [9, 9, 9, 9, 9]
+    assert breakdown(t.state, 0)["production"] == 36
+
+
+def test_peter_takes_two_large_barrels_and_one_small() -> None:
+    """Base rules, "Example of how to acquire barrels": with 3 goals achieved Peter takes the 2 large barrels still there and the small
+    barrel of the goal whose large barrel is gone."""
+    t = Table(2, "peter-barrels").start()
+    s = t.state
+    a = t.seat
+    b = 1 - a
+    p = s.players[a]
+    p.brewmaster = 1  # goal 9
+    p.markers = [1, 1, 1, 1, 1]  # goal 8
+    p.markers[WOOD] = 20  # goal 3
+    s.large[3] = b  # the other player already holds goal 3's large barrel
+    s.players[b].large.append(3)
+    t.do(c.Move(seat=a, space=14))
+    p = t.state.players[a]
+    assert sorted(p.large) == [8, 9] and p.small == [3]
+    assert GAME.scores(t.state)[a].breakdown["large_barrels"] == 8
+    assert GAME.scores(t.state)[a].breakdown["small_barrels"] == 2
+    check_invariants(t.state)

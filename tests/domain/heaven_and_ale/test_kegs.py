@@ -146,6 +146,52 @@ def test_storage_tile_back_and_rental_spot() -> None:
     check_invariants(t.state)
 
 
+def test_rental_spot_may_take_a_piece_while_a_regular_spot_is_free() -> None:
+    """Expansion A2: "you have one rental storage spot: Whenever you place 1 keg or 1 bale there, you must pay
+    4 ducats" -- the text sets no condition, so a free regular spot does not bar it (RULES_NOTES R-K3)."""
+    t = Table(2, "rental-free", kegs_and_more=True).start()
+    s, seat = t.state, t.seat
+    clear_board(s)
+    clear_goods(t)
+    p = s.players[seat]
+    p.kegs, p.bales = 1, 2  # one regular spot free
+    s.bale_reserve -= 1
+    s.kegs[2], s.bales[2] = 1, 1
+    s.keg_reserve -= 1
+    s.bale_reserve -= 1
+    money = p.money
+    t.do(c.Move(seat=seat, space=2))
+    takes = {(x.kegs, x.bales, x.rental) for x in t.legal() if isinstance(x, c.TakeGoods)}
+    assert takes == {(1, 0, None), (0, 1, None), (1, 0, "keg"), (0, 1, "bale"), (1, 1, "keg"), (1, 1, "bale")}
+    t.do(c.TakeGoods(seat=seat, kegs=1, rental="keg"))
+    p = t.state.players[seat]
+    assert p.money == money - 4 and p.rental == "keg" and p.free_regular() == 1
+    check_invariants(t.state)
+
+
+def test_die_skipped_by_everyone_goes_past_a_figure_in_the_starting_area() -> None:
+    """Expansion A, special case: "one space ahead of the player figure that is farthest ahead"; a figure that
+    has reached the starting area is farthest ahead, so the die goes to the space after it (RULES_NOTES R-K2)."""
+    t = Table(2, "skip-start", kegs_and_more=True).start()
+    s = t.state
+    clear_board(s)
+    clear_goods(t)
+    put_tile(s, 6, TILE_CODES["hops-1"])
+    s.die_space, s.die_value = 3, 2
+    a = t.seat
+    t.do(next(x for x in t.legal() if isinstance(x, c.EnterStartingArea) and x.slot != "resource"))
+    assert t.state.players[a].done and t.state.die_space == 3  # the other figure can still reach the die
+    b = t.seat
+    assert b != a
+    t.do(c.Move(seat=b, space=6))
+    events: list = []
+    while not any(isinstance(e, ev.TurnEnded) for e in events):
+        events += t.do(next(x for x in t.legal() if isinstance(x, (c.BuyTile, c.EndBuying, c.Pass))))
+    placed = [e for e in events if isinstance(e, ev.CarterDiePlaced)]
+    assert len(placed) == 1 and placed[0].reason == "skipped" and placed[0].space == 1  # not 7, past figure b
+    check_invariants(t.state)
+
+
 def test_carter_bonus_tile_adds_to_the_die() -> None:
     t = Table(2, "bonus", kegs_and_more=True).start()
     s, seat = t.state, t.seat
@@ -238,4 +284,11 @@ def test_new_barrel_for_three_delivered_kegs() -> None:
     t.do(c.Move(seat=seat, space=14))
     assert t.state.players[seat].large == [12]
     assert GAME.scores(t.state)[seat].breakdown["large_barrels"] == 4
+    # The second to deliver 3 kegs takes the small new barrel: 2 points, like every small barrel (R-K15).
+    other = 1 - seat
+    t.state.players[other].delivered = [3, 0, 0]
+    t.state.keg_reserve -= 3
+    t.do(c.Move(seat=other, space=14))
+    assert t.state.players[other].small == [12]
+    assert GAME.scores(t.state)[other].breakdown["small_barrels"] == 2
     assert GAME.scores(t.state)[seat].breakdown["kegs_delivered"] == 2 * 6 + 4

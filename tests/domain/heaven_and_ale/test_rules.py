@@ -165,6 +165,28 @@ def test_marker_cap_pays_ducats_and_brewmaster_cap() -> None:
     assert p.money == money + 5  # 7 steps, 2 fit, 5 pay a ducat each
 
 
+def test_space_a_names_any_fertility_number() -> None:
+    """Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- also one no tile of yours shows
+    (it activates nothing); the x spot still needs a resource tile on the board (RULES_NOTES R5)."""
+    t = Table(2, "name-any").start()
+    s, seat = t.state, t.seat
+    clear_board(s)
+    plant(s, seat, SPOT_INDEX["S0"], TILE_CODES["wood-3"])
+    p = s.players[seat]
+    markers, money, brew = list(p.markers), p.money, p.brewmaster
+    t.do(c.Move(seat=seat, space=4))  # disc space A
+    assert {x.number for x in t.legal() if isinstance(x, c.TakeDisc)} == {1, 2, 3, 4, 5}
+    events = t.do(c.TakeDisc(seat=seat, spot="x", number=5))
+    p = t.state.players[seat]
+    assert p.discs[0] and not any(isinstance(e, ev.RewardsGained) for e in events)
+    assert (p.markers, p.money, p.brewmaster) == (markers, money, brew)
+    # Monks only: the x spot "scores a type of tile that is not present", so space A cannot be reached.
+    t2 = Table(2, "name-none").start()
+    clear_board(t2.state)
+    plant(t2.state, t2.seat, SPOT_INDEX["S0"], TILE_CODES["monk-1"])
+    assert c.Move(seat=t2.seat, space=4) not in t2.legal()
+
+
 def test_barrels_large_first_then_small() -> None:
     t = Table(2, "barrels").start()
     s = t.state

@@ -297,3 +297,66 @@ def test_redraw_option_off_makes_phase_b_automatic() -> None:
     assert not any(e.type in ("TavernKept", "TavernCleared") for e in result.events)
     assert setup_events(2, __import__("random").Random(1), redraw=False)[0].counter_guest_redraw is False
     assert seed_from_text("x")
+
+
+# -- readings decided against the text (RULES_NOTES "Readings decided against the text") -----------
+
+
+@pytest.mark.parametrize("counts_as_step", [True, False])
+def test_monastery_past_22_both_readings(monkeypatch, counts_as_step: bool) -> None:
+    """The Monk: "place your Marker back on the starting space ... and continue its movement from there".
+    Default: the step past 22 lands on the start space 0; the other reading: the return is free, the step
+    goes on to space 1."""
+    from domain.tiefenthal import flow
+
+    assert flow.MONASTERY_START_COUNTS_AS_STEP is True  # the default
+    monkeypatch.setattr(flow, "MONASTERY_START_COUNTS_AS_STEP", counts_as_step)
+    d = _my_turn()
+    p = d.state.players[0]
+    p.monastery = 22
+    p.upgraded.add("monk")  # 2 steps a die
+    (five,) = set_dice(d.state, 0, [5])
+    d.do(cmd.PlaceDie(seat=0, die=five, space="monk"))
+    d.do(cmd.TakeDie(seat=0, die=five))
+    assert d.state.players[0].monastery == (1 if counts_as_step else 2)
+
+
+@pytest.mark.parametrize("per_round", [None, 1])
+def test_noble_recruits_per_turn_both_readings(monkeypatch, per_round: int | None) -> None:
+    """Recruit Nobles: "By paying 9, 14 or 18 Beers, you may take 1, 2 or 3 Nobles" with no limit stated.
+    Default: as often as paid for; the other reading: once a turn, so at most 3 nobles."""
+    assert actions.NOBLE_RECRUITS_PER_ROUND is None  # the default
+    monkeypatch.setattr(actions, "NOBLE_RECRUITS_PER_ROUND", per_round)
+    d = _my_turn()
+    d.state.players[0].beer = 18 + 9
+    d.do(cmd.RecruitNobles(seat=0, count=3))
+    second = cmd.RecruitNobles(seat=0, count=1)
+    if per_round is None:
+        d.do(second)
+        assert d.state.players[0].beer == 0 and d.state.players[0].noble_recruits == 2
+    else:
+        assert second not in GAME.legal_commands(d.state, 0)
+        with pytest.raises(IllegalMove, match="already recruited nobles"):
+            d.do(second)
+        assert GAME.view(d.state, 1)["players"][0]["noble_recruits_this_round"] == 1
+        d.end_turns_until(lambda s: s.round == 2 and s.phase == "F" and s.active == 0)
+        assert d.state.players[0].noble_recruits == 0  # a new turn, a new recruitment
+
+
+@pytest.mark.parametrize("cards_count", [True, False])
+def test_upgraded_supplier_and_supplier_cards_both_readings(monkeypatch, cards_count: bool) -> None:
+    """Deliver Beer: "1 Beer, plus 1 additional Beer for each Beer Supplier card"; upgraded: "2 Beers for each
+    Die". Default: the cards still add on the upgraded side (2 + 1 per card); the other reading: 2 flat."""
+    from domain.tiefenthal import tavern
+
+    assert tavern.CARDS_COUNT_WHEN_UPGRADED is True  # the default
+    monkeypatch.setattr(tavern, "CARDS_COUNT_WHEN_UPGRADED", cards_count)
+    d = _my_turn()
+    p = d.state.players[0]
+    p.staff.pop("merchant", None)
+    while p.n_staff("supplier") < 2:
+        put_in_staff(d.state, 0, d.state.supply["supplier"][0])
+    cards = p.n_staff("supplier")
+    assert die_yield(p, "supplier") == (0, 1 + cards, 0)  # the basic side: the text settles it
+    p.upgraded.add("supplier")
+    assert die_yield(p, "supplier") == (0, 2 + cards if cards_count else 2, 0)

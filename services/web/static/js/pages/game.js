@@ -2,7 +2,7 @@
 // controls, history slider, live stream, end-of-game sheet and fairness panel.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { ApiError, auth, errorText, get, submitCommand } from "../api.js";
+import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
 import { follow } from "../stream.js";
 import { describe, seatName } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
@@ -23,7 +23,6 @@ export function GamePage({ gameId, params }) {
   const [live, setLive] = useState(null); // the latest view response (meta + seat + board)
   const [legal, setLegal] = useState([]);
   const [events, setEvents] = useState([]);
-  const [lastEvents, setLastEvents] = useState([]);
   const [at, setAt] = useState(null); // null: follow the head; a number: show that past version
   const [past, setPast] = useState(null);
   const [clock, setClock] = useState(null);
@@ -35,6 +34,11 @@ export function GamePage({ gameId, params }) {
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
   const refreshTimer = useRef(null);
   const wasMyTurn = useRef(false);
+  const verdictFor = useRef(null);
+  const drawnVersion = useRef(0);
+  useEffect(() => {
+    drawnVersion.current = (at === null ? live : past || live)?.version || 0;
+  });
 
   const refresh = useCallback(async () => {
     try {
@@ -55,7 +59,10 @@ export function GamePage({ gameId, params }) {
       setLegal(commands);
       setError(null);
       if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
-      if (FINISHED.includes(view.status)) get(`/games/${gameId}/verify`).then(setVerdict).catch(() => {});
+      if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
+        verdictFor.current = view.status; // once per status: the scored game's verdict does not change
+        get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
+      }
     } catch (err) {
       setError(errorText(err));
       // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
@@ -96,9 +103,8 @@ export function GamePage({ gameId, params }) {
         after, token,
         onEvent(event) {
           setEvents((all) => [...all, event]);
-          setLastEvents((recent) => [...recent, event]);
           clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
-          refreshTimer.current = setTimeout(refresh, 40);
+          refreshTimer.current = setTimeout(refresh, 15);
         },
         onStatus: () => refresh(),
         onEnd: () => refresh(),
@@ -190,6 +196,8 @@ export function GamePage({ gameId, params }) {
   const seats = live.seats || [];
   const seatInfo = seats.map((s, i) => ({ seat: i, name: seatName(seats, i), colour: seatColour(i), bot: s.bot }));
   const readOnly = at !== null || seat === null;
+  // events the board has not been told about: from the version it drew last up to the one it draws now
+  const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     view: shown.board, legal: readOnly ? [] : legal, version: shown.version, head, status: live.status,
     readOnly, lastEvents,
@@ -214,6 +222,8 @@ export function GamePage({ gameId, params }) {
       <${NotifyButton} />
     </div>
     <${ErrorLine} error=${error} />
+    ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
+    ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <div class="game-grid">
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
@@ -225,7 +235,6 @@ export function GamePage({ gameId, params }) {
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
     </div>
-    ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${FairnessPanel} meta=${live} verdict=${verdict} />
   </div>`;
 }
@@ -304,10 +313,31 @@ function MoveLog({ events, seats, board, upTo }) {
   }, [lines.length]);
   return html`<section class="log" aria-labelledby="log-h">
     <h2 id="log-h">Moves</h2>
+    <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
     <ol ref=${list} class="log-list">
       ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
     </ol>
   </section>`;
+}
+
+function JoinBar({ gameId, live, onJoined }) {
+  const [error, setError] = useState(null);
+  const open = live.seats.filter((s) => s.open).length;
+  async function join() {
+    try {
+      await post(`/games/${gameId}/join`, {}, auth.token());
+      location.reload(); // the page now acts as this seat: start over with its token, view and stream
+    } catch (err) {
+      setError(errorText(err));
+      onJoined();
+    }
+  }
+  return html`<div class="card join-bar">
+    <p>${open} seat${open === 1 ? "" : "s"} open.
+      ${auth.token() ? html`<button type="button" class="primary" onClick=${join}>Join this game</button>`
+                     : html`<a href="#/">Register or sign in</a> to join.`}</p>
+    <${ErrorLine} error=${error} />
+  </div>`;
 }
 
 function NotifyButton() {
