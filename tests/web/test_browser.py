@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from services.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
@@ -32,7 +32,10 @@ def version_of(page: Any) -> int:
 
 
 def wait_my_turn(page: Any) -> None:
-    page.wait_for_selector('.game[data-my-turn="1"]')
+    try:
+        page.wait_for_selector('.game[data-my-turn="1"]')
+    except PlaywrightTimeout:  # say what the page showed instead
+        raise AssertionError(f"not my turn after 10 s; the page says: {page.locator('main').inner_text()[:800]}") from None
 
 
 @pytest.mark.slow
@@ -264,3 +267,54 @@ def test_a_token_the_server_does_not_know_is_forgotten_with_a_reason(page: Any, 
     page.goto("/#/inbox")
     expect(page.get_by_role("alert")).to_contain_text("does not know your sign-in")
     assert page.evaluate("localStorage.getItem('taproom.token')") is None
+
+
+def test_your_turn_notifies_a_hidden_tab_and_shows_the_deadline(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "pace": "1d", "options": {"target": 30},
+                                              "seats": [{"name": "Guest"}, {"me": True}]}).json()
+    game_id, guest = created["game_id"], created["seats"][0]["token"]
+    # permission granted, the tab in the background; the page's notifications are recorded
+    page.add_init_script("""
+      window.__notes = [];
+      window.Notification = function (title, options) { window.__notes.push([title, options && options.body]); };
+      window.Notification.permission = 'granted';
+      Object.defineProperty(document, 'hidden', { get: () => true });
+    """)
+    sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".status")).to_contain_text("Waiting for Guest")
+    expect(page.locator(".seats")).to_contain_text(re.compile(r"deadline in (24 h|1 d)"))
+    with web_server.api(guest) as client:
+        assert client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1}).status_code == 200
+    wait_my_turn(page)
+    expect(page).to_have_title("(1) Your turn — Taproom")
+    assert page.evaluate("window.__notes")[0][0] == "Your turn — Taproom"
+
+
+def games_without_a_board(server: WebServer) -> list[dict[str, Any]]:
+    from services.web import STATIC_DIR
+
+    registry = (STATIC_DIR / "boards" / "registry.js").read_text()
+    with server.api() as client:
+        types = client.get("/games/types").json()
+    return [t for t in types if f'"{t["id"]}"' not in registry and t["id"] != "counter"]
+
+
+@pytest.mark.slow
+def test_every_game_without_a_board_module_is_playable_on_the_generic_board(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    sign_in(page, ana)
+    games = games_without_a_board(web_server)
+    for game in games:
+        seats = [{"me": True}] + [{"bot": "random"}] * (max(2, game["min_players"]) - 1)
+        with web_server.api(ana["token"]) as client:
+            created = client.post("/games", json={"game": game["id"], "seats": seats})
+            assert created.status_code == 201, created.text
+        page.goto(f"/#/game/{created.json()['game_id']}")
+        wait_my_turn(page)
+        before = version_of(page)
+        page.locator("form.command-group button.command, button.command").first.click()
+        page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
+        expect(page.get_by_role("alert")).to_have_count(0)

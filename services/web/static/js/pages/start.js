@@ -2,7 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
-import { ErrorLine, setTitle } from "../ui.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { markdown } from "../markdown.js";
 
 // Prose for newcomers; the rules themselves live in the engine and its notes.
 const SUMMARIES = {
@@ -92,10 +93,18 @@ function Register({ onDone }) {
 function SignedIn({ onSignOut }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [me, setMe] = useState(null);
+  useEffect(() => {
+    // the server's word on who this is (name, handle), where it offers GET /players/me
+    get("/players/me", auth.token()).then((found) => {
+      if (found?.name) auth.signIn(auth.token(), found.name, found.player_id);
+      setMe(found);
+    }).catch(() => {});
+  }, []);
   const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
   const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
   return html`<div class="card">
-    <p>Signed in as <strong class="me-name">${auth.name() || "a player"}</strong>.</p>
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
     <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
     <h3>Sign-in link</h3>
     <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
@@ -111,13 +120,15 @@ function SignedIn({ onSignOut }) {
 
 export function RulesPage({ game }) {
   const [text, setText] = useState(null);
+  const [types, setTypes] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
     setTitle("Rules notes");
     get(`/games/types/${game}/rules`).then(setText).catch((err) => setError(errorText(err)));
+    get("/games/types").then(setTypes).catch(() => {});
   }, [game]);
   return html`<p><a href="#/">← Back</a></p>
-    <h1>Rules notes: ${game}</h1>
+    <h1>Rules notes: ${gameTitle(types, game)}</h1>
     <${ErrorLine} error=${error} />
-    ${text === null ? null : html`<article class="notes"><pre>${text}</pre></article>`}`;
+    ${text === null ? null : html`<article class="notes">${markdown(text)}</article>`}`;
 }
