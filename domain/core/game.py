@@ -210,6 +210,7 @@ class Game(ABC, Generic[S]):
             "max_players": self.max_players,
             "options": self.Options.model_json_schema(),
             "commands": {name: TypeAdapter(cls).json_schema() for name, cls in self._command_index().items()},
+            "has_description": self.description() is not None,
         }
 
 
