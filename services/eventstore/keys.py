@@ -106,6 +106,10 @@ class Keys:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
         return f"{self.prefix}handle:{folded}"
 
+    def stream_ticket(self, ticket_hash: str) -> str:
+        """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
+        return f"{self.prefix}sticket:{ticket_hash}"
+
     def members(self, role: str) -> str:
         return f"{self.prefix}members:{role}"
 
