@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { html } from "./html.js";
 
 const MANY = 12;
+const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 function label(key) {
   return String(key).replace(/_/g, " ");
@@ -21,7 +22,7 @@ function Value({ value, depth }) {
       <dt>${Array.isArray(value) ? `#${Number(k) + 1}` : label(k)}</dt><dd><${Value} value=${v} depth=${depth + 1} /></dd></div>`)}</dl>`;
   if (depth === 0) return body;
   // nested structures fold so the page stays readable on a phone; the first levels start open
-  return html`<details open=${depth < 2 && entries.length <= 8}><summary>${entries.length} ${Array.isArray(value) ? "items" : "fields"}</summary>${body}</details>`;
+  return html`<details open=${depth < 2 && entries.length <= 8}><summary>${count(entries.length, Array.isArray(value) ? "item" : "field")}</summary>${body}</details>`;
 }
 
 export function commandText(command) {
@@ -57,9 +58,11 @@ export function GenericBoard({ ctx, state, busy }) {
         : Object.entries(groups).map(([type, commands]) => html`<${CommandGroup} key=${type + state.version}
             type=${type} commands=${commands} submit=${ctx.api.submit} disabled=${busy} />`)}
     </section>
-    <section class="view" aria-labelledby="view-h">
-      <h2 id="view-h">What ${ctx.seat === null ? "everyone" : "you"} can see (version ${state.version})</h2>
-      <${Value} value=${state.view} depth=${0} />
+    <section class="view">
+      <details open=${window.matchMedia?.("(min-width: 760px)").matches}>
+        <summary><h2 id="view-h">What ${ctx.seat === null ? "everyone" : "you"} can see (version ${state.version})</h2></summary>
+        <${Value} value=${state.view} depth=${0} />
+      </details>
     </section>
   </div>`;
 }

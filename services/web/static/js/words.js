@@ -21,7 +21,7 @@ function splitWords(type) {
 // "TilePlaced" → "placed tile": events are past tense, and the verb reads better first.
 function phrase(type) {
   const words = splitWords(type);
-  const verbAt = words.findIndex((w) => /(ed|wn|lt|ght|ken|id|ne|ew|ot|ung|uck)$/.test(w) && w.length > 3);
+  const verbAt = words.findIndex((w) => /(ed|wn|lt|pt|ght|ken|id|ne|ew|ot|ung|uck|ought)$/.test(w) && w.length > 3);
   if (verbAt > 0) {
     const [verb] = words.splice(verbAt, 1);
     words.unshift(verb);

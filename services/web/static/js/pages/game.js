@@ -8,7 +8,7 @@ import { describe, seatName } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
-import { ErrorLine, ago, now, seatColour, setTitle, until } from "../ui.js";
+import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 
@@ -31,6 +31,7 @@ export function GamePage({ gameId, params }) {
   const [connection, setConnection] = useState("connecting");
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  const [types, setTypes] = useState(null);
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
   const refreshTimer = useRef(null);
   const wasMyTurn = useRef(false);
@@ -96,6 +97,10 @@ export function GamePage({ gameId, params }) {
     };
   }, [gameId, token, refresh]);
 
+  useEffect(() => {
+    get("/games/types").then(setTypes).catch(() => {});
+  }, []);
+
   // The game's board module, or the generic board when none is registered.
   const gameType = live?.game;
   useEffect(() => {
@@ -141,12 +146,12 @@ export function GamePage({ gameId, params }) {
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
   const myTurn = at === null && legal.length > 0;
   useEffect(() => {
-    setTitle(myTurn ? "Your turn" : live ? `Game ${gameId}` : "Game", myTurn ? 1 : 0);
+    setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
       new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
     }
     wasMyTurn.current = myTurn;
-  }, [myTurn, live, gameId]);
+  }, [myTurn, live, gameId, types]);
 
   async function submit(command) {
     setBusy(true);
@@ -185,7 +190,7 @@ export function GamePage({ gameId, params }) {
   return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
       data-ready=${boardModule === undefined ? undefined : "1"} data-my-turn=${myTurn ? "1" : "0"}>
     <div class="game-head">
-      <h1>${live.game} <span class="muted">· game ${gameId}</span></h1>
+      <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
       <p class="status" aria-live="polite">
         ${statusLine(live, seat, myTurn, seats)}
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
