@@ -58,8 +58,23 @@ export function GamePage({ gameId, params }) {
       if (FINISHED.includes(view.status)) get(`/games/${gameId}/verify`).then(setVerdict).catch(() => {});
     } catch (err) {
       setError(errorText(err));
+      // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
+      clearTimeout(refreshTimer.current);
+      refreshTimer.current = setTimeout(() => refreshRef.current(), 2000);
     }
   }, [gameId, token]);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  useEffect(() => {
+    // back online, or a phone tab shown again: catch up at once
+    const wake = () => document.visibilityState === "visible" && refreshRef.current();
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", wake);
+    return () => {
+      window.removeEventListener("online", wake);
+      document.removeEventListener("visibilitychange", wake);
+    };
+  }, []);
 
   // First load: the history so far, then the stream from its last version.
   useEffect(() => {
