@@ -101,3 +101,15 @@ def test_rules_notes(web_server: WebServer):
         assert notes.status_code == 200 and notes.text.startswith("# ")
         unknown = client.get("/games/types/nosuchgame/rules")
         assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_game"
+
+
+def test_index_preloads_every_module():
+    """index.html lists every module for modulepreload (so a page loads in one round, not one per import level)."""
+    from services.web import STATIC_DIR
+
+    index = (STATIC_DIR / "index.html").read_text()
+    modules = [p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*.js")
+               if p.parent.name != "boards" or p.name == "registry.js"]
+    assert modules
+    for module in modules:
+        assert f'href="/static/{module}"' in index, f"index.html does not preload {module}"

@@ -57,4 +57,6 @@ function App() {
 }
 
 takeSignInLink();
-render(html`<${App} />`, document.getElementById("app"));
+const root = document.getElementById("app");
+root.textContent = ""; // the "Loading…" placeholder
+render(html`<${App} />`, root);

@@ -19,7 +19,7 @@ export function ScoreSheet({ meta }) {
         ${categories.map((c) => html`<tr><th scope="row">${c.replace(/_/g, " ")}</th>
           ${scores.map((s) => html`<td>${s.breakdown?.[c] ?? 0}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${scores.map((s) => html`<td>${s.total}</td>`)}</tr>
-        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${place(s.seat) === 1 ? "🏆 1" : place(s.seat) ?? "–"}</td>`)}</tr>
+        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${place(s.seat) === 1 ? "1 · winner" : place(s.seat) ?? "–"}</td>`)}</tr>
       </tbody>
     </table></div>
   </section>`;

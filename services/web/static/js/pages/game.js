@@ -98,7 +98,7 @@ export function GamePage({ gameId, params }) {
           setEvents((all) => [...all, event]);
           setLastEvents((recent) => [...recent, event]);
           clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
-          refreshTimer.current = setTimeout(refresh, 40);
+          refreshTimer.current = setTimeout(refresh, 15);
         },
         onStatus: () => refresh(),
         onEnd: () => refresh(),
