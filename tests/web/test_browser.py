@@ -181,3 +181,26 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     for card in secret_cards:
         assert f"card {card})" not in text
     assert not page.get_by_role("button", name=re.compile("Add")).count()
+
+
+def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        real = client.post("/games", json={"game": "tiefenthal", "seats": [{"me": True}, {"bot": "random"}]}).json()
+    page = new_page(375, 812)
+    sign_in(page, ana)
+    for path, ready in (("/#/", ".card"), ("/#/lobby", ".new-game"), ("/#/inbox", "#turn-h"),
+                        (f"/#/game/{real['game_id']}", ".game[data-ready]"), ("/#/rules/carcassonne", ".notes")):
+        page.goto(path)
+        page.wait_for_selector(ready)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} is {overflow}px wider than a 375px phone"
+    # the generic board of a real game: its legal commands are buttons reachable with the keyboard
+    page.goto(f"/#/game/{real['game_id']}")
+    wait_my_turn(page)
+    before = version_of(page)
+    commands = page.locator("button.command")
+    assert commands.count() >= 1
+    commands.first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)

@@ -28,6 +28,7 @@ router = APIRouter(tags=["web"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 STREAM_TICKET_SECONDS = 60
+VERDICT_CACHE_SECONDS = 7 * 24 * 3600
 
 
 @router.get("/", include_in_schema=False)
@@ -69,9 +70,15 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     commitment and, once revealed, the seed, so a client can check the hash itself.
     """
     meta = ctx.meta(game_id)
+    final = meta["status"] == "scored"
+    if final and (cached := ctx.redis.get(ctx.keys.verdict(game_id))) is not None:
+        return orjson.loads(cached)  # a replay per page view of a finished game would be wasted work
     report = verify(ctx.store.read(game_id), ctx.store.command_records(game_id))
-    return {"game_id": game_id, "version": meta["version"], "status": meta["status"],
-            "seed_commitment": meta["seed_commitment"], "seed": meta.get("seed"), **report.to_dict()}
+    verdict = {"game_id": game_id, "version": meta["version"], "status": meta["status"],
+               "seed_commitment": meta["seed_commitment"], "seed": meta.get("seed"), **report.to_dict()}
+    if final:
+        ctx.redis.set(ctx.keys.verdict(game_id), orjson.dumps(verdict), ex=VERDICT_CACHE_SECONDS)
+    return verdict
 
 
 @router.get("/games/types/{game}/rules", response_class=PlainTextResponse)

@@ -23,7 +23,6 @@ export function GamePage({ gameId, params }) {
   const [live, setLive] = useState(null); // the latest view response (meta + seat + board)
   const [legal, setLegal] = useState([]);
   const [events, setEvents] = useState([]);
-  const [lastEvents, setLastEvents] = useState([]);
   const [at, setAt] = useState(null); // null: follow the head; a number: show that past version
   const [past, setPast] = useState(null);
   const [clock, setClock] = useState(null);
@@ -35,6 +34,11 @@ export function GamePage({ gameId, params }) {
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
   const refreshTimer = useRef(null);
   const wasMyTurn = useRef(false);
+  const verdictFor = useRef(null);
+  const drawnVersion = useRef(0);
+  useEffect(() => {
+    drawnVersion.current = (at === null ? live : past || live)?.version || 0;
+  });
 
   const refresh = useCallback(async () => {
     try {
@@ -55,7 +59,10 @@ export function GamePage({ gameId, params }) {
       setLegal(commands);
       setError(null);
       if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
-      if (FINISHED.includes(view.status)) get(`/games/${gameId}/verify`).then(setVerdict).catch(() => {});
+      if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
+        verdictFor.current = view.status; // once per status: the scored game's verdict does not change
+        get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
+      }
     } catch (err) {
       setError(errorText(err));
       // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
@@ -96,7 +103,6 @@ export function GamePage({ gameId, params }) {
         after, token,
         onEvent(event) {
           setEvents((all) => [...all, event]);
-          setLastEvents((recent) => [...recent, event]);
           clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
           refreshTimer.current = setTimeout(refresh, 15);
         },
@@ -190,6 +196,8 @@ export function GamePage({ gameId, params }) {
   const seats = live.seats || [];
   const seatInfo = seats.map((s, i) => ({ seat: i, name: seatName(seats, i), colour: seatColour(i), bot: s.bot }));
   const readOnly = at !== null || seat === null;
+  // events the board has not been told about: from the version it drew last up to the one it draws now
+  const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     view: shown.board, legal: readOnly ? [] : legal, version: shown.version, head, status: live.status,
     readOnly, lastEvents,
