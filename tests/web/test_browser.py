@@ -204,3 +204,49 @@ def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebSe
     commands.first.focus()
     page.keyboard.press("Enter")
     page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
+
+
+def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_server: WebServer):
+    laptop, phone = new_page(), new_page(375, 812)
+    laptop.goto("/")
+    laptop.get_by_label("Your name").fill("Cleo")
+    laptop.get_by_role("button", name="Register and play").click()
+    laptop.wait_for_url("**/#/lobby")
+    laptop.goto("/#/")
+    laptop.get_by_role("button", name="Show sign-in link").click()
+    link = laptop.get_by_label("Sign-in link").input_value()
+    assert "#/signin/" in link
+    phone.goto("/")
+    phone.get_by_label("Paste your sign-in link").fill(link)
+    phone.get_by_role("button", name="Sign in").click()
+    phone.wait_for_url("**/#/inbox")
+    phone.goto("/#/")
+    expect(phone.locator(".me-name")).to_have_text("Cleo")
+    token = phone.evaluate("localStorage.getItem('taproom.token')")
+    assert token and token == laptop.evaluate("localStorage.getItem('taproom.token')")
+    phone.get_by_role("button", name="Sign out").click()
+    expect(phone.get_by_role("button", name="Register and play")).to_be_visible()
+    assert phone.evaluate("localStorage.getItem('taproom.token')") is None
+
+
+def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServer):
+    host, guest = new_page(), new_page(375, 812)
+    sign_in(host, register_player(web_server, "Eve"))
+    host.goto("/#/lobby")
+    host.get_by_label("Game", exact=True).select_option("counter")
+    host.get_by_label("Seat 2", exact=True).select_option("invite")
+    host.get_by_label("Seat 2 player's name").fill("Dee")
+    host.get_by_role("button", name="Create game").click()
+    link = host.get_by_label(re.compile("Dee")).input_value()
+    assert "?seat=" in link
+    host.get_by_role("link", name="Go to the game").click()
+    wait_my_turn(host)
+    host.get_by_role("button", name="Add: amount 1").click()
+
+    guest.goto(link)  # no account: the seat token in the link acts for this one game
+    wait_my_turn(guest)
+    expect(guest.locator(".seats")).to_contain_text("Dee (you)")
+    assert "seat=" not in guest.url  # the token leaves the address bar at once
+    guest.get_by_role("button", name="Add: amount 2").click()
+    wait_my_turn(host)
+    expect(host.locator(".log-list")).to_contain_text("Dee added (amount 2")

@@ -2,7 +2,7 @@
 // controls, history slider, live stream, end-of-game sheet and fairness panel.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { ApiError, auth, errorText, get, submitCommand } from "../api.js";
+import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
 import { follow } from "../stream.js";
 import { describe, seatName } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
@@ -222,6 +222,8 @@ export function GamePage({ gameId, params }) {
       <${NotifyButton} />
     </div>
     <${ErrorLine} error=${error} />
+    ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
+    ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <div class="game-grid">
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
@@ -233,7 +235,6 @@ export function GamePage({ gameId, params }) {
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
     </div>
-    ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${FairnessPanel} meta=${live} verdict=${verdict} />
   </div>`;
 }
@@ -316,6 +317,26 @@ function MoveLog({ events, seats, board, upTo }) {
       ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
     </ol>
   </section>`;
+}
+
+function JoinBar({ gameId, live, onJoined }) {
+  const [error, setError] = useState(null);
+  const open = live.seats.filter((s) => s.open).length;
+  async function join() {
+    try {
+      await post(`/games/${gameId}/join`, {}, auth.token());
+      location.reload(); // the page now acts as this seat: start over with its token, view and stream
+    } catch (err) {
+      setError(errorText(err));
+      onJoined();
+    }
+  }
+  return html`<div class="card join-bar">
+    <p>${open} seat${open === 1 ? "" : "s"} open.
+      ${auth.token() ? html`<button type="button" class="primary" onClick=${join}>Join this game</button>`
+                     : html`<a href="#/">Register or sign in</a> to join.`}</p>
+    <${ErrorLine} error=${error} />
+  </div>`;
 }
 
 function NotifyButton() {
