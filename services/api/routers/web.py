@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Depends, Path
 from fastapi.responses import FileResponse, PlainTextResponse
+from pydantic import BaseModel, Field
 
 from domain.core import get_game
 
@@ -31,13 +32,37 @@ STREAM_TICKET_SECONDS = 60
 VERDICT_CACHE_SECONDS = 7 * 24 * 3600
 
 
+class StreamTicket(BaseModel):
+    ticket: str = Field(description="pass as ?ticket= to GET /games/{id}/stream")
+    game_id: str
+    expires_in: int = Field(description="seconds the ticket stays valid")
+
+
+class Verdict(BaseModel):
+    """The audit of a game's log, as `taproom verify` reports it."""
+
+    game_id: str
+    version: int
+    status: str
+    seed_commitment: str = Field(description="SHA-256 (hex) of the seed, published at creation")
+    seed: str | None = Field(description="the seed (hex), revealed when the game ends; null before")
+    events: int
+    commands: int
+    chain_ok: bool
+    seed_revealed: bool
+    seed_ok: bool | None = Field(description="null until the seed is revealed")
+    replay_ok: bool | None = Field(description="null until the seed is revealed")
+    problems: list[str]
+    ok: bool
+
+
 @router.get("/", include_in_schema=False)
 def index() -> FileResponse:
     """The web client (a single page; its own routes live in the URL fragment)."""
     return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/games/{game_id}/stream-ticket")
+@router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket)
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """A ticket for ``GET /games/{id}/stream?ticket=...``: valid 60 s, for this game only, acting as the caller."""
@@ -62,7 +87,7 @@ def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
     return Principal(**data["principal"])
 
 
-@router.get("/games/{game_id}/verify")
+@router.get("/games/{game_id}/verify", response_model=Verdict)
 def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The server's audit verdict: hash chain, seed against its commitment, replay of every command.
 

@@ -41,7 +41,13 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
         }
       });
     }
-    source.addEventListener("end", () => {
+    source.addEventListener("end", (message) => {
+      // a stream is bounded: "reconnect: true" (a timeout) means follow on, anything else means the game is over
+      const data = message.data ? JSON.parse(message.data) : {};
+      if (data.reconnect) {
+        retry = 0;
+        return reconnect();
+      }
       close();
       onConnection?.("ended");
       onEnd?.();
@@ -61,7 +67,7 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
     onConnection?.("reconnecting");
     clearTimeout(timer);
     timer = setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 10000);
+    retry = Math.min(Math.max(retry * 2, 500), 10000);
   }
 
   connect();
