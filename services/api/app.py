@@ -8,14 +8,13 @@ from typing import AsyncIterator
 
 import redis
 from fastapi import FastAPI, Request
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import Counter, Histogram
 
 from ..settings import Settings
 from .deps import Context
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
-from ..web import STATIC_DIR
+from ..web import STATIC_DIR, RevalidatedStaticFiles
 from .routers import games, invitations, lobby, players, players_async, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
@@ -53,5 +52,5 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(web.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
+    app.mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
     return app

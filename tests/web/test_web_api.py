@@ -31,7 +31,10 @@ def test_site_is_served_at_root_with_its_files(web_server: WebServer):
         registry = client.get("/static/boards/registry.js")
         assert registry.status_code == 200 and "export const BOARDS" in registry.text
         for path in ("/static/js/app.js", "/static/vendor/preact.module.js", "/static/app.css"):
-            assert client.get(path).status_code == 200, path
+            got = client.get(path)
+            assert got.status_code == 200 and got.headers["cache-control"] == "no-cache", path
+            again = client.get(path, headers={"If-None-Match": got.headers["etag"]})
+            assert again.status_code == 304, path
         missing = client.get("/static/nope.js")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
 

@@ -313,6 +313,7 @@ function MoveLog({ events, seats, board, upTo }) {
   }, [lines.length]);
   return html`<section class="log" aria-labelledby="log-h">
     <h2 id="log-h">Moves</h2>
+    <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
     <ol ref=${list} class="log-list">
       ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
     </ol>

@@ -12,14 +12,19 @@ export function InboxPage() {
   useEffect(() => {
     if (!auth.token()) return;
     get("/games/types").then(setTypes).catch(() => {});
-    get("/inbox", auth.token()).then(async (data) => {
+    const load = () => get("/inbox", auth.token()).then(async (data) => {
       setInbox(data);
       setTitle("Inbox", data.awaiting.length);
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));
       setClocks(Object.fromEntries(timed.map((g, i) => [g.game_id, rows[i]])));
+      setError(null);
     }).catch((err) => setError(errorText(err)));
+    load();
+    // an inbox left open in a tab keeps its count (and the tab title) current
+    const timer = setInterval(load, 30000);
+    return () => clearInterval(timer);
   }, []);
   if (!auth.token()) return html`<h1>Inbox</h1><p>Register or sign in on the <a href="#/">start page</a> first.</p>`;
   if (!inbox) return html`<h1>Inbox</h1><${ErrorLine} error=${error} /><p>Loading…</p>`;
