@@ -155,6 +155,11 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
         # more moves while the spectator watches: they arrive over the stream
         assert a.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 3}).status_code == 200
         expect(page.locator(".game")).to_have_attribute("data-version", str(version + 2))
+        # the history slider's past views are public views too
+        page.locator("h1").click()
+        for back in (1, 2, 3, 4):
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator(".game")).to_have_attribute("data-version", str(version + 2 - back))
 
     store = EventStore(web_server.client, Keys(web_server.settings.key_prefix, web_server.settings.shards))
     secret_cards = [e.payload["card"] for e in store.read(game_id) if e.type == "CardDealt"]
@@ -162,6 +167,7 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     seen = [orjson.loads(p) for p in payloads if p.strip().startswith(b"{")]
     seen += [orjson.loads(d) for d in page.evaluate("window.__sse || []")]
     assert any(isinstance(s, dict) and s.get("events") for s in seen), "the history was fetched"
+    assert sum(1 for s in seen if isinstance(s, dict) and "board" in s) >= 5, "the live and past views were seen"
     assert len(page.evaluate("window.__sse || []")) >= 2, "the stream delivered the new moves"
 
     def walk(value: Any) -> Any:
