@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 import fakeredis
 import httpx
@@ -70,7 +70,7 @@ def web_settings(**overrides: Any) -> Settings:
     return Settings(**values)
 
 
-def serve(settings: Settings) -> Iterator[WebServer]:
+def serve(settings: Settings) -> Generator[WebServer, None, None]:
     """Run the embedded service and its HTTP API on a free port until the generator is closed."""
     import uvicorn
 
