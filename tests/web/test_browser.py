@@ -256,3 +256,11 @@ def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServ
     guest.get_by_role("button", name="Add: amount 2").click()
     wait_my_turn(host)
     expect(host.locator(".log-list")).to_contain_text("Dee added (amount 2")
+
+
+def test_a_token_the_server_does_not_know_is_forgotten_with_a_reason(page: Any, web_server: WebServer):
+    page.goto("/")
+    page.evaluate("localStorage.setItem('taproom.token', 'not-a-token-this-server-knows')")
+    page.goto("/#/inbox")
+    expect(page.get_by_role("alert")).to_contain_text("does not know your sign-in")
+    assert page.evaluate("localStorage.getItem('taproom.token')") is None

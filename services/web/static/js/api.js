@@ -48,6 +48,13 @@ export async function api(method, path, { body, token } = {}) {
   const type = response.headers.get("content-type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
+    if (response.status === 401 && token && token === auth.token()) {
+      // the server no longer knows this token (an embedded server restarted empty, or it was revoked):
+      // keeping it would fail every request, so forget it and say why
+      auth.signOut();
+      throw new ApiError(401, "unauthorized", "This server does not know your sign-in any more (it may have been " +
+        "reset). Register again, or use a sign-in link from a device where you are signed in.");
+    }
     throw new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
   }
   return data;

@@ -26,7 +26,10 @@ export function InboxPage() {
     const timer = setInterval(load, 30000);
     return () => clearInterval(timer);
   }, []);
-  if (!auth.token()) return html`<h1>Inbox</h1><p>Register or sign in on the <a href="#/">start page</a> first.</p>`;
+  if (!auth.token()) {
+    return html`<h1>Inbox</h1><${ErrorLine} error=${error} />
+      <p>Register or sign in on the <a href="#/">start page</a> first.</p>`;
+  }
   if (!inbox) return html`<h1>Inbox</h1><${ErrorLine} error=${error} /><p>Loading…</p>`;
   const finished = inbox.others.filter((g) => g.status === "scored" || g.status === "ended" || g.status === "expired");
   const waiting = inbox.others.filter((g) => !finished.includes(g));
