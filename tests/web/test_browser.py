@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from services.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
@@ -32,7 +32,10 @@ def version_of(page: Any) -> int:
 
 
 def wait_my_turn(page: Any) -> None:
-    page.wait_for_selector('.game[data-my-turn="1"]')
+    try:
+        page.wait_for_selector('.game[data-my-turn="1"]')
+    except PlaywrightTimeout:  # say what the page showed instead
+        raise AssertionError(f"not my turn after 10 s; the page says: {page.locator('main').inner_text()[:800]}") from None
 
 
 @pytest.mark.slow
