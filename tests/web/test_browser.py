@@ -360,6 +360,7 @@ def test_a_player_invited_by_handle_accepts_from_the_inbox(new_page: Any, web_se
             assert time.monotonic() < deadline, "the invitation never reached the game's public view"
             time.sleep(0.1)
 
+    expect(host.locator(".seats")).to_contain_text("invited: Dee")
     sign_in(guest, dee)
     expect(guest.locator("#inv-h")).to_contain_text("Invitations (1)")
     expect(guest.locator(".list").first).to_contain_text("from Fay")

@@ -294,7 +294,9 @@ function Seats({ live, seat, clock }) {
         <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
         ${s.bot ? html`<span class="badge">bot · ${s.bot}</span>` : null}
         ${s.open ? html`<span class="badge">open</span>` : null}
+        ${s.invited ? html`<span class="badge">invited: ${s.invited.name || s.invited.handle}</span>` : null}
         ${s.away ? html`<span class="badge">autopilot</span>` : null}
+        ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
         ${acting && c?.deadline ? html`<small class="clock">waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}</small>` : null}
