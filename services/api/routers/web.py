@@ -19,9 +19,8 @@ from pydantic import BaseModel, Field
 
 from domain.core import get_game
 
-from services.web import STATIC_DIR
-
 from ...audit import verify
+from ...web import STATIC_DIR
 from ..deps import Context, Principal, get_context, hash_token, require_principal, seats_of
 from ..errors import ApiError
 
