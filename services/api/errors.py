@@ -24,6 +24,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_found": 404,
     "game_not_found": 404,
     "command_not_found": 404,
+    "no_description": 404,
     "player_not_found": 404,
     "invitation_not_found": 404,
     "not_your_turn": 409,
