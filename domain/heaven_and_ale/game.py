@@ -14,6 +14,7 @@ from . import events as ev
 from .actions import HANDLERS
 from .board import ROUNDS_BY_PLAYERS
 from .commands import COMMAND_TYPES
+from .description import description
 from .evolve import evolve
 from .flow import Ctx, stock_track
 from .legal import legal_commands, to_act
@@ -93,6 +94,13 @@ class HeavenAndAle(Game[HAState]):
     def scores(self, state: HAState) -> list[Score]:
         # §3.14 step 6: ties are shared victories, so there is no tiebreak.
         return [Score.of(seat, breakdown(state, seat)) for seat in range(state.n)]
+
+    def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
+        """Track, gardens, production track, barrels and the Kegs & More delivery board, from the data modules."""
+        out = description()
+        if isinstance(options, HeavenAndAleOptions) and not options.kegs_and_more:
+            del out["kegs_and_more"]
+        return out
 
     def clone(self, state: HAState) -> HAState:
         return state.copy()

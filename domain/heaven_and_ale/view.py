@@ -7,10 +7,13 @@ from typing import Any
 from . import delivery
 from .barrels import goals
 from .board import MONK_COST, START_SLOTS, TRACK
-from .garden import SHED_NAMES, SPOT_NAMES
+from .flow import Gains
+from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
-from .state import EMPTY, HAState, Player
+from .rules import carter_value
+from .scoring import preview
+from .state import ARRANGING, EMPTY, STEP_SHED, HAState, Player
 from .supply import tile_name
 
 
@@ -24,7 +27,9 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
         "vp_per_spot": value,
         "markers": dict(zip(COLOURS, p.markers)),
         "garden": {SPOT_NAMES[i]: tile_name(t) for i, t in enumerate(p.garden) if t != EMPTY},
-        "sheds": {SHED_NAMES[i]: k for i, k in enumerate(p.sheds) if k != EMPTY},
+        # A shed's type is how many adjacent tiles it activates (§3.7).
+        "sheds": {SHED_NAMES[i]: {"type": k, "activates": len(SHED_PATTERNS[k][0])}
+                  for i, k in enumerate(p.sheds) if k != EMPTY},
         "discs": [SCORING_SPOTS[i] for i, d in enumerate(p.discs) if d],
         "pairs": [{"spots": [SCORING_SPOTS[a], SCORING_SPOTS[b]], "card": p.pairs[i]} for i, (a, b) in enumerate(PAIRS)],
         "privilege_cards": list(p.cards),
@@ -33,6 +38,7 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
         "figure": "start" if p.pos == 0 else p.pos,
         "finished_round": p.done,
         "starting_space": START_SLOTS[p.slot] if p.slot != EMPTY else None,
+        "score_now": preview(s, seat),
     }
     if s.kegs_and_more:
         out["delivery"] = {
@@ -49,7 +55,27 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
             "cart_kegs": p.cart_kegs,
             "delivered": list(p.delivered),
             "storage_tiles": {SHED_NAMES[i]: t for i, t in enumerate(p.storage_tiles) if t is not None},
+            # Setup 3D: the tiles still to arrange (the same seven for everyone, so nothing hidden).
+            "storage_tiles_in_hand": [t for t in delivery.STORAGE_TILES if t not in p.storage_tiles]
+            if s.phase == ARRANGING else [],
+            "carter_value": carter_value(s, p),
+            "cart_location": delivery.ROAD[p.cart][0],
         }
+    return out
+
+
+def _shed_choices(s: HAState) -> list[dict[str, Any]]:
+    """What each way of activating the pending shed would give now (§3.7 step 3), computed by the rules' own
+    reward code so a client only shows it."""
+    shed = s.sheds_pending[0]
+    p = s.players[s.turn]
+    out = []
+    for spots in shed_options(shed, p.sheds[shed]):
+        gains = Gains(s, s.turn)
+        for spot in spots:
+            gains.activate(spot)
+        out.append({"spots": [SPOT_NAMES[x] for x in spots], "ducats": gains.ducats,
+                    "markers": {c: n for c, n in zip(COLOURS, gains.markers) if n}, "brewmaster": gains.brew})
     return out
 
 
@@ -86,6 +112,8 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "bought": s.bought if s.turn != EMPTY else None,
         "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
         "pending_pair": s.pair if s.pair != EMPTY else None,
+        "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
+        "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,
