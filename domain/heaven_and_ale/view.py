@@ -7,13 +7,14 @@ from typing import Any
 from . import delivery
 from .barrels import goals
 from .board import MONK_COST, START_SLOTS, TRACK
+from .actions import disc_gains
 from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
-from .rules import carter_value
+from .rules import carter_value, disc_options
 from .scoring import preview
-from .state import ARRANGING, EMPTY, STEP_SHED, HAState, Player
+from .state import ARRANGING, EMPTY, STEP_DISC, STEP_SHED, HAState, Player
 from .supply import tile_name
 
 
@@ -64,6 +65,11 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
     return out
 
 
+def _gains(gains: Gains) -> dict[str, Any]:
+    return {"ducats": gains.ducats, "markers": {c: n for c, n in zip(COLOURS, gains.markers) if n},
+            "brewmaster": gains.brew}
+
+
 def _shed_choices(s: HAState) -> list[dict[str, Any]]:
     """What each way of activating the pending shed would give now (§3.7 step 3), computed by the rules' own
     reward code so a client only shows it."""
@@ -74,9 +80,14 @@ def _shed_choices(s: HAState) -> list[dict[str, Any]]:
         gains = Gains(s, s.turn)
         for spot in spots:
             gains.activate(spot)
-        out.append({"spots": [SPOT_NAMES[x] for x in spots], "ducats": gains.ducats,
-                    "markers": {c: n for c, n in zip(COLOURS, gains.markers) if n}, "brewmaster": gains.brew})
+        out.append({"spots": [SPOT_NAMES[x] for x in spots], **_gains(gains)})
     return out
+
+
+def _disc_choices(s: HAState) -> list[dict[str, Any]]:
+    """What each disc choice on the current space would give now (§3.6, §3.8)."""
+    return [{"spot": SCORING_SPOTS[spot], "number": n, **_gains(disc_gains(s, s.turn, spot, n)[0])}
+            for spot, n in disc_options(s, s.players[s.turn], s.space)]
 
 
 def view(s: HAState, seat: int | None) -> dict[str, Any]:
@@ -114,6 +125,7 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "pending_pair": s.pair if s.pair != EMPTY else None,
         "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
         "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
+        "disc_choices": _disc_choices(s) if s.step == STEP_DISC and s.turn != EMPTY else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,

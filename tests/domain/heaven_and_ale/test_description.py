@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from domain.heaven_and_ale import GAME
 from domain.heaven_and_ale import delivery
@@ -121,3 +122,25 @@ def test_shed_choices_preview_the_rewards_of_each_activation() -> None:
     assert any(c["ducats"] or c["brewmaster"] or c["markers"] for c in choices)
     assert [c.spots for c in GAME.legal_commands(s, seat)
             if c.type == "ChooseShedTiles"] == [c["spots"] for c in choices]
+
+
+def test_disc_choices_preview_each_legal_disc_with_its_rewards() -> None:
+    seen = [0]
+
+    def check(state, _event) -> None:
+        if state.phase != "playing" or state.step != "disc":
+            return
+        choices = GAME.view(state, None)["disc_choices"]
+        legal = [(c.spot, c.number) for c in GAME.legal_commands(state, state.turn) if c.type == "TakeDisc"]
+        assert [(c["spot"], c["number"]) for c in choices] == legal
+        for choice in choices:  # the preview is what taking that disc actually pays
+            command = next(c for c in GAME.legal_commands(state, state.turn)
+                           if c.type == "TakeDisc" and (c.spot, c.number) == (choice["spot"], choice["number"]))
+            events = GAME.decide(state, command, random.Random(0))
+            paid = [e for e in events if e.type == "RewardsGained"]
+            got = (paid[0].ducats, paid[0].brewmaster, sum(paid[0].markers)) if paid else (0, 0, 0)
+            assert got == (choice["ducats"], choice["brewmaster"], sum(choice["markers"].values()))
+        seen[0] += 1
+
+    busy_playout(2, "disc-preview", {"kegs_and_more": True}, check=check)
+    assert seen[0] >= 3
