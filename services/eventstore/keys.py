@@ -98,6 +98,14 @@ class Keys:
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
 
+    def verdict(self, game_id: str) -> str:
+        """The audit verdict of a scored game (its log no longer changes, so it is computed once)."""
+        return self._g(game_id, "verdict")
+
+    def stream_ticket(self, ticket_hash: str) -> str:
+        """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
+        return f"{self.prefix}sticket:{ticket_hash}"
+
     def members(self, role: str) -> str:
         return f"{self.prefix}members:{role}"
 
