@@ -18,6 +18,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_found": 404,
     "game_not_found": 404,
     "command_not_found": 404,
+    "no_description": 404,
     "not_your_turn": 409,
     "stale_version": 409,
     "game_not_active": 409,
