@@ -24,10 +24,15 @@ from .view import view
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True
+# RULES_NOTES R2: the rulebook's game lengths, plus 1 and 2 rounds as short games for development, tutorials and
+# quick browser tests (not a rule of the game).
+RULEBOOK_ROUNDS = (3, 4, 6)
+SHORT_ROUNDS = (1, 2)
 
 
 class HeavenAndAleOptions(BaseModel):
-    """``rounds`` None = by player count (§3.1: 2p 3, 3p 4, 4p 6); ``kegs_and_more`` switches the expansion on."""
+    """``rounds`` None = by player count (§3.1: 2p 3, 3p 4, 4p 6; or 1-2 for a short development game);
+    ``kegs_and_more`` switches the expansion on."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     rounds: int | None = None
@@ -35,8 +40,8 @@ class HeavenAndAleOptions(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> "HeavenAndAleOptions":
-        if self.rounds is not None and self.rounds not in (3, 4, 6):
-            raise ValueError("rounds must be 3, 4 or 6")
+        if self.rounds is not None and self.rounds not in RULEBOOK_ROUNDS + SHORT_ROUNDS:
+            raise ValueError("rounds must be 3, 4 or 6 (or 1 or 2 for a short development game)")
         return self
 
 
