@@ -11,7 +11,7 @@ const SPACE_LABEL = { start: "Start", resource: "Tiles", monk: "Monks", A: "Disc
   ABC: "A / B / C", barrel: "Barrels" };
 const STEP_PROMPT = {
   move: "Choose a space on the track (highlighted) or a starting space.",
-  buy: "Buy a tile: pick one below, then a highlighted garden spot.",
+  buy: "Buy a tile: pick one below, then a highlighted garden spot (its price in ducats is shown).",
   disc: "Put a disc on a scoring spot (the gain is shown).",
   barrel: "Claim your barrels, or pass.",
   storage: "Use the storage tile of the shed you enclosed.",
@@ -55,6 +55,9 @@ const CSS = `
 .ha-board { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin-top: 6px; }
 .ha-mine .ha-board { grid-template-columns: minmax(0, 5fr) minmax(0, 4fr); }
 .ha-garden { width: 100%; height: auto; display: block; }
+.ha-glance { flex-basis: 100%; display: flex; gap: 10px; align-items: flex-start; }
+.ha-mini { flex: 0 0 150px; }
+.ha-glance .ha-facts { flex: 1; min-width: 0; }
 .ha-prod { width: 100%; min-width: 520px; height: auto; display: block; }
 .ha-wide { grid-column: 1 / -1; min-width: 0; }
 .ha-facts { font-size: 12.5px; display: flex; flex-wrap: wrap; gap: 2px 12px; }
@@ -400,10 +403,9 @@ export function mount(root, ctx) {
       out.push(`<g data-goal="${b.goal}">${owner(b.large, true)}${owner(b.small, false)}<text x="${x + 48}" y="${y + 16}" font-size="11.5">${esc(b.text)}</text></g>`);
     });
     const iy = by + 8 + 7 * 30 + 6;
-    const info = [`Round ${v.round}/${v.rounds}`, `face-down tiles: ${v.resource_piles.join(" + ")}`,
-      `monk piles to come: ${v.monk_piles_left}`, `discs in reserve: ${v.disc_reserve}`];
-    if (v.kegs_and_more) info.push(`kegs ${v.keg_reserve} · bales ${v.bale_reserve} in reserve`);
-    out.push(`<text x="${x0 + 4}" y="${iy}" font-size="11.5" fill="#444">${esc(info.join(" · "))}</text>`);
+    const info = [`Round ${v.round} of ${v.rounds} · face-down tiles: ${v.resource_piles.join(" + ")} · monk piles to come: ${v.monk_piles_left}`,
+      `Discs in reserve: ${v.disc_reserve}${v.kegs_and_more ? ` · kegs ${v.keg_reserve} and bales ${v.bale_reserve} in reserve` : ""}`];
+    info.forEach((line, k) => out.push(`<text x="${x0 + 4}" y="${iy + k * 16}" font-size="12" fill="#444">${esc(line)}</text>`));
     return out.join("");
   }
 
@@ -420,7 +422,8 @@ export function mount(root, ctx) {
         <span class="ha-name">${esc(nameOf(seat))}${mine ? " (you)" : ""}${onTurn ? " · on turn" : ""}</span>
         <span class="ha-stat">${b.ducats} ducats</span><span class="ha-stat">figure: ${esc(figure)}</span>
         <span class="ha-stat">${plural(barrels, "barrel")}</span>
-        <span class="ha-stat" title="the final scoring applied to this position">now worth <b>${fmt(b.score_now.total)}</b> VP</span></summary>
+        <span class="ha-stat" title="the final scoring applied to this position">now worth <b>${fmt(b.score_now.total)}</b> VP</span>
+        ${isOpen ? "" : glance(v, b)}</summary>
       ${isOpen ? `<div class="ha-board">
         <div>${gardenSvg(v, b, mine)}</div>
         <div>${scoringSpots(v, b)}${facts(v, b)}</div>
@@ -428,6 +431,18 @@ export function mount(root, ctx) {
         ${v.kegs_and_more ? `<div class="ha-wide">${deliveryBoard(v, b)}</div>` : ""}
       </div>` : ""}
     </details>`;
+  }
+
+  // a collapsed board still shows its garden small and the pieces on its tracks in one line
+  function glance(v, b) {
+    const markers = Object.entries(b.markers).map(([c, spot]) => `<span title="${c} marker"><span class="ha-swatch" style="background:${RES_COLOUR[c]};width:10px;height:10px"></span> ${spot}</span>`).join(" ");
+    const d = b.delivery;
+    return `<div class="ha-glance"><div class="ha-mini">${gardenSvg(v, b, false)}</div>
+      <div class="ha-facts"><span><b>Markers</b> ${markers}</span><span><b>Brewmaster</b> ${b.brewmaster} (${b.exchange_rate}:1 ×${b.vp_per_spot})</span>
+      <span><b>Discs</b> ${b.discs.length ? b.discs.map(esc).join(", ") : "none"}</span>
+      <span><b>Sheds</b> ${Object.keys(b.sheds).length}</span>
+      ${d ? `<span><b>Kegs</b> ${d.kegs} · <b>bales</b> ${d.bales} · <b>cart</b> ${esc(d.cart_location)} (${d.cart_kegs}) · <b>delivered</b> ${d.delivered.reduce((a, x) => a + x, 0)}</span>` : ""}
+      <span class="ha-muted">(open for the whole board)</span></div></div>`;
   }
 
   function gardenSvg(v, b, mine) {
@@ -447,7 +462,8 @@ export function mount(root, ctx) {
       const t = s.name in targetSpots;
       const attrs = t ? `class="target" data-cmd="${targetSpots[s.name]}" tabindex="0" role="button" data-kind="spot" aria-label="Place ${esc(chosenTile)} on ${s.name}"` : "";
       out.push(`<g ${attrs} data-spot="${s.name}" ${mine ? "data-mine" : ""}><polygon class="hit" points="${hexPoints(cx, cy, R - 1)}" fill="${s.sunny ? "#fde9a0" : "#b9cadb"}" stroke="#fff" stroke-width="1.5"/>
-        ${tile ? tileSvg(tile, cx, cy, R - 4) : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? `${costOf(targetSpots[s.name])}` : s.name}</text>`}
+        ${tile ? tileSvg(tile, cx, cy, R - 4) : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? "" : s.name}</text>
+        ${t ? `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14" font-weight="700" fill="#7a4d00">${costOf(targetSpots[s.name])}</text>` : ""}`}
         <title>${s.name}${tile ? `: ${tile}` : " (empty)"}</title></g>`);
     }
     for (const s of desc.garden.sheds) {
@@ -469,7 +485,7 @@ export function mount(root, ctx) {
   function costOf(index) {
     const c = state.legal[index];
     const price = tilePrice(state.view, c.tile);
-    return `${c.spot[0] === "S" ? 2 * price : price}¢`;
+    return String(c.spot[0] === "S" ? 2 * price : price); // ducats (the prompt says so)
   }
 
   function productionSvg(b) {
@@ -574,6 +590,8 @@ export function mount(root, ctx) {
     const seats = [...Array(v.players).keys()];
     const keys = Object.keys(v.boards[0].score_now.breakdown);
     const rows = keys.map((k) => `<tr><th scope="row">${esc(k.replaceAll("_", " "))}</th>${seats.map((s) => `<td>${fmt(v.boards[s].score_now.breakdown[k])}</td>`).join("")}</tr>`);
+    // how production was reached: the least marker after the exchange and the ducat steps, times the bracket
+    rows.unshift(`<tr><th scope="row">least marker × VP per spot</th>${seats.map((s) => `<td>${v.boards[s].score_now.least_marker} × ${v.boards[s].score_now.vp_per_spot}</td>`).join("")}</tr>`);
     return `<section class="ha-card" aria-label="Final scores" data-testid="ha-final">
       <p class="ha-prompt">Final scores</p>
       <div class="ha-scroll"><table class="ha-sheet"><thead><tr><th></th>${seats.map((s) => `<th>${esc(nameOf(s))}</th>`).join("")}</tr></thead>
