@@ -58,6 +58,17 @@ def _choose(page: Any, chooser: random.Random, clicked: dict[str, int]) -> Any:
     return targets.nth(chooser.randrange(targets.count()))  # only emergency coins can pay for the space
 
 
+def _screenshots(page: Any) -> None:
+    page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-in-progress.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.locator("[data-testid=ha-player-0]").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('[data-testid=ha-actions]').scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone.png"))
+    page.evaluate("document.querySelector('[data-testid=ha-player-0]').scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone-garden.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 @pytest.mark.slow
 def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any,
                                                                                    web_server: WebServer):
@@ -82,18 +93,15 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
         kind = target.get_attribute("data-kind") or "?"
         if target.get_attribute("data-cmd") is None:  # picks a tile or a starting space: the page offers more
             target.click()
+            if SHOTS and not shot_taken and kind == "pick-tile" and clicks.get("spot", 0) >= 5:
+                _screenshots(page)  # a game under way, the garden spots for the picked tile highlighted
+                shot_taken = True
             continue
         before = int(page.locator(".game").get_attribute("data-version"))
         target.click()
         page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before,
                                timeout=30_000)
         clicks[kind] = clicks.get(kind, 0) + 1
-        if SHOTS and not shot_taken and clicks.get("spot", 0) >= 6 and page.locator(".ha .target").count():
-            page.screenshot(path=str(SHOTS / "heaven-and-ale-in-progress.png"), full_page=True)
-            page.set_viewport_size({"width": 375, "height": 800})
-            page.screenshot(path=str(SHOTS / "heaven-and-ale-phone.png"), full_page=True)
-            page.set_viewport_size({"width": 1280, "height": 900})
-            shot_taken = True
     # the decisions every game has were made by clicking (the others whenever they came up)
     for kind in ("storage", "slot", "move", "spot"):
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
@@ -105,5 +113,5 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     for score in meta["scores"]:
         expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
     if SHOTS:
-        page.locator("[data-testid=ha-final]").screenshot(path=str(SHOTS / "heaven-and-ale-final.png"))
+        page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-final.png"))
     assert not errors, errors
