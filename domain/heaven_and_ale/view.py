@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import delivery
-from .barrels import goals
+from .barrels import claimable, goals
 from .board import MONK_COST, START_SLOTS, TRACK
 from .actions import disc_gains
 from .flow import Gains
@@ -14,7 +14,7 @@ from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
 from .rules import carter_value, disc_options
 from .scoring import preview
-from .state import ARRANGING, EMPTY, STEP_DISC, STEP_SHED, HAState, Player
+from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_DISC, STEP_SHED, HAState, Player
 from .supply import tile_name
 
 
@@ -90,6 +90,12 @@ def _disc_choices(s: HAState) -> list[dict[str, Any]]:
             for spot, n in disc_options(s, s.players[s.turn], s.space)]
 
 
+def _barrel_choice(s: HAState) -> dict[str, list[int]]:
+    """The goals whose large and small barrels ``ClaimBarrels`` would take now (§3.11)."""
+    large, small = claimable(s, s.turn)
+    return {"large": large, "small": small}
+
+
 def view(s: HAState, seat: int | None) -> dict[str, Any]:
     track = []
     for i, kind in enumerate(TRACK):
@@ -126,6 +132,7 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
         "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
         "disc_choices": _disc_choices(s) if s.step == STEP_DISC and s.turn != EMPTY else None,
+        "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and s.turn != EMPTY else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,

@@ -144,3 +144,17 @@ def test_disc_choices_preview_each_legal_disc_with_its_rewards() -> None:
 
     busy_playout(2, "disc-preview", {"kegs_and_more": True}, check=check)
     assert seen[0] >= 3
+
+
+def test_barrel_choice_names_the_barrels_a_claim_takes() -> None:
+    t = Table(2, "barrel-choice", kegs_and_more=True).start()
+    s = t.state
+    seat = s.turn
+    s.players[seat].brewmaster = 1  # goal 9: brewmaster on 1 or beyond
+    s.large[9] = 1 - seat  # its large barrel is gone, so the claim takes the small one
+    s.space, s.step = 14, "barrel"
+    s.players[seat].pos = 14
+    assert GAME.view(s, None)["barrel_choice"] == {"large": [], "small": [9]}
+    claim = next(c for c in GAME.legal_commands(s, seat) if c.type == "ClaimBarrels")
+    claimed = [e for e in GAME.decide(s, claim, random.Random(0)) if e.type == "BarrelsClaimed"][0]
+    assert (claimed.large, claimed.small) == ([], [9])

@@ -129,6 +129,8 @@ export function mount(root, ctx) {
   let chosenSlot = null; // the +2 resource starting space, before its colour
   let pending = false;
   let open = new Set(); // expanded opponent boards
+  // what happened since this seat last acted: outlined on the track and the gardens
+  let recent = { spaces: new Set(), spots: new Set() };
 
   ctx.api.description().then((d) => { desc = d; render(); });
 
@@ -140,6 +142,7 @@ export function mount(root, ctx) {
     const command = state.legal[index];
     if (!command) return;
     pending = true;
+    recent = { spaces: new Set(), spots: new Set() };
     chosenTile = null;
     chosenSlot = null;
     render();
@@ -250,7 +253,13 @@ export function mount(root, ctx) {
           buttons.push(btn(i, `Disc on <b>${esc(c.spot)}</b>${c.number ? ` naming ${c.number}` : ""}${p ? `<span class="ha-gain">${esc(gainText(p))}</span>` : ""}`, `data-kind="disc"`));
           break;
         }
-        case "ClaimBarrels": buttons.push(btn(i, "Claim barrels", `data-kind="barrels"`)); break;
+        case "ClaimBarrels": {
+          const goals = [...desc.barrels.goals, desc.barrels.kegs_and_more_goal];
+          const c = v.barrel_choice || { large: [], small: [] };
+          const names = [...c.large.map((g) => `large: ${goals[g].text}`), ...c.small.map((g) => `small: ${goals[g].text}`)];
+          buttons.push(btn(i, `Claim barrels<span class="ha-gain">${esc(names.join("; ") || "none")}</span>`, `data-kind="barrels"`));
+          break;
+        }
         case "ChooseShedTiles": {
           const p = (v.shed_choices || []).find((d) => d.spots.join() === c.spots.join());
           buttons.push(btn(i, `Activate <b>${c.spots.join(" + ") || "nothing"}</b>${p ? `<span class="ha-gain">${esc(gainText(p))}</span>` : ""}`,
@@ -360,6 +369,7 @@ export function mount(root, ctx) {
         <rect class="hit" x="${x + 2}" y="${y + 2}" width="${C - 4}" height="${C - 4}" rx="6" fill="${fill}" stroke="${current ? "#e0006a" : "#8a7a60"}" stroke-width="${current ? 3 : 1}"/>
         <text x="${x + 6}" y="${y + 15}" font-size="11" fill="#6b5a3e">${i}</text>
         <text x="${x + C - 6}" y="${y + 15}" font-size="11" text-anchor="end" font-weight="600" fill="#3b2f1c">${esc(SPACE_LABEL[sp.kind])}${d.monk_cost ? ` ${d.monk_cost}` : ""}</text>
+        ${recent.spaces.has(i) && !current ? `<rect x="5" y="5" width="${C - 10}" height="${C - 10}" rx="5" transform="translate(${x} ${y})" fill="none" stroke="#2e86c1" stroke-width="2" stroke-dasharray="5 3"><title>moved here lately</title></rect>` : ""}
         ${tiles}${discs}${goods}${die}${figs}<title>${esc(d.text)}</title></g>`);
     });
     parts.push(centre(v, C));
@@ -462,7 +472,7 @@ export function mount(root, ctx) {
       const t = s.name in targetSpots;
       const attrs = t ? `class="target" data-cmd="${targetSpots[s.name]}" tabindex="0" role="button" data-kind="spot" aria-label="Place ${esc(chosenTile)} on ${s.name}"` : "";
       out.push(`<g ${attrs} data-spot="${s.name}" ${mine ? "data-mine" : ""}><polygon class="hit" points="${hexPoints(cx, cy, R - 1)}" fill="${s.sunny ? "#fde9a0" : "#b9cadb"}" stroke="#fff" stroke-width="1.5"/>
-        ${tile ? tileSvg(tile, cx, cy, R - 4) : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? "" : s.name}</text>
+        ${tile ? tileSvg(tile, cx, cy, R - 4) : ""}${tile && recent.spots.has(`${b.seat}:${s.name}`) ? `<polygon points="${hexPoints(cx, cy, R - 2)}" fill="none" stroke="#e0006a" stroke-width="2.5"><title>placed lately</title></polygon>` : ""}${tile ? "" : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? "" : s.name}</text>
         ${t ? `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14" font-weight="700" fill="#7a4d00">${costOf(targetSpots[s.name])}</text>` : ""}`}
         <title>${s.name}${tile ? `: ${tile}` : " (empty)"}</title></g>`);
     }
@@ -610,6 +620,11 @@ export function mount(root, ctx) {
   return {
     update(next) {
       if (state && next.version !== state.version) { chosenTile = null; chosenSlot = null; }
+      for (const e of next.lastEvents || []) {
+        const p = e.payload || {};
+        if (e.type === "FigureMoved") recent.spaces.add(p.space);
+        if (e.type === "TileBought") recent.spots.add(`${p.seat}:${p.spot}`);
+      }
       state = next;
       render();
     },
