@@ -129,6 +129,7 @@ export function mount(root, ctx) {
   let chosenSlot = null; // the +2 resource starting space, before its colour
   let pending = false;
   let open = new Set(); // expanded opponent boards
+  let coinsOpen = false; // the emergency-coin group stays open across redraws once opened
   // what happened since this seat last acted: outlined on the track and the gardens
   let recent = { spaces: new Set(), spots: new Set() };
 
@@ -178,6 +179,7 @@ export function mount(root, ctx) {
   });
   el.addEventListener("toggle", (e) => {
     const d = e.target;
+    if (d.matches?.(".ha-coins")) coinsOpen = d.open;
     if (!d.matches?.("details[data-seat]")) return;
     if (d.open) open.add(d.dataset.seat); else open.delete(d.dataset.seat);
   }, true);
@@ -303,7 +305,7 @@ export function mount(root, ctx) {
     return `<section class="ha-card" aria-label="Your move" data-testid="ha-actions">
       <p class="ha-prompt" data-testid="ha-prompt">Round ${v.round} of ${v.rounds} · ${esc(prompt)}</p>
       ${buttons.length || rest.length ? `<div class="ha-actions">${buttons.join("")}${rest.join("")}</div>` : ""}
-      ${coins.length ? `<details class="ha-coins" ${buttons.length || rest.length || legalOf("BuyTile").length ? "" : "open"}><summary>Emergency coin: return an unplaced privilege card for ${desc.production.emergency_coin_ducats} ducats</summary><div class="ha-actions">${coins.join("")}</div></details>` : ""}
+      ${coins.length ? `<details class="ha-coins" ${coinsOpen || legal.every((c) => c.type === "UseEmergencyCoin") ? "open" : ""}><summary>Emergency coin: return an unplaced privilege card for ${desc.production.emergency_coin_ducats} ducats</summary><div class="ha-actions">${coins.join("")}</div></details>` : ""}
       ${mine}
     </section>`;
   }
