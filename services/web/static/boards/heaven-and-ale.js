@@ -43,7 +43,7 @@ const CSS = `
 .ha .target { cursor: pointer; }
 .ha .target > .hit, .ha .target.hit { stroke: #f0b400; stroke-width: 4; stroke-dasharray: 8 4; }
 .ha .target:hover > .hit, .ha .target.hit:hover { fill: #fff1c2; }
-.ha .hl > .hit { stroke: #e0006a; stroke-width: 4; }
+.ha .hl polygon { stroke: #e0006a; stroke-width: 4; }
 .ha-players { display: flex; flex-direction: column; gap: 8px; }
 .ha-player > summary { cursor: pointer; list-style: none; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
 .ha-player > summary::-webkit-details-marker { display: none; }
@@ -230,7 +230,8 @@ export function mount(root, ctx) {
     else if (!legal.length) {
       prompt = v.phase === "arranging" ? "Players arrange their storage tiles." : v.phase === "placing"
         ? "Players place their figures on the starting spaces." : who !== null ? `${nameOf(who)} is on turn${v.step ? ` (${v.step})` : ""}.` : "Waiting…";
-    } else if (v.phase === "placing") prompt = "Place your figure on a highlighted starting space.";
+    } else if (chosenSlot === "resource") prompt = "+2 resource starting space: which marker moves 2 steps?";
+    else if (v.phase === "placing") prompt = "Place your figure on a highlighted starting space.";
     else if (v.phase === "arranging") {
       const next = desc.garden.sheds.find((s) => !(s.name in (v.boards[ctx.seat].delivery?.storage_tiles || {})));
       prompt = `Arrange your storage tiles: which goes on shed ${next ? next.name : "?"}?`;
