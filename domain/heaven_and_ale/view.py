@@ -139,6 +139,7 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
                      "small": s.small[g] if s.small[g] != EMPTY else None} for g, (text, _) in enumerate(all_goals)],
         # Only the sizes of the face-down piles: never their order (which does not even exist).
         "resource_piles": [sum(p) for p in s.piles],
+        "resource_piles_by_back": {"I": sum(s.piles[0]), "II": sum(s.piles[1])},
         "monk_piles_left": max(0, s.rounds - s.round),  # stacks of 4 still to come (unused ones are boxed)
         "disc_reserve": s.disc_reserve(),
         "kegs_and_more": s.kegs_and_more,

@@ -77,7 +77,10 @@ def test_view_names_sheds_and_shows_the_storage_tiles_still_in_hand() -> None:
     assert len(v["boards"][0]["delivery"]["storage_tiles_in_hand"]) == 6
     assert v["boards"][0]["delivery"]["storage_tiles"] == {"A": hand[2]}
     t.start()
-    assert GAME.view(t.state, 0)["boards"][0]["delivery"]["storage_tiles_in_hand"] == []
+    v = GAME.view(t.state, 0)
+    assert v["boards"][0]["delivery"]["storage_tiles_in_hand"] == []
+    assert list(v["resource_piles_by_back"].values()) == v["resource_piles"]
+    assert v["boards"][0]["delivery"]["cart_location"] == "monastery"
     t.state.players[0].sheds[1] = 3
     assert GAME.view(t.state, None)["boards"][0]["sheds"] == {"B": {"type": 3, "activates": 3}}
 

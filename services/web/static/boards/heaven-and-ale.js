@@ -416,7 +416,7 @@ export function mount(root, ctx) {
       out.push(`<g data-goal="${b.goal}">${owner(b.large, true)}${owner(b.small, false)}<text x="${x + 48}" y="${y + 16}" font-size="11.5">${esc(b.text)}</text></g>`);
     });
     const iy = by + 8 + 7 * 30 + 6;
-    const info = [`Round ${v.round} of ${v.rounds} · face-down tiles: ${v.resource_piles.join(" + ")} · monk piles to come: ${v.monk_piles_left}`,
+    const info = [`Round ${v.round} of ${v.rounds} · face-down tiles: ${Object.entries(v.resource_piles_by_back).map(([back, n]) => `${n} (${back})`).join(" + ")} · monk piles to come: ${v.monk_piles_left}`,
       `Discs in reserve: ${v.disc_reserve}${v.kegs_and_more ? ` · kegs ${v.keg_reserve} and bales ${v.bale_reserve} in reserve` : ""}`];
     info.forEach((line, k) => out.push(`<text x="${x0 + 4}" y="${iy + k * 16}" font-size="12" fill="#444">${esc(line)}</text>`));
     return out.join("");
