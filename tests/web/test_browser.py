@@ -43,6 +43,8 @@ def test_register_play_a_bot_to_the_end_with_history_and_fairness(page: Any, web
     page.goto("/")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_role("button", name="Register and play").click()
+    expect(page.get_by_label("Your recovery code")).to_have_value(re.compile(".{8,}"))  # shown once, now
+    page.get_by_role("button", name="Continue to the lobby").click()
     page.wait_for_url("**/#/lobby")
     # the new-game form comes from the game's options schema
     page.get_by_label("Game", exact=True).select_option("counter")
@@ -219,7 +221,11 @@ def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_s
     laptop, phone = new_page(), new_page(375, 812)
     laptop.goto("/")
     laptop.get_by_label("Your name").fill("Cleo")
+    laptop.locator("#reg-handle").fill("cleo_w")
     laptop.get_by_role("button", name="Register and play").click()
+    expect(laptop.locator(".recovery")).to_contain_text("@cleo_w")
+    code = laptop.get_by_label("Your recovery code").input_value()
+    laptop.get_by_role("button", name="Continue to the lobby").click()
     laptop.wait_for_url("**/#/lobby")
     laptop.goto("/#/")
     laptop.get_by_role("button", name="Show sign-in link").click()
@@ -236,6 +242,16 @@ def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_s
     phone.get_by_role("button", name="Sign out").click()
     expect(phone.get_by_role("button", name="Register and play")).to_be_visible()
     assert phone.evaluate("localStorage.getItem('taproom.token')") is None
+
+    # the recovery code brings the account back (with a new token: the old one stops working)
+    phone.get_by_text("Lost your sign-in?").click()
+    phone.get_by_label("Handle", exact=True).fill("cleo_w")
+    phone.get_by_label("Recovery code").fill(code)
+    phone.get_by_role("button", name="Recover my account").click()
+    phone.get_by_role("button", name="Continue to the lobby").click()
+    phone.goto("/#/")
+    expect(phone.locator(".me-name")).to_have_text("Cleo")
+    assert phone.evaluate("localStorage.getItem('taproom.token')") not in (None, token)
 
 
 def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServer):
@@ -318,3 +334,30 @@ def test_every_game_without_a_board_module_is_playable_on_the_generic_board(page
         page.locator("form.command-group button.command, button.command").first.click()
         page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
         expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_a_player_invited_by_handle_accepts_from_the_inbox(new_page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        dee = client.post("/players", json={"name": "Dee", "handle": "dee_h"}).json()
+    host, guest = new_page(), new_page(375, 812)
+    sign_in(host, register_player(web_server, "Fay"))
+    host.goto("/#/lobby")
+    host.get_by_label("Game", exact=True).select_option("counter")
+    host.get_by_label("Seat 2", exact=True).select_option("handle")
+    host.get_by_label("Seat 2 player's handle").fill("@nobody_here")
+    host.get_by_role("button", name="Create game").click()
+    expect(host.get_by_role("alert")).to_contain_text("nobody_here")  # refused before any game is made
+    host.get_by_label("Seat 2 player's handle").fill("@dee_h")
+    host.get_by_role("button", name="Create game").click()
+    host.wait_for_url(re.compile(r".*#/game/\w+$"))
+    expect(host.locator(".status")).to_contain_text("Waiting for players")
+
+    sign_in(guest, dee)
+    expect(guest.locator("#inv-h")).to_contain_text("Invitations (1)")
+    expect(guest.locator(".list").first).to_contain_text("from Fay")
+    guest.get_by_role("button", name="Accept").click()
+    guest.wait_for_url(re.compile(r".*#/game/\w+$"))
+    expect(guest.locator(".seats")).to_contain_text("Dee (you)")
+    wait_my_turn(host)
+    host.get_by_role("button", name="Add: amount 2").click()
+    wait_my_turn(guest)

@@ -84,5 +84,5 @@ export async function submitCommand(gameId, command, token) {
 }
 
 export function errorText(err) {
-  return err instanceof ApiError ? `${err.message} (${err.code})` : String(err);
+  return err instanceof ApiError ? `${err.message} (${err.code})` : err?.message || String(err);
 }

@@ -53,16 +53,31 @@ export function StartPage() {
 
 function Register({ onDone }) {
   const [name, setName] = useState("");
+  const [handle, setHandle] = useState("");
   const [link, setLink] = useState("");
+  const [recovery, setRecovery] = useState({ handle: "", code: "" });
+  const [created, setCreated] = useState(null);
   const [error, setError] = useState(null);
   async function register(e) {
     e.preventDefault();
     setError(null);
     try {
-      const created = await post("/players", { name: name.trim() });
-      auth.signIn(created.token, created.name, created.player_id);
-      onDone();
-      location.hash = "#/lobby";
+      const body = { name: name.trim() };
+      if (handle.trim()) body.handle = handle.trim();
+      const made = await post("/players", body);
+      auth.signIn(made.token, made.name, made.player_id);
+      setCreated(made); // the recovery code is shown now or never
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+  async function recover(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const made = await post("/players/recover", { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() });
+      auth.signIn(made.token, made.name, made.player_id);
+      setCreated(made);
     } catch (err) {
       setError(errorText(err));
     }
@@ -74,11 +89,25 @@ function Register({ onDone }) {
     location.hash = hash;
     onDone();
   }
+  if (created) {
+    return html`<div class="card recovery">
+      <h3>Welcome, ${created.name}</h3>
+      ${created.handle ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
+      ${created.recovery_code ? html`<p>Your recovery code, shown only now. Keep it somewhere safe: with your handle it
+          brings your account back if this browser forgets you.</p>
+        <p><input readonly class="code" aria-label="Your recovery code" value=${created.recovery_code}
+          onFocus=${(e) => e.target.select()} /></p>` : null}
+      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}>Continue to the lobby</button>
+    </div>`;
+  }
   return html`<form class="card" onSubmit=${register}>
       <h3>New here? Pick a name</h3>
       <label for="reg-name">Your name</label>
       <input id="reg-name" name="name" required maxlength="64" autocomplete="nickname" value=${name}
              onInput=${(e) => setName(e.target.value)} />
+      <label for="reg-handle">Handle <span class="muted">(optional: how friends find you)</span></label>
+      <input id="reg-handle" name="handle" maxlength="20" autocomplete="username" value=${handle}
+             onInput=${(e) => setHandle(e.target.value)} />
       <button type="submit">Register and play</button>
     </form>
     <form class="card" onSubmit=${useLink}>
@@ -87,6 +116,18 @@ function Register({ onDone }) {
       <input id="signin-link" value=${link} onInput=${(e) => setLink(e.target.value)} autocomplete="off" />
       <button type="submit">Sign in</button>
     </form>
+    <details class="card">
+      <summary>Lost your sign-in? Use your recovery code</summary>
+      <form onSubmit=${recover}>
+        <label for="rec-handle">Handle</label>
+        <input id="rec-handle" value=${recovery.handle} autocomplete="username"
+               onInput=${(e) => setRecovery({ ...recovery, handle: e.target.value })} />
+        <label for="rec-code">Recovery code</label>
+        <input id="rec-code" value=${recovery.code} autocomplete="off"
+               onInput=${(e) => setRecovery({ ...recovery, code: e.target.value })} />
+        <button type="submit">Recover my account</button>
+      </form>
+    </details>
     <${ErrorLine} error=${error} />`;
 }
 
