@@ -22,6 +22,13 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.web.conftest import CHROMIUM_ARGS, chromium_path, register_player, serve, web_settings  # noqa: E402
 
+# When the page became interactive (the move buttons drawn), on the page's own clock from navigation start.
+INTERACTIVE = """
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('button.command')) { window.__interactive = performance.now(); observer.disconnect(); }
+  }).observe(document, { subtree: true, childList: true });
+"""
+
 # Record when each version first shows on the page (the clock is the machine's, shared with this script).
 SHOWN = """
   window.__shown = {};
@@ -65,11 +72,11 @@ def main() -> None:
         times = []
         for _ in range(args.loads):
             context = signed_in(browser, srv.url, ana)
+            context.add_init_script(INTERACTIVE)
             page = context.new_page()
-            started = time.perf_counter()
             page.goto(f"/#/game/{game_id}")
-            page.wait_for_selector("button.command")
-            times.append(time.perf_counter() - started)
+            page.wait_for_function("window.__interactive !== undefined")
+            times.append(page.evaluate("window.__interactive") / 1000)
             context.close()
 
         # 2. bytes over the wire (CDP's encodedDataLength: headers and bodies as received)
@@ -105,13 +112,15 @@ def main() -> None:
                 result.raise_for_status()
                 version = result.json()["version"]
                 accepted[version] = now_ms
-                page.wait_for_function("v => v in window.__shown", arg=str(version), timeout=10_000)
+                page.wait_for_function("v => v in window.__shown", arg=str(version), timeout=30_000)
         shown = page.evaluate("window.__shown")
         latencies = [shown[str(v)] - t for v, t in accepted.items()]
         context.close()
         browser.close()
     server.close()
 
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1/5/15 min)")
     print(f"interactive game page: median {statistics.median(times) * 1000:.0f} ms, "
           f"max {max(times) * 1000:.0f} ms over {len(times)} fresh loads (goal < 1000 ms)")
     print(f"game page bytes: first load {first / 1024:.1f} KB, cached reload {cached / 1024:.1f} KB (goal < 300 KB)")

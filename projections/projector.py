@@ -65,6 +65,9 @@ class Projector(FeedFollower):
             pipe.zadd(k.finished(), {game_id: updated})
         to_act = set(record.to_act())
         for seat, info in enumerate(record.seats):
+            if info.invitation is not None and record.status == "open":
+                # Ended invitations are dropped by their reader, who checks each against the game's meta.
+                pipe.zadd(k.invitations(info.invitation.player_id), {f"{game_id}:{seat}": info.invitation.expires_at})
             if not info.player_id:
                 continue
             key = (game_id, seat)

@@ -9,11 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.lifecycle import GameRecord
+from domain.core.seating import Invitation
 
 
 def seats_public(record: GameRecord) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id, "open": not s.taken,
-             "away": s.autopilot} for i, s in enumerate(record.seats)]
+    """Each seat; one reserved by a standing invitation is not ``open`` (only its invitee may take it)."""
+    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id,
+             "open": not s.taken and s.invitation is None, "away": s.autopilot,
+             "invited": _invited(s.invitation)} for i, s in enumerate(record.seats)]
+
+
+def _invited(invitation: Invitation | None) -> dict[str, Any] | None:
+    if invitation is None:
+        return None
+    return {"player_id": invitation.player_id, "name": invitation.name, "handle": invitation.handle,
+            "expires_at": invitation.expires_at}
 
 
 def meta(record: GameRecord, updated: float) -> dict[str, Any]:
@@ -23,6 +33,7 @@ def meta(record: GameRecord, updated: float) -> dict[str, Any]:
         "version": record.version, "status": record.status, "seats": seats_public(record),
         "to_act": record.to_act(), "seed_commitment": record.seed_commitment, "updated": updated,
         "pace": record.pace.model_dump(mode="json") if record.pace else None,
+        "creator": record.creator, "hot_seat": bool(record.hot_seat),
     }
     if record.status == "scored":
         data["scores"] = [s.model_dump() for s in record.scores]

@@ -26,6 +26,9 @@ class Settings(AsyncSettings):
     snapshot_every: int = 100
     allow_client_seed: bool = False
     """Development/tests only: lets clients choose a game's seed. Otherwise seeds are server-secret."""
+    invitation_ttl_seconds: int = 3 * 86400
+    """An invitation to a seat neither accepted nor declined within this long lapses and the seat opens again
+    (shorter than an open game's expiry, so others still have time to join)."""
     command_wait_seconds: float = 2.0
     outcome_ttl_seconds: int = 24 * 3600
     max_body_bytes: int = 64 * 1024

@@ -33,6 +33,9 @@ from .game import Game, Score, rank
 from .messages import SYSTEM_SEAT, Command, Event
 from .registry import get_game
 from .rng import commitment
+from .seating import (EndInvitation, Invitation, InvitationEnded, InviteToSeat, SeatInvited, check_claim,
+                      check_creation, check_seat_free, decide_end, decide_invite, invitation_of,
+                      superseded)
 
 class StaleVersion(RuleError):
     code = "stale_version"
@@ -104,9 +107,11 @@ def parse_pace(raw: Pace | str | dict[str, Any] | None) -> Pace | None:
 
 
 def _without_none_pace(data: dict[str, Any]) -> dict[str, Any]:
-    """Records made before paces existed carry no ``pace`` key; untimed games keep it that way."""
-    if data.get("pace", 0) is None:
-        del data["pace"]
+    """Records made before paces, creators and the hot-seat flag existed carry none of these keys; a game
+    without them keeps it that way (so old records serialize, hash and verify as they were)."""
+    for key in ("pace", "creator", "hot_seat"):
+        if data.get(key, 0) is None:
+            del data[key]
     return data
 
 
@@ -119,6 +124,9 @@ class CreateGame(Command):
     seats: list[SeatSpec]
     seed_commitment: str
     pace: Pace | str | None = None
+    creator: str | None = None
+    hot_seat: bool | None = None
+    """False: a player holds one seat; True: one device may play several; None: a game from before the rule."""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -171,7 +179,8 @@ class ExpireGame(Command):
 
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
-    for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame)
+    for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
+              EndInvitation)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
 
@@ -185,6 +194,8 @@ class GameCreated(Event):
     seats: list[SeatSpec]
     seed_commitment: str
     pace: Pace | None = None
+    creator: str | None = None
+    hot_seat: bool | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -244,7 +255,7 @@ class GameExpired(Event):
 KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
-              TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired)
+              TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded)
 }
 
 SKIP_TYPES: tuple[str, ...] = ("Pass", "EndTurn", "EndBuying", "DeclinePrivilege", "FinishPlanning")
@@ -265,6 +276,7 @@ class Seat:
     bot: str | None = None
     player_id: str | None = None
     autopilot: str | None = None  # the away policy playing for this seat, None while its holder plays
+    invitation: Invitation | None = None  # an open seat reserved for an invited player
 
     @property
     def taken(self) -> bool:
@@ -287,6 +299,8 @@ class GameRecord:
     places: dict[int, int] = field(default_factory=dict)
     seed: str | None = None
     pace: Pace | None = None
+    creator: str | None = None
+    hot_seat: bool | None = None
 
     @property
     def game(self) -> Game:
@@ -343,6 +357,10 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
         raise InvalidCommand(f"{command.type} is issued by the service, not by seat {command.seat}")
     if isinstance(command, ClaimSeat):
         return _claim(record, command, dice)
+    if isinstance(command, InviteToSeat):
+        return decide_invite(record, command)
+    if isinstance(command, EndInvitation):
+        return decide_end(record, command)
     if isinstance(command, ExpireGame):
         if record.status != "open":
             raise GameNotActive(f"game {game_id} is {record.status}; only an open game expires")
@@ -427,10 +445,12 @@ def _create(command: CreateGame, dice: Dice) -> list[Event]:
     game = get_game(command.game)
     options = game.parse_options(command.options)
     game.check_seats(options, len(command.seats))
+    check_creation([s.player_id for s in command.seats], command.hot_seat)
     seats = [SeatSpec(name=s.name or (f"{s.bot} bot" if s.bot else None), bot=s.bot, player_id=s.player_id)
              for s in command.seats]
     created = GameCreated(game=game.id, options=options.model_dump(mode="json"), seats=seats,
-                          seed_commitment=command.seed_commitment, pace=parse_pace(command.pace))
+                          seed_commitment=command.seed_commitment, pace=parse_pace(command.pace),
+                          creator=command.creator, hot_seat=command.hot_seat)
     events: list[Event] = [created]
     if all(s.name for s in seats):
         events += _start(game, options, len(seats), dice, version=0)
@@ -441,9 +461,10 @@ def _claim(record: GameRecord, command: ClaimSeat, dice: Dice) -> list[Event]:
     seat = command.seat
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} has no open seat (it is {record.status})")
-    if not 0 <= seat < len(record.seats) or record.seats[seat].taken:
-        raise IllegalMove(f"seat {seat} is not open; open seats: {record.open_seats()}")
-    events: list[Event] = [SeatClaimed(seat=seat, name=command.name, player_id=command.player_id)]
+    check_seat_free(record, seat)
+    check_claim(record, seat, command.player_id)
+    events: list[Event] = [SeatClaimed(seat=seat, name=command.name, player_id=command.player_id),
+                           *superseded(record, seat, command.player_id)]
     if record.open_seats() == [seat]:
         game = record.game
         options = game.parse_options(record.options)
@@ -461,7 +482,8 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
     if isinstance(event, GameCreated):
         record = GameRecord(game_id=game_id, game_type=event.game, options=event.options,
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
-                            seed_commitment=event.seed_commitment, pace=event.pace)
+                            seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
+                            hot_seat=event.hot_seat)
     else:
         assert record is not None
         if isinstance(event, SeatClaimed):
@@ -484,6 +506,10 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
             record.seats[event.seat].autopilot = None
         elif isinstance(event, GameExpired):
             record.status = "expired"
+        elif isinstance(event, SeatInvited):
+            record.seats[event.seat].invitation = invitation_of(event)
+        elif isinstance(event, InvitationEnded):
+            record.seats[event.seat].invitation = None
         else:
             record.state = record.game.evolve(record.state, event)
     record.version += 1
@@ -496,9 +522,9 @@ def check_reveal(record: GameRecord) -> bool:
 
 
 __all__ = [
-    "ClaimSeat", "CreateGame", "Dice", "ExpireGame", "GameCreated", "GameEnded", "GameExpired", "GameRecord",
-    "GameScored", "GameStarted", "KERNEL_COMMANDS", "KERNEL_EVENTS", "PACE_PRESETS", "Pace", "PlayFor",
-    "ReclaimSeat", "ScoreGame", "Seat", "SeatAutopiloted", "SeatClaimed", "SeatReclaimed", "SeatSpec",
+    "ClaimSeat", "CreateGame", "Dice", "EndInvitation", "ExpireGame", "GameCreated", "GameEnded", "GameExpired", "GameRecord",
+    "GameScored", "GameStarted", "InvitationEnded", "InviteToSeat", "KERNEL_COMMANDS", "KERNEL_EVENTS", "PACE_PRESETS", "Pace", "PlayFor",
+    "ReclaimSeat", "ScoreGame", "Seat", "SeatAutopiloted", "SeatClaimed", "SeatInvited", "SeatReclaimed", "SeatSpec",
     "SeedRevealed", "StaleVersion", "SYSTEM_SEAT", "TimeOut", "TurnTimedOut", "apply", "check_reveal", "execute",
     "parse_command", "parse_event", "parse_pace", "skip_move",
 ]

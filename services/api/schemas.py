@@ -9,13 +9,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=64, description="display name; others may have the same")
+    handle: str | None = Field(default=None, min_length=1, max_length=64,
+                               description="unique (ignoring case): 3-20 letters, digits or '_', starting with a "
+                                           "letter; omitted: one is made from the name")
 
 
 class PlayerCreated(BaseModel):
     player_id: str
     name: str
-    token: str
+    handle: str
+    token: str = Field(description="shown once: acts for all the player's seats")
+    recovery_code: str = Field(description="shown once: replaces a lost token (POST /players/recover)")
 
 
 class SeatRequest(BaseModel):
@@ -30,6 +35,8 @@ class NewGame(BaseModel):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    hot_seat: bool = Field(default=False, description="one device, several seats: lets the caller take more than "
+                                                      "one seat (me=true) of this game")
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
     pace: str | dict[str, Any] | None = Field(
         default=None,

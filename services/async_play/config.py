@@ -34,6 +34,9 @@ class AsyncSettings(BaseSettings):
     """Exponential backoff between webhook delivery attempts (rq ``Retry``)."""
     webhook_allow_private: bool = False
     """Allow webhooks to loopback and private addresses (tests, single-host setups); off against SSRF."""
+    webhook_allow_loopback: bool = False
+    """Development: allow webhooks to this machine only (127.0.0.0/8, ::1, ``localhost``), so they can be
+    tried locally; other private addresses stay refused. Off by default (against SSRF)."""
     notifications_kept: int = 50
     bot_think_seconds: float = 1.0
     """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""

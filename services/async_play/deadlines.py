@@ -31,6 +31,7 @@ so a feed entry handled twice changes nothing.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -239,6 +240,7 @@ class AsyncPlay:
                 self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
                                       result_ttl=3600, **self.ctx())
                 scheduled.append(job_id)
+            scheduled += self.on_invitations(record)
         elif record.status == "active":
             timed = record.pace is not None and record.pace.timed
             for seat, wait in self.clocks.update(record, version, now, steps):
@@ -268,6 +270,29 @@ class AsyncPlay:
         if record.status != "active":
             self.redis.zrem(self.keys.deadline_watch(), gid)
         return scheduled
+
+    def on_invitations(self, record: GameRecord) -> list[str]:
+        """Each standing invitation is told to its invitee once and lapses at its expiry (one job each)."""
+        from . import jobs
+
+        ids = []
+        for seat, info in enumerate(record.seats):
+            invitation = info.invitation
+            if invitation is None:
+                continue
+            message = {"game_id": record.game_id, "game": record.game_type, "seat": seat, "by": invitation.by,
+                       "expires_at": invitation.expires_at}
+            self.notifier.send(invitation.player_id, "invited", message,
+                               dedupe=f"invited:{record.game_id}:{seat}:{invitation.expires_at!r}")
+            job_id = f"invite-{self.tag}-{job_safe(record.game_id)}-{seat}-{int(invitation.expires_at * 1000)}"
+            if Job.exists(job_id, connection=self.redis):
+                continue
+            # rq schedules to the whole second, rounding down: a job released before the expiry would be refused
+            self.queue.enqueue_at(at(math.ceil(invitation.expires_at) + 1), jobs.expire_invitation, record.game_id,
+                                  seat, invitation.player_id, invitation.expires_at, job_id=job_id,
+                                  result_ttl=3600, **self.ctx())
+            ids.append(job_id)
+        return ids
 
     def watch_deadlines(self, record: GameRecord) -> None:
         """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""

@@ -25,6 +25,7 @@ from rq import Queue, get_current_job
 
 from domain.core import SYSTEM_SEAT, Command
 from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion, TimeOut
+from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
 from ..bots import choose
@@ -202,4 +203,17 @@ def expire_open_game(game_id: str, *, prefix: str, shards: int, async_settings: 
     command_id = CommandBus(client, keys).submit(
         game_id, ExpireGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
         command_id=f"expire:{game_id}")
+    return {"command_id": command_id}
+
+
+def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float, *, prefix: str, shards: int,
+                      async_settings: dict[str, Any] | None = None,
+                      connection: redis.Redis | None = None) -> dict[str, Any]:
+    """End an unanswered invitation at its expiry, so the seat opens again (refused by the kernel if it was
+    answered since; the command id is the invitation's, so a repeated job changes the game once)."""
+    client, keys, _ = _env(connection, prefix, shards, async_settings)
+    command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=clock.now())
+    command_id = CommandBus(client, keys).submit(
+        game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
+        command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
     return {"command_id": command_id}

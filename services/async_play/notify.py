@@ -1,4 +1,4 @@
-"""Notifications: "your turn", "deadline in N hours" and "game over" messages, by webhook.
+"""Notifications: "your turn", "deadline in N hours", "game over" and "invited" messages, by webhook.
 
 A player registers one webhook URL and receives a secret once; every delivery
 is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
@@ -44,7 +44,7 @@ from .config import AsyncSettings
 log = structlog.get_logger("taproom.notify")
 
 SIGNATURE_HEADER = "X-Taproom-Signature"
-KINDS = ("your_turn", "deadline_soon", "game_over")
+KINDS = ("your_turn", "deadline_soon", "game_over", "invited")
 DEDUPE_TTL = 60 * 86400
 
 # KEYS: the "sent" marker, the player's recent list; ARGV: body, how many to keep, marker TTL.
@@ -72,8 +72,9 @@ def verify_signature(secret: str, body: bytes, header: str) -> bool:
     return hmac.compare_digest(sign(secret, body), header or "")
 
 
-def check_url(url: str, allow_private: bool) -> None:
-    """Only http(s) URLs; loopback and private addresses only when allowed (against SSRF)."""
+def check_url(url: str, allow_private: bool, allow_loopback: bool = False) -> None:
+    """Only http(s) URLs; loopback and private addresses only when allowed (against SSRF): ``allow_private``
+    admits every non-public address, ``allow_loopback`` (development) this machine's alone."""
     parsed = urllib.parse.urlsplit(url)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise InvalidCommand(f"a webhook URL must be http(s)://host/..., not {url!r}")
@@ -85,8 +86,11 @@ def check_url(url: str, allow_private: bool) -> None:
         raise InvalidCommand(f"cannot resolve the webhook host {parsed.hostname!r}") from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0])
+        if allow_loopback and address.is_loopback:
+            continue
         if not address.is_global:  # private, loopback, link-local, shared (100.64/10), reserved ...
-            raise InvalidCommand(f"webhook host {parsed.hostname!r} is not a public address")
+            hint = "" if allow_loopback else " (TAPROOM_WEBHOOK_ALLOW_LOOPBACK=1 admits this machine for development)"
+            raise InvalidCommand(f"webhook host {parsed.hostname!r} is not a public address{hint}")
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -104,9 +108,9 @@ class Webhooks:
         self.redis = client
         self.keys = keys
 
-    def register(self, player_id: str, url: str, allow_private: bool = False) -> str:
+    def register(self, player_id: str, url: str, allow_private: bool = False, allow_loopback: bool = False) -> str:
         """Store the URL with a fresh secret; returns the secret (shown once)."""
-        check_url(url, allow_private)
+        check_url(url, allow_private, allow_loopback)
         secret = secrets.token_urlsafe(32)
         self.redis.hset(self.keys.webhook(player_id), mapping={"url": url, "secret": secret,
                                                                "created": clock.now()})
@@ -163,6 +167,7 @@ class Notifier:
                            prefix=self.keys.prefix, shards=self.keys.shards,
                            timeout_seconds=self.settings.webhook_timeout_seconds,
                            allow_private=self.settings.webhook_allow_private,
+                           allow_loopback=self.settings.webhook_allow_loopback,
                            job_id=job_id,
                            result_ttl=3600,
                            failure_ttl=7 * 86400,
@@ -178,7 +183,7 @@ class Notifier:
 
 
 def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, prefix: str, shards: int,
-                    timeout_seconds: float = 5.0, allow_private: bool = False,
+                    timeout_seconds: float = 5.0, allow_private: bool = False, allow_loopback: bool = False,
                     connection: redis.Redis | None = None) -> dict[str, Any]:
     """rq job: POST one signed message; raises (so rq retries with backoff) unless the receiver says 2xx."""
     if connection is None:
@@ -189,7 +194,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
     if hook is None:
         return {"skipped": "no webhook"}
     url, secret = hook
-    check_url(url, allow_private)
+    check_url(url, allow_private, allow_loopback)  # again: the name may resolve elsewhere by now
     data = body.encode()
     request = urllib.request.Request(url, data=data, method="POST", headers={
         "Content-Type": "application/json", "User-Agent": "taproom-webhook/1",

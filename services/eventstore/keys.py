@@ -98,6 +98,10 @@ class Keys:
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
 
+    def handle(self, folded: str) -> str:
+        """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
+        return f"{self.prefix}handle:{folded}"
+
     def verdict(self, game_id: str) -> str:
         """The audit verdict of a scored game (its log no longer changes, so it is computed once)."""
         return self._g(game_id, "verdict")
@@ -143,8 +147,12 @@ class Keys:
         """Marks a message to ``player_id`` as sent; written with :meth:`notes` in one script."""
         return f"{self.prefix}notified:{self.player_tag(player_id)}:{dedupe}"
 
+    def invitations(self, player_id: str) -> str:
+        """Zset of "<game>:<seat>" seats the player is invited to (score = expiry); projected, checked on read."""
+        return f"{self.prefix}invites:{self.player_tag(player_id)}"
+
     def all_read_model_patterns(self) -> list[str]:
         """Patterns of every projected key (deleted by a projections rebuild)."""
         return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:meta",
-                f"{self.prefix}inbox:*", f"{self.prefix}lobby", f"{self.prefix}finished",
+                f"{self.prefix}inbox:*", f"{self.prefix}invites:*", f"{self.prefix}lobby", f"{self.prefix}finished",
                 f"{self.prefix}ckpt:projector:*"]

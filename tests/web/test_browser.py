@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from services.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
@@ -32,7 +32,10 @@ def version_of(page: Any) -> int:
 
 
 def wait_my_turn(page: Any) -> None:
-    page.wait_for_selector('.game[data-my-turn="1"]')
+    try:
+        page.wait_for_selector('.game[data-my-turn="1"]')
+    except PlaywrightTimeout:  # say what the page showed instead
+        raise AssertionError(f"not my turn after 10 s; the page says: {page.locator('main').inner_text()[:800]}") from None
 
 
 @pytest.mark.slow
@@ -40,6 +43,8 @@ def test_register_play_a_bot_to_the_end_with_history_and_fairness(page: Any, web
     page.goto("/")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_role("button", name="Register and play").click()
+    expect(page.get_by_label("Your recovery code")).to_have_value(re.compile(".{8,}"))  # shown once, now
+    page.get_by_role("button", name="Continue to the lobby").click()
     page.wait_for_url("**/#/lobby")
     # the new-game form comes from the game's options schema
     page.get_by_label("Game", exact=True).select_option("counter")
@@ -216,7 +221,11 @@ def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_s
     laptop, phone = new_page(), new_page(375, 812)
     laptop.goto("/")
     laptop.get_by_label("Your name").fill("Cleo")
+    laptop.locator("#reg-handle").fill("cleo_w")
     laptop.get_by_role("button", name="Register and play").click()
+    expect(laptop.locator(".recovery")).to_contain_text("@cleo_w")
+    code = laptop.get_by_label("Your recovery code").input_value()
+    laptop.get_by_role("button", name="Continue to the lobby").click()
     laptop.wait_for_url("**/#/lobby")
     laptop.goto("/#/")
     laptop.get_by_role("button", name="Show sign-in link").click()
@@ -233,6 +242,16 @@ def test_sign_in_link_moves_the_player_and_sign_out_forgets(new_page: Any, web_s
     phone.get_by_role("button", name="Sign out").click()
     expect(phone.get_by_role("button", name="Register and play")).to_be_visible()
     assert phone.evaluate("localStorage.getItem('taproom.token')") is None
+
+    # the recovery code brings the account back (with a new token: the old one stops working)
+    phone.get_by_text("Lost your sign-in?").click()
+    phone.get_by_label("Handle", exact=True).fill("cleo_w")
+    phone.get_by_label("Recovery code").fill(code)
+    phone.get_by_role("button", name="Recover my account").click()
+    phone.get_by_role("button", name="Continue to the lobby").click()
+    phone.goto("/#/")
+    expect(phone.locator(".me-name")).to_have_text("Cleo")
+    assert phone.evaluate("localStorage.getItem('taproom.token')") not in (None, token)
 
 
 def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServer):
@@ -256,3 +275,89 @@ def test_invited_player_plays_from_their_link(new_page: Any, web_server: WebServ
     guest.get_by_role("button", name="Add: amount 2").click()
     wait_my_turn(host)
     expect(host.locator(".log-list")).to_contain_text("Dee added (amount 2")
+
+
+def test_a_token_the_server_does_not_know_is_forgotten_with_a_reason(page: Any, web_server: WebServer):
+    page.goto("/")
+    page.evaluate("localStorage.setItem('taproom.token', 'not-a-token-this-server-knows')")
+    page.goto("/#/inbox")
+    expect(page.get_by_role("alert")).to_contain_text("does not know your sign-in")
+    assert page.evaluate("localStorage.getItem('taproom.token')") is None
+
+
+def test_your_turn_notifies_a_hidden_tab_and_shows_the_deadline(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "pace": "1d", "options": {"target": 30},
+                                              "seats": [{"name": "Guest"}, {"me": True}]}).json()
+    game_id, guest = created["game_id"], created["seats"][0]["token"]
+    # permission granted, the tab in the background; the page's notifications are recorded
+    page.add_init_script("""
+      window.__notes = [];
+      window.Notification = function (title, options) { window.__notes.push([title, options && options.body]); };
+      window.Notification.permission = 'granted';
+      Object.defineProperty(document, 'hidden', { get: () => true });
+    """)
+    sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".status")).to_contain_text("Waiting for Guest")
+    expect(page.locator(".seats")).to_contain_text(re.compile(r"deadline in (24 h|1 d)"))
+    with web_server.api(guest) as client:
+        assert client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1}).status_code == 200
+    wait_my_turn(page)
+    expect(page).to_have_title("(1) Your turn — Taproom")
+    assert page.evaluate("window.__notes")[0][0] == "Your turn — Taproom"
+
+
+def games_without_a_board(server: WebServer) -> list[dict[str, Any]]:
+    from services.web import STATIC_DIR
+
+    registry = (STATIC_DIR / "boards" / "registry.js").read_text()
+    with server.api() as client:
+        types = client.get("/games/types").json()
+    return [t for t in types if f'"{t["id"]}"' not in registry and t["id"] != "counter"]
+
+
+@pytest.mark.slow
+def test_every_game_without_a_board_module_is_playable_on_the_generic_board(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    sign_in(page, ana)
+    games = games_without_a_board(web_server)
+    for game in games:
+        seats = [{"me": True}] + [{"bot": "random"}] * (max(2, game["min_players"]) - 1)
+        with web_server.api(ana["token"]) as client:
+            created = client.post("/games", json={"game": game["id"], "seats": seats})
+            assert created.status_code == 201, created.text
+        page.goto(f"/#/game/{created.json()['game_id']}")
+        wait_my_turn(page)
+        before = version_of(page)
+        page.locator("form.command-group button.command, button.command").first.click()
+        page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
+        expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_a_player_invited_by_handle_accepts_from_the_inbox(new_page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        dee = client.post("/players", json={"name": "Dee", "handle": "dee_h"}).json()
+    host, guest = new_page(), new_page(375, 812)
+    sign_in(host, register_player(web_server, "Fay"))
+    host.goto("/#/lobby")
+    host.get_by_label("Game", exact=True).select_option("counter")
+    host.get_by_label("Seat 2", exact=True).select_option("handle")
+    host.get_by_label("Seat 2 player's handle").fill("@nobody_here")
+    host.get_by_role("button", name="Create game").click()
+    expect(host.get_by_role("alert")).to_contain_text("nobody_here")  # refused before any game is made
+    host.get_by_label("Seat 2 player's handle").fill("@dee_h")
+    host.get_by_role("button", name="Create game").click()
+    host.wait_for_url(re.compile(r".*#/game/\w+$"))
+    expect(host.locator(".status")).to_contain_text("Waiting for players")
+
+    sign_in(guest, dee)
+    expect(guest.locator("#inv-h")).to_contain_text("Invitations (1)")
+    expect(guest.locator(".list").first).to_contain_text("from Fay")
+    guest.get_by_role("button", name="Accept").click()
+    guest.wait_for_url(re.compile(r".*#/game/\w+$"))
+    expect(guest.locator(".seats")).to_contain_text("Dee (you)")
+    wait_my_turn(host)
+    host.get_by_role("button", name="Add: amount 2").click()
+    wait_my_turn(guest)

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
 from domain.core.lifecycle import GameRecord, parse_pace
+from domain.core.seating import bot_seat_names
 
 from ...aggregates import Repository
 from ...bots import LEVELS
@@ -65,6 +66,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     player_id = principal.player_id if principal and principal.kind == "player" else None
     game_id = uuid.uuid4().hex[:12]
     specs, tokens = [], {}
+    bot_names = bot_seat_names([(s.name, s.bot) for s in body.seats])
     for index, seat in enumerate(body.seats):
         if seat.bot is not None and seat.bot not in LEVELS:
             raise ApiError("invalid_request", f"seat {index}: unknown bot level {seat.bot!r}; known: {', '.join(sorted(LEVELS))}")
@@ -72,7 +74,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
             raise ApiError("unauthorized", f"seat {index} says me=true: send a player token")
         if seat.me and seat.bot:
             raise ApiError("invalid_request", f"seat {index} cannot be both a bot and yours")
-        name = seat.name
+        name = bot_names[index] or seat.name
         if seat.me and not name:
             name = ctx.redis.hget(ctx.keys.player(player_id or ""), "name")
             name = name.decode() if name else "player"
@@ -80,7 +82,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
         if name and not seat.bot and not seat.me:
             tokens[index] = ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": index})
     command = {"type": "taproom.CreateGame", "game": game.id, "options": options.model_dump(mode="json"),
-               "seats": specs, "seed_commitment": ""}
+               "seats": specs, "seed_commitment": "", "creator": player_id, "hot_seat": body.hot_seat}
     if pace is not None:
         command["pace"] = pace.model_dump(mode="json")
     command_id = ctx.bus.submit(game_id, command, seat=-1, actor=f"player:{player_id}" if player_id else "guest",

@@ -8,6 +8,7 @@ import orjson
 from fastapi import APIRouter, Depends, Query
 
 from ..deps import Context, Principal, get_context, require_player
+from .invitations import invitations, pending_out
 
 router = APIRouter(tags=["lobby"])
 
@@ -30,11 +31,13 @@ def lobby(limit: int = Query(50, ge=1, le=200), ctx: Context = Depends(get_conte
 @router.get("/inbox")
 def inbox(limit: int = Query(100, ge=1, le=500), player: Principal = Depends(require_player),
           ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    """The caller's games: those awaiting them first (oldest waiting first), then the rest, latest first."""
+    """The caller's games: those awaiting them first (oldest waiting first), then the rest, latest first;
+    and the invitations standing for them (accept or decline)."""
     ids = [g.decode() for g in ctx.redis.zrange(ctx.keys.inbox(player.player_id or ""), 0, limit - 1)]
     games = _metas(ctx, ids)
     for meta in games:
         mine = [s["seat"] for s in meta["seats"] if s.get("player_id") == player.player_id]
         meta["my_seats"] = mine
         meta["my_turn"] = any(s in meta.get("to_act", []) for s in mine)
-    return {"awaiting": [g for g in games if g["my_turn"]], "others": [g for g in games if not g["my_turn"]]}
+    return {"awaiting": [g for g in games if g["my_turn"]], "others": [g for g in games if not g["my_turn"]],
+            "invitations": [i.model_dump() for i in pending_out(invitations(ctx).pending(player.player_id or ""))]}

@@ -43,7 +43,10 @@ class VacationRequest(BaseModel):
 
 
 def _settings(request: Request) -> AsyncSettings:
-    return getattr(request.app.state, "async_settings", None) or get_async_settings()
+    # The app's own settings (create_app's) before the environment's: a development flag given there counts.
+    context = getattr(request.app.state, "context", None)
+    return getattr(request.app.state, "async_settings", None) or (context.settings if context else None) \
+        or get_async_settings()
 
 
 def _keys(ctx: Context) -> Keys:
@@ -54,8 +57,10 @@ def _keys(ctx: Context) -> Keys:
 def register_webhook(body: WebhookRequest, request: Request, player: Principal = Depends(require_player),
                      ctx: Context = Depends(get_context)) -> WebhookCreated:
     """Register (or replace) the caller's webhook; the signing secret is returned once."""
+    settings = _settings(request)
     secret = Webhooks(ctx.redis, _keys(ctx)).register(player.player_id or "", body.url,
-                                                      allow_private=_settings(request).webhook_allow_private)
+                                                      allow_private=settings.webhook_allow_private,
+                                                      allow_loopback=settings.webhook_allow_loopback)
     return WebhookCreated(url=body.url, secret=secret)
 
 

@@ -40,14 +40,27 @@ export async function api(method, path, { body, token } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
+  const early = window.__prefetched?.[path]; // started by index.html while the modules loaded
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (method === "GET" && early && early.token === (token || null)) {
+      delete window.__prefetched[path];
+      response = await early.response;
+    } else {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    }
   } catch (err) {
     throw new ApiError(0, "network_error", "The server cannot be reached. Check your connection.");
   }
   const type = response.headers.get("content-type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
+    if (response.status === 401 && token && token === auth.token()) {
+      // the server no longer knows this token (an embedded server restarted empty, or it was revoked):
+      // keeping it would fail every request, so forget it and say why
+      auth.signOut();
+      throw new ApiError(401, "unauthorized", "This server does not know your sign-in any more (it may have been " +
+        "reset). Register again, or use a sign-in link from a device where you are signed in.");
+    }
     throw new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
   }
   return data;
@@ -71,5 +84,5 @@ export async function submitCommand(gameId, command, token) {
 }
 
 export function errorText(err) {
-  return err instanceof ApiError ? `${err.message} (${err.code})` : String(err);
+  return err instanceof ApiError ? `${err.message} (${err.code})` : err?.message || String(err);
 }

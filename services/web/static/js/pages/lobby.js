@@ -130,12 +130,22 @@ function NewGameForm({ types, initial }) {
     setError(null);
     const body = {
       game: gameId, options,
+      // a player invited by handle gets an open seat, reserved for them right after creation
       seats: seats.map((s) => s.kind === "me" ? { me: true } : s.kind === "bot" ? { bot: s.bot }
         : s.kind === "invite" ? { name: (s.name || "").trim() || "Friend" } : {}),
     };
     if (pace) body.pace = pace;
     try {
+      const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
+        .filter((x, i) => seats[i].kind === "handle");
+      for (const x of invited) {
+        if (!x.handle) throw new Error(`Seat ${x.seat + 1}: whose handle?`);
+        await get(`/players/by-handle/${encodeURIComponent(x.handle)}`); // a typo fails before the game exists
+      }
       const created = await post("/games", body, auth.token());
+      for (const x of invited) {
+        await post(`/games/${created.game_id}/invitations`, { handle: x.handle, seat: x.seat }, auth.token());
+      }
       const links = created.seats.filter((s) => s.token).map((s) => ({
         seat: s.seat, name: s.name,
         link: `${location.origin}/#/game/${created.game_id}?seat=${encodeURIComponent(s.token)}`,
@@ -168,11 +178,14 @@ function NewGameForm({ types, initial }) {
           ${signedIn ? html`<option value="me">Me</option>` : null}
           <option value="open">Open (anyone joins)</option>
           <option value="bot">Bot</option>
-          <option value="invite">Invited player</option>
+          ${signedIn ? html`<option value="handle">Player by handle (invitation)</option>` : null}
+          <option value="invite">Friend by link (no account needed)</option>
         </select>
         ${s.kind === "bot" ? html`<select aria-label=${`Seat ${i + 1} bot level`} value=${s.bot}
             onChange=${(e) => setSeat(i, { bot: e.target.value })}>
             ${BOT_LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}</select>` : null}
+        ${s.kind === "handle" ? html`<input aria-label=${`Seat ${i + 1} player's handle`} placeholder="@handle"
+            value=${s.handle || ""} onInput=${(e) => setSeat(i, { handle: e.target.value })} />` : null}
         ${s.kind === "invite" ? html`<input aria-label=${`Seat ${i + 1} player's name`} placeholder="their name"
             value=${s.name || ""} onInput=${(e) => setSeat(i, { name: e.target.value })} />` : null}
       </div>`)}

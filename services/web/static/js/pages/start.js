@@ -2,7 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
-import { ErrorLine, setTitle } from "../ui.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { markdown } from "../markdown.js";
 
 // Prose for newcomers; the rules themselves live in the engine and its notes.
 const SUMMARIES = {
@@ -52,16 +53,31 @@ export function StartPage() {
 
 function Register({ onDone }) {
   const [name, setName] = useState("");
+  const [handle, setHandle] = useState("");
   const [link, setLink] = useState("");
+  const [recovery, setRecovery] = useState({ handle: "", code: "" });
+  const [created, setCreated] = useState(null);
   const [error, setError] = useState(null);
   async function register(e) {
     e.preventDefault();
     setError(null);
     try {
-      const created = await post("/players", { name: name.trim() });
-      auth.signIn(created.token, created.name, created.player_id);
-      onDone();
-      location.hash = "#/lobby";
+      const body = { name: name.trim() };
+      if (handle.trim()) body.handle = handle.trim();
+      const made = await post("/players", body);
+      auth.signIn(made.token, made.name, made.player_id);
+      setCreated(made); // the recovery code is shown now or never
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+  async function recover(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const made = await post("/players/recover", { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() });
+      auth.signIn(made.token, made.name, made.player_id);
+      setCreated(made);
     } catch (err) {
       setError(errorText(err));
     }
@@ -73,11 +89,25 @@ function Register({ onDone }) {
     location.hash = hash;
     onDone();
   }
+  if (created) {
+    return html`<div class="card recovery">
+      <h3>Welcome, ${created.name}</h3>
+      ${created.handle ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
+      ${created.recovery_code ? html`<p>Your recovery code, shown only now. Keep it somewhere safe: with your handle it
+          brings your account back if this browser forgets you.</p>
+        <p><input readonly class="code" aria-label="Your recovery code" value=${created.recovery_code}
+          onFocus=${(e) => e.target.select()} /></p>` : null}
+      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}>Continue to the lobby</button>
+    </div>`;
+  }
   return html`<form class="card" onSubmit=${register}>
       <h3>New here? Pick a name</h3>
       <label for="reg-name">Your name</label>
       <input id="reg-name" name="name" required maxlength="64" autocomplete="nickname" value=${name}
              onInput=${(e) => setName(e.target.value)} />
+      <label for="reg-handle">Handle <span class="muted">(optional: how friends find you)</span></label>
+      <input id="reg-handle" name="handle" maxlength="20" autocomplete="username" value=${handle}
+             onInput=${(e) => setHandle(e.target.value)} />
       <button type="submit">Register and play</button>
     </form>
     <form class="card" onSubmit=${useLink}>
@@ -86,16 +116,36 @@ function Register({ onDone }) {
       <input id="signin-link" value=${link} onInput=${(e) => setLink(e.target.value)} autocomplete="off" />
       <button type="submit">Sign in</button>
     </form>
+    <details class="card">
+      <summary>Lost your sign-in? Use your recovery code</summary>
+      <form onSubmit=${recover}>
+        <label for="rec-handle">Handle</label>
+        <input id="rec-handle" value=${recovery.handle} autocomplete="username"
+               onInput=${(e) => setRecovery({ ...recovery, handle: e.target.value })} />
+        <label for="rec-code">Recovery code</label>
+        <input id="rec-code" value=${recovery.code} autocomplete="off"
+               onInput=${(e) => setRecovery({ ...recovery, code: e.target.value })} />
+        <button type="submit">Recover my account</button>
+      </form>
+    </details>
     <${ErrorLine} error=${error} />`;
 }
 
 function SignedIn({ onSignOut }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [me, setMe] = useState(null);
+  useEffect(() => {
+    // the server's word on who this is (name, handle), where it offers GET /players/me
+    get("/players/me", auth.token()).then((found) => {
+      if (found?.name) auth.signIn(auth.token(), found.name, found.player_id);
+      setMe(found);
+    }).catch(() => {});
+  }, []);
   const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
   const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
   return html`<div class="card">
-    <p>Signed in as <strong class="me-name">${auth.name() || "a player"}</strong>.</p>
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
     <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
     <h3>Sign-in link</h3>
     <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
@@ -111,13 +161,15 @@ function SignedIn({ onSignOut }) {
 
 export function RulesPage({ game }) {
   const [text, setText] = useState(null);
+  const [types, setTypes] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
     setTitle("Rules notes");
     get(`/games/types/${game}/rules`).then(setText).catch((err) => setError(errorText(err)));
+    get("/games/types").then(setTypes).catch(() => {});
   }, [game]);
   return html`<p><a href="#/">← Back</a></p>
-    <h1>Rules notes: ${game}</h1>
+    <h1>Rules notes: ${gameTitle(types, game)}</h1>
     <${ErrorLine} error=${error} />
-    ${text === null ? null : html`<article class="notes"><pre>${text}</pre></article>`}`;
+    ${text === null ? null : html`<article class="notes">${markdown(text)}</article>`}`;
 }
