@@ -59,7 +59,7 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
     for root in sorted(roots, key=lambda r: describe(state, min(state.members[r]))):
         complete = _complete(state, root)
         figures = followers_in(state, root) + abbots_in(state, root)
-        points, bonus, tiles = feature_value(state, root, complete)
+        points, _, tiles = feature_value(state, root, complete)
         entry: dict[str, Any] = {
             "kind": KIND_NAMES[state.kind[root]],
             "parts": [list(describe(state, n)) for n in sorted(state.members[root])],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, Hashable, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -62,6 +62,11 @@ class TiefenthalGame(Game[State]):
 
     def to_act(self, state: State) -> list[int]:
         return actions.to_act(state)
+
+    def turn_key(self, state: State, seat: int) -> Hashable:
+        # A seat's turn is its part of one phase of one round (a planning phase is one turn, however many
+        # dice it places); in the draft (D) each pick is a turn.
+        return (state.round, state.phase, state.picks if state.phase == "D" else 0)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)

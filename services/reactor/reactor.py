@@ -1,7 +1,7 @@
 """Read the shard feeds (own checkpoints) and enqueue jobs for what the events call for.
 
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
-* an away seat (timed out, not reclaimed) must act -> ``autopilot_turn(game, seat, version)``
+* an away seat (taken over, or finishing its timed-out turn) must act -> ``autopilot_turn(game, seat, version)``
 * the game has ended -> ``score_game(game)`` (retried on failure)
 * asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
   clocks, deadline and warning jobs, "your turn" / "game over" messages,
@@ -118,7 +118,7 @@ class Reactor(FeedFollower):
                     found.append(JobSpec(f"bot-{job_safe(game_id)}-{version}-{seat}", jobs.play_bot_turn,
                                          (game_id, seat, version),
                                          {**ctx, "think_seconds": self.async_settings.bot_think_seconds}))
-                elif record.seats[seat].autopilot is not None:
+                elif record.played_for(seat) is not None:
                     # with the async settings: how long it waits for its outcome, how often it retries
                     found.append(JobSpec(f"auto-{self.async_play.tag}-{job_safe(game_id)}-{version}-{seat}",
                                          async_jobs.autopilot_turn,

@@ -225,7 +225,38 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     assert api_scores == meta["board"]["scores"]
     for seat, score in enumerate(api_scores):
         expect(page.locator(f"[data-testid=carc-score-{seat}]")).to_have_text(str(score))
+    described = page.locator("[data-testid=carc-described]")
+    expect(described).to_contain_text(f"{len(meta['board']['board'])} tiles on the table")
+    assert described.locator("li").count() >= len(meta["board"]["board"])
     assert not errors, errors
     if shots:
         page.locator(".board-area").screenshot(path=str(shots / "carcassonne-finished.png"))
     assert re.search(r"Game over", page.locator("[data-testid=carc-status]").text_content())
+
+
+def test_only_the_drawer_sees_the_drawn_tile_and_only_the_seat_to_act_gets_moves(new_page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        created = client.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True},
+                                              "seed": "who-sees", "seats": [{"name": "Ann"}, {"name": "Ben"}]})
+        assert created.status_code == 201, created.text
+        body = created.json()
+    gid, tokens = body["game_id"], [s["token"] for s in body["seats"]]
+    with web_server.api(tokens[0]) as client:
+        drawn = client.get(f"/games/{gid}/view").json()["board"]["tile"]
+    name = TILES[drawn].spec.name
+    pages = []
+    for token in tokens:
+        page = new_page(1280, 900)
+        page.goto("/")
+        page.evaluate("([g, t]) => localStorage.setItem('taproom.seatTokens', JSON.stringify({[g]: t}))", [gid, token])
+        page.goto(f"/#/game/{gid}")
+        expect(page.locator("[data-testid=carc-drawn]")).to_be_visible()
+        pages.append(page)
+    ann, ben = pages
+    expect(ann.locator("[data-testid=carc-drawn]")).to_contain_text(name)
+    assert ann.locator(".carc-target").count() > 0
+    expect(ben.locator("[data-testid=carc-drawn]")).to_contain_text("A tile has been drawn")
+    assert ben.locator("[data-testid=carc-drawn] [data-tile]").count() == 0  # a face-down tile, no drawing of it
+    if drawn != "D":  # the start tile's name is on the table anyway
+        assert name not in ben.content()
+    assert ben.locator(".carc-target").count() == 0 and ben.locator("[data-action=confirm]").count() == 0

@@ -35,6 +35,7 @@ const CSS = `
 .carc-supply svg { vertical-align: middle; }
 .carc-track { width: 100%; height: auto; margin-top: 6px; }
 .carc-counts { font-size: 12px; color: #444; }
+.carc-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .carc-log { font-size: 12px; color: #333; max-height: 120px; overflow: auto; }
 .carc .target { fill: #fff6; stroke: #fff; stroke-width: 3; stroke-dasharray: 10 6; cursor: pointer; }
 .carc .target:hover, .carc .target.selected { fill: #ffe98a99; stroke: #f0b400; }
@@ -208,7 +209,10 @@ export function mount(root, ctx) {
     h("button", { type: "button", title: t("Zoom in"), "data-action": "zoom-in", onclick: () => zoomBy(1.25) }, "+"),
     h("button", { type: "button", title: t("Zoom out"), "data-action": "zoom-out", onclick: () => zoomBy(0.8) }, "−"),
     h("button", { type: "button", title: t("Show the whole board"), "data-action": "fit", onclick: () => { userMoved = false; fit(); } }, "⤢"));
-  const boardWrap = h("div", { class: "carc-boardwrap" }, svg, zoom);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("Carcassonne board"));
+  const spoken = h("div", { class: "carc-sr", "data-testid": "carc-described" });
+  const boardWrap = h("div", { class: "carc-boardwrap" }, svg, zoom, spoken);
   const side = h("aside", { class: "carc-side" });
   root.append(boardWrap, side);
   const tileNodes = new Map(); // "x,y" -> {g, tile, rotation}
@@ -452,7 +456,11 @@ export function mount(root, ctx) {
       const r = el("rect", { x: px + 4, y: py + 4, width: CELL - 8, height: CELL - 8, rx: 6,
         class: `target carc-target${selected ? " selected" : ""}`, "data-x": cell.x, "data-y": cell.y,
         "data-rotations": cell.rotations.join(" ") });
+      r.setAttribute("role", "button");
+      r.setAttribute("tabindex", "0");
+      r.setAttribute("aria-label", `${t("Place the tile at")} (${cell.x}, ${cell.y})`);
       r.addEventListener("click", () => choose(cell));
+      r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(cell); } });
       layers.targets.appendChild(r);
     }
     if (sel && view.tile && view.tile !== "hidden") {
@@ -475,7 +483,9 @@ export function mount(root, ctx) {
         spot.appendChild(el("circle", { r: 11, class: "hotspot" }));
         spot.appendChild(figureShape(c.figure === "follower" && featureKind(x, y, c.feature) === "field" ? "farmer" : c.figure,
           colourOf(mySeat ?? 0), { transform: "scale(0.55)", opacity: 0.85 }));
+        spot.setAttribute("tabindex", "0");
         spot.addEventListener("click", () => submit(c));
+        spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); submit(c); } });
         layers.hotspots.appendChild(spot);
       }
     }
@@ -658,6 +668,25 @@ export function mount(root, ctx) {
     return s;
   }
 
+  // What the board shows, in words, for screen readers (the SVG itself is one image to them).
+  function describeBoard() {
+    const figuresAt = new Map();
+    const note = (x, y, text) => figuresAt.set(cellKey(x, y), [...(figuresAt.get(cellKey(x, y)) || []), text]);
+    for (const f of view.followers) note(f.x, f.y, `${t("follower of")} ${nameOf(f.seat)} ${t("on the")} ${t(f.kind)}`);
+    for (const f of view.abbots || []) note(f.x, f.y, `${t("abbot of")} ${nameOf(f.seat)}`);
+    for (const f of view.shepherds || []) note(f.x, f.y, `${t("shepherd of")} ${nameOf(f.seat)}, ${sum(f.flock)} ${t("sheep")}`);
+    const items = view.board.map((c, i) => {
+      const extra = figuresAt.get(cellKey(c.x, c.y)) || [];
+      const last = i === view.board.length - 1 && i > 0 ? ` (${t("last placed")})` : "";
+      return h("li", {}, `(${c.x}, ${c.y}): ${desc.tiles[c.tile].name}, ${t("turned")} ${c.rotation * 90}°${last}`
+        + (extra.length ? `; ${extra.join("; ")}` : ""));
+    });
+    const open = (view.features || []).filter((f) => f.figures.length && !f.complete)
+      .map((f) => h("li", {}, `${t(f.kind)} ${t("of")} ${f.tiles} ${t("tiles")}: ${f.points} ${t("points now")} ${t("for")} ${f.leaders.map(nameOf).join(", ")}`));
+    spoken.replaceChildren(h("p", {}, `${view.board.length} ${t("tiles on the table")}`), h("ul", {}, items),
+      open.length ? h("p", {}, t("Features figures could still score")) : null, open.length ? h("ul", {}, open) : null);
+  }
+
   function render() {
     if (!desc || !state || destroyed) return;
     view = gameView(state.view);
@@ -667,6 +696,7 @@ export function mount(root, ctx) {
     drawFigures();
     drawEffects();
     renderSide();
+    describeBoard();
     if (!userMoved) fit();
   }
 
