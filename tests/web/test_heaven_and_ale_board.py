@@ -273,3 +273,29 @@ def test_every_legal_command_of_every_decision_is_offered_and_sent_as_is(page: A
             choices = view[f"{name}_choices"]
             texts = page.locator("#ha-harness [data-kind=%s]" % name).all_text_contents()
             assert len(texts) == len(choices) and any("+" in t for t in texts), texts
+
+
+def test_a_spectator_watches_a_base_game_of_bots_offered_nothing_and_steps_back(page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        created = client.post("/games", json={"game": "heaven-and-ale", "options": {"rounds": 1}, "seed": "ha-watch",
+                                              "seats": [{"bot": "random"}, {"bot": "random"}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["game_id"]
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"/#/game/{gid}")
+    expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=60_000)
+    expect(page.locator("[data-testid=ha-final]")).to_be_visible()
+    with web_server.api() as client:
+        meta = client.get(f"/games/{gid}").json()
+    for score in meta["scores"]:
+        expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    assert page.locator(".ha .target").count() == 0  # a spectator is offered nothing
+    assert page.locator("[data-testid^=ha-delivery]").count() == 0  # no Kegs & More in this game
+    head = int(page.locator(".game").get_attribute("data-head"))
+    for _ in range(6):  # the history slider: back before the end (the kernel's closing events come last)
+        page.keyboard.press("ArrowLeft")
+    expect(page.locator(".game")).to_have_attribute("data-version", str(head - 6))
+    expect(page.locator("[data-testid=ha-final]")).to_have_count(0)
+    assert page.locator(".ha .target").count() == 0
+    assert not errors, errors
