@@ -133,7 +133,15 @@ export function mount(root, ctx) {
   // what happened since this seat last acted: outlined on the track and the gardens
   let recent = { spaces: new Set(), spots: new Set() };
 
-  ctx.api.description().then((d) => { desc = d; render(); });
+  let failed = null;
+  ctx.api.description().then((d) => {
+    desc = d;
+    if (!d) failed = "The game's description is missing.";
+    render();
+  }).catch((err) => {
+    failed = `The board cannot be drawn: ${err?.message || err}`;
+    render();
+  });
 
   const colourOf = (seat) => ctx.seatInfo?.[seat]?.colour || ["#c0392b", "#2e86c1", "#f1c40f", "#222"][seat % 4];
   const nameOf = (seat) => ctx.seatInfo?.[seat]?.name || `Seat ${seat + 1}`;
@@ -158,7 +166,7 @@ export function mount(root, ctx) {
   }
 
   el.addEventListener("click", (e) => {
-    const t = e.target.closest("[data-cmd], [data-pick-tile], [data-pick-slot], [data-toggle]");
+    const t = e.target.closest("[data-cmd], [data-pick-tile], [data-pick-slot]");
     if (!t || !el.contains(t)) return;
     if (t.dataset.cmd !== undefined) {
       e.preventDefault();
@@ -183,13 +191,15 @@ export function mount(root, ctx) {
     if (!d.matches?.("details[data-seat]")) return;
     if (d.open) open.add(d.dataset.seat); else open.delete(d.dataset.seat);
   }, true);
-  // hovering a shed choice shows its spots on the garden
-  el.addEventListener("mouseover", (e) => {
-    const b = e.target.closest("[data-spots]");
+  // pointing at (or tabbing to) a shed choice outlines its spots on the garden
+  const outline = (e) => {
+    const b = e.target.closest?.("[data-spots]");
     el.querySelectorAll(".hl").forEach((n) => n.classList.remove("hl"));
     if (!b) return;
     for (const spot of b.dataset.spots.split(",")) el.querySelectorAll(`[data-spot="${spot}"][data-mine]`).forEach((n) => n.classList.add("hl"));
-  });
+  };
+  el.addEventListener("mouseover", outline);
+  el.addEventListener("focusin", outline);
 
   function legalOf(type) {
     return (state?.legal || []).map((c, i) => [c, i]).filter(([c]) => c.type === type);
@@ -197,7 +207,7 @@ export function mount(root, ctx) {
 
   function render() {
     if (!state || !desc) {
-      el.innerHTML = `<p class="ha-muted">Loading the board…</p>`;
+      el.innerHTML = `<p class="ha-muted" role="status">${esc(failed || "Loading the board…")}</p>`;
       return;
     }
     const v = state.view;
@@ -258,8 +268,8 @@ export function mount(root, ctx) {
         }
         case "ClaimBarrels": {
           const goals = [...desc.barrels.goals, desc.barrels.kegs_and_more_goal];
-          const c = v.barrel_choice || { large: [], small: [] };
-          const names = [...c.large.map((g) => `large: ${goals[g].text}`), ...c.small.map((g) => `small: ${goals[g].text}`)];
+          const choice = v.barrel_choice || { large: [], small: [] };
+          const names = [...choice.large.map((g) => `large: ${goals[g].text}`), ...choice.small.map((g) => `small: ${goals[g].text}`)];
           buttons.push(btn(i, `Claim barrels<span class="ha-gain">${esc(names.join("; ") || "none")}</span>`, `data-kind="barrels"`));
           break;
         }
