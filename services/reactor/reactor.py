@@ -30,6 +30,7 @@ from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings
 from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
 from ..feed import FeedFollower
+from ..resilience import UNAVAILABLE
 from ..settings import Settings
 from ..workers import jobs
 
@@ -91,6 +92,8 @@ class Reactor(FeedFollower):
             self.redis.zrem(self.keys.bot_watch(), game_id)
         try:
             enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
+        except UNAVAILABLE:  # not this game's fault: the batch is read again once Redis is back
+            raise
         except Exception:  # clocks and messages must never stop bots and scoring
             log.exception("asynchronous play failed", game_id=game_id)
         return enqueued
@@ -99,6 +102,8 @@ class Reactor(FeedFollower):
         """The watchdog's round over this reactor's shards; a failing sweep never stops the reactor."""
         try:
             return self.watchdog.sweep(clock.now(), only_owned=True)
+        except UNAVAILABLE:  # the run loop waits the outage out
+            raise
         except Exception:
             log.exception("watchdog sweep failed")
             return []

@@ -193,7 +193,12 @@ def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
 def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
                    game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued)."""
+    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
+
+    ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
+    outcome forever. Sending an id again answers the outcome it already has, accepted or rejected, and
+    changes nothing; a rejected command is never decided again under its id, even when it would now be
+    legal, so try again under a new ``command_id``."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
@@ -226,7 +231,7 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
 @router.get("/games/{game_id}/commands/{command_id}")
 def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None),
                     principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The outcome of a command submitted earlier (poll after a 202)."""
+    """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     outcome = ctx.bus.outcome(game_id, f"{game_id}:{chosen}:{command_id}")
