@@ -12,9 +12,9 @@ from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
-from .rules import carter_value, disc_options
+from .rules import cart_loads, carter_value, disc_options, simulate_cart
 from .scoring import preview
-from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_DISC, STEP_SHED, HAState, Player
+from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HAState, Player
 from .supply import tile_name
 
 
@@ -90,6 +90,18 @@ def _disc_choices(s: HAState) -> list[dict[str, Any]]:
             for spot, n in disc_options(s, s.players[s.turn], s.space)]
 
 
+def _cart_choices(s: HAState) -> list[dict[str, Any]]:
+    """Where each use of the carter die takes the cart and what it loads and delivers (expansion A3)."""
+    p = s.players[s.turn]
+    steps = carter_value(s, p)
+    out = []
+    for load in cart_loads(p, steps, from_die=True):
+        to, loaded, delivered, _ = simulate_cart(p.cart, p.cart_kegs, steps, load)
+        out.append({"load": load, "steps": steps, "to": to, "to_kind": delivery.ROAD[to][0], "loaded": loaded,
+                    "delivered": delivered})
+    return out
+
+
 def _barrel_choice(s: HAState) -> dict[str, list[int]]:
     """The goals whose large and small barrels ``ClaimBarrels`` would take now (§3.11)."""
     large, small = claimable(s, s.turn)
@@ -133,6 +145,7 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
         "disc_choices": _disc_choices(s) if s.step == STEP_DISC and s.turn != EMPTY else None,
         "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and s.turn != EMPTY else None,
+        "cart_choices": _cart_choices(s) if s.step == STEP_CART and s.turn != EMPTY else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,

@@ -161,3 +161,23 @@ def test_barrel_choice_names_the_barrels_a_claim_takes() -> None:
     claim = next(c for c in GAME.legal_commands(s, seat) if c.type == "ClaimBarrels")
     claimed = [e for e in GAME.decide(s, claim, random.Random(0)) if e.type == "BarrelsClaimed"][0]
     assert (claimed.large, claimed.small) == ([], [9])
+
+
+def test_cart_choices_say_where_the_cart_goes_and_what_it_delivers() -> None:
+    seen = [0]
+
+    def check(state, _event) -> None:
+        if state.phase != "playing" or state.step != "cart":
+            return
+        choices = GAME.view(state, None)["cart_choices"]
+        uses = [c for c in GAME.legal_commands(state, state.turn) if c.type == "UseCarterDie"]
+        assert [c["load"] for c in choices] == [c.load for c in uses]
+        for choice, use in zip(choices, uses):
+            moved = [e for e in GAME.decide(state, use, random.Random(0)) if e.type == "CartMoved"][0]
+            assert (choice["to"], choice["loaded"], choice["delivered"], choice["steps"]) == \
+                (moved.to, moved.loaded, moved.delivered, moved.steps)
+        seen[0] += 1
+
+    for seed in ("cart-a", "cart-b"):
+        busy_playout(2, seed, {"kegs_and_more": True}, check=check)
+    assert seen[0] >= 3

@@ -292,7 +292,12 @@ export function mount(root, ctx) {
         case "TakeGoods": buttons.push(btn(i, goodsText(c), `data-kind="goods"`)); break;
         case "UseCarterDie": {
           const cv = v.boards[ctx.seat]?.delivery?.carter_value;
-          buttons.push(btn(i, `Move the cart ${cv} step${cv === 1 ? "" : "s"}${c.load ? `, loading ${plural(c.load, "keg")} (1 bale each)` : ""}`, `data-kind="cart"`));
+          const p = (v.cart_choices || []).find((x) => x.load === c.load);
+          const road = desc.kegs_and_more.road;
+          const where = p ? `to ${road[p.to].kind === "tavern" ? `tavern ${road[p.to].tavern}` : road[p.to].kind} (${p.to})` : "";
+          const delivers = p ? p.delivered.map((n, a) => n ? `${n} to keg area ${a + 1}` : "").filter(Boolean).join(", ") : "";
+          buttons.push(btn(i, `Move the cart ${cv} step${cv === 1 ? "" : "s"}${c.load ? `, loading ${plural(c.load, "keg")} (1 bale each)` : ""}
+            ${p ? `<span class="ha-gain">${esc(where)}${delivers ? `, delivering ${esc(delivers)}` : ""}</span>` : ""}`, `data-kind="cart"`));
           break;
         }
         case "Pass": rest.push(btn(i, "Pass (skip this action)", `data-kind="pass"`)); break;
