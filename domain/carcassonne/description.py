@@ -8,6 +8,7 @@ which way is north). It names no rule beyond the geometry.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .rules import FOLLOWERS_PER_PLAYER
@@ -58,8 +59,12 @@ def _tile(tile: TileType) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=1)
 def describe_game() -> dict[str, Any]:
-    """Every tile type (the garden copies of the Abbot included), the conventions and the figure supply."""
+    """Every tile type (the garden copies of the Abbot included), the conventions and the figure supply.
+
+    Built once (the tile data never changes while running); callers must not modify it.
+    """
     return {
         "game": "carcassonne",
         "conventions": CONVENTIONS,

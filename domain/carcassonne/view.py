@@ -55,14 +55,20 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
     roots |= {state.root[n] for n in state.shepherds.values()}
     if state.placements:
         roots |= {state.root[n] for n in tile_nodes(state, len(state.placements) - 1)}
+    placements, node_tile, node_local = state.placements, state.node_tile, state.node_local
+
+    def part(n: int) -> list[Any]:
+        x, y, tile, rot = placements[node_tile[n]]
+        return [x, y, TILES[tile].rotations[rot].features[node_local[n]].local_id]
+
     out = []
-    for root in sorted(roots, key=lambda r: describe(state, min(state.members[r]))):
+    for _, root in sorted((min(state.members[r]), r) for r in roots):  # in placement order
         complete = _complete(state, root)
         figures = followers_in(state, root) + abbots_in(state, root)
         points, _, tiles = feature_value(state, root, complete)
         entry: dict[str, Any] = {
             "kind": KIND_NAMES[state.kind[root]],
-            "parts": [list(describe(state, n)) for n in sorted(state.members[root])],
+            "parts": [part(n) for n in sorted(state.members[root])],
             "complete": complete,
             "tiles": tiles,
             "points": points,

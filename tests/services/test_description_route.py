@@ -34,6 +34,11 @@ def test_carcassonne_description_is_the_engines_and_cacheable(plain_api):
     assert stale.status_code == 200
 
 
+def test_game_types_say_which_games_have_a_description(plain_api):
+    types = {t["id"]: t for t in plain_api.get("/games/types").json()}
+    assert types["carcassonne"]["has_description"] is True and types["counter"]["has_description"] is False
+
+
 def test_a_game_without_description_and_an_unknown_game_get_stable_codes(plain_api):
     none = plain_api.get("/games/types/counter/description")
     assert none.status_code == 404 and none.json()["code"] == "no_description"

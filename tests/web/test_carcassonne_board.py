@@ -260,3 +260,41 @@ def test_only_the_drawer_sees_the_drawn_tile_and_only_the_seat_to_act_gets_moves
     if drawn != "D":  # the start tile's name is on the table anyway
         assert name not in ben.content()
     assert ben.locator(".carc-target").count() == 0 and ben.locator("[data-action=confirm]").count() == 0
+
+
+def _world(page: Any) -> tuple[float, float, float]:
+    transform = page.locator(".carc-svg .world").get_attribute("transform")
+    tx, ty, k = (float(v) for v in re.findall(r"-?[\d.]+", transform))
+    return tx, ty, k
+
+
+def test_the_board_pans_and_zooms_and_a_drag_is_not_a_click(page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        body = client.post("/games", json={"game": "carcassonne", "options": {}, "seed": "pan",
+                                           "seats": [{"name": "Ann"}, {"name": "Ben"}]}).json()
+    page.goto("/")
+    page.evaluate("([g, t]) => localStorage.setItem('taproom.seatTokens', JSON.stringify({[g]: t}))",
+                  [body["game_id"], body["seats"][0]["token"]])
+    page.goto(f"/#/game/{body['game_id']}")
+    target = page.locator(".carc-target").first
+    expect(target).to_be_visible()
+    box = page.locator(".carc-svg").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    _, _, k0 = _world(page)
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, -300)  # wheel up zooms in around the pointer
+    assert _world(page)[2] > k0
+    tx1, ty1, k1 = _world(page)
+    t = target.bounding_box()
+    page.mouse.move(t["x"] + t["width"] / 2, t["y"] + t["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(t["x"] + 80, t["y"] + 60, steps=5)
+    page.mouse.up()  # a drag that starts on a target pans and chooses nothing
+    tx2, ty2, k2 = _world(page)
+    assert (round(tx2 - tx1), round(ty2 - ty1), k2) == (round(80 - t["width"] / 2), round(60 - t["height"] / 2), k1)
+    assert page.locator(".carc-target.selected").count() == 0
+    page.click("[data-action=zoom-out]")
+    assert _world(page)[2] < k1
+    page.click("[data-action=fit]")
+    target.click()  # a plain click still chooses
+    expect(page.locator(".carc-target.selected")).to_have_count(1)

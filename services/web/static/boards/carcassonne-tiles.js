@@ -250,6 +250,51 @@ function hedges(tile) {
   return out;
 }
 
+/** A field tucked into a corner by a curved road or river: its border stretch closed along that curve. */
+function cornerPath(tile, f) {
+  const rs = runs(new Set(f.halves.map((h) => HALVES.indexOf(h))));
+  if (rs.length !== 1) return null;
+  const a = rs[0][0];
+  const b = (rs[0][1] + 1) % 8;
+  if (a % 2 === 0 || b % 2 === 0) return null; // must run from an edge midpoint to an edge midpoint
+  const ea = EDGES[(a - 1) / 2];
+  const eb = EDGES[(b - 1) / 2];
+  const lines = [...tile.features.filter((g) => g.kind === "road").map((g) => g.edges), tile.river];
+  if (!lines.some((l) => l.length === 2 && l.includes(ea) && l.includes(eb))) return null;
+  const ctrl = add(C, mul(sub(avg([P[a], P[b]]), C), 0.4));
+  return `M${runPoints(rs[0]).map(fmt).join(" L")} Q${fmt(ctrl)} ${fmt(P[a])} Z`;
+}
+
+/**
+ * The fields: the largest one is the tile's ground (so it has no seams), the others lie on it, each as the
+ * wedges of its half-edges (plus those of nearby city half-edges, whose ground outside the city is theirs),
+ * or, tucked into a corner by a curve, bounded by that curve. Every shape names its field.
+ */
+function fieldShapes(tile) {
+  const fields = tile.features.filter((f) => f.kind === "field");
+  const ground = (id) => el("rect", { x: 0, y: 0, width: 100, height: 100, fill: COLOURS.field,
+    "data-kind": id ? "field" : null, "data-feature": id, class: id ? "feature" : null });
+  if (!fields.length) return [ground(null)];
+  const corners = new Map(fields.map((f) => [f.id, cornerPath(tile, f)]));
+  const open = fields.filter((f) => !corners.get(f.id));
+  const main = (open.length ? open : fields).reduce((m, f) => (f.halves.length > m.halves.length ? f : m));
+  const fieldAt = new Array(8).fill(null);
+  for (const f of fields) for (const h of f.halves) fieldAt[HALVES.indexOf(h)] = f.id;
+  const owner = fieldAt.map((id, h) => {
+    for (let d = 1; !id && d < 8; d++) id = fieldAt[(h + d) % 8] || fieldAt[(h + 8 - d) % 8];
+    return id;
+  });
+  const shapes = [ground(main.id)];
+  for (const f of fields) {
+    if (f === main) continue;
+    const d = corners.get(f.id) || owner.map((id, h) => (id === f.id ? `M${fmt(P[h])} L${fmt(P[(h + 1) % 8])} L50 50 Z` : ""))
+      .filter(Boolean).join(" ");
+    shapes.push(el("path", { d, fill: COLOURS.field, stroke: COLOURS.field, "stroke-width": 0.6,
+      "data-kind": "field", "data-feature": f.id, class: "feature" }));
+  }
+  return shapes;
+}
+
 /**
  * One tile type in rotation ``rotation`` as an SVG group in tile units (0..100).
  * Every feature's shape carries ``data-kind`` and ``data-feature`` (its engine id), so a click or a
@@ -259,15 +304,7 @@ export function drawTile(tile, rotation = 0) {
   const g = el("g", { class: "tile", "data-tile": tile.id, "data-rotation": rotation });
   const body = el("g", { transform: `rotate(${90 * rotation} 50 50)` });
   g.appendChild(body);
-  body.appendChild(el("rect", { x: 0, y: 0, width: 100, height: 100, fill: COLOURS.field }));
-  for (const f of tile.features.filter((x) => x.kind === "field")) {
-    const d = f.halves.map((h) => {
-      const i = HALVES.indexOf(h);
-      return `M${fmt(P[i])} L${fmt(P[(i + 1) % 8])} L50 50 Z`;
-    }).join(" ");
-    body.appendChild(el("path", { d, fill: COLOURS.field, stroke: COLOURS.field, "stroke-width": 1,
-      "data-kind": "field", "data-feature": f.id, class: "feature" }));
-  }
+  for (const shape of fieldShapes(tile)) body.appendChild(shape);
   for (const h of hedges(tile)) body.appendChild(h);
   if (tile.river.length) {
     const d = linePath(tile.river);

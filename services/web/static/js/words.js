@@ -10,6 +10,13 @@ const KERNEL = {
   "taproom.GameExpired": () => "The game expired before it filled.",
   "taproom.SeatAutopiloted": (p, who) => `${who} ran out of time; the autopilot plays for them.`,
   "taproom.SeatReclaimed": (p, who) => `${who} is back.`,
+  "taproom.TurnTimedOut": (p, who) => `${who} ran out of time; this turn is played for them.`,
+  "taproom.SeatReturned": (p, who) => `${who} has the seat back for the next turn.`,
+  "taproom.VoteCast": (p, who, name) =>
+    `${who} voted to ${p.choice === "end" ? "end the game" : "let a bot take over"} for ${name(p.about_seat)}.`,
+  "taproom.VoteWithdrawn": (p, who, name) => `${who} withdrew their vote about ${name(p.about_seat)}.`,
+  "taproom.VotePassed": (p, who, name) =>
+    `The table agreed: ${p.choice === "end" ? "the game ends as it stands" : `a bot takes over from ${name(p.about_seat)}`}.`,
 };
 
 const HIDDEN = "hidden"; // what the server puts in place of a private field
@@ -48,7 +55,7 @@ export function describe(event, seats, board) {
   const custom = board?.describe?.(event, { seats });
   if (custom) return custom;
   const kernel = KERNEL[event.type];
-  if (kernel) return kernel(p, who || "A seat");
+  if (kernel) return kernel(p, who || "A seat", (n) => seatName(seats, n));
   const facts = Object.entries(p)
     .filter(([k, v]) => !["seat", "player", "type"].includes(k) && (typeof v !== "object" || v === null || Array.isArray(v)))
     .slice(0, 4)

@@ -36,6 +36,7 @@ export function GamePage({ gameId, params }) {
   const wasMyTurn = useRef(false);
   const verdictFor = useRef(null);
   const drawnVersion = useRef(0);
+  const clockTries = useRef(0);
   useEffect(() => {
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
   });
@@ -137,6 +138,17 @@ export function GamePage({ gameId, params }) {
       setBoardModule(null);
     });
   }, [gameType]);
+
+  // A timed game's clock is set by the service shortly after a turn begins: ask again until the seats to act
+  // have their deadline, then now and then so "waiting" and "deadline in" stay current on an open page.
+  useEffect(() => {
+    if (!live?.pace || FINISHED.includes(live.status)) return;
+    const known = new Set((clock?.seats || []).filter((r) => r.deadline).map((r) => r.seat));
+    const missing = (live.to_act || []).some((s) => !known.has(s)) && clockTries.current++ < 10;
+    if (!missing) clockTries.current = 0;
+    const timer = setTimeout(() => get(`/games/${gameId}/clock`).then(setClock).catch(() => {}), missing ? 1500 : 30000);
+    return () => clearTimeout(timer);
+  }, [live, clock, gameId]);
 
   const head = live?.version || 0;
   // History: fetch the view at the chosen version (hidden information stays hidden for this seat).
@@ -282,7 +294,9 @@ function Seats({ live, seat, clock }) {
         <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
         ${s.bot ? html`<span class="badge">bot · ${s.bot}</span>` : null}
         ${s.open ? html`<span class="badge">open</span>` : null}
+        ${s.invited ? html`<span class="badge">invited: ${s.invited.name || s.invited.handle}</span>` : null}
         ${s.away ? html`<span class="badge">autopilot</span>` : null}
+        ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
         ${acting && c?.deadline ? html`<small class="clock">waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}</small>` : null}
