@@ -224,6 +224,8 @@ class GameType(_Open):
     max_players: int
     options: dict[str, Any] = Field(description="JSON schema of the game's options")
     commands: dict[str, Any] = Field(description="JSON schema of each command type")
+    has_description: bool = Field(False, description="the game serves a static description for clients at "
+                                                     "`GET /games/types/{game}/description`")
 
 
 class ClockSeat(_Open):

@@ -103,6 +103,7 @@ def test_docs_and_redoc_work_offline(api):
 def test_every_route_answers_as_its_schema_says(api):
     c = Checked(api)
     c.get("/health"), c.get("/metrics"), c.get("/games/types")
+    c.get("/games/types/carcassonne/description"), c.get("/games/types/counter/description")  # 200, 404
     ann = c.post("/players", json={"name": "Ann"}).json()
     bob = c.post("/players", json={"name": "Bob"}).json()
     c.post("/players", json={"name": ""})  # 422
@@ -153,6 +154,13 @@ def test_every_route_answers_as_its_schema_says(api):
     with api.stream("GET", f"/games/{gid}/stream", params={"after": head - 1}) as s:
         c.check(s)
     c.get(f"/games/{gid}/stream", headers={"Last-Event-ID": "x"})  # 422
+    # the web client's routes: a stream ticket, the audit verdict, rules notes
+    ticket = c.post(f"/games/{gid}/stream-ticket", headers=bearer(ann["token"])).json()["ticket"]
+    with api.stream("GET", f"/games/{gid}/stream", params={"after": head - 1, "ticket": ticket}) as s:
+        c.check(s)
+    c.post(f"/games/{gid}/stream-ticket")  # 401
+    c.get(f"/games/{gid}/verify"), c.get("/games/nosuchgame/verify")  # 200, 404
+    c.get("/games/types/tiefenthal/rules"), c.get("/games/types/chess/rules")  # 200, 400
     for route in ("webhook", "notifications", "vacation"):
         c.get(f"/players/me/{route}", headers=bearer(ann["token"]))
     c.put("/players/me/webhook", headers=bearer(ann["token"]), json={"url": "https://93.184.216.34/hook"})

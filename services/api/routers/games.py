@@ -361,11 +361,11 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
                              "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
-           ticket: str | None = Query(None, max_length=100, description="a stream ticket (POST .../stream-ticket) "
-                                      "for clients that cannot send headers, such as a browser's EventSource"),
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
                "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
                "sends it by itself); it takes precedence over `after`")),
+           ticket: str | None = Query(None, max_length=100, description="a stream ticket (POST .../stream-ticket) "
+                                      "for clients that cannot send headers, such as a browser's EventSource"),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Server-sent events: each new event (redacted for the caller) as the game moves; see the 200 response."""
     if principal is None and ticket is not None:

@@ -14,19 +14,22 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Depends, Path
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from domain.core import get_game
 
-from services.web import STATIC_DIR
-
 from ...audit import verify
+from ...web import STATIC_DIR
 from ..deps import Context, Principal, get_context, hash_token, require_principal, seats_of
-from ..errors import ApiError
+from ..errors import ApiError, error_responses
 
 router = APIRouter(tags=["web"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+
+class MarkdownResponse(PlainTextResponse):
+    media_type = "text/markdown"
+
 
 STREAM_TICKET_SECONDS = 60
 VERDICT_CACHE_SECONDS = 7 * 24 * 3600
@@ -62,7 +65,8 @@ def index() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket)
+@router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,
+             responses=error_responses(401, 403, 404, 422))
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """A ticket for ``GET /games/{id}/stream?ticket=...``: valid 60 s, for this game only, acting as the caller."""
@@ -87,7 +91,7 @@ def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
     return Principal(**data["principal"])
 
 
-@router.get("/games/{game_id}/verify", response_model=Verdict)
+@router.get("/games/{game_id}/verify", response_model=Verdict, responses=error_responses(404, 422))
 def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The server's audit verdict: hash chain, seed against its commitment, replay of every command.
 
@@ -106,11 +110,13 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     return verdict
 
 
-@router.get("/games/types/{game}/rules", response_class=PlainTextResponse)
-def rules_notes(game: str = Path(pattern=r"^[a-z0-9-]{1,40}$")) -> PlainTextResponse:
+@router.get("/games/types/{game}/rules", response_class=Response,
+            responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}},
+                             "description": "the rules notes, Markdown"}, **error_responses(400, 404, 422)})
+def rules_notes(game: str = Path(pattern=r"^[a-z0-9-]{1,40}$")) -> Response:
     """The game's rules notes (Markdown): the rule choices this implementation made, for the start page."""
     found = get_game(game)  # unknown_game for a name not registered
     notes = FilePath(sys.modules[type(found).__module__].__file__ or "").parent / "RULES_NOTES.md"
     if not notes.is_file():
         raise ApiError("not_found", f"game {game!r} has no rules notes")
-    return PlainTextResponse(notes.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
+    return MarkdownResponse(notes.read_text(encoding="utf-8"))
