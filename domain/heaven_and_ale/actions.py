@@ -185,6 +185,29 @@ def disc_commands(s: HAState, seat: int) -> list[Command]:
             for spot, n in disc_options(s, s.players[seat], s.space)]
 
 
+def disc_gains(s: HAState, seat: int, spot: int, number: int | None) -> tuple[Gains, str]:
+    """The rewards of putting a disc on scoring ``spot`` (§3.6, §3.8); also the view's preview of each choice."""
+    gains = Gains(s, seat)
+    garden = s.players[seat].garden
+    if spot == X_SPOT:
+        for i, t in enumerate(garden):
+            if t != EMPTY and t < MONK_BASE and t % 5 + 1 == number:
+                gains.activate(i)
+        return gains, f"fertility {number} activated"
+    if spot in COLOUR_SPOTS:
+        for i, t in enumerate(garden):
+            if t != EMPTY and t < MONK_BASE and t // 5 == spot - COLOUR_SPOTS[0]:
+                gains.activate(i)
+        return gains, f"{SCORING_SPOTS[spot]} activated"
+    code = MONK_BASE + spot - MONK_SPOTS[0]
+    for m, t in enumerate(garden):
+        if t == code:  # §3.8: each triggered monk activates every adjacent tile, one monk after another
+            for n in NEIGHBOURS[m]:
+                if garden[n] < MONK_BASE or TRIGGERED_MONKS_ACTIVATE_MONKS:
+                    gains.activate(n)
+    return gains, f"{SCORING_SPOTS[spot]} monks triggered"
+
+
 def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
     s = ctx.s
     _need_step(s, STEP_DISC)
@@ -196,26 +219,7 @@ def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
         raise IllegalMove(f"cannot put the disc on {c.spot}" + (f" naming {c.number}" if c.number else "")
                           + f" from space {s.space}")
     ctx.emit(ev.DiscTaken(seat=c.seat, space=s.space, spot=c.spot, number=c.number))
-    gains = Gains(ctx.s, c.seat)
-    garden = p.garden
-    if spot == X_SPOT:
-        for i, t in enumerate(garden):
-            if t != EMPTY and t < MONK_BASE and t % 5 + 1 == c.number:
-                gains.activate(i)
-        reason = f"fertility {c.number} activated"
-    elif spot in COLOUR_SPOTS:
-        for i, t in enumerate(garden):
-            if t != EMPTY and t < MONK_BASE and t // 5 == spot - COLOUR_SPOTS[0]:
-                gains.activate(i)
-        reason = f"{c.spot} activated"
-    else:
-        code = MONK_BASE + spot - MONK_SPOTS[0]
-        for m, t in enumerate(garden):
-            if t == code:  # §3.8: each triggered monk activates every adjacent tile, one monk after another
-                for n in NEIGHBOURS[m]:
-                    if garden[n] < MONK_BASE or TRIGGERED_MONKS_ACTIVATE_MONKS:
-                        gains.activate(n)
-        reason = f"{c.spot} monks triggered"
+    gains, reason = disc_gains(ctx.s, c.seat, spot, c.number)
     gains.emit(ctx, reason)
     pair = PAIR_OF[spot]
     q = ctx.s.players[c.seat]

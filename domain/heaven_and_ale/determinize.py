@@ -33,7 +33,7 @@ def _player(b: dict[str, Any], km: bool) -> Player:
     p.brewmaster = b["brewmaster"]
     p.markers = [b["markers"][c] for c in COLOURS]
     p.garden = [TILE_CODES[b["garden"][name]] if name in b["garden"] else EMPTY for name in SPOT_NAMES]
-    p.sheds = [b["sheds"].get(name, EMPTY) for name in SHED_NAMES]
+    p.sheds = [b["sheds"][name]["type"] if name in b["sheds"] else EMPTY for name in SHED_NAMES]
     p.discs = [name in b["discs"] for name in SCORING_SPOTS]
     p.pairs = [pair["card"] for pair in b["pairs"]]
     assert len(p.pairs) == len(PAIRS)

@@ -14,6 +14,7 @@ from . import events as ev
 from .actions import HANDLERS
 from .board import ROUNDS_BY_PLAYERS
 from .commands import COMMAND_TYPES
+from .description import description
 from .evolve import evolve
 from .flow import Ctx, stock_track
 from .legal import legal_commands, to_act
@@ -23,10 +24,15 @@ from .view import view
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True
+# RULES_NOTES R2: the rulebook's game lengths, plus 1 and 2 rounds as short games for development, tutorials and
+# quick browser tests (not a rule of the game).
+RULEBOOK_ROUNDS = (3, 4, 6)
+SHORT_ROUNDS = (1, 2)
 
 
 class HeavenAndAleOptions(BaseModel):
-    """``rounds`` None = by player count (§3.1: 2p 3, 3p 4, 4p 6); ``kegs_and_more`` switches the expansion on."""
+    """``rounds`` None = by player count (§3.1: 2p 3, 3p 4, 4p 6; or 1-2 for a short development game);
+    ``kegs_and_more`` switches the expansion on."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     rounds: int | None = None
@@ -34,8 +40,8 @@ class HeavenAndAleOptions(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> "HeavenAndAleOptions":
-        if self.rounds is not None and self.rounds not in (3, 4, 6):
-            raise ValueError("rounds must be 3, 4 or 6")
+        if self.rounds is not None and self.rounds not in RULEBOOK_ROUNDS + SHORT_ROUNDS:
+            raise ValueError("rounds must be 3, 4 or 6 (or 1 or 2 for a short development game)")
         return self
 
 
@@ -102,6 +108,13 @@ class HeavenAndAle(Game[HAState]):
     def scores(self, state: HAState) -> list[Score]:
         # §3.14 step 6: ties are shared victories, so there is no tiebreak.
         return [Score.of(seat, breakdown(state, seat)) for seat in range(state.n)]
+
+    def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
+        """Track, gardens, production track, barrels and the Kegs & More delivery board, from the data modules."""
+        out = description()
+        if isinstance(options, HeavenAndAleOptions) and not options.kegs_and_more:
+            del out["kegs_and_more"]
+        return out
 
     def clone(self, state: HAState) -> HAState:
         return state.copy()

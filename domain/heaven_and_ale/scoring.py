@@ -86,3 +86,19 @@ def breakdown(s: HAState, seat: int) -> dict[str, int | Fraction | float]:
 
 def total(s: HAState, seat: int) -> Fraction:
     return sum((Fraction(v) for v in breakdown(s, seat).values()), Fraction(0))
+
+
+def preview(s: HAState, seat: int) -> dict[str, object]:
+    """What the final scoring would give if the game ended now (§3.14): the markers after the exchange and the
+    ducat purchases, the least of them, and the score sheet. The same code scores the real end."""
+    p = s.players[seat]
+    rate, value = bracket(p.brewmaster)
+    m = buy_steps(exchange(p.markers, rate), p.money // FINAL_DUCATS_PER_STEP)
+    sheet = breakdown(s, seat)
+    return {
+        "markers_after_exchange_sorted": m,  # the exchange moves steps between colours, so no colour names
+        "least_marker": max(0, min(m)),
+        "vp_per_spot": value,
+        "breakdown": {k: float(v) for k, v in sheet.items()},
+        "total": float(sum((Fraction(v) for v in sheet.values()), Fraction(0))),
+    }

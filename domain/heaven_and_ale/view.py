@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from . import delivery
-from .barrels import goals
+from .barrels import claimable, goals
 from .board import MONK_COST, START_SLOTS, TRACK
-from .garden import SHED_NAMES, SPOT_NAMES
+from .actions import disc_gains
+from .flow import Gains
+from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
-from .state import EMPTY, HAState, Player
+from .rules import cart_loads, carter_value, disc_options, simulate_cart
+from .scoring import preview
+from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HAState, Player
 from .supply import tile_name
 
 
@@ -24,7 +28,9 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
         "vp_per_spot": value,
         "markers": dict(zip(COLOURS, p.markers)),
         "garden": {SPOT_NAMES[i]: tile_name(t) for i, t in enumerate(p.garden) if t != EMPTY},
-        "sheds": {SHED_NAMES[i]: k for i, k in enumerate(p.sheds) if k != EMPTY},
+        # A shed's type is how many adjacent tiles it activates (§3.7).
+        "sheds": {SHED_NAMES[i]: {"type": k, "activates": len(SHED_PATTERNS[k][0])}
+                  for i, k in enumerate(p.sheds) if k != EMPTY},
         "discs": [SCORING_SPOTS[i] for i, d in enumerate(p.discs) if d],
         "pairs": [{"spots": [SCORING_SPOTS[a], SCORING_SPOTS[b]], "card": p.pairs[i]} for i, (a, b) in enumerate(PAIRS)],
         "privilege_cards": list(p.cards),
@@ -33,6 +39,7 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
         "figure": "start" if p.pos == 0 else p.pos,
         "finished_round": p.done,
         "starting_space": START_SLOTS[p.slot] if p.slot != EMPTY else None,
+        "score_now": preview(s, seat),
     }
     if s.kegs_and_more:
         out["delivery"] = {
@@ -49,8 +56,56 @@ def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
             "cart_kegs": p.cart_kegs,
             "delivered": list(p.delivered),
             "storage_tiles": {SHED_NAMES[i]: t for i, t in enumerate(p.storage_tiles) if t is not None},
+            # Setup 3D: the tiles still to arrange (the same seven for everyone, so nothing hidden).
+            "storage_tiles_in_hand": [t for t in delivery.STORAGE_TILES if t not in p.storage_tiles]
+            if s.phase == ARRANGING else [],
+            "carter_value": carter_value(s, p),
+            "cart_location": delivery.ROAD[p.cart][0],
         }
     return out
+
+
+def _gains(gains: Gains) -> dict[str, Any]:
+    return {"ducats": gains.ducats, "markers": {c: n for c, n in zip(COLOURS, gains.markers) if n},
+            "brewmaster": gains.brew}
+
+
+def _shed_choices(s: HAState) -> list[dict[str, Any]]:
+    """What each way of activating the pending shed would give now (§3.7 step 3), computed by the rules' own
+    reward code so a client only shows it."""
+    shed = s.sheds_pending[0]
+    p = s.players[s.turn]
+    out = []
+    for spots in shed_options(shed, p.sheds[shed]):
+        gains = Gains(s, s.turn)
+        for spot in spots:
+            gains.activate(spot)
+        out.append({"spots": [SPOT_NAMES[x] for x in spots], **_gains(gains)})
+    return out
+
+
+def _disc_choices(s: HAState) -> list[dict[str, Any]]:
+    """What each disc choice on the current space would give now (§3.6, §3.8)."""
+    return [{"spot": SCORING_SPOTS[spot], "number": n, **_gains(disc_gains(s, s.turn, spot, n)[0])}
+            for spot, n in disc_options(s, s.players[s.turn], s.space)]
+
+
+def _cart_choices(s: HAState) -> list[dict[str, Any]]:
+    """Where each use of the carter die takes the cart and what it loads and delivers (expansion A3)."""
+    p = s.players[s.turn]
+    steps = carter_value(s, p)
+    out = []
+    for load in cart_loads(p, steps, from_die=True):
+        to, loaded, delivered, _ = simulate_cart(p.cart, p.cart_kegs, steps, load)
+        out.append({"load": load, "steps": steps, "to": to, "to_kind": delivery.ROAD[to][0], "loaded": loaded,
+                    "delivered": delivered})
+    return out
+
+
+def _barrel_choice(s: HAState) -> dict[str, list[int]]:
+    """The goals whose large and small barrels ``ClaimBarrels`` would take now (§3.11)."""
+    large, small = claimable(s, s.turn)
+    return {"large": large, "small": small}
 
 
 def view(s: HAState, seat: int | None) -> dict[str, Any]:
@@ -86,12 +141,18 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "bought": s.bought if s.turn != EMPTY else None,
         "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
         "pending_pair": s.pair if s.pair != EMPTY else None,
+        "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
+        "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
+        "disc_choices": _disc_choices(s) if s.step == STEP_DISC and s.turn != EMPTY else None,
+        "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and s.turn != EMPTY else None,
+        "cart_choices": _cart_choices(s) if s.step == STEP_CART and s.turn != EMPTY else None,
         "track": track,
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,
                      "small": s.small[g] if s.small[g] != EMPTY else None} for g, (text, _) in enumerate(all_goals)],
         # Only the sizes of the face-down piles: never their order (which does not even exist).
         "resource_piles": [sum(p) for p in s.piles],
+        "resource_piles_by_back": {"I": sum(s.piles[0]), "II": sum(s.piles[1])},
         "monk_piles_left": max(0, s.rounds - s.round),  # stacks of 4 still to come (unused ones are boxed)
         "disc_reserve": s.disc_reserve(),
         "kegs_and_more": s.kegs_and_more,
