@@ -112,7 +112,7 @@ def main() -> None:
                 result.raise_for_status()
                 version = result.json()["version"]
                 accepted[version] = now_ms
-                page.wait_for_function("v => v in window.__shown", arg=str(version), timeout=10_000)
+                page.wait_for_function("v => v in window.__shown", arg=str(version), timeout=30_000)
         shown = page.evaluate("window.__shown")
         latencies = [shown[str(v)] - t for v, t in accepted.items()]
         context.close()

@@ -40,8 +40,14 @@ export async function api(method, path, { body, token } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
+  const early = window.__prefetched?.[path]; // started by index.html while the modules loaded
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (method === "GET" && early && early.token === (token || null)) {
+      delete window.__prefetched[path];
+      response = await early.response;
+    } else {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    }
   } catch (err) {
     throw new ApiError(0, "network_error", "The server cannot be reached. Check your connection.");
   }
