@@ -264,3 +264,27 @@ def test_a_token_the_server_does_not_know_is_forgotten_with_a_reason(page: Any, 
     page.goto("/#/inbox")
     expect(page.get_by_role("alert")).to_contain_text("does not know your sign-in")
     assert page.evaluate("localStorage.getItem('taproom.token')") is None
+
+
+def test_your_turn_notifies_a_hidden_tab_and_shows_the_deadline(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "pace": "1d", "options": {"target": 30},
+                                              "seats": [{"name": "Guest"}, {"me": True}]}).json()
+    game_id, guest = created["game_id"], created["seats"][0]["token"]
+    # permission granted, the tab in the background; the page's notifications are recorded
+    page.add_init_script("""
+      window.__notes = [];
+      window.Notification = function (title, options) { window.__notes.push([title, options && options.body]); };
+      window.Notification.permission = 'granted';
+      Object.defineProperty(document, 'hidden', { get: () => true });
+    """)
+    sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".status")).to_contain_text("Waiting for Guest")
+    expect(page.locator(".seats")).to_contain_text(re.compile(r"deadline in (24 h|1 d)"))
+    with web_server.api(guest) as client:
+        assert client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1}).status_code == 200
+    wait_my_turn(page)
+    expect(page).to_have_title("(1) Your turn — Taproom")
+    assert page.evaluate("window.__notes")[0][0] == "Your turn — Taproom"

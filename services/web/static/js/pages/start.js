@@ -2,7 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
-import { ErrorLine, setTitle } from "../ui.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { markdown } from "../markdown.js";
 
 // Prose for newcomers; the rules themselves live in the engine and its notes.
 const SUMMARIES = {
@@ -111,13 +112,15 @@ function SignedIn({ onSignOut }) {
 
 export function RulesPage({ game }) {
   const [text, setText] = useState(null);
+  const [types, setTypes] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
     setTitle("Rules notes");
     get(`/games/types/${game}/rules`).then(setText).catch((err) => setError(errorText(err)));
+    get("/games/types").then(setTypes).catch(() => {});
   }, [game]);
   return html`<p><a href="#/">← Back</a></p>
-    <h1>Rules notes: ${game}</h1>
+    <h1>Rules notes: ${gameTitle(types, game)}</h1>
     <${ErrorLine} error=${error} />
-    ${text === null ? null : html`<article class="notes"><pre>${text}</pre></article>`}`;
+    ${text === null ? null : html`<article class="notes">${markdown(text)}</article>`}`;
 }
