@@ -50,7 +50,8 @@ def main() -> None:
     wait_scored(srv, done)
 
     pages = [("start", "/#/", ".card"), ("lobby", "/#/lobby", ".new-game"), ("inbox", "/#/inbox", "#turn-h"),
-             ("game", f"/#/game/{live}", "button.command"), ("game-end", f"/#/game/{done}", '[data-check="replay"].pass')]
+             ("game", f"/#/game/{live}", "button.command"), ("game-end", f"/#/game/{done}", '[data-check="replay"].pass'),
+             ("fairness", f"/#/game/{done}", '[data-check="replay"].pass')]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         for width, height in ((1280, 900), (375, 812)):
@@ -62,10 +63,11 @@ def main() -> None:
                 page.goto(path)
                 page.wait_for_selector(ready)
                 page.wait_for_timeout(300)
-                if name == "game-end":
-                    page.locator(".score-sheet").scroll_into_view_if_needed()
-                page.screenshot(path=os.path.join(args.out, f"{name}-{width}.png"), full_page=name != "game-end"
-                                and name != "game")
+                if name == "fairness":
+                    page.locator(".fairness").scroll_into_view_if_needed()
+                # long pages whole; the game pages as a player first sees them
+                page.screenshot(path=os.path.join(args.out, f"{name}-{width}.png"),
+                                full_page=name in ("start", "lobby", "inbox"))
                 print(os.path.join(args.out, f"{name}-{width}.png"))
             context.close()
         browser.close()

@@ -54,7 +54,8 @@ export function GenericBoard({ ctx, state, busy }) {
     <section class="controls" aria-labelledby="controls-h">
       <h2 id="controls-h">Your move</h2>
       ${state.readOnly ? html`<p class="muted">${ctx.seat === null ? "Spectators cannot move." : "You are looking at the past: go back to live to move."}</p>`
-        : state.legal.length === 0 ? html`<p class="muted">Nothing to do right now.</p>`
+        : state.legal.length === 0 ? html`<p class="muted">${["ended", "scored", "expired"].includes(state.status)
+            ? "The game is over." : "Nothing to do right now."}</p>`
         : Object.entries(groups).map(([type, commands]) => html`<${CommandGroup} key=${type + state.version}
             type=${type} commands=${commands} submit=${ctx.api.submit} disabled=${busy} />`)}
     </section>

@@ -219,7 +219,7 @@ export function GamePage({ gameId, params }) {
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
-      <${NotifyButton} />
+      ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
     </div>
     <${ErrorLine} error=${error} />
     ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
