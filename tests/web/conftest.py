@@ -62,10 +62,21 @@ class WebServer:
         return httpx.Client(base_url=self.url, headers=headers, timeout=15)
 
 
+# Every browser, test and script here talks from 127.0.0.1, so the per-address limits of a public server
+# would trip in the first minute; these raise them (settings the service does not know are ignored).
+GENEROUS_LIMITS: dict[str, Any] = {
+    "rate_limit_address": "100000/minute", "rate_limit_register": "100000/hour",
+    "rate_limit_create_game": "100000/hour", "rate_limit_join": "100000/hour",
+    "rate_limit_command": "100000/minute", "rate_limit_stream_open": "100000/minute",
+    "max_bot_games_per_player": 10000, "max_streams_per_caller": 10000, "max_streams_per_address": 10000,
+}
+
+
 def web_settings(**overrides: Any) -> Settings:
     prefix = f"w{uuid.uuid4().hex[:6]}:"
     values: dict[str, Any] = dict(redis_url=None, key_prefix=prefix, shards=4, allow_client_seed=True,
-                                  rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000)
+                                  rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000,
+                                  **GENEROUS_LIMITS)
     values.update(overrides)
     return Settings(**values)
 
