@@ -1,7 +1,7 @@
 // Inbox: games awaiting me first (how long they have waited, the deadline), then the others, then results.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get } from "../api.js";
+import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle, until } from "../ui.js";
 
 export function InboxPage() {
@@ -39,8 +39,27 @@ export function InboxPage() {
     return mine.length ? `deadline ${until(Math.min(...mine.map((r) => r.deadline)))}` : "no deadline";
   };
   const others = (g) => g.seats.filter((s, i) => !g.my_seats.includes(i)).map((s) => s.name || "open").join(", ");
+  async function answer(link, gameId) {
+    try {
+      await post(link, {}, auth.token());
+      if (link.endsWith("/accept")) location.hash = `#/game/${gameId}`;
+      else setInbox({ ...inbox, invitations: inbox.invitations.filter((i) => i.game_id !== gameId) });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+  const invitations = inbox.invitations || []; // servers with invitations by handle list them here
   return html`<h1>Inbox</h1>
     <${ErrorLine} error=${error} />
+    ${invitations.length ? html`<section aria-labelledby="inv-h">
+      <h2 id="inv-h">Invitations (${invitations.length})</h2>
+      <ul class="list">${invitations.map((i) => html`<li key=${i.game_id + i.seat} class="row turn">
+        <span><strong>${gameTitle(types, i.game)}</strong>${i.invited_by ? ` from ${i.invited_by.name}` : ""}
+          <span class="muted"> · seat ${i.seat + 1} · answer ${until(i.expires_at)}</span></span>
+        <span><button type="button" class="primary" onClick=${() => answer(i.accept, i.game_id)}>Accept</button>
+          <button type="button" onClick=${() => answer(i.decline, i.game_id)}>Decline</button></span>
+      </li>`)}</ul>
+    </section>` : null}
     <section aria-labelledby="turn-h">
       <h2 id="turn-h">Your turn (${inbox.awaiting.length})</h2>
       ${inbox.awaiting.length ? null : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
