@@ -62,6 +62,10 @@ export function GamePage({ gameId, params }) {
       if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
         verdictFor.current = view.status; // once per status: the scored game's verdict does not change
         get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
+        if (view.status === "scored") {
+          // the history was redacted for this seat while the game ran; at the end all is revealed
+          get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
+        }
       }
     } catch (err) {
       setError(errorText(err));
