@@ -288,3 +288,30 @@ def test_your_turn_notifies_a_hidden_tab_and_shows_the_deadline(page: Any, web_s
     wait_my_turn(page)
     expect(page).to_have_title("(1) Your turn — Taproom")
     assert page.evaluate("window.__notes")[0][0] == "Your turn — Taproom"
+
+
+def games_without_a_board(server: WebServer) -> list[dict[str, Any]]:
+    from services.web import STATIC_DIR
+
+    registry = (STATIC_DIR / "boards" / "registry.js").read_text()
+    with server.api() as client:
+        types = client.get("/games/types").json()
+    return [t for t in types if f'"{t["id"]}"' not in registry and t["id"] != "counter"]
+
+
+@pytest.mark.slow
+def test_every_game_without_a_board_module_is_playable_on_the_generic_board(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    sign_in(page, ana)
+    games = games_without_a_board(web_server)
+    for game in games:
+        seats = [{"me": True}] + [{"bot": "random"}] * (max(2, game["min_players"]) - 1)
+        with web_server.api(ana["token"]) as client:
+            created = client.post("/games", json={"game": game["id"], "seats": seats})
+            assert created.status_code == 201, created.text
+        page.goto(f"/#/game/{created.json()['game_id']}")
+        wait_my_turn(page)
+        before = version_of(page)
+        page.locator("form.command-group button.command, button.command").first.click()
+        page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before)
+        expect(page.get_by_role("alert")).to_have_count(0)
