@@ -93,10 +93,18 @@ function Register({ onDone }) {
 function SignedIn({ onSignOut }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [me, setMe] = useState(null);
+  useEffect(() => {
+    // the server's word on who this is (name, handle), where it offers GET /players/me
+    get("/players/me", auth.token()).then((found) => {
+      if (found?.name) auth.signIn(auth.token(), found.name, found.player_id);
+      setMe(found);
+    }).catch(() => {});
+  }, []);
   const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
   const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
   return html`<div class="card">
-    <p>Signed in as <strong class="me-name">${auth.name() || "a player"}</strong>.</p>
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
     <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
     <h3>Sign-in link</h3>
     <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
