@@ -102,6 +102,14 @@ class Keys:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
         return f"{self.prefix}handle:{folded}"
 
+    def verdict(self, game_id: str) -> str:
+        """The audit verdict of a scored game (its log no longer changes, so it is computed once)."""
+        return self._g(game_id, "verdict")
+
+    def stream_ticket(self, ticket_hash: str) -> str:
+        """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
+        return f"{self.prefix}sticket:{ticket_hash}"
+
     def members(self, role: str) -> str:
         return f"{self.prefix}members:{role}"
 

@@ -262,8 +262,14 @@ SSE_KEEPALIVE_SECONDS = 15.0
 @router.get("/games/{game_id}/stream")
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
+           ticket: str | None = Query(None, max_length=100, description="a stream ticket (POST .../stream-ticket) "
+                                      "for clients that cannot send headers, such as a browser's EventSource"),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Server-sent events: each new event (redacted for the caller) as the game moves."""
+    if principal is None and ticket is not None:
+        from .web import principal_for_ticket
+
+        principal = principal_for_ticket(ctx, ticket, game_id)
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     start = meta["version"] if after is None else after

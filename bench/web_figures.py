@@ -1,0 +1,133 @@
+"""Web client figures, measured in Debian's chromium against the embedded service on 127.0.0.1.
+
+* time from navigation to an interactive game page (the board drawn and the move buttons there);
+* bytes transferred for a game page, first load (empty cache) and again (cached; the server answers 304s);
+* latency from a move accepted by the server to the other player's page showing it, p50 / p99.
+
+Usage: .venv/bin/python bench/web_figures.py [--moves 120] [--loads 7]
+Goals: interactive under 1 s, under 300 KB first load, push p99 under 250 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.web.conftest import CHROMIUM_ARGS, chromium_path, register_player, serve, web_settings  # noqa: E402
+
+# When the page became interactive (the move buttons drawn), on the page's own clock from navigation start.
+INTERACTIVE = """
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('button.command')) { window.__interactive = performance.now(); observer.disconnect(); }
+  }).observe(document, { subtree: true, childList: true });
+"""
+
+# Record when each version first shows on the page (the clock is the machine's, shared with this script).
+SHOWN = """
+  window.__shown = {};
+  new MutationObserver(() => {
+    const g = document.querySelector('.game');
+    if (g && !(g.dataset.version in window.__shown)) window.__shown[g.dataset.version] = Date.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-version'], childList: true });
+"""
+
+
+def signed_in(browser, url, player):
+    context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem('taproom.token', {player['token']!r});"
+                            f"localStorage.setItem('taproom.name', {player['name']!r});")
+    return context
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=120)
+    parser.add_argument("--loads", type=int, default=7)
+    args = parser.parse_args()
+    server = serve(web_settings())
+    srv = next(server)
+    ana, bo = register_player(srv, "Ana"), register_player(srv, "Bo")
+    with srv.api(ana["token"]) as client:
+        game_id = client.post("/games", json={"game": "counter", "options": {"target": 100_000},
+                                              "seats": [{"me": True}, {}]}).json()["game_id"]
+    with srv.api(bo["token"]) as client:
+        client.post(f"/games/{game_id}/join", json={}).raise_for_status()
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+        # 1. navigation to an interactive game page (fresh context: nothing cached)
+        times = []
+        for _ in range(args.loads):
+            context = signed_in(browser, srv.url, ana)
+            context.add_init_script(INTERACTIVE)
+            page = context.new_page()
+            page.goto(f"/#/game/{game_id}")
+            page.wait_for_function("window.__interactive !== undefined")
+            times.append(page.evaluate("window.__interactive") / 1000)
+            context.close()
+
+        # 2. bytes over the wire (CDP's encodedDataLength: headers and bodies as received)
+        context = signed_in(browser, srv.url, ana)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        received = {"bytes": 0}
+        cdp.on("Network.loadingFinished", lambda e: received.__setitem__("bytes", received["bytes"] + e["encodedDataLength"]))
+        page.goto(f"/#/game/{game_id}")
+        page.wait_for_selector("button.command")
+        page.wait_for_timeout(500)
+        first = received["bytes"]
+        received["bytes"] = 0
+        page.reload()
+        page.wait_for_selector("button.command")
+        page.wait_for_timeout(500)
+        cached = received["bytes"]
+        context.close()
+
+        # 3. push latency: Ana's and Bo's moves as accepted by the server, then seen on Bo's page
+        context = signed_in(browser, srv.url, bo)
+        context.add_init_script(SHOWN)
+        page = context.new_page()
+        page.goto(f"/#/game/{game_id}")
+        page.wait_for_selector(".game[data-ready]")
+        accepted = {}
+        with srv.api(ana["token"]) as a, srv.api(bo["token"]) as b:
+            for i in range(args.moves):
+                client = a if i % 2 == 0 else b
+                result = client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1})
+                now_ms = time.time() * 1000
+                result.raise_for_status()
+                version = result.json()["version"]
+                accepted[version] = now_ms
+                page.wait_for_function("v => v in window.__shown", arg=str(version), timeout=30_000)
+        shown = page.evaluate("window.__shown")
+        latencies = [shown[str(v)] - t for v, t in accepted.items()]
+        context.close()
+        browser.close()
+    server.close()
+
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1/5/15 min)")
+    print(f"interactive game page: median {statistics.median(times) * 1000:.0f} ms, "
+          f"max {max(times) * 1000:.0f} ms over {len(times)} fresh loads (goal < 1000 ms)")
+    print(f"game page bytes: first load {first / 1024:.1f} KB, cached reload {cached / 1024:.1f} KB (goal < 300 KB)")
+    print(f"move accepted -> other player's page: p50 {percentile(latencies, 50):.0f} ms, "
+          f"p99 {percentile(latencies, 99):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} moves "
+          f"(goal p99 < 250 ms)")
+
+
+if __name__ == "__main__":
+    main()

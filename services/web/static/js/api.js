@@ -1,0 +1,88 @@
+// The public HTTP API, as any third-party client would use it. Tokens live in localStorage.
+
+const TOKEN = "taproom.token";
+const NAME = "taproom.name";
+const PLAYER = "taproom.player";
+const SEATS = "taproom.seatTokens";
+
+export const auth = {
+  token: () => localStorage.getItem(TOKEN),
+  name: () => localStorage.getItem(NAME),
+  playerId: () => localStorage.getItem(PLAYER),
+  signIn(token, name, playerId) {
+    localStorage.setItem(TOKEN, token);
+    if (name) localStorage.setItem(NAME, name);
+    if (playerId) localStorage.setItem(PLAYER, playerId);
+  },
+  signOut() {
+    for (const key of [TOKEN, NAME, PLAYER, SEATS]) localStorage.removeItem(key);
+  },
+  seatTokens: () => JSON.parse(localStorage.getItem(SEATS) || "{}"),
+  setSeatToken(gameId, token) {
+    const all = auth.seatTokens();
+    all[gameId] = token;
+    localStorage.setItem(SEATS, JSON.stringify(all));
+  },
+  // A seat token (an invited seat opened by link) acts for its game; otherwise the player token.
+  tokenFor: (gameId) => auth.seatTokens()[gameId] || auth.token(),
+};
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  const early = window.__prefetched?.[path]; // started by index.html while the modules loaded
+  try {
+    if (method === "GET" && early && early.token === (token || null)) {
+      delete window.__prefetched[path];
+      response = await early.response;
+    } else {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    }
+  } catch (err) {
+    throw new ApiError(0, "network_error", "The server cannot be reached. Check your connection.");
+  }
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    if (response.status === 401 && token && token === auth.token()) {
+      // the server no longer knows this token (an embedded server restarted empty, or it was revoked):
+      // keeping it would fail every request, so forget it and say why
+      auth.signOut();
+      throw new ApiError(401, "unauthorized", "This server does not know your sign-in any more (it may have been " +
+        "reset). Register again, or use a sign-in link from a device where you are signed in.");
+    }
+    throw new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
+  }
+  return data;
+}
+
+export const get = (path, token) => api("GET", path, { token });
+export const post = (path, body, token) => api("POST", path, { body, token });
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Submit a command for the caller's seat; a 202 (still queued) is polled until accepted or refused.
+export async function submitCommand(gameId, command, token) {
+  const commandId = crypto.randomUUID();
+  const result = await post(`/games/${gameId}/commands`, { command_id: commandId, ...command }, token);
+  if (result.status !== "queued") return result;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+    await sleep(wait);
+    const polled = await get(`/games/${gameId}/commands/${commandId}`, token);
+    if (polled.status !== "queued") return polled;
+  }
+}
+
+export function errorText(err) {
+  return err instanceof ApiError ? `${err.message} (${err.code})` : String(err);
+}

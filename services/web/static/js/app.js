@@ -1,0 +1,62 @@
+// The shell: hash routes (the server serves one page at "/"), the navigation, sign-in links.
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { html } from "./html.js";
+import { auth } from "./api.js";
+import { StartPage, RulesPage } from "./pages/start.js";
+import { LobbyPage } from "./pages/lobby.js";
+import { InboxPage } from "./pages/inbox.js";
+import { GamePage } from "./pages/game.js";
+
+function parseRoute() {
+  const raw = location.hash.replace(/^#\/?/, "");
+  const [path, query = ""] = raw.split("?");
+  return { parts: path.split("/").filter(Boolean), params: new URLSearchParams(query) };
+}
+
+// A sign-in link carries the token in the fragment, which browsers never send to a server (so it is not logged).
+function takeSignInLink() {
+  const { parts, params } = parseRoute();
+  if (parts[0] !== "signin" || !parts[1]) return;
+  auth.signIn(decodeURIComponent(parts[1]), params.get("name"), params.get("player"));
+  history.replaceState(null, "", "#/inbox");
+}
+
+function Nav({ route }) {
+  const here = route.parts[0] || "";
+  const link = (href, label, key) =>
+    html`<a href=${href} aria-current=${here === key ? "page" : undefined}>${label}</a>`;
+  return html`<header class="top">
+    <a class="brand" href="#/">Taproom</a>
+    <nav aria-label="Main">
+      ${link("#/lobby", "Lobby", "lobby")}
+      ${auth.token() ? link("#/inbox", "Inbox", "inbox") : link("#/", "Sign in", "")}
+    </nav>
+  </header>`;
+}
+
+function App() {
+  const [route, setRoute] = useState(parseRoute());
+  useEffect(() => {
+    const onHash = () => {
+      takeSignInLink();
+      setRoute(parseRoute());
+      window.scrollTo(0, 0);
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  const [page, arg] = route.parts;
+  let body;
+  if (page === "lobby") body = html`<${LobbyPage} params=${route.params} />`;
+  else if (page === "inbox") body = html`<${InboxPage} />`;
+  else if (page === "game" && arg) body = html`<${GamePage} key=${arg} gameId=${arg} params=${route.params} />`;
+  else if (page === "rules" && arg) body = html`<${RulesPage} game=${arg} />`;
+  else body = html`<${StartPage} />`;
+  return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
+}
+
+takeSignInLink();
+const root = document.getElementById("app");
+root.textContent = ""; // the "Loading…" placeholder
+render(html`<${App} />`, root);

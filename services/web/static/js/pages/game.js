@@ -1,0 +1,352 @@
+// The game page frame: seats, clock, move log in words, board (the game's module or the generic one),
+// controls, history slider, live stream, end-of-game sheet and fairness panel.
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
+import { follow } from "../stream.js";
+import { describe, seatName } from "../words.js";
+import { BOARDS } from "../../boards/registry.js";
+import { GenericBoard } from "../generic-board.js";
+import { FairnessPanel, ScoreSheet } from "../endgame.js";
+import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
+
+const FINISHED = ["ended", "scored", "expired"];
+
+export function GamePage({ gameId, params }) {
+  // An invited seat's link carries its token in the fragment: keep it for this game and clean the address bar.
+  const seatToken = params.get("seat");
+  if (seatToken) {
+    auth.setSeatToken(gameId, seatToken);
+    history.replaceState(null, "", `#/game/${gameId}`);
+  }
+  const token = auth.tokenFor(gameId);
+  const [live, setLive] = useState(null); // the latest view response (meta + seat + board)
+  const [legal, setLegal] = useState([]);
+  const [events, setEvents] = useState([]);
+  const [at, setAt] = useState(null); // null: follow the head; a number: show that past version
+  const [past, setPast] = useState(null);
+  const [clock, setClock] = useState(null);
+  const [verdict, setVerdict] = useState(null);
+  const [connection, setConnection] = useState("connecting");
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [types, setTypes] = useState(null);
+  const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
+  const refreshTimer = useRef(null);
+  const wasMyTurn = useRef(false);
+  const verdictFor = useRef(null);
+  const drawnVersion = useRef(0);
+  useEffect(() => {
+    drawnVersion.current = (at === null ? live : past || live)?.version || 0;
+  });
+
+  const refresh = useCallback(async () => {
+    try {
+      let view = null;
+      let commands = [];
+      if (token) {
+        try {
+          const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token), get(`/games/${gameId}/legal`, token)]);
+          view = v;
+          commands = l.commands;
+        } catch (err) {
+          // a player who holds no seat here watches like a spectator
+          if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized"].includes(err.code)) throw err;
+        }
+      }
+      if (!view) view = await get(`/games/${gameId}`);
+      setLive(view);
+      setLegal(commands);
+      setError(null);
+      if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
+      if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
+        verdictFor.current = view.status; // once per status: the scored game's verdict does not change
+        get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
+        if (view.status === "scored") {
+          // the history was redacted for this seat while the game ran; at the end all is revealed
+          get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
+        }
+      }
+    } catch (err) {
+      setError(errorText(err));
+      // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
+      clearTimeout(refreshTimer.current);
+      refreshTimer.current = setTimeout(() => refreshRef.current(), 2000);
+    }
+  }, [gameId, token]);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  useEffect(() => {
+    // back online, or a phone tab shown again: catch up at once
+    const wake = () => document.visibilityState === "visible" && refreshRef.current();
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", wake);
+    return () => {
+      window.removeEventListener("online", wake);
+      document.removeEventListener("visibilitychange", wake);
+    };
+  }, []);
+
+  // First load: the history so far, then the stream from its last version.
+  useEffect(() => {
+    let stream = null;
+    let stopped = false;
+    (async () => {
+      await refresh();
+      let history;
+      try {
+        history = await get(`/games/${gameId}/events?after=0&limit=5000`, token);
+      } catch (err) {
+        // a seat token only speaks for its own game; a player with no seat reads the public history
+        history = await get(`/games/${gameId}/events?after=0&limit=5000`).catch(() => ({ events: [], version: 0 }));
+      }
+      if (stopped) return;
+      setEvents(history.events);
+      const after = history.events.length ? history.events[history.events.length - 1].version : 0;
+      stream = follow(gameId, {
+        after, token,
+        onEvent(event) {
+          setEvents((all) => [...all, event]);
+          clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
+          refreshTimer.current = setTimeout(refresh, 15);
+        },
+        onStatus: () => refresh(),
+        onEnd: () => refresh(),
+        onConnection: setConnection,
+      });
+    })();
+    return () => {
+      stopped = true;
+      stream?.stop();
+      clearTimeout(refreshTimer.current);
+    };
+  }, [gameId, token, refresh]);
+
+  useEffect(() => {
+    get("/games/types").then(setTypes).catch(() => {});
+  }, []);
+
+  // The game's board module, or the generic board when none is registered.
+  const gameType = live?.game;
+  useEffect(() => {
+    if (!gameType) return;
+    const loader = BOARDS[gameType];
+    if (!loader) return setBoardModule(null);
+    loader().then((m) => setBoardModule(m)).catch((err) => {
+      console.error("board module failed; using the generic board", err);
+      setBoardModule(null);
+    });
+  }, [gameType]);
+
+  const head = live?.version || 0;
+  // History: fetch the view at the chosen version (hidden information stays hidden for this seat).
+  useEffect(() => {
+    if (at === null) return setPast(null);
+    let gone = false;
+    const timer = setTimeout(() => {
+      get(`/games/${gameId}/at/${at}`, token).then((v) => !gone && setPast(v))
+        .catch((err) => !gone && setError(`Version ${at} cannot be shown: ${errorText(err)}`));
+    }, 60); // dragging the slider asks only for where it stops
+    return () => { gone = true; clearTimeout(timer); };
+  }, [at, gameId, token]);
+
+  const step = useCallback((delta) => {
+    setAt((current) => {
+      const next = Math.min(head, Math.max(1, (current ?? head) + delta));
+      return next >= head ? null : next;
+    });
+  }, [head]);
+  useEffect(() => {
+    const onKey = (e) => {
+      if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
+      if (e.key === "ArrowLeft") step(-1);
+      else if (e.key === "ArrowRight") step(1);
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [step]);
+
+  const seat = live && Number.isInteger(live.seat) ? live.seat : null;
+  const myTurn = at === null && legal.length > 0;
+  useEffect(() => {
+    setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
+    if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
+      new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
+    }
+    wasMyTurn.current = myTurn;
+  }, [myTurn, live, gameId, types]);
+
+  async function submit(command) {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await submitCommand(gameId, command, token);
+      await refresh();
+      return result;
+    } catch (err) {
+      setError(errorText(err));
+      throw err;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!live) {
+    return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
+  }
+  const shown = at === null ? live : past || live;
+  const seats = live.seats || [];
+  const seatInfo = seats.map((s, i) => ({ seat: i, name: seatName(seats, i), colour: seatColour(i), bot: s.bot }));
+  const readOnly = at !== null || seat === null;
+  // events the board has not been told about: from the version it drew last up to the one it draws now
+  const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
+  const boardState = {
+    view: shown.board, legal: readOnly ? [] : legal, version: shown.version, head, status: live.status,
+    readOnly, lastEvents,
+  };
+  const ctx = {
+    game: live.game, gameId, seat, seatInfo, t: (text) => text,
+    api: {
+      submit,
+      description: () => get(`/games/types/${live.game}/description`).catch((err) =>
+        err.status === 404 ? null : Promise.reject(err)),
+    },
+  };
+  return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
+      data-ready=${boardModule === undefined ? undefined : "1"} data-my-turn=${myTurn ? "1" : "0"}>
+    <div class="game-head">
+      <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
+      <p class="status" aria-live="polite">
+        ${statusLine(live, seat, myTurn, seats)}
+        <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
+      </p>
+      ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
+      ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
+    </div>
+    <${ErrorLine} error=${error} />
+    ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
+    ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
+    <div class="game-grid">
+      <section class="board-area" aria-label="Board">
+        ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
+                      : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />` : null}
+      </section>
+      <aside class="side">
+        <${Seats} live=${live} seat=${seat} clock=${clock} />
+        <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
+        <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
+      </aside>
+    </div>
+    <${FairnessPanel} meta=${live} verdict=${verdict} />
+  </div>`;
+}
+
+function statusLine(live, seat, myTurn, seats) {
+  if (live.status === "open") return "Waiting for players to join.";
+  if (FINISHED.includes(live.status)) return live.status === "scored" ? "The game is over." : `The game has ${live.status}.`;
+  if (myTurn) return "Your turn.";
+  const acting = (live.to_act || []).map((s) => (s === seat ? "you" : seatName(seats, s)));
+  return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Thinking…";
+}
+
+// A registered board module, mounted once and told about every change (see services/web/README.md).
+function ModuleBoard({ module, ctx, state }) {
+  const root = useRef(null);
+  const instance = useRef(null);
+  const ctxRef = useRef(ctx);
+  ctxRef.current = ctx;
+  useEffect(() => {
+    // the module keeps this ctx; its api calls always reach the page's current functions
+    const stable = { ...ctx, api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() } };
+    instance.current = module.mount(root.current, stable);
+    return () => instance.current?.destroy();
+  }, [module]);
+  useEffect(() => {
+    instance.current?.update(state);
+  }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view]);
+  return html`<div class="board-module" ref=${root}></div>`;
+}
+
+function Seats({ live, seat, clock }) {
+  const scores = Object.fromEntries((live.scores || []).map((s) => [s.seat, s.total]));
+  const clocks = Object.fromEntries((clock?.seats || []).map((r) => [r.seat, r]));
+  return html`<section aria-labelledby="seats-h" class="seats">
+    <h2 id="seats-h">Seats</h2>
+    <ul>${live.seats.map((s, i) => {
+      const acting = (live.to_act || []).includes(i);
+      const c = clocks[i];
+      return html`<li key=${i} class=${acting ? "acting" : ""}>
+        <span class="swatch" style=${`background:${seatColour(i)}`} aria-hidden="true"></span>
+        <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
+        ${s.bot ? html`<span class="badge">bot · ${s.bot}</span>` : null}
+        ${s.open ? html`<span class="badge">open</span>` : null}
+        ${s.away ? html`<span class="badge">autopilot</span>` : null}
+        ${acting ? html`<span class="badge to-act">to act</span>` : null}
+        ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
+        ${acting && c?.deadline ? html`<small class="clock">waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}</small>` : null}
+      </li>`;
+    })}</ul>
+    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move` : "time bank"}</p>` : null}
+  </section>`;
+}
+
+function HistorySlider({ at, head, setAt, step }) {
+  if (head < 2) return null;
+  const value = at ?? head;
+  return html`<section class="history" aria-labelledby="history-h">
+    <h2 id="history-h">History</h2>
+    <div class="slider-row">
+      <button type="button" onClick=${() => step(-1)} disabled=${value <= 1} aria-label="One version back">◀</button>
+      <input type="range" id="history" min="1" max=${head} value=${value} aria-label="Version shown"
+             aria-valuetext=${`version ${value} of ${head}`}
+             onInput=${(e) => { const v = Number(e.target.value); setAt(v >= head ? null : v); }} />
+      <button type="button" onClick=${() => step(1)} disabled=${at === null} aria-label="One version forward">▶</button>
+    </div>
+    <p class="muted">${at === null ? `Live · version ${head}` : html`Showing version ${value} of ${head}
+      <button type="button" class="link" onClick=${() => setAt(null)}>Back to live</button>`}</p>
+  </section>`;
+}
+
+function MoveLog({ events, seats, board, upTo }) {
+  const list = useRef(null);
+  const lines = useMemo(() => events.map((e) => ({ version: e.version, text: describe(e, seats, board) })), [events, seats, board]);
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [lines.length]);
+  return html`<section class="log" aria-labelledby="log-h">
+    <h2 id="log-h">Moves</h2>
+    <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
+    <ol ref=${list} class="log-list">
+      ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
+    </ol>
+  </section>`;
+}
+
+function JoinBar({ gameId, live, onJoined }) {
+  const [error, setError] = useState(null);
+  const open = live.seats.filter((s) => s.open).length;
+  async function join() {
+    try {
+      await post(`/games/${gameId}/join`, {}, auth.token());
+      location.reload(); // the page now acts as this seat: start over with its token, view and stream
+    } catch (err) {
+      setError(errorText(err));
+      onJoined();
+    }
+  }
+  return html`<div class="card join-bar">
+    <p>${open} seat${open === 1 ? "" : "s"} open.
+      ${auth.token() ? html`<button type="button" class="primary" onClick=${join}>Join this game</button>`
+                     : html`<a href="#/">Register or sign in</a> to join.`}</p>
+    <${ErrorLine} error=${error} />
+  </div>`;
+}
+
+function NotifyButton() {
+  const [permission, setPermission] = useState(window.Notification?.permission);
+  if (!window.Notification || permission !== "default") return null;
+  return html`<button type="button" class="link" onClick=${() => Notification.requestPermission().then(setPermission)}>
+    Notify me when it is my turn</button>`;
+}

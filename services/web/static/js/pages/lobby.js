@@ -1,0 +1,197 @@
+// Lobby: open games to join, recent results, and a new-game form generated from the game's options schema.
+import { useEffect, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { auth, errorText, get, post } from "../api.js";
+import { ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+
+const BOT_LEVELS = ["random", "greedy", "search"];
+const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
+               ["bank", "Time bank"]];
+
+export function LobbyPage({ params }) {
+  const [types, setTypes] = useState(null);
+  const [lobby, setLobby] = useState({ open: [], finished: [] });
+  const [error, setError] = useState(null);
+  const load = () => get("/lobby").then(setLobby).catch((err) => setError(errorText(err)));
+  useEffect(() => {
+    setTitle("Lobby");
+    get("/games/types").then(setTypes).catch((err) => setError(errorText(err)));
+    load();
+  }, []);
+  async function join(gameId) {
+    setError(null);
+    if (!auth.token()) return setError("Register or sign in first (on the start page) to take a seat.");
+    try {
+      await post(`/games/${gameId}/join`, {}, auth.token());
+      location.hash = `#/game/${gameId}`;
+    } catch (err) {
+      setError(errorText(err));
+      load();
+    }
+  }
+  return html`<h1>Lobby</h1>
+    <${ErrorLine} error=${error} />
+    <div class="columns">
+      <section aria-labelledby="open-h">
+        <h2 id="open-h">Open games</h2>
+        ${lobby.open.length === 0 ? html`<p class="muted">No open game right now: start one.</p>` : null}
+        <ul class="list">
+          ${lobby.open.map((g) => html`<li key=${g.game_id} class="row">
+            <span><strong>${gameTitle(types, g.game)}</strong>
+              <span class="muted"> · ${g.seats.filter((s) => !s.open).map((s) => s.name || "bot").join(", ")}
+              · ${g.seats.filter((s) => s.open).length} open</span></span>
+            <span><a href=${`#/game/${g.game_id}`}>Watch</a>
+              <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
+          </li>`)}
+        </ul>
+        <h2>Recently finished</h2>
+        <ul class="list">
+          ${lobby.finished.slice(0, 10).map((g) => html`<li key=${g.game_id} class="row">
+            <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)}</a>
+            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago</span>
+          </li>`)}
+        </ul>
+      </section>
+      <section aria-labelledby="new-h">
+        <h2 id="new-h">New game</h2>
+        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
+      </section>
+    </div>`;
+}
+
+function winner(meta) {
+  const first = Object.entries(meta.places || {}).filter(([, place]) => place === 1).map(([seat]) => Number(seat));
+  return first.length ? `won by ${first.map((s) => meta.seats[s]?.name || `seat ${s + 1}`).join(" and ")}` : "ended";
+}
+
+function resolveRef(schema, root) {
+  if (schema?.$ref) return root.$defs?.[schema.$ref.split("/").pop()] || {};
+  if (schema?.allOf?.length === 1) return resolveRef(schema.allOf[0], root);
+  // "x or null" (an optional option): offer x; an empty field sends null, the game's default
+  if (schema?.anyOf) return resolveRef(schema.anyOf.find((s) => s.type !== "null") || {}, root);
+  return schema || {};
+}
+
+// One input per option; the server validates (invalid_options), the form only offers what the schema says.
+function OptionField({ name, schema, root, value, onChange }) {
+  const s = resolveRef(schema, root);
+  const id = `opt-${name}`;
+  const label = schema.title || s.title || name.replace(/_/g, " ");
+  const help = schema.description || s.description;
+  let input;
+  if ("const" in s) return null; // nothing to choose
+  if (s.type === "boolean") {
+    return html`<div class="field check">
+      <input type="checkbox" id=${id} checked=${Boolean(value)} onChange=${(e) => onChange(e.target.checked)} />
+      <label for=${id}>${label}</label>${help ? html`<small>${help}</small>` : null}</div>`;
+  } else if (s.enum) {
+    input = html`<select id=${id} value=${value} onChange=${(e) => onChange(e.target.value)}>
+      ${s.enum.map((v) => html`<option value=${v}>${String(v)}</option>`)}</select>`;
+  } else if (s.type === "integer" || s.type === "number") {
+    input = html`<input type="number" id=${id} value=${value ?? ""} min=${s.minimum} max=${s.maximum}
+      step=${s.type === "integer" ? 1 : "any"} onInput=${(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />`;
+  } else if (s.type === "string") {
+    input = html`<input id=${id} value=${value ?? ""} onInput=${(e) => onChange(e.target.value)} />`;
+  } else {
+    input = html`<input id=${id} value=${value === undefined ? "" : JSON.stringify(value)}
+      onInput=${(e) => { try { onChange(JSON.parse(e.target.value)); } catch { /* keep typing */ } }} />`;
+  }
+  return html`<div class="field"><label for=${id}>${label}</label>${input}${help ? html`<small>${help}</small>` : null}</div>`;
+}
+
+function defaults(type) {
+  const out = {};
+  for (const [name, s] of Object.entries(type?.options?.properties || {})) if ("default" in s) out[name] = s.default;
+  return out;
+}
+
+function NewGameForm({ types, initial }) {
+  const [gameId, setGameId] = useState(types.find((t) => t.id === initial)?.id || types[0]?.id);
+  const type = types.find((t) => t.id === gameId);
+  const [options, setOptions] = useState(defaults(type));
+  const signedIn = Boolean(auth.token());
+  const firstSeats = (t) => Array.from({ length: Math.max(2, t?.min_players || 2) }, (_, i) =>
+    i === 0 ? { kind: signedIn ? "me" : "open" } : { kind: "bot", bot: "greedy" });
+  const [seats, setSeats] = useState(firstSeats(type));
+  const [pace, setPace] = useState("");
+  const [error, setError] = useState(null);
+  const [invites, setInvites] = useState(null);
+
+  function pickGame(id) {
+    const t = types.find((x) => x.id === id);
+    setGameId(id);
+    setOptions(defaults(t));
+    setSeats(firstSeats(t));
+  }
+  const setSeat = (i, patch) => setSeats(seats.map((s, j) => (j === i ? { ...s, ...patch } : s)));
+
+  async function create(e) {
+    e.preventDefault();
+    setError(null);
+    const body = {
+      game: gameId, options,
+      seats: seats.map((s) => s.kind === "me" ? { me: true } : s.kind === "bot" ? { bot: s.bot }
+        : s.kind === "invite" ? { name: (s.name || "").trim() || "Friend" } : {}),
+    };
+    if (pace) body.pace = pace;
+    try {
+      const created = await post("/games", body, auth.token());
+      const links = created.seats.filter((s) => s.token).map((s) => ({
+        seat: s.seat, name: s.name,
+        link: `${location.origin}/#/game/${created.game_id}?seat=${encodeURIComponent(s.token)}`,
+      }));
+      if (links.length) setInvites({ gameId: created.game_id, links });
+      else location.hash = `#/game/${created.game_id}`;
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+
+  if (invites) {
+    return html`<div class="card">
+      <h3>Send each invited player their link</h3>
+      <p class="muted">A link is shown only now; it lets its holder play that seat.</p>
+      ${invites.links.map((l) => html`<p><label>${l.name} (seat ${l.seat + 1})
+        <input readonly value=${l.link} onFocus=${(e) => e.target.select()} /></label></p>`)}
+      <a class="button" href=${`#/game/${invites.gameId}`}>Go to the game</a>
+    </div>`;
+  }
+  const props = type?.options?.properties || {};
+  return html`<form class="card new-game" onSubmit=${create} aria-describedby="new-h">
+    <div class="field"><label for="ng-game">Game</label>
+      <select id="ng-game" value=${gameId} onChange=${(e) => pickGame(e.target.value)}>
+        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select></div>
+    <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
+      ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
+        <label for=${`seat-${i}`}>Seat ${i + 1}</label>
+        <select id=${`seat-${i}`} value=${s.kind} onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
+          ${signedIn ? html`<option value="me">Me</option>` : null}
+          <option value="open">Open (anyone joins)</option>
+          <option value="bot">Bot</option>
+          <option value="invite">Invited player</option>
+        </select>
+        ${s.kind === "bot" ? html`<select aria-label=${`Seat ${i + 1} bot level`} value=${s.bot}
+            onChange=${(e) => setSeat(i, { bot: e.target.value })}>
+            ${BOT_LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}</select>` : null}
+        ${s.kind === "invite" ? html`<input aria-label=${`Seat ${i + 1} player's name`} placeholder="their name"
+            value=${s.name || ""} onInput=${(e) => setSeat(i, { name: e.target.value })} />` : null}
+      </div>`)}
+      <p>
+        <button type="button" disabled=${seats.length >= (type?.max_players || 8)}
+          onClick=${() => setSeats([...seats, { kind: "bot", bot: "greedy" }])}>Add seat</button>
+        <button type="button" disabled=${seats.length <= (type?.min_players || 1)}
+          onClick=${() => setSeats(seats.slice(0, -1))}>Remove seat</button>
+      </p>
+    </fieldset>
+    ${Object.keys(props).length ? html`<fieldset><legend>Options</legend>
+      ${Object.entries(props).map(([name, schema]) => html`<${OptionField} key=${gameId + name} name=${name}
+          schema=${schema} root=${type.options} value=${options[name]}
+          onChange=${(v) => setOptions({ ...options, [name]: v })} />`)}
+    </fieldset>` : null}
+    <div class="field"><label for="ng-pace">Pace</label>
+      <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
+        ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
+    <${ErrorLine} error=${error} />
+    <button type="submit" class="primary">Create game</button>
+  </form>`;
+}

@@ -1,0 +1,134 @@
+// Start: what Taproom is, the games, register / sign in / sign out, and the rules notes page.
+import { useEffect, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { auth, errorText, get, post } from "../api.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { markdown } from "../markdown.js";
+
+// Prose for newcomers; the rules themselves live in the engine and its notes.
+const SUMMARIES = {
+  carcassonne:
+    "Draw a tile, add it to the growing landscape, and place a follower on a city, road, monastery or field. " +
+    "Completed features score. With Hills & Sheep: shepherds, flocks and hills that bury a tile for ties.",
+  "heaven-and-ale":
+    "Run a monastery brewery: buy resource and shed tiles around your garden, then score them when the " +
+    "master brewer's scoring rounds come. With Kegs & More: new tiles and kegs.",
+  tiefenthal:
+    "Build up a tavern deck: draft dice, serve guests, earn beer and money, and buy better staff and " +
+    "furnishings over eight evenings. Module 1 rules.",
+};
+
+export function StartPage() {
+  const [types, setTypes] = useState([]);
+  const [signedIn, setSignedIn] = useState(Boolean(auth.token()));
+  useEffect(() => {
+    setTitle("Play board games over days");
+    get("/games/types").then(setTypes).catch(() => setTypes([]));
+  }, []);
+  return html`<section class="hero">
+      <h1>Taproom</h1>
+      <p>Board games played over days, on a phone or a laptop, against friends and bots. Every move is an
+        event in a public, hash-chained log: when a game ends its secret seed is revealed, so anyone can check
+        that every shuffle and every roll was fair.</p>
+    </section>
+    <div class="columns">
+      <section aria-labelledby="games-h">
+        <h2 id="games-h">The games</h2>
+        <ul class="cards">
+          ${types.map((t) => html`<li class="card" key=${t.id}>
+            <h3>${t.title}</h3>
+            <p class="muted">${t.min_players}–${t.max_players} players</p>
+            <p>${SUMMARIES[t.id] || "A registered game."}</p>
+            <p><a href=${`#/rules/${t.id}`}>Rules notes</a> · <a href=${`#/lobby?game=${t.id}`}>Start a game</a></p>
+          </li>`)}
+        </ul>
+      </section>
+      <section aria-labelledby="me-h">
+        <h2 id="me-h">${signedIn ? "You" : "Play"}</h2>
+        ${signedIn ? html`<${SignedIn} onSignOut=${() => setSignedIn(false)} />`
+                   : html`<${Register} onDone=${() => setSignedIn(true)} />`}
+      </section>
+    </div>`;
+}
+
+function Register({ onDone }) {
+  const [name, setName] = useState("");
+  const [link, setLink] = useState("");
+  const [error, setError] = useState(null);
+  async function register(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const created = await post("/players", { name: name.trim() });
+      auth.signIn(created.token, created.name, created.player_id);
+      onDone();
+      location.hash = "#/lobby";
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+  function useLink(e) {
+    e.preventDefault();
+    const hash = link.trim().replace(/^[^#]*#/, "#");
+    if (!hash.startsWith("#/signin/")) return setError("That is not a Taproom sign-in link.");
+    location.hash = hash;
+    onDone();
+  }
+  return html`<form class="card" onSubmit=${register}>
+      <h3>New here? Pick a name</h3>
+      <label for="reg-name">Your name</label>
+      <input id="reg-name" name="name" required maxlength="64" autocomplete="nickname" value=${name}
+             onInput=${(e) => setName(e.target.value)} />
+      <button type="submit">Register and play</button>
+    </form>
+    <form class="card" onSubmit=${useLink}>
+      <h3>Played on another device?</h3>
+      <label for="signin-link">Paste your sign-in link</label>
+      <input id="signin-link" value=${link} onInput=${(e) => setLink(e.target.value)} autocomplete="off" />
+      <button type="submit">Sign in</button>
+    </form>
+    <${ErrorLine} error=${error} />`;
+}
+
+function SignedIn({ onSignOut }) {
+  const [shown, setShown] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const [me, setMe] = useState(null);
+  useEffect(() => {
+    // the server's word on who this is (name, handle), where it offers GET /players/me
+    get("/players/me", auth.token()).then((found) => {
+      if (found?.name) auth.signIn(auth.token(), found.name, found.player_id);
+      setMe(found);
+    }).catch(() => {});
+  }, []);
+  const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
+  const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
+  return html`<div class="card">
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
+    <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
+    <h3>Sign-in link</h3>
+    <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
+    ${shown ? html`<p><input readonly value=${link} aria-label="Sign-in link" onFocus=${(e) => e.target.select()} /></p>
+                   <button type="button" onClick=${() => navigator.clipboard?.writeText(link).then(() => setCopied(true))}>
+                     ${copied ? "Copied" : "Copy"}</button>`
+            : html`<button type="button" onClick=${() => setShown(true)}>Show sign-in link</button>`}
+    <h3>Sign out</h3>
+    <p class="muted">This browser forgets your token. Without a sign-in link you cannot come back as yourself.</p>
+    <button type="button" class="danger" onClick=${() => { auth.signOut(); onSignOut(); }}>Sign out</button>
+  </div>`;
+}
+
+export function RulesPage({ game }) {
+  const [text, setText] = useState(null);
+  const [types, setTypes] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    setTitle("Rules notes");
+    get(`/games/types/${game}/rules`).then(setText).catch((err) => setError(errorText(err)));
+    get("/games/types").then(setTypes).catch(() => {});
+  }, [game]);
+  return html`<p><a href="#/">← Back</a></p>
+    <h1>Rules notes: ${gameTitle(types, game)}</h1>
+    <${ErrorLine} error=${error} />
+    ${text === null ? null : html`<article class="notes">${markdown(text)}</article>`}`;
+}

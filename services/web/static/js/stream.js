@@ -1,0 +1,84 @@
+// Follow a game's server-sent events. EventSource cannot send headers and the long-lived token must not
+// go into a URL, so a seated player trades it for a 60-second, one-game stream ticket before each connect.
+import { post } from "./api.js";
+
+const EVENT_NAMES = ["game_event", "status", "scored"];
+
+export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConnection }) {
+  let source = null;
+  let stopped = false;
+  let last = after;
+  let retry = 500;
+  let timer = null;
+
+  async function connect() {
+    if (stopped) return;
+    const params = new URLSearchParams({ after: String(last) });
+    if (token) {
+      try {
+        const { ticket } = await post(`/games/${gameId}/stream-ticket`, {}, token);
+        params.set("ticket", ticket);
+      } catch (err) {
+        if (err.code !== "not_your_seat") return reconnect();
+        // a player watching a game they do not sit in follows the public stream
+      }
+    }
+    if (stopped) return;
+    source = new EventSource(`/games/${gameId}/stream?${params}`);
+    source.onopen = () => {
+      retry = 500;
+      onConnection?.("live");
+    };
+    for (const name of EVENT_NAMES) {
+      source.addEventListener(name, (message) => {
+        const data = JSON.parse(message.data || "{}");
+        if (name === "game_event") {
+          if (data.version <= last) return; // a replayed duplicate after a reconnect
+          last = data.version;
+          onEvent(data);
+        } else {
+          onStatus?.(name, data);
+        }
+      });
+    }
+    source.addEventListener("end", (message) => {
+      // a stream is bounded: "reconnect: true" (a timeout) means follow on, anything else means the game is over
+      const data = message.data ? JSON.parse(message.data) : {};
+      if (data.reconnect) {
+        retry = 0;
+        return reconnect();
+      }
+      close();
+      onConnection?.("ended");
+      onEnd?.();
+    });
+    // Resume from the last version seen, with a fresh ticket (EventSource's own retry would reuse the old URL).
+    source.onerror = () => reconnect();
+  }
+
+  function close() {
+    if (source) source.close();
+    source = null;
+  }
+
+  function reconnect() {
+    close();
+    if (stopped) return;
+    onConnection?.("reconnecting");
+    clearTimeout(timer);
+    timer = setTimeout(connect, retry);
+    retry = Math.min(Math.max(retry * 2, 500), 10000);
+  }
+
+  connect();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      close();
+    },
+    get version() {
+      return last;
+    },
+  };
+}
