@@ -4,7 +4,8 @@ The view shows the whole board in placement order, every figure, the bag, the
 scores and ``unseen_tiles`` (the stacks pooled with the face-down tiles under
 hills). Replaying the placements rebuilds the feature union-find, the frontier
 and the river exactly as the game did; the only hidden fact, which of the
-unseen tiles lie under hills, is dealt afresh from ``rng``.
+unseen tiles lie under hills, is dealt afresh from ``rng``, and so is another seat's drawn tile when
+the view hides it (``DRAWN_TILE_PRIVATE``; ``unseen_tiles`` then pools it too).
 
 Public facts the view does not carry and this module infers:
 ``shepherd_placed`` (true only when a shepherd was placed this turn; with
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import random
 from typing import Any, Sequence
+
+from domain.core import REDACTED
 
 from .board import place_tile, start_river
 from .state import CarcassonneState
@@ -38,10 +41,22 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
         s.river_end = None
     # -- tiles: the stacks and the buried tiles are pooled in the view; deal the burials afresh
     unseen = dict(view["unseen_tiles"])
-    s.lake_pending = unseen.pop(LAKE, 0) > 0
+    lake = unseen.pop(LAKE, 0)
     river = {t: n for t, n in unseen.items() if t in _RIVER_TILES and n > 0}
     main = sorted(t for t, n in unseen.items() if t not in _RIVER_TILES for _ in range(n))
     rng.shuffle(main)
+    drawn = view["tile"]
+    if drawn == REDACTED:  # another seat's draw: a tile from the pool the game would draw from now
+        if river:
+            pool = sorted(t for t, n in river.items() for _ in range(n))
+            drawn = pool[rng.randrange(len(pool))]
+            river[drawn] -= 1
+            river = {t: n for t, n in river.items() if n}
+        elif lake and view.get("river_end") is not None:
+            drawn, lake = LAKE, 0
+        else:
+            drawn = main.pop()
+    s.lake_pending = lake > 0
     buried = view["buried_count"]
     s.buried = main[:buried]
     remaining: dict[str, int] = {}
@@ -54,7 +69,7 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
     s.phase = view["phase"]
     s.turn_seat = view["turn"]
     s.turns = view["turns"]
-    s.current_tile = view["tile"]
+    s.current_tile = drawn
     last = view["last_placed"]
     s.placed = s.board[(last["x"], last["y"])] if last else -1
     # -- figures

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.core import Command, Event, Game, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, Score
 
 from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
+from .description import describe_game
 from .evolve import HANDLERS, started, take
 from .messages import (COMMAND_TYPES, EVENT_TYPES, AbbotPlaced, AbbotRecalled, FigureSkipped, FlockFieldExtended,
                        FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot,
@@ -31,6 +32,8 @@ class CarcassonneOptions(BaseModel):
     hills_and_sheep: bool = False
     river: bool = False
     abbot: bool = False
+    stack_size: int | None = Field(None, ge=1, le=200)
+    """Development and tutorial games: only this many land tiles, picked at random at setup (None = all)."""
 
 
 def draw_tile(stack: dict[str, int], rng: random.Random) -> str:
@@ -41,6 +44,16 @@ def draw_tile(stack: dict[str, int], rng: random.Random) -> str:
             return tile
         pick -= stack[tile]
     raise AssertionError("empty stack")  # pragma: no cover
+
+
+def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, int]:
+    """``size`` tiles drawn from the multiset ``stack`` (a short game's stack, written into GameStarted)."""
+    left, out = dict(stack), dict[str, int]()
+    for _ in range(size):
+        tile = draw_tile(left, rng)
+        take(left, tile)
+        out[tile] = out.get(tile, 0) + 1
+    return dict(sorted(out.items()))
 
 
 class _Turn:
@@ -83,6 +96,8 @@ class CarcassonneGame(Game[CarcassonneState]):
         else:
             start = START_TILE
             take(tiles, START_TILE)
+        if options.stack_size is not None and options.stack_size < sum(tiles.values()):
+            tiles = _sample(tiles, options.stack_size, rng)
         bag = {str(v): c for v, c in SHEEP_TOKENS.items()} if options.hills_and_sheep else {}
         started = GameStarted(players=n_seats, hills_and_sheep=options.hills_and_sheep, river=options.river,
                               start_tile=start, tiles=tiles, river_tiles=river_tiles, lake=options.river, bag=bag,
@@ -324,6 +339,10 @@ class CarcassonneGame(Game[CarcassonneState]):
 
     def clone(self, state: CarcassonneState) -> CarcassonneState:
         return state.clone()
+
+    def description(self, options: BaseModel | None = None) -> dict[str, Any]:
+        """Every tile type's features and where they lie; one document for all options (clients cache it)."""
+        return describe_game()
 
 
 GAME = CarcassonneGame()

@@ -8,6 +8,8 @@ from pydantic import Field
 
 from domain.core import Command, Event
 
+from .rules import DRAWN_TILE_PRIVATE
+
 # -- commands ------------------------------------------------------------------
 
 
@@ -69,9 +71,15 @@ class GameStarted(Event):
 
 
 class TileDrawn(Event):
+    """``seat`` drew ``tile``; only that seat sees which until the game ends (``DRAWN_TILE_PRIVATE``)."""
+
     type: Literal["TileDrawn"] = "TileDrawn"
+    private_fields = frozenset({"tile"}) if DRAWN_TILE_PRIVATE else frozenset()
     seat: int
     tile: str
+
+    def private_to(self) -> frozenset[int]:
+        return frozenset({self.seat})
 
 
 class TileDiscarded(Event):

@@ -55,3 +55,8 @@ RIVER_ALTERNATE_CURVES = True
 
 RIVER_START_TILE_IN_STACK = True
 """With the River the usual start tile is shuffled into the land tiles (§9.11); False = left out of the game."""
+
+DRAWN_TILE_PRIVATE = True
+"""Taproom house rule: the drawn tile is seen only by the seat that drew it until it is placed (at the table
+it is shown around; here an opponent waiting days for a move learns nothing useful from it). Discarded tiles
+stay public. False shows it to everyone."""

@@ -1,23 +1,35 @@
 """What a seat (or a spectator) sees, built from the state.
 
 Never included: the stack's composition on its own or any order (none exists),
-and which tiles lie under hills. ``unseen_tiles`` merges the stack with the
-buried tiles, which every player can work out by counting (public knowledge).
+which tiles lie under hills, and (``DRAWN_TILE_PRIVATE``) the tile another seat
+has drawn. ``unseen_tiles`` merges the stack with the buried tiles, which every
+player can work out by counting, and for everyone but the drawer also the drawn
+tile, so two views in a row never tell it by difference.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .board import describe, rotated_at
-from .rules import FOLLOWERS_PER_PLAYER
-from .state import CarcassonneState
-from .tiles import KIND_NAMES, TILES
+from domain.core import REDACTED
+
+from .board import describe, neighbours8, rotated_at, tile_nodes
+from .rules import DRAWN_TILE_PRIVATE, FOLLOWERS_PER_PLAYER
+from .scoring import abbots_in, feature_value, followers_in, winners
+from .shepherds import seats_in_field
+from .state import PLACE, CarcassonneState
+from .tiles import FIELD, KIND_NAMES, MONASTERY, TILES
 
 
-def unseen_tiles(state: CarcassonneState) -> dict[str, int]:
-    """Tiles not yet seen by anyone: the stacks plus the face-down tiles under hills."""
+def sees_drawn_tile(state: CarcassonneState, seat: int | None) -> bool:
+    return not DRAWN_TILE_PRIVATE or seat == state.turn_seat
+
+
+def unseen_tiles(state: CarcassonneState, seat: int | None = None) -> dict[str, int]:
+    """Tiles ``seat`` has not seen: the stacks, the face-down tiles under hills and another seat's drawn tile."""
     out: dict[str, int] = {}
+    if state.phase == PLACE and state.current_tile is not None and not sees_drawn_tile(state, seat):
+        out[state.current_tile] = 1
     for stack in (state.remaining, state.river_remaining):
         for tile, n in stack.items():
             out[tile] = out.get(tile, 0) + n
@@ -26,6 +38,44 @@ def unseen_tiles(state: CarcassonneState) -> dict[str, int]:
     if state.lake_pending:
         out["RV_LAKE"] = out.get("RV_LAKE", 0) + 1
     return dict(sorted(out.items()))
+
+
+def _complete(state: CarcassonneState, root: int) -> bool:
+    if state.kind[root] >= MONASTERY:  # monastery or garden: surrounded on all 8 sides (§5.4)
+        x, y, _, _ = state.placements[state.node_tile[root]]
+        return sum(1 for _ in neighbours8(state, x, y)) == 8
+    return state.open[root] == 0
+
+
+def features(state: CarcassonneState) -> list[dict[str, Any]]:
+    """Features a client must show as a whole: those holding a figure (what each player could still score)
+    and those of the latest tile on the board (what its turn joined or completed, still there when the next
+    seat has drawn). ``parts`` are (x, y, local id)."""
+    roots = {state.root[n] for n in state.followers} | {state.root[n] for n in state.abbots.values()}
+    roots |= {state.root[n] for n in state.shepherds.values()}
+    if state.placements:
+        roots |= {state.root[n] for n in tile_nodes(state, len(state.placements) - 1)}
+    out = []
+    for root in sorted(roots, key=lambda r: describe(state, min(state.members[r]))):
+        complete = _complete(state, root)
+        figures = followers_in(state, root) + abbots_in(state, root)
+        points, bonus, tiles = feature_value(state, root, complete)
+        entry: dict[str, Any] = {
+            "kind": KIND_NAMES[state.kind[root]],
+            "parts": [list(describe(state, n)) for n in sorted(state.members[root])],
+            "complete": complete,
+            "tiles": tiles,
+            "points": points,
+            "figures": [{"seat": s, "figure": "abbot" if s in state.abbots and state.abbots[s] == n else "follower",
+                         "at": list(describe(state, n))} for n, s in figures],
+            "leaders": winners(state, figures),
+        }
+        if state.kind[root] == FIELD:
+            shepherds = seats_in_field(state, root)
+            entry["shepherds"] = shepherds
+            entry["sheep"] = sum(sum(state.flocks.get(s, [])) for s in shepherds)
+        out.append(entry)
+    return out
 
 
 def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
@@ -58,9 +108,9 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state.turn_seat,
         "turns": state.turns,
-        "tile": state.current_tile,
+        "tile": state.current_tile if state.current_tile is None or sees_drawn_tile(state, seat) else REDACTED,
         "tiles_left": state.tiles_left(),
-        "unseen_tiles": unseen_tiles(state),
+        "unseen_tiles": unseen_tiles(state, seat),
         "buried_count": len(state.buried),
         "discarded": list(state.discarded),
         "board": board,
@@ -74,6 +124,7 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "breakdown": [dict(b) for b in state.breakdown],
         "river_end": list(state.river_end[:2]) if state.river_end else None,
+        "features": features(state),
     }
     if state.hills_and_sheep:
         view["bag"] = {("wolf" if v == 0 else f"sheep_{v}"): n for v, n in enumerate(state.bag)}

@@ -179,6 +179,14 @@ class Game(ABC, Generic[S]):
             self.__dict__["_events"] = index
         return index
 
+    def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
+        """Static, JSON-ready facts a client needs to draw the game (tile geometry, board layout).
+
+        The same for every game of these options and never dependent on a state, so clients may cache
+        it; None when the game provides none (a generic client then draws from the view alone).
+        """
+        return None
+
     def schema(self) -> dict[str, Any]:
         """Public description for ``GET /games/types``."""
         return {

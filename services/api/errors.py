@@ -21,6 +21,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "command_not_found": 404,
     "player_not_found": 404,
     "invitation_not_found": 404,
+    "no_description": 404,
     "not_your_turn": 409,
     "stale_version": 409,
     "game_not_active": 409,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Depends, Response
+import orjson
+from fastapi import APIRouter, Depends, Path, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from domain.core import all_games
+from domain.core import all_games, get_game
 
 from ..deps import Context, get_context
 from ..errors import ApiError
@@ -35,3 +38,33 @@ def metrics() -> Response:
 def game_types() -> list[dict[str, Any]]:
     """Registered games with their options, player counts and command schemas."""
     return [game.schema() for game in all_games()]
+
+
+DESCRIPTION_MAX_AGE = 3600
+"""Seconds a browser may reuse a description unasked; after that the ETag makes revalidation cheap."""
+
+
+@lru_cache(maxsize=None)
+def _description(game_id: str) -> tuple[bytes, str] | None:
+    """The description's JSON bytes and their ETag; computed once per process (it never changes while running)."""
+    description = get_game(game_id).description()
+    if description is None:
+        return None
+    body = orjson.dumps(description, option=orjson.OPT_SORT_KEYS)
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@router.get("/games/types/{game}/description",
+            responses={304: {"description": "not modified (If-None-Match matched the ETag)"},
+                       404: {"description": "the game provides no static description (`no_description`)"}})
+def game_description(request: Request, game: str = Path(pattern=r"^[a-z0-9_-]{1,64}$")) -> Response:
+    """The game's static description for clients: for Carcassonne every tile type's features and where
+    they lie (edges, half-edges, pennants, hills, vineyards, gardens, river). Cacheable: ETag + max-age."""
+    found = _description(get_game(game).id)
+    if found is None:
+        raise ApiError("no_description", f"game {game!r} provides no static description")
+    body, etag = found
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={DESCRIPTION_MAX_AGE}"}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)

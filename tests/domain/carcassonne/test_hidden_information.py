@@ -6,7 +6,7 @@ import json
 import random
 
 from domain.carcassonne import GAME
-from domain.carcassonne.messages import TileBuried
+from domain.carcassonne.messages import TileBuried, TileDrawn
 from domain.carcassonne.state import CarcassonneState
 from domain.core import REDACTED
 from domain.core.playout import random_playout
@@ -58,8 +58,13 @@ def test_buried_tile_is_redacted_in_every_seat_history() -> None:
             data = event.redacted(seat)
             assert data["tile"] == REDACTED
             assert not event.visible_to(seat)
-    # every other event is public
-    assert all(e.is_public() for e in result.events if not isinstance(e, TileBuried))
+    # a drawn tile is seen by its drawer only; every other event is public
+    for event in result.events:
+        if isinstance(event, TileDrawn):
+            assert event.redacted(event.seat)["tile"] == event.tile
+            assert all(event.redacted(s)["tile"] == REDACTED for s in (None, 0, 1, 2) if s != event.seat)
+        elif not isinstance(event, TileBuried):
+            assert event.is_public()
 
 
 def test_view_shows_what_a_client_needs() -> None:
@@ -79,10 +84,38 @@ def test_view_shows_what_a_client_needs() -> None:
 def test_view_in_progress_lists_drawn_tile_and_counts() -> None:
     events = GAME.setup(GAME.parse_options({"hills_and_sheep": True}), 2, random.Random(5))
     state = GAME.fold(None, events)
-    view = GAME.view(state, None)
+    view = GAME.view(state, 0)
     assert view["tile"] == state.current_tile and view["turn"] == 0
     assert view["tiles_left"] == 88 and sum(view["unseen_tiles"].values()) == 88
     assert view["supply"][0] == {"followers": 7, "followers_total": 7, "shepherd": True, "abbot": False}
+    for other in (None, 1):  # the others count the drawn tile among the unseen ones
+        hidden = GAME.view(state, other)
+        assert hidden["tile"] == REDACTED and hidden["tiles_left"] == 88
+        assert sum(hidden["unseen_tiles"].values()) == 89
+
+
+def test_only_the_drawer_sees_the_drawn_tile() -> None:
+    checked = 0
+
+    def check(state: CarcassonneState, event: object) -> None:
+        nonlocal checked
+        if state.phase != "place":
+            return
+        other = next((t for t in sorted(state.remaining) if t != state.current_tile), None)
+        if other is None:
+            return
+        alt = GAME.clone(state)  # the same position, but the drawer holds another tile
+        alt.remaining[other] -= 1
+        alt.remaining[state.current_tile] = alt.remaining.get(state.current_tile, 0) + 1
+        alt.current_tile = other
+        for seat in (None, *range(state.players)):
+            if seat != state.turn_seat:
+                assert GAME.view(state, seat) == GAME.view(alt, seat)
+        assert GAME.view(state, state.turn_seat)["tile"] == state.current_tile
+        checked += 1
+
+    random_playout(GAME, 3, "drawn", {"hills_and_sheep": True}, check=check)
+    assert checked > 50
 
 
 def test_determinize_depends_only_on_public_information() -> None:

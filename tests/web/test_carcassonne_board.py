@@ -1,0 +1,262 @@
+"""The Carcassonne board module in a real browser: every tile drawn as the engine defines it, and a whole
+game with Hills & Sheep played against a bot by clicking only what the page highlights.
+
+``TAPROOM_FULL_CARCASSONNE=1`` plays the full stack instead of the short development stack;
+``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in the README to ``docs/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from domain.carcassonne.tiles import KIND_NAMES, TILES
+from tests.web.conftest import WebServer, register_player, sign_in
+
+pytestmark = pytest.mark.browser
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SHOTS = DOCS if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
+
+# Sample points in tile units (0..100, north up): each edge's midpoint and each half-edge's middle, just inside.
+EDGE_POINTS = {"N": (50, 4), "E": (96, 50), "S": (50, 96), "W": (4, 50)}
+HALF_POINTS = {"NL": (25, 5), "NR": (75, 5), "EL": (95, 25), "ER": (95, 75),
+               "SL": (75, 95), "SR": (25, 95), "WL": (5, 75), "WR": (5, 25)}
+PX = 200  # each tile is drawn 200 px wide, so a tile unit is 2 px
+
+SAMPLE_ALL_TILES = """
+async ([points, px, only, mirror]) => {
+  const { tileSvg, anchor, turn } = await import("/static/boards/carcassonne-tiles.js");
+  const desc = await (await fetch("/games/types/carcassonne/description")).json();
+  // a deliberately wrong drawing for the self-check: east and west swapped
+  const SWAP = { E: "W", W: "E", NL: "NR", NR: "NL", EL: "WR", WR: "EL", ER: "WL", WL: "ER", SL: "SR", SR: "SL" };
+  const flip = (xs) => (xs || []).map((x) => SWAP[x] || x);
+  const mirrored = (t) => ({ ...t, river: flip(t.river), features: t.features.map((f) => ({ ...f,
+    edges: f.edges && flip(f.edges), shared_edges: f.shared_edges && flip(f.shared_edges), halves: f.halves && flip(f.halves) })) });
+  const box = document.createElement("div");
+  box.style.cssText = `position:fixed;left:0;top:0;width:${px}px;height:${px}px;z-index:2147483647;background:#fff`;
+  document.body.appendChild(box);
+  const out = [];
+  for (const tile of Object.values(desc.tiles).filter((t) => !only || t.id === only)) {
+    for (let r = 0; r < 4; r++) {
+      box.replaceChildren(tileSvg(mirror ? mirrored(tile) : tile, r, px));
+      const hits = {};
+      for (const [name, [x, y]] of Object.entries(points)) {
+        const hit = document.elementFromPoint(x * px / 100, y * px / 100);
+        const feature = hit && hit.closest("[data-kind]");
+        hits[name] = feature ? [feature.dataset.kind, feature.dataset.feature] : null;
+      }
+      const drawn = [...box.querySelectorAll("[data-kind]")].map((n) => [n.dataset.kind, n.dataset.feature]);
+      // where a figure of each feature stands (and its click spot lies) must be on that feature
+      const spots = {};
+      for (const f of tile.features) {
+        const [x, y] = turn(anchor(tile, f), r);
+        const hit = document.elementFromPoint(x * px / 100, y * px / 100)?.closest("[data-kind]");
+        spots[f.id] = hit ? hit.dataset.feature : null;
+      }
+      out.push({ tile: tile.id, rotation: r, hits, drawn, spots });
+    }
+  }
+  box.remove();
+  return out;
+}
+"""
+
+
+def expected(tile: str, rotation: int) -> dict[str, tuple[str, set[str]]]:
+    """What the engine says lies at each sample point: a kind and the feature ids allowed there."""
+    rt = TILES[tile].rotations[rotation]
+    ids = [f.local_id for f in rt.features]
+    out: dict[str, tuple[str, set[str]]] = {}
+    for e, name in enumerate("NESW"):
+        code = rt.edges[e]
+        if code == "C":
+            if len(rt.cities_at[e]) == 1:  # an edge two cities share is checked by its halves
+                out[name] = ("city", {ids[rt.cities_at[e][0]]})
+        elif code == "R":
+            out[name] = ("road", {ids[rt.road_at[e]]})
+        elif code == "I":
+            out[name] = ("river", {"river"})
+        else:
+            out[name] = ("field", {ids[rt.field_at[2 * e]], ids[rt.field_at[2 * e + 1]]})
+    for h, name in enumerate(HALF_POINTS):
+        if rt.field_at[h] >= 0:
+            out[name] = ("field", {ids[rt.field_at[h]]})
+        else:
+            out[name] = ("city", {ids[i] for i in rt.cities_at[h // 2]})
+    monastery = [f for f in rt.features if KIND_NAMES[f.kind] == "monastery"]
+    if monastery and not rt.rivers:
+        out["centre"] = ("monastery", {monastery[0].local_id})
+    return out
+
+
+def mismatches(drawn: list[dict[str, Any]]) -> list[str]:
+    wrong = []
+    for entry in drawn:
+        features = {(KIND_NAMES[f.kind], f.local_id) for f in TILES[entry["tile"]].rotations[entry["rotation"]].features}
+        shown = {tuple(d) for d in entry["drawn"]} - {("river", "river")}
+        if shown != features:  # every feature drawn once under its own id and kind, nothing else
+            wrong.append(f"{entry['tile']} r{entry['rotation']}: drawn {sorted(shown)}, engine {sorted(features)}")
+        misplaced = {f: at for f, at in entry["spots"].items() if at != f}
+        if misplaced:  # a figure's spot lies on another feature (the drawn feature there is named)
+            wrong.append(f"{entry['tile']} r{entry['rotation']}: figure spots on the wrong feature {misplaced}")
+        for name, (kind, allowed) in expected(entry["tile"], entry["rotation"]).items():
+            hit = entry["hits"][name]
+            if hit is None or hit[0] != kind or hit[1] not in allowed:
+                wrong.append(f"{entry['tile']} r{entry['rotation']} {name}: drawn {hit}, engine {kind} {sorted(allowed)}")
+    return wrong
+
+
+POINTS = {**EDGE_POINTS, **HALF_POINTS, "centre": (50, 50)}
+
+
+def test_every_tile_type_is_drawn_as_the_engine_defines_it_at_every_rotation(page: Any):
+    page.goto("/")
+    drawn = page.evaluate(SAMPLE_ALL_TILES, [POINTS, PX, None, False])
+    assert len(drawn) == 4 * len(TILES)
+    wrong = mismatches(drawn)
+    assert not wrong, "\n".join(wrong[:30])
+
+
+@pytest.mark.parametrize("tile", ["I", "J", "HS_CC_V_MULTI", "RV_CITYCURVE"])
+def test_the_check_catches_a_mirrored_tile(page: Any, tile: str):
+    page.goto("/")
+    drawn = page.evaluate(SAMPLE_ALL_TILES, [POINTS, PX, tile, True])
+    assert len(drawn) == 4 and all(mismatches([entry]) for entry in drawn)
+
+
+def _wait_turn_or_end(page: Any) -> str:
+    page.wait_for_function("""() => { const g = document.querySelector('.game');
+        return g && (g.dataset.myTurn === '1' || ['ended', 'scored', 'abandoned'].includes(g.dataset.status)); }""",
+                           timeout=30_000)
+    return page.locator(".game").get_attribute("data-status")
+
+
+def _act(page: Any, action: Any) -> None:
+    """Click, then wait for the game to move on (a new version on the page)."""
+    before = int(page.locator(".game").get_attribute("data-version"))
+    action()
+    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
+
+
+SHORT = {"hills_and_sheep": True, "stack_size": 14}
+EVERYTHING = {"hills_and_sheep": True, "river": True, "abbot": True, "stack_size": 8}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [SHORT, EVERYTHING], ids=["hills-and-sheep", "river-abbot-hills-and-sheep"])
+def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any, web_server: WebServer,
+                                                                     options: dict[str, Any]):
+    if os.environ.get("TAPROOM_FULL_CARCASSONNE"):
+        options = {k: v for k, v in options.items() if k != "stack_size"}
+    shots = SHOTS if options is SHORT else None
+    player = register_player(web_server, "Ana")
+    kinds_seen: set[str] = set()
+    with web_server.api(player["token"]) as client:
+        created = client.post("/games", json={"game": "carcassonne", "options": options, "seed": "click-through",
+                                              "seats": [{"me": True}, {"bot": "random"}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["game_id"]
+    page = new_page(1280, 900)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, player)
+    page.goto(f"/#/game/{gid}")
+    expect(page.locator(".carc-svg")).to_be_visible()
+    chooser = random.Random(11)
+    turns = figures = rotations = tended = recalls = 0
+    shot_taken = False
+    while _wait_turn_or_end(page) == "active":
+        if page.locator(".carc-target").count():
+            targets = page.locator(".carc-target")
+            targets.nth(chooser.randrange(targets.count())).click()
+            preview = page.locator("[data-testid=carc-preview] [data-rotation]")
+            fitting = page.locator(".carc-target.selected").get_attribute("data-rotations").split()
+            assert preview.get_attribute("data-rotation") in fitting
+            if len(fitting) > 1:  # rotating goes through the fitting turns only
+                seen = {preview.get_attribute("data-rotation")}
+                for _ in range(len(fitting) - 1):
+                    page.keyboard.press("r") if rotations % 2 else page.click("[data-action=rotate]")
+                    seen.add(preview.get_attribute("data-rotation"))
+                    rotations += 1
+                assert seen == set(fitting)
+            _act(page, lambda: page.click("[data-action=confirm]"))
+            turns += 1
+        elif page.locator("[data-action=recall]").count() and chooser.random() < 0.3:
+            _act(page, lambda: page.click("[data-action=recall]"))
+            recalls += 1
+        elif page.locator(".carc-hotspot").count() or page.locator("[data-action=pass]").count():
+            kinds = [k for k in ("shepherd", "abbot", "follower") if page.locator(f"[data-action=figure-{k}]").count()]
+            kinds_seen.update(kinds)
+            if kinds and chooser.random() < 0.8:
+                page.click(f"[data-action=figure-{chooser.choice(kinds)}]")
+                spots = page.locator(".carc-hotspot")
+                spot = spots.nth(chooser.randrange(spots.count()))
+                _act(page, spot.click)
+                figures += 1
+            else:
+                _act(page, lambda: page.click("[data-action=pass]"))
+            if not shot_taken and turns >= 5 and shots:
+                page.screenshot(path=str(shots / "carcassonne-in-progress.png"))
+                page.set_viewport_size({"width": 375, "height": 800})
+                page.screenshot(path=str(shots / "carcassonne-phone.png"))
+                page.set_viewport_size({"width": 1280, "height": 900})
+                shot_taken = True
+        elif page.locator("[data-action=gather], [data-action=grow]").count():
+            action = "gather" if chooser.random() < 0.5 else "grow"
+            if not page.locator(f"[data-action={action}]").count():
+                action = "grow" if action == "gather" else "gather"
+            _act(page, lambda: page.click(f"[data-action={action}]"))
+            tended += 1
+        else:
+            page.wait_for_timeout(100)  # the legal commands are still on their way
+    assert turns >= 5 and figures >= 1
+    assert "shepherd" in kinds_seen and ("abbot" in kinds_seen) == bool(options.get("abbot"))
+    expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=20_000)
+    expect(page.locator("[data-testid=carc-status]")).to_have_text("Game over")
+    with web_server.api(player["token"]) as client:
+        meta = client.get(f"/games/{gid}").json()
+    api_scores = [int(s["total"]) for s in sorted(meta["scores"], key=lambda s: s["seat"])]
+    assert api_scores == meta["board"]["scores"]
+    for seat, score in enumerate(api_scores):
+        expect(page.locator(f"[data-testid=carc-score-{seat}]")).to_have_text(str(score))
+    described = page.locator("[data-testid=carc-described]")
+    expect(described).to_contain_text(f"{len(meta['board']['board'])} tiles on the table")
+    assert described.locator("li").count() >= len(meta["board"]["board"])
+    assert not errors, errors
+    if shots:
+        page.locator(".board-area").screenshot(path=str(shots / "carcassonne-finished.png"))
+    assert re.search(r"Game over", page.locator("[data-testid=carc-status]").text_content())
+
+
+def test_only_the_drawer_sees_the_drawn_tile_and_only_the_seat_to_act_gets_moves(new_page: Any, web_server: WebServer):
+    with web_server.api() as client:
+        created = client.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True},
+                                              "seed": "who-sees", "seats": [{"name": "Ann"}, {"name": "Ben"}]})
+        assert created.status_code == 201, created.text
+        body = created.json()
+    gid, tokens = body["game_id"], [s["token"] for s in body["seats"]]
+    with web_server.api(tokens[0]) as client:
+        drawn = client.get(f"/games/{gid}/view").json()["board"]["tile"]
+    name = TILES[drawn].spec.name
+    pages = []
+    for token in tokens:
+        page = new_page(1280, 900)
+        page.goto("/")
+        page.evaluate("([g, t]) => localStorage.setItem('taproom.seatTokens', JSON.stringify({[g]: t}))", [gid, token])
+        page.goto(f"/#/game/{gid}")
+        expect(page.locator("[data-testid=carc-drawn]")).to_be_visible()
+        pages.append(page)
+    ann, ben = pages
+    expect(ann.locator("[data-testid=carc-drawn]")).to_contain_text(name)
+    assert ann.locator(".carc-target").count() > 0
+    expect(ben.locator("[data-testid=carc-drawn]")).to_contain_text("A tile has been drawn")
+    assert ben.locator("[data-testid=carc-drawn] [data-tile]").count() == 0  # a face-down tile, no drawing of it
+    if drawn != "D":  # the start tile's name is on the table anyway
+        assert name not in ben.content()
+    assert ben.locator(".carc-target").count() == 0 and ben.locator("[data-action=confirm]").count() == 0
