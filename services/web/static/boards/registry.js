@@ -2,4 +2,5 @@
 // by the generic board. The contract a module implements is in services/web/README.md.
 export const BOARDS = {
   "carcassonne": () => import("./carcassonne.js"),
+  "tiefenthal": () => import("./tiefenthal.js"),
 };
