@@ -126,7 +126,8 @@ export function mount(root, ctx) {
   let selected = null; // a die id chosen to place (click) or being dragged
   let pending = false;
 
-  ctx.api.description().then((d) => { desc = d; render(); }).catch(() => { desc = null; render(); });
+  let descError = null;
+  ctx.api.description().then((d) => { desc = d; render(); }).catch((err) => { descError = err; render(); });
 
   const nameOf = (seat) => ctx.seatInfo?.[seat]?.name || `Seat ${seat + 1}`;
   const colourOf = (seat, v) => ctx.seatInfo?.[seat]?.colour
@@ -188,7 +189,11 @@ export function mount(root, ctx) {
   function render() {
     if (!state || !state.view) { el.innerHTML = `<p class="tf-muted">Loading…</p>`; return; }
     const v = state.view;
-    if (!desc) { el.innerHTML = `<p class="tf-muted">Loading the board…</p>`; return; }
+    if (!desc) {
+      el.innerHTML = descError ? `<p role="alert">The board description could not be loaded (${esc(descError.message || descError)}); reload the page.</p>`
+        : `<p class="tf-muted">Loading the board…</p>`;
+      return;
+    }
     if (selected !== null && !legal().some((c) => c.type === "PlaceDie" && c.die === selected)
         && !legal().some((c) => c.type === "TakeDie" && c.die === selected)) selected = null;
     const me = v.you !== null && v.you !== undefined ? v.you : null;
@@ -376,7 +381,6 @@ export function mount(root, ctx) {
   }
 
   function draftCard(v) {
-    const mine = v.you !== null && v.coasters ? v.coasters[String(v.you)] : null;
     const coasters = Object.entries(v.coasters || {}).map(([seat, values]) => {
       const own = +seat === v.you;
       const dice = values.map((val) => {
@@ -389,7 +393,7 @@ export function mount(root, ctx) {
     });
     return `<section class="tf-card" aria-label="Dice draft" data-testid="tf-draft"><h3>Dice draft</h3>
       <div class="tf-row" style="gap:16px">${coasters.join("")}</div>
-      ${mine ? "" : ""}</section>`;
+</section>`;
   }
 
   function guestsCard(v) {
@@ -460,7 +464,7 @@ export function mount(root, ctx) {
 
   return {
     update(next) {
-      if (state && next.version !== state.version) selected = null;
+      // a chosen die stays chosen while others move (render drops it once it has no legal move left)
       state = next;
       render();
     },
