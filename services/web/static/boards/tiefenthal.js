@@ -90,7 +90,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const diceText = (dice) => (dice.length === 6 ? "any die" : dice.join(" / "));
 
 // A bonus spec (data.py's small dicts) in words.
-export function bonusText(b, cardNames = {}) {
+export function bonusText(b, cardNames = {}, tileLabels = {}) {
   if (!b) return "";
   switch (b.kind) {
     case "card": return `${cardNames[b.card] || b.card} card`;
@@ -100,8 +100,8 @@ export function bonusText(b, cardNames = {}) {
     case "doubloons": return `${b.n} doubloons`;
     case "beer": return `${b.n} beer`;
     case "upgrade": return "a free upgrade";
-    case "upgrade_tile": return `upgrade ${b.tile}`;
-    case "choice": return b.options.map((o) => bonusText(o, cardNames)).join(" or ");
+    case "upgrade_tile": return `upgrade the ${tileLabels[b.tile] || b.tile}`;
+    case "choice": return b.options.map((o) => bonusText(o, cardNames, tileLabels)).join(" or ");
     case "none": return "nothing";
     default: return b.kind;
   }
@@ -240,7 +240,8 @@ export function mount(root, ctx) {
     if (cmds.some((c) => c.type === "ChooseBonus")) {
       prompt = "Choose your bonus.";
       const opts = me.pending_choices[0] || [];
-      cmds.forEach((c, i) => { if (c.type === "ChooseBonus") out.push(btn(i, esc(bonusText(opts[c.option], names)), "choice")); });
+      const labels = Object.fromEntries(desc.tavern.tiles.map((t) => [t.id, t.label]));
+      cmds.forEach((c, i) => { if (c.type === "ChooseBonus") out.push(btn(i, esc(bonusText(opts[c.option], names, labels)), "choice")); });
     } else if (v.phase === "B") {
       prompt = "Keep your tavern, or spend a counter guest to clear it and draw again.";
       cmds.forEach((c, i) => {
