@@ -71,7 +71,7 @@ class Projector(FeedFollower):
             if not info.player_id:
                 continue
             key = (game_id, seat)
-            if seat in to_act:
+            if seat in to_act and not info.bot:  # a seat a bot took over by vote awaits nobody
                 since = self._waiting_since.setdefault(key, updated)
                 pipe.zadd(k.inbox(info.player_id), {game_id: since})
             else:

@@ -13,10 +13,14 @@ from domain.core.seating import Invitation
 
 
 def seats_public(record: GameRecord) -> list[dict[str, Any]]:
-    """Each seat; one reserved by a standing invitation is not ``open`` (only its invitee may take it)."""
+    """Each seat; one reserved by a standing invitation is not ``open`` (only its invitee may take it).
+    Its standing with the clock: ``away`` (the policy that took it over), ``timeouts`` (consecutive missed
+    deadlines), ``timed_out_turn`` (the policy is finishing a missed turn), ``votes`` (seats that voted
+    about it)."""
     return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id,
              "open": not s.taken and s.invitation is None, "away": s.autopilot,
-             "invited": _invited(s.invitation)} for i, s in enumerate(record.seats)]
+             "invited": _invited(s.invitation), "timeouts": s.timeouts, "timed_out_turn": s.overdue is not None,
+             "votes": list(s.votes)} for i, s in enumerate(record.seats)]
 
 
 def _invited(invitation: Invitation | None) -> dict[str, Any] | None:

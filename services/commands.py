@@ -48,7 +48,9 @@ class CommandBus:
 
     def submit(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
                expected_version: int | None = None, dev_seed: str | None = None) -> str:
-        """Queue a command; returns its id (idempotent: the same id is applied at most once)."""
+        """Queue a command; returns its id. One id has one outcome forever: an id already applied or
+        rejected is answered with that outcome again and never decided anew (retry a rejection under a
+        new id)."""
         command_id = command_id or new_command_id()
         message = {"game_id": game_id, "command_id": command_id, "command": command, "seat": seat, "actor": actor}
         if expected_version is not None:
@@ -60,6 +62,22 @@ class CommandBus:
         return command_id
 
     def outcome(self, game_id: str, command_id: str) -> Outcome | None:
+        """The command's outcome, also once its outcome key expired (from the game's records)."""
+        found = self._stored(game_id, command_id)
+        if found is not None:
+            return found
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.keys.commands(game_id), command_id)
+        pipe.hget(self.keys.rejections(game_id), command_id)
+        applied, rejected = pipe.execute()
+        if rejected:
+            return Outcome(**orjson.loads(rejected))
+        if applied:
+            record = orjson.loads(applied)
+            return Outcome("accepted", command_id, game_id, record.get("from_version", 0), record.get("to_version", 0))
+        return None
+
+    def _stored(self, game_id: str, command_id: str) -> Outcome | None:
         raw = self.redis.get(self.keys.outcome(game_id, command_id))
         return Outcome(**orjson.loads(raw)) if raw else None
 
@@ -68,9 +86,12 @@ class CommandBus:
         deadline = time.monotonic() + timeout
         delay = 0.001
         while True:
-            found = self.outcome(game_id, command_id)
-            if found is not None or time.monotonic() >= deadline:
+            # The processor writes the outcome key when it settles, so polling that one key is enough.
+            found = self._stored(game_id, command_id)
+            if found is not None:
                 return found
+            if time.monotonic() >= deadline:
+                return self.outcome(game_id, command_id)
             time.sleep(delay)
             delay = min(delay * 2, 0.02)
 

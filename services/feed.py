@@ -5,6 +5,8 @@ A follower takes a fair share of the shards (leases), reads each owned
 ``handle_entries``, which persists the checkpoint once the batch is done
 (possibly in the same pipeline as its own writes). Entries seen twice must
 be harmless: both followers act on the game's current state, not on deltas.
+When Redis goes away a follower waits it out and then resumes from its
+stored checkpoints, so a batch cut short is simply read again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import redis
 from .aggregates import Repository
 from .eventstore import EventStore, Keys
 from .leases import ShardLeases
+from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
 
 
@@ -48,13 +51,23 @@ class FeedFollower:
         """Called once per loop turn (periodic work)."""
 
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
+        def turn() -> None:
+            if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
+                time.sleep(0.05)
+            self.idle()
+
         try:
-            while not stop.is_set():
-                if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
-                    time.sleep(0.05)
-                self.idle()
+            ride_out(self.role, turn, stop, self.lost_redis)
         finally:
-            self.leases.release_all()
+            try:
+                self.leases.release_all()
+            except UNAVAILABLE:  # they lapse by themselves
+                pass
+
+    def lost_redis(self) -> None:
+        """Redis went away mid-batch: resume from the stored checkpoints and the logs, not from memory."""
+        self.repo.clear()
+        self._checkpoints.clear()
 
     def step(self, block_ms: int = 0, count: int = 500) -> int:
         if self.leases.refresh():

@@ -21,6 +21,7 @@ from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
 from .processor import Processor
 from .reactor import Reactor
+from .resilience import command_retry
 from .settings import Settings
 from .workers.worker import run_worker_thread
 
@@ -32,7 +33,8 @@ ClientFactory = Callable[[], redis.Redis]
 def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
     """New clients on ``REDIS_URL``, or on one in-process server when there is none."""
     if settings.redis_url:
-        pool = redis.ConnectionPool.from_url(settings.redis_url)
+        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
+        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
         return lambda: redis.Redis(connection_pool=pool)
     shared = server or fakeredis.FakeServer()
     return lambda: fakeredis.FakeRedis(server=shared)

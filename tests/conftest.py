@@ -17,6 +17,8 @@ import pytest
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--soak-full", action="store_true", default=False,
                      help="run the full count of soak games (slow) instead of a seeded sample")
+    parser.addoption("--chaos-full", action="store_true", default=False,
+                     help="the longer chaos run: more tables and three rounds of kills")
 
 
 def soak_count(config: pytest.Config, full: int, sample: int) -> int:

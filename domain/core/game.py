@@ -13,6 +13,8 @@ A game is stateless code around a state object it owns:
 * ``legal_commands(state, seat)``: every legal command of ``seat`` now; the same
   rules validate commands in ``decide`` so "legal" means one thing everywhere.
 * ``to_act(state)``: the seats that must act now (several in simultaneous phases).
+* ``turn_key(state, seat)`` (optional): which turn ``seat`` is in, for games where
+  one seat can take two turns in a row (see :meth:`Game.turn_key`).
 * ``view(state, seat | None)``: what that seat (None = spectator) may see, built
   from the state, JSON-ready; hidden information is never in it.
 * ``is_over(state)`` and ``scores(state)``: the end and the score sheet.
@@ -27,7 +29,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -135,6 +137,18 @@ class Game(ABC, Generic[S]):
     def scores(self, state: S) -> list[Score]: ...
 
     # -- helpers with sensible defaults ------------------------------------
+    def turn_key(self, state: S, seat: int) -> Hashable:
+        """Which turn ``seat`` (one of ``to_act``) is in now: equal keys between two commands mean the same turn.
+
+        A seat's *turn* is a stretch of commands during which it stays in ``to_act`` and this key stays
+        the same: every step of a multi-step turn (a tile and then its figure, a move and then its
+        purchases, a whole planning phase) keeps it; the seat's next turn changes it. The default (one
+        key) suits games where another seat always acts in between; a game in which one seat can take
+        two turns in a row (Heaven & Ale's rearmost figure moves again) returns something that changes.
+        Deadlines and timeouts (``domain.core.lifecycle``) run per turn in this sense.
+        """
+        return None
+
     def clone(self, state: S) -> S:
         """An independent copy of ``state`` (search bots branch from it)."""
         return copy.deepcopy(state)

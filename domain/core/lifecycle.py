@@ -7,11 +7,23 @@ events live here, named ``taproom.*`` so no game can collide with them.
 
 Asynchronous play (the clock itself lives in the service: the domain has no
 clock): a game may carry a :class:`Pace`. When a seat's time runs out the
-service sends ``TimeOut`` (a system command); the seat then is *away* and the
-table's policy plays for it (``autopilot``: a bot's move carried in the
-command; ``skip``: the most neutral legal move, see :func:`skip_move`) through
-``PlayFor`` until its holder comes back (``ReclaimSeat``, or any accepted
-command of that seat). An open game nobody fills is closed by ``ExpireGame``.
+service sends ``TimeOut`` (a system command) and the table's policy
+(``autopilot``: a bot's move carried in the command; ``skip``: the most
+neutral legal move, see :func:`skip_move`) plays the overdue *turn*, and only
+that turn: its further steps come as ``PlayFor``, and when the turn is over
+``SeatReturned`` gives the seat back to its holder, whose next turn has a
+fresh deadline. A turn is what :func:`turn_of` says: the stretch of commands
+during which the seat stays in the game's ``to_act`` and the game's
+``turn_key`` stays the same (a tile and its figure in Carcassonne; a move and
+all it leads to in Heaven & Ale; a whole planning phase in Tiefenthal) — never
+a count of commands. After ``Pace.takeover_after`` consecutive timeouts
+(``TurnTimedOut`` while the holder made no move in between) the seat is
+*taken over* (``SeatAutopiloted``): the policy plays all its turns until the
+holder comes back (``ReclaimSeat``, or any accepted command of that seat,
+which also resets the count). While a seat is taken over, the other human
+seats may ``Vote`` to end the game as it stands or to replace the player with
+a bot (``Pace.takeover_vote`` fixes which); the vote passes when all of them
+agree. An open game nobody fills is closed by ``ExpireGame``.
 
     execute(record, command, dice) -> (events, record)   validate, decide, fold
     apply(record, event) -> record                       fold one event (never fails)
@@ -24,13 +36,16 @@ whenever its append is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Hashable, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
-from .errors import GameNotActive, IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn, RuleError
+from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError
 from .game import Game, Score, rank
 from .messages import SYSTEM_SEAT, Command, Event
+from .pace import (  # re-exported: the pace is part of the aggregate's vocabulary
+    PACE_PRESETS, TAKEOVER_AFTER, TAKEOVER_VOTE, Pace, TakeoverVote, TimeoutPolicy, new_game_pace, parse_pace,
+)
 from .registry import get_game
 from .rng import commitment
 from .seating import (EndInvitation, Invitation, InvitationEnded, InviteToSeat, SeatInvited, check_claim,
@@ -48,62 +63,6 @@ class SeatSpec(BaseModel):
     name: str | None = Field(default=None, max_length=64)
     bot: str | None = None
     player_id: str | None = None
-
-
-TimeoutPolicy = Literal["autopilot", "skip"]
-
-
-class Pace(BaseModel):
-    """How long a seat may take, and what happens when it runs out (chosen at creation).
-
-    Either a fixed time per move (``per_move_seconds``) or a time bank
-    (``bank_seconds``, plus ``increment_seconds`` after each move); neither
-    means untimed. ``open_expiry_seconds`` closes an open game nobody fills
-    (the service has a default when it is not given).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    per_move_seconds: int | None = Field(default=None, ge=1, le=30 * 86400)
-    bank_seconds: int | None = Field(default=None, ge=1, le=90 * 86400)
-    increment_seconds: int = Field(default=0, ge=0, le=30 * 86400)
-    on_timeout: TimeoutPolicy = "autopilot"
-    autopilot_level: str = Field(default="random", max_length=32)
-    open_expiry_seconds: int | None = Field(default=None, ge=1, le=365 * 86400)
-
-    @model_validator(mode="after")
-    def _one_clock(self) -> "Pace":
-        if self.per_move_seconds is not None and self.bank_seconds is not None:
-            raise ValueError("choose per_move_seconds or bank_seconds, not both")
-        if self.increment_seconds and self.bank_seconds is None:
-            raise ValueError("increment_seconds needs a time bank (bank_seconds)")
-        return self
-
-    @property
-    def timed(self) -> bool:
-        return self.per_move_seconds is not None or self.bank_seconds is not None
-
-
-PACE_PRESETS: dict[str, Pace] = {
-    "1h": Pace(per_move_seconds=3600),
-    "1d": Pace(per_move_seconds=86400),
-    "3d": Pace(per_move_seconds=3 * 86400),
-    "bank": Pace(bank_seconds=7 * 86400, increment_seconds=12 * 3600),
-}
-"""Named paces a client may give instead of a full :class:`Pace` (``"1d"``: a day per move)."""
-
-
-def parse_pace(raw: Pace | str | dict[str, Any] | None) -> Pace | None:
-    """A pace from a preset name, a dict or a model (None: untimed)."""
-    if raw is None or isinstance(raw, Pace):
-        return raw
-    if isinstance(raw, str):
-        if raw not in PACE_PRESETS:
-            raise InvalidOptions(f"unknown pace {raw!r}; presets: {', '.join(PACE_PRESETS)}")
-        return PACE_PRESETS[raw]
-    try:
-        return Pace.model_validate(raw)
-    except Exception as exc:
-        raise InvalidOptions(f"invalid pace: {exc}") from None
 
 
 def _without_none_pace(data: dict[str, Any]) -> dict[str, Any]:
@@ -166,9 +125,23 @@ class PlayFor(Command):
 
 
 class ReclaimSeat(Command):
-    """The holder of ``seat`` takes it back from the autopilot."""
+    """The holder of ``seat`` takes it back from the autopilot (and clears its count of timeouts)."""
 
     type: Literal["taproom.ReclaimSeat"] = "taproom.ReclaimSeat"
+
+
+class Vote(Command):
+    """``seat`` votes to end the game as it stands, or to replace the player of the taken-over
+    ``about_seat`` with a bot; ``choice`` must be what the game's pace allows."""
+
+    type: Literal["taproom.Vote"] = "taproom.Vote"
+    about_seat: int
+    choice: Literal["end", "replace"]
+
+
+class WithdrawVote(Command):
+    type: Literal["taproom.WithdrawVote"] = "taproom.WithdrawVote"
+    about_seat: int
 
 
 class ExpireGame(Command):
@@ -180,9 +153,11 @@ class ExpireGame(Command):
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation)
+              EndInvitation, Vote, WithdrawVote)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
+PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote")
+"""Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
 # -- kernel events ---------------------------------------------------------
@@ -244,8 +219,40 @@ class SeatAutopiloted(Event):
 
 
 class SeatReclaimed(Event):
+    """The holder is back: the away policy stops, the count of timeouts and the votes about the seat clear."""
+
     type: Literal["taproom.SeatReclaimed"] = "taproom.SeatReclaimed"
     seat: int
+
+
+class SeatReturned(Event):
+    """The timed-out turn is over: the seat is its holder's again (its next turn has a fresh deadline)."""
+
+    type: Literal["taproom.SeatReturned"] = "taproom.SeatReturned"
+    seat: int
+
+
+class VoteCast(Event):
+    type: Literal["taproom.VoteCast"] = "taproom.VoteCast"
+    seat: int
+    about_seat: int
+    choice: Literal["end", "replace"]
+
+
+class VoteWithdrawn(Event):
+    type: Literal["taproom.VoteWithdrawn"] = "taproom.VoteWithdrawn"
+    seat: int
+    about_seat: int
+
+
+class VotePassed(Event):
+    """Every other human seat agreed: the game ends as it stands (``GameEnded`` follows), or a bot at
+    ``level`` takes ``about_seat`` for good."""
+
+    type: Literal["taproom.VotePassed"] = "taproom.VotePassed"
+    about_seat: int
+    choice: Literal["end", "replace"]
+    level: str | None = None
 
 
 class GameExpired(Event):
@@ -255,7 +262,8 @@ class GameExpired(Event):
 KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
-              TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded)
+              TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed)
 }
 
 SKIP_TYPES: tuple[str, ...] = ("Pass", "EndTurn", "EndBuying", "DeclinePrivilege", "FinishPlanning")
@@ -277,6 +285,11 @@ class Seat:
     player_id: str | None = None
     autopilot: str | None = None  # the away policy playing for this seat, None while its holder plays
     invitation: Invitation | None = None  # an open seat reserved for an invited player
+    # Plain defaults (no factories), so records pickled before these fields existed load with them.
+    timeouts: int = 0  # consecutive timed-out turns; a move or reclaim of the holder resets it
+    overdue: tuple[Hashable] | None = None  # (turn key,) of the timed-out turn the policy is finishing
+    last_timeout: int = 0  # version of the seat's latest TurnTimedOut
+    votes: tuple[int, ...] = ()  # seats that voted about this taken-over seat
 
     @property
     def taken(self) -> bool:
@@ -312,6 +325,54 @@ class GameRecord:
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.taken]
 
+    def played_for(self, seat: int) -> TimeoutPolicy | None:
+        """The policy playing ``seat`` now instead of its holder: the away policy of a seat taken over,
+        or the table's timeout policy while it finishes the seat's timed-out turn; None: the holder plays."""
+        info = self.seats[seat]
+        if info.autopilot is not None:
+            return "skip" if info.autopilot == "skip" else "autopilot"
+        if info.overdue is not None and self.pace is not None:
+            return self.pace.on_timeout
+        return None
+
+
+def turn_of(record: GameRecord, seat: int) -> tuple[Hashable] | None:
+    """The turn ``seat`` is in, as ``(turn key,)``; None when it is not to act.
+
+    Two states are in the same turn of a seat when it is to act in both, with equal
+    :meth:`~domain.core.game.Game.turn_key`, and (the caller's part) to act at every command between.
+    """
+    if seat not in record.to_act():
+        return None
+    return (record.game.turn_key(record.state, seat),)
+
+
+def voters(record: GameRecord, about_seat: int) -> list[int]:
+    """Seats that vote about a taken-over seat: the other human seats whose holders play them."""
+    return [i for i, s in enumerate(record.seats)
+            if i != about_seat and s.taken and s.bot is None and s.autopilot is None]
+
+
+def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
+    """The kernel commands ``seat`` may send now (taking its seat back, votes), for clients to discover."""
+    if record.status != "active" or not 0 <= seat < len(record.seats):
+        return []
+    out: list[Command] = []
+    info = record.seats[seat]
+    if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None):
+        out.append(ReclaimSeat(seat=seat))
+    choice = record.pace.vote if record.pace else "none"
+    if choice == "none":
+        return out
+    for about, target in enumerate(record.seats):
+        if target.autopilot is None or seat not in voters(record, about):
+            continue
+        if seat in target.votes:
+            out.append(WithdrawVote(seat=seat, about_seat=about))
+        else:
+            out.append(Vote(seat=seat, about_seat=about, choice=choice))
+    return out
+
 
 def parse_command(game: Game | None, data: dict[str, Any]) -> Command:
     """Kernel or game command from JSON."""
@@ -339,6 +400,11 @@ def execute(record: GameRecord | None, game_id: str, command: Command, dice: Dic
     for event in events:
         record = apply(record, game_id, event)
     assert record is not None
+    for seat, info in enumerate(record.seats):
+        if info.overdue is not None and turn_of(record, seat) != info.overdue:
+            returned = SeatReturned(seat=seat)  # the timed-out turn ended with this command
+            record = apply(record, game_id, returned)
+            events.append(returned)
     if record.status == "active" and record.game.is_over(record.state):
         ended = GameEnded()
         record = apply(record, game_id, ended)
@@ -370,9 +436,12 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
     if isinstance(command, ReclaimSeat):
         if record.status != "active":
             raise GameNotActive(f"game {game_id} is {record.status}; seats are reclaimed while it runs")
-        if not 0 <= command.seat < len(record.seats) or record.seats[command.seat].autopilot is None:
-            raise IllegalMove(f"seat {command.seat} is not on autopilot at version {record.version}")
+        if not 0 <= command.seat < len(record.seats) or not _missed(record.seats[command.seat]):
+            raise IllegalMove(f"seat {command.seat} is not on autopilot and has no missed turn "
+                              f"at version {record.version}")
         return [SeatReclaimed(seat=command.seat)]
+    if isinstance(command, (Vote, WithdrawVote)):
+        return _vote(record, command)
     if isinstance(command, ScoreGame):
         if record.status != "ended":
             raise GameNotActive(f"game {game_id} is {record.status}; only an ended game is scored")
@@ -384,8 +453,9 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
     if command.seat not in game.to_act(record.state):
         raise NotYourTurn(f"seat {command.seat} may not act at version {record.version}")
     events = list(game.decide(record.state, command, dice.rng(record.version)))
-    if record.seats[command.seat].autopilot is not None:
-        events.insert(0, SeatReclaimed(seat=command.seat))  # the holder is back: their move takes the seat back
+    if _missed(record.seats[command.seat]):
+        # the holder is back: their move takes the seat back and ends the run of timeouts
+        events.insert(0, SeatReclaimed(seat=command.seat))
     return events
 
 
@@ -399,20 +469,24 @@ def _play_for(record: GameRecord, command: TimeOut | PlayFor, dice: Dice) -> lis
     if not 0 <= seat < len(record.seats) or seat not in record.to_act():
         raise NotYourTurn(f"seat {seat} is not to act at version {record.version}")
     pace = record.pace
+    info = record.seats[seat]
     events: list[Event] = []
     if isinstance(command, TimeOut):
         if pace is None or not pace.timed:
             raise IllegalMove(f"game {record.game_id} is untimed; no seat times out")
+        if info.overdue is not None:
+            raise IllegalMove(f"seat {seat} timed out in this turn already (version {info.last_timeout})")
         policy = pace.on_timeout
         events.append(TurnTimedOut(seat=seat, policy=policy))
-        if record.seats[seat].autopilot is None:
+        if info.autopilot is None and info.timeouts + 1 >= pace.timeouts_to_takeover:
             level = pace.autopilot_level if policy == "autopilot" else None
             events.append(SeatAutopiloted(seat=seat, policy=policy, level=level))
     else:
-        policy_or_none = record.seats[seat].autopilot
+        policy_or_none = record.played_for(seat)
         if policy_or_none is None:
-            raise IllegalMove(f"seat {seat} is not on autopilot at version {record.version}")
-        policy = "skip" if policy_or_none == "skip" else "autopilot"
+            raise IllegalMove(f"seat {seat} is neither on autopilot nor in a timed-out turn "
+                              f"at version {record.version}")
+        policy = policy_or_none
     game = record.game
     if policy == "skip":
         move = skip_move(game, record.state, seat)
@@ -421,6 +495,43 @@ def _play_for(record: GameRecord, command: TimeOut | PlayFor, dice: Dice) -> lis
             raise InvalidCommand(f"{command.type} for an autopiloted seat needs the autopilot's move")
         move = game.parse_command({**command.move, "seat": seat})
     events += game.decide(record.state, move, dice.rng(record.version))
+    return events
+
+
+def _missed(info: Seat) -> bool:
+    """The seat has something to take back: it is taken over, or its holder missed a deadline since moving."""
+    return info.autopilot is not None or info.timeouts > 0 or info.overdue is not None
+
+
+def _vote(record: GameRecord, command: Vote | WithdrawVote) -> list[Event]:
+    if record.status != "active":
+        raise GameNotActive(f"game {record.game_id} is {record.status}; votes are held while it runs")
+    about = command.about_seat
+    if not 0 <= about < len(record.seats):
+        raise InvalidCommand(f"no seat {about} in game {record.game_id}")
+    target = record.seats[about]
+    if isinstance(command, WithdrawVote):
+        if command.seat not in target.votes:
+            raise IllegalMove(f"seat {command.seat} has no vote about seat {about} to withdraw")
+        return [VoteWithdrawn(seat=command.seat, about_seat=about)]
+    allowed = record.pace.vote if record.pace else "none"
+    if allowed == "none":
+        raise IllegalMove(f"game {record.game_id}'s pace allows no vote about a taken-over seat")
+    if command.choice != allowed:
+        raise IllegalMove(f"game {record.game_id}'s pace lets seats vote to {allowed}, not to {command.choice}")
+    if target.autopilot is None:
+        raise IllegalMove(f"seat {about} is not taken over by the autopilot at version {record.version}")
+    eligible = voters(record, about)
+    if command.seat not in eligible:
+        raise IllegalMove(f"seat {command.seat} may not vote about seat {about}; voters: {eligible}")
+    if command.seat in target.votes:
+        raise IllegalMove(f"seat {command.seat} has voted about seat {about} already")
+    events: list[Event] = [VoteCast(seat=command.seat, about_seat=about, choice=command.choice)]
+    if set(eligible) <= {*target.votes, command.seat}:  # unanimous: nobody is voted out by a minority
+        level = record.pace.autopilot_level if record.pace and command.choice == "replace" else None
+        events.append(VotePassed(about_seat=about, choice=command.choice, level=level))
+        if command.choice == "end":
+            events.append(GameEnded())
     return events
 
 
@@ -499,11 +610,36 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
         elif isinstance(event, SeedRevealed):
             record.seed = event.seed
         elif isinstance(event, TurnTimedOut):
-            pass  # the fact is in the log; what it changes comes in the events after it
+            info = record.seats[event.seat]
+            info.timeouts += 1
+            info.last_timeout = record.version + 1
+            if info.autopilot is None:  # the policy plays this turn (folded before the moves that follow)
+                info.overdue = turn_of(record, event.seat)
         elif isinstance(event, SeatAutopiloted):
-            record.seats[event.seat].autopilot = event.policy
+            info = record.seats[event.seat]
+            info.autopilot = event.policy
+            info.overdue = None  # taken over: every turn is the policy's now, not only this one
         elif isinstance(event, SeatReclaimed):
-            record.seats[event.seat].autopilot = None
+            info = record.seats[event.seat]
+            info.autopilot = None
+            info.timeouts = 0
+            info.overdue = None
+            info.votes = ()
+        elif isinstance(event, SeatReturned):
+            record.seats[event.seat].overdue = None
+        elif isinstance(event, VoteCast):
+            record.seats[event.about_seat].votes += (event.seat,)
+        elif isinstance(event, VoteWithdrawn):
+            info = record.seats[event.about_seat]
+            info.votes = tuple(s for s in info.votes if s != event.seat)
+        elif isinstance(event, VotePassed):
+            info = record.seats[event.about_seat]
+            info.votes = ()
+            if event.choice == "replace":  # a bot plays the seat for good; the player keeps the record of it
+                info.bot = event.level or "random"
+                info.autopilot = None
+                info.overdue = None
+                info.timeouts = 0
         elif isinstance(event, GameExpired):
             record.status = "expired"
         elif isinstance(event, SeatInvited):
@@ -527,4 +663,7 @@ __all__ = [
     "ReclaimSeat", "ScoreGame", "Seat", "SeatAutopiloted", "SeatClaimed", "SeatInvited", "SeatReclaimed", "SeatSpec",
     "SeedRevealed", "StaleVersion", "SYSTEM_SEAT", "TimeOut", "TurnTimedOut", "apply", "check_reveal", "execute",
     "parse_command", "parse_event", "parse_pace", "skip_move",
+    "PLAYER_KERNEL_COMMANDS", "SeatReturned", "TAKEOVER_AFTER", "TAKEOVER_VOTE", "TakeoverVote", "TimeoutPolicy",
+    "Vote", "VoteCast", "VotePassed", "VoteWithdrawn", "WithdrawVote", "kernel_commands", "new_game_pace",
+    "turn_of", "voters",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Hashable
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -18,7 +18,7 @@ from .evolve import evolve
 from .flow import Ctx, stock_track
 from .legal import legal_commands, to_act
 from .scoring import breakdown
-from .state import OVER, HAState
+from .state import OVER, PLACING, PLAYING, HAState
 from .view import view
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
@@ -83,6 +83,15 @@ class HeavenAndAle(Game[HAState]):
 
     def to_act(self, state: HAState) -> list[int]:
         return to_act(state)
+
+    def turn_key(self, state: HAState, seat: int) -> Hashable:
+        # The rearmost figure moves next (§3.3), so one seat can take two turns in a row: a turn is one
+        # move from ``turn_from`` with everything it leads to; each start-space placement is one turn.
+        if state.phase == PLAYING:
+            return (state.phase, state.round, state.turn_from)
+        if state.phase == PLACING:
+            return (state.phase, len(state.place_order))
+        return (state.phase, state.round)
 
     def view(self, state: HAState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)

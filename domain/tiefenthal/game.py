@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, Hashable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +67,11 @@ class TiefenthalGame(Game[State]):
 
     def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
         return description.describe()
+
+    def turn_key(self, state: State, seat: int) -> Hashable:
+        # A seat's turn is its part of one phase of one round (a planning phase is one turn, however many
+        # dice it places); in the draft (D) each pick is a turn.
+        return (state.round, state.phase, state.picks if state.phase == "D" else 0)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)

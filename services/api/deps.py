@@ -179,12 +179,16 @@ def require_player(principal: Principal = Depends(require_principal)) -> Princip
 
 
 def seats_of(principal: Principal | None, game_id: str, meta: dict[str, Any]) -> list[int]:
-    """The seats ``principal`` holds in this game."""
+    """The seats ``principal`` holds in this game (a seat a bot plays is nobody's: a player replaced by a
+    vote of the table loses it)."""
     if principal is None:
         return []
+    bots = {s["seat"] for s in meta["seats"] if s.get("bot")}
     if principal.kind == "seat":
-        return [principal.seat] if principal.game_id == game_id and principal.seat is not None else []
-    return [s["seat"] for s in meta["seats"] if s.get("player_id") and s["player_id"] == principal.player_id]
+        held = principal.seat if principal.game_id == game_id else None
+        return [held] if held is not None and held not in bots else []
+    return [s["seat"] for s in meta["seats"]
+            if s.get("player_id") and s["player_id"] == principal.player_id and s["seat"] not in bots]
 
 
 def resolve_seat(principal: Principal | None, game_id: str, meta: dict[str, Any], wanted: int | None,

@@ -9,6 +9,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.core import RuleError
 
+from ..resilience import UNAVAILABLE
+
 STATUS_BY_CODE: dict[str, int] = {
     "malformed_json": 400,
     "unknown_game": 400,
@@ -59,6 +61,16 @@ def error_response(code: str, message: str, status: int | None = None) -> JSONRe
     return JSONResponse({"code": code, "message": message}, status_code=status or status_for(code))
 
 
+RETRY_AFTER_SECONDS = 2
+"""What a 503 tells clients to wait: about a Redis restart's worth, so retries do not pile onto it."""
+
+
+def unavailable_response(message: str, **extra: object) -> JSONResponse:
+    """503 ``unavailable`` with ``Retry-After``: a dependency is away, the request did nothing."""
+    return JSONResponse({"code": "unavailable", "message": message, **extra}, status_code=503,
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -80,6 +92,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
         return error_response(code, str(exc.detail), exc.status_code)
+
+    async def _unavailable(_: Request, exc: Exception) -> JSONResponse:
+        return unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); try again shortly")
+
+    for kind in UNAVAILABLE:  # Redis away (down, restarting, replaying its log): the request changed nothing
+        app.add_exception_handler(kind, _unavailable)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

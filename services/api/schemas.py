@@ -40,9 +40,11 @@ class NewGame(BaseModel):
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
     pace: str | dict[str, Any] | None = Field(
         default=None,
-        description="time per move: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "
-                    "increment_seconds, on_timeout: autopilot|skip, autopilot_level, open_expiry_seconds}; "
-                    "none: untimed")
+        description="time per turn: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "
+                    "increment_seconds, on_timeout: autopilot|skip, autopilot_level, open_expiry_seconds, "
+                    "takeover_after (consecutive timeouts before the autopilot keeps the seat; default 3), "
+                    "takeover_vote: end|replace|none (what the other seats may then vote for; default end)}; "
+                    "a timeout plays the overdue turn only; none: untimed")
 
 
 class SeatCreated(BaseModel):

@@ -38,6 +38,9 @@ class AsyncSettings(BaseSettings):
     """Development: allow webhooks to this machine only (127.0.0.0/8, ::1, ``localhost``), so they can be
     tried locally; other private addresses stay refused. Off by default (against SSRF)."""
     notifications_kept: int = 50
+    public_url: str = ""
+    """Where clients reach the service (``https://taproom.example``): the start of links in messages
+    (reclaim a seat, open a game); empty: links are paths."""
     bot_think_seconds: float = 1.0
     """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
 

@@ -12,7 +12,9 @@ moves later.
 
 The clock runs per *turn*, not per command. A turn of a seat begins at the
 first command after which the seat is to act and ends at the first command
-after which it is not (it moved its last part, timed out, or the game ended):
+after which it is not (it moved its last part, timed out, or the game ended)
+or after which the game's ``turn_key`` for it differs (one seat taking two
+turns in a row, see :func:`domain.core.lifecycle.turn_of`):
 
 * a per-move pace (``per_move_seconds``) gives each turn that much time from
   its beginning; the seat's own commands within the turn (a multi-step turn,
@@ -31,9 +33,10 @@ so a feed entry handled twice changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -42,7 +45,7 @@ import structlog
 from rq import Queue
 from rq.job import Job
 
-from domain.core.lifecycle import GameRecord, Pace
+from domain.core.lifecycle import GameRecord, Pace, turn_of, voters
 
 from ..eventstore import EventStore, Keys
 from . import clock
@@ -57,15 +60,16 @@ log = structlog.get_logger("taproom.deadlines")
 class Wait:
     version: int
     since: float
+    turn: str | None = field(default=None, compare=False)  # the turn's tag (None: kept before tags were)
 
     def encode(self) -> str:
-        return f"{self.version}:{self.since!r}"
+        return f"{self.version}:{self.since!r}" + (f":{self.turn}" if self.turn is not None else "")
 
     @classmethod
     def decode(cls, raw: bytes | str) -> "Wait":
         text = raw.decode() if isinstance(raw, bytes) else raw
-        version, since = text.split(":", 1)
-        return cls(int(version), float(since))
+        version, since, *turn = text.split(":", 2)
+        return cls(int(version), float(since), turn[0] if turn else None)
 
 
 def job_safe(text: str) -> str:
@@ -78,22 +82,38 @@ def at(ts: float) -> datetime:
 
 
 def clocked_seats(record: GameRecord) -> list[int]:
-    """Seats that wait for their holder now: humans to act (bots and away seats are played at once).
+    """Seats that wait for their holder now: humans to act (bots, away seats and a timed-out turn's
+    remaining steps are played at once).
 
     Untimed games track waits too, so "your turn" is sent once per wait.
     """
     if record.status != "active":
         return []
-    return [s for s in record.to_act() if not record.seats[s].bot and record.seats[s].autopilot is None]
+    return [s for s in record.to_act() if not record.seats[s].bot and record.played_for(s) is None]
 
 
-def waiting_seats(record: GameRecord) -> frozenset[int]:
-    """:func:`clocked_seats` as a step's probe (see :meth:`services.aggregates.Repository.advance`)."""
-    return frozenset(clocked_seats(record))
+def turn_tag(record: GameRecord, seat: int) -> str:
+    """A short stable tag of the turn ``seat`` is in (of :func:`turn_of`), kept with its wait."""
+    return hashlib.sha256(repr(turn_of(record, seat)).encode()).hexdigest()[:12]
 
 
-Step = tuple[int, float, frozenset[int]]
-"""A state a game passed through: (version after a command, its wall time, the seats waiting then)."""
+def waiting_seats(record: GameRecord) -> frozenset[tuple[int, str]]:
+    """:func:`clocked_seats` with their turns' tags, as a step's probe (see
+    :meth:`services.aggregates.Repository.advance`)."""
+    return frozenset((seat, turn_tag(record, seat)) for seat in clocked_seats(record))
+
+
+Step = tuple[int, float, frozenset[tuple[int, str]]]
+"""A state a game passed through: (version after a command, its wall time, the seats waiting then and
+their turns' tags)."""
+
+
+def same_turn(wait: Wait | None, seat: int, waiting: frozenset[tuple[int, str]]) -> bool:
+    """Whether ``seat`` is still in the turn of ``wait`` at a step whose waiting seats are ``waiting``."""
+    tags = dict(waiting)
+    if seat not in tags:
+        return False
+    return wait is None or wait.turn is None or wait.turn == tags[seat]
 
 
 def has_humans(record: GameRecord) -> bool:
@@ -158,7 +178,7 @@ class TurnClocks:
         begun: dict[int, Wait] = {}
         pipe = self.redis.pipeline(transaction=True)
         for step_version, step_ts, waiting in fresh:
-            for seat in [s for s in stored if s not in waiting]:  # the seat's turn ended with this command
+            for seat in [s for s in stored if not same_turn(stored[s], s, waiting)]:  # its turn ended here
                 wait = stored.pop(seat)
                 begun.pop(seat, None)
                 pipe.hdel(key, f"start:{seat}")
@@ -168,8 +188,8 @@ class TurnClocks:
                     left = banks.get(seat, self.bank(record.game_id, seat, pace)) - used + pace.increment_seconds
                     banks[seat] = max(0.0, left)
                     pipe.hset(key, f"bank:{seat}", banks[seat])
-            for seat in sorted(waiting - set(stored)):  # a turn begins
-                wait = Wait(step_version, step_ts)
+            for seat, tag in sorted(w for w in waiting if w[0] not in stored):  # a turn begins
+                wait = Wait(step_version, step_ts, tag)
                 stored[seat] = begun[seat] = wait
                 pipe.hset(key, f"start:{seat}", wait.encode())
         if has_humans(record):  # bot-only games never wait: no clock entry for them
@@ -177,15 +197,24 @@ class TurnClocks:
         pipe.execute()
         return sorted(begun.items())
 
+    def view(self, record: GameRecord) -> dict[str, Any]:
+        """The clock as a page shows it: the service's now, after how many consecutive timeouts a seat is
+        taken over, and :meth:`table`."""
+        pace = record.pace
+        return {"now": clock.now(), "timed": bool(pace and pace.timed),
+                "takeover_after": pace.timeouts_to_takeover if pace and pace.timed else None,
+                "seats": self.table(record) if record.status == "active" else []}
+
     def clear(self, game_id: str) -> None:
         self.redis.delete(self.keys.clock(game_id))
 
     def table(self, record: GameRecord) -> list[dict[str, Any]]:
-        """Per seat: waiting since, deadline (vacations included), bank left."""
+        """Per seat: waiting since, deadline (vacations included), bank left, consecutive timeouts."""
         waits = self.waits(record.game_id)
         rows = []
         for seat in range(len(record.seats)):
-            row: dict[str, Any] = {"seat": seat, "away": record.seats[seat].autopilot}
+            row: dict[str, Any] = {"seat": seat, "away": record.seats[seat].autopilot,
+                                   "timeouts": record.seats[seat].timeouts}
             if record.pace is not None and record.pace.bank_seconds is not None:
                 row["bank_seconds"] = self.bank(record.game_id, seat, record.pace)
             wait = waits.get(seat)
@@ -257,6 +286,7 @@ class AsyncPlay:
                 if timed:
                     message["deadline"] = self.clocks.deadline(record, seat, wait)
                 self.notifier.send(player, "your_turn", message, dedupe=dedupe)
+            self.notify_timeouts(record)
             self.watch_deadlines(record)
         elif record.status == "scored":
             self.clocks.clear(gid)
@@ -293,6 +323,41 @@ class AsyncPlay:
                                   result_ttl=3600, **self.ctx())
             ids.append(job_id)
         return ids
+
+    def links(self, game_id: str) -> dict[str, Any]:
+        base = self.settings.public_url.rstrip("/")
+        return {"reclaim": {"method": "POST", "url": f"{base}/games/{game_id}/reclaim"},
+                "game": f"{base}/games/{game_id}/view"}
+
+    def notify_timeouts(self, record: GameRecord) -> None:
+        """Tell each player of their latest timeout (or takeover) and of votes about their seat, with a
+        link to reclaim it, or that the table replaced them with a bot. Read from the record, so a message lost to a crash goes out on the next look;
+        the dedupe keys carry the version of the timeout, so each timeout is one message."""
+        pace = record.pace
+        if pace is None:
+            return
+        gid = record.game_id
+        for seat, info in enumerate(record.seats):
+            if info.player_id and info.bot:  # a bot seat with a player: the table voted to replace them
+                self.notifier.send(info.player_id, "replaced", {"game_id": gid, "seat": seat, "bot": info.bot,
+                                                                "game": self.links(gid)["game"]},
+                                   dedupe=f"replaced:{gid}:{seat}")
+                continue
+            if not info.player_id or not info.timeouts:
+                continue
+            base = {"game_id": gid, "seat": seat, "version": info.last_timeout, "timeouts": info.timeouts,
+                    "takeover_after": pace.timeouts_to_takeover, "policy": pace.on_timeout, **self.links(gid)}
+            if info.autopilot is not None:
+                self.notifier.send(info.player_id, "taken_over", {**base, "vote": pace.vote},
+                                   dedupe=f"timeout:{gid}:{seat}:{info.last_timeout}")
+            else:
+                self.notifier.send(info.player_id, "timed_out", base,
+                                   dedupe=f"timeout:{gid}:{seat}:{info.last_timeout}")
+            if info.votes:
+                votes = ",".join(map(str, info.votes))
+                self.notifier.send(info.player_id, "seat_vote", {**base, "choice": pace.vote, "votes": list(info.votes),
+                                                                 "voters": voters(record, seat)},
+                                   dedupe=f"vote:{gid}:{seat}:{info.last_timeout}:{votes}")
 
     def watch_deadlines(self, record: GameRecord) -> None:
         """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""

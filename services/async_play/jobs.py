@@ -33,7 +33,7 @@ from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from . import clock
 from .config import AsyncSettings
-from .deadlines import AsyncPlay, Step, waiting_seats
+from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
 
 log = structlog.get_logger("taproom.async_jobs")
 
@@ -104,7 +104,8 @@ def _overdue_turn(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str
         return _load(client, keys, game_id), True
     steps: list[Step]
     loaded, steps = Repository(EventStore(client, keys), cache_size=1).advance(game_id, seen, waiting_seats)
-    return loaded, all(seat in waiting for _, _, waiting in steps)
+    wait = play.clocks.wait(game_id, seat)
+    return loaded, all(same_turn(wait, seat, waiting) for _, _, waiting in steps)
 
 
 def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, shards: int,
@@ -129,7 +130,7 @@ def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, sh
         wait = play.clocks.wait(game_id, seat)
         if wait is None or wait.version != wait_version or seat not in record.to_act() or not same_turn[0]:
             return {"skipped": "the seat moved", "version": loaded.version}
-        if record.seats[seat].autopilot is not None:
+        if record.played_for(seat) is not None:
             return {"skipped": "timed out already", "version": loaded.version}
         due = play.clocks.deadline(record, seat, wait)
         if clock.now() < due - 1:  # a vacation pushed it back: run again then
@@ -171,7 +172,8 @@ def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *, 
 def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
                    async_settings: dict[str, Any] | None = None,
                    connection: redis.Redis | None = None) -> dict[str, Any]:
-    """Play ``seat``'s turn at ``version`` by the table's away policy (the seat timed out before).
+    """Play ``seat``'s step at ``version`` by the table's policy (the seat is taken over, or this is
+    the rest of its timed-out turn).
 
     Refused as stale (another seat moved first), it plays at the new version if the seat is still
     away and to act, under that version's command id (the one the reactor's job for it would use).
@@ -183,7 +185,7 @@ def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards
         at = loaded.version
         if record is None or (attempt == 0 and at != version) or seat not in record.to_act():
             return {"skipped": "stale", "version": at}
-        policy = record.seats[seat].autopilot
+        policy = record.played_for(seat)
         if policy is None:
             return {"skipped": "reclaimed"}
         move = None

@@ -44,7 +44,8 @@ from .config import AsyncSettings
 log = structlog.get_logger("taproom.notify")
 
 SIGNATURE_HEADER = "X-Taproom-Signature"
-KINDS = ("your_turn", "deadline_soon", "game_over", "invited")
+KINDS = ("your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
+         "invited")
 DEDUPE_TTL = 60 * 86400
 
 # KEYS: the "sent" marker, the player's recent list; ARGV: body, how many to keep, marker TTL.

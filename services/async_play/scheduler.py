@@ -4,7 +4,9 @@ In one process, rq's own scheduler cannot fork off an in-process Redis
 (DESIGN.md, "Known facts"), so a thread holds rq's scheduler lock
 (``RQScheduler.acquire_locks``, refreshed) and calls
 ``enqueue_scheduled_jobs()`` in a loop. As separate processes, ``taproom
-worker`` runs rq's own scheduler (``with_scheduler=True``).
+worker`` runs this same loop in a thread beside rq's worker (rq's own
+scheduler process dies with a lost connection and is only restarted by the
+worker's maintenance every ten minutes).
 :func:`release_due` is rq's release step at a chosen time, so tests advance
 time without sleeping; when a test has moved :mod:`.clock`, the thread
 releases at that time too.
@@ -54,25 +56,36 @@ def release_due(client: redis.Redis, queue_names: Iterable[str], now: float | No
 
 def run_scheduler_thread(client: redis.Redis, queue_name: str, settings: AsyncSettings, stop: threading.Event,
                          watchdog: Callable[[float], object] | None = None) -> None:
-    """Release due jobs every ``scheduler_interval_seconds``; call ``watchdog(now)`` now and then if given."""
+    """Release due jobs every ``scheduler_interval_seconds``; call ``watchdog(now)`` now and then if given.
+    Rides out Redis outages: the lock is taken again (rq refreshes a lock it holds) once Redis is back."""
+    from ..resilience import UNAVAILABLE, ride_out
+
     scheduler = RQScheduler([queue_name], connection=client, interval=max(1, int(settings.scheduler_interval_seconds)),
                             logging_level="WARNING")
-    locked_at = 0.0
-    swept_at = time.monotonic()
+    state = {"locked_at": 0.0, "swept_at": time.monotonic()}
+
+    def turn() -> None:
+        if time.monotonic() - state["locked_at"] > LOCK_REFRESH_SECONDS:
+            scheduler.acquire_locks()
+            state["locked_at"] = time.monotonic()
+        if scheduler.acquired_locks:
+            if clock.now() - time.time() > 1:  # tests moved the clock: release at that time
+                release_due(client, [queue_name])
+            else:
+                scheduler.enqueue_scheduled_jobs()
+            if watchdog is not None and time.monotonic() - state["swept_at"] >= settings.watchdog_interval_seconds:
+                state["swept_at"] = time.monotonic()
+                watchdog(clock.now())
+        stop.wait(settings.scheduler_interval_seconds)
+
+    def lost_redis() -> None:
+        state["locked_at"] = 0.0  # the lock may have lapsed meanwhile: take it again first thing
+
     try:
-        while not stop.is_set():
-            if time.monotonic() - locked_at > LOCK_REFRESH_SECONDS:
-                scheduler.acquire_locks()
-                locked_at = time.monotonic()
-            if scheduler.acquired_locks:
-                if clock.now() - time.time() > 1:  # tests moved the clock: release at that time
-                    release_due(client, [queue_name])
-                else:
-                    scheduler.enqueue_scheduled_jobs()
-                if watchdog is not None and time.monotonic() - swept_at >= settings.watchdog_interval_seconds:
-                    swept_at = time.monotonic()
-                    watchdog(clock.now())
-            stop.wait(settings.scheduler_interval_seconds)
+        ride_out("scheduler", turn, stop, lost_redis)
     finally:
         if scheduler.acquired_locks:
-            scheduler.release_locks()
+            try:
+                scheduler.release_locks()
+            except UNAVAILABLE:  # it lapses by itself
+                pass

@@ -86,10 +86,10 @@ def _run_part(make: Any) -> None:
     settings = _settings()
     _need_redis(settings)
     load_games()
-    part = make(client_factory(settings)(), settings)
+    part = make(client_factory(settings)(), settings)  # connects lazily: it may start before Redis does
     stop = threading.Event()
     try:
-        part.run(stop)
+        part.run(stop)  # rides out Redis outages by itself
     except KeyboardInterrupt:
         stop.set()
 
@@ -120,18 +120,16 @@ def reactor() -> None:
 
 @cli.command()
 def worker() -> None:
-    """An rq worker for bot turns and scoring (rq's own forking worker)."""
-    from rq import Queue, Worker
-
+    """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
 
     from ..runtime import client_factory
+    from ..workers.worker import run_rq_worker
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    client = client_factory(settings)()
-    Worker([Queue(settings.rq_queue, connection=client)], connection=client).work(with_scheduler=True)
+    run_rq_worker(client_factory(settings)(), settings.rq_queue, settings)
 
 
 @cli.command()

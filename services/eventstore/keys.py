@@ -46,6 +46,10 @@ class Keys:
     def seed(self, game_id: str) -> str:
         return self._g(game_id, "seed")
 
+    def rejections(self, game_id: str) -> str:
+        """Hash: command id -> rejection outcome, kept as long as the game (a rejected id stays rejected)."""
+        return self._g(game_id, "rejected")
+
     def outcome(self, game_id: str, command_id: str) -> str:
         return self._g(game_id, f"out:{command_id}")
 

@@ -2,9 +2,10 @@
 
 The script checks the expected version and head hash (optimistic concurrency:
 a stale writer can delay a command, never fork a log), refuses a command id
-already applied (answering with its original record), appends the events,
-records the command for the audit trail and adds one entry to the shard feed,
-all atomically. Stream entry ids are ``<version>-1``, so reading "after
+already applied or rejected (answering with its original record), appends the
+events, records the command for the audit trail and adds one entry to the
+shard feed, all atomically. A rejection is recorded by the same script under
+the same checks, so one command id has one outcome forever. Stream entry ids are ``<version>-1``, so reading "after
 version N" is a plain XRANGE.
 """
 
@@ -41,13 +42,18 @@ class AppendRequest:
     outcome: bytes = b""
     outcome_ttl: int = 86400
     ack: tuple[str, Any] | None = None  # (consumer group, stream entry id)
+    reject: bool = False
+    """Record ``record`` (the rejection outcome) instead of appending; ``expected_version`` -1 skips the
+    version check (a dead letter is set aside whatever the log's head)."""
+    prev_hash: str = ""
+    """The head hash the command was decided on, for a rejection (an append takes its first envelope's)."""
 
 
 @dataclass(frozen=True)
 class AppendResult:
-    status: Literal["ok", "dup", "stale", "chain"]
+    status: Literal["ok", "dup", "refused", "stale", "chain"]
     version: int = 0
-    record: dict[str, Any] | None = None  # the original command record, for "dup"
+    record: dict[str, Any] | None = None  # the original command record ("dup") or rejection ("refused")
 
 
 class EventStore:
@@ -69,15 +75,17 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=False)
         k = self.keys
         for req in requests:
-            prev = req.envelopes[0].prev_hash if req.envelopes else ""
+            prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
             group, entry = req.ack if req.ack else ("", "")
             args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
-                               req.outcome, req.outcome_ttl, group, entry, len(req.envelopes)]
+                               req.outcome, req.outcome_ttl, group, entry, "reject" if req.reject else "append",
+                               len(req.envelopes)]
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             shard = k.shard(req.game_id)
             self._append(keys=[k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
-                               k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard)],
+                               k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard),
+                               k.rejections(req.game_id)],
                          args=args, client=pipe)
         return [self._result(reply) for reply in pipe.execute()]
 
@@ -87,8 +95,8 @@ class EventStore:
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
             return AppendResult("ok", int(value))
-        if status == "dup":
-            return AppendResult("dup", record=orjson.loads(value))
+        if status in ("dup", "refused"):
+            return AppendResult(status, record=orjson.loads(value))
         if status == "stale":
             return AppendResult("stale", int(value))
         return AppendResult("chain")
@@ -115,12 +123,20 @@ class EventStore:
         raw = self.redis.hget(self.keys.commands(game_id), command_id)
         return orjson.loads(raw) if raw else None
 
-    def command_records_for(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any] | None]:
-        """Records of many (game, command id) pairs in one round trip."""
+    def rejection(self, game_id: str, command_id: str) -> dict[str, Any] | None:
+        """The outcome a rejected command id keeps forever (None: never rejected)."""
+        raw = self.redis.hget(self.keys.rejections(game_id), command_id)
+        return orjson.loads(raw) if raw else None
+
+    def settled_for(self, pairs: list[tuple[str, str]]) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
+        """For many (game, command id) pairs in one round trip: (applied command record, rejection outcome);
+        at most one of the two is set."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id, command_id in pairs:
             pipe.hget(self.keys.commands(game_id), command_id)
-        return [orjson.loads(raw) if raw else None for raw in pipe.execute()]
+            pipe.hget(self.keys.rejections(game_id), command_id)
+        raw = pipe.execute()
+        return [(orjson.loads(a) if a else None, orjson.loads(r) if r else None) for a, r in zip(raw[::2], raw[1::2])]
 
     def command_records(self, game_id: str) -> list[dict[str, Any]]:
         raw = self.redis.hgetall(self.keys.commands(game_id))

@@ -1,12 +1,15 @@
 """Consume ``cmd:{sN}`` with a consumer group and turn commands into appended events.
 
 Per shard one processor holds the lease, so per-game order holds. For each
-message: an already-applied command id answers with its original outcome;
-otherwise the cached record decides, the events are sealed into the hash
-chain and appended by the Lua script (which re-checks version, chain and
-command id), and the outcome is stored where the API waits for it. Only then
-is the message acknowledged, so a crash at any point is repaired by
-redelivery. A message that keeps crashing becomes a dead letter.
+message: a command id already settled (applied or rejected) answers with its
+original outcome and is never decided again; otherwise the cached record
+decides, the events are sealed into the hash chain and appended by the Lua
+script (which re-checks version, chain and command id), and the outcome is
+stored where the API waits for it. A rejection is recorded by the same script
+under the same checks, so a processor working on a stale record cannot reject
+what the log would accept, and a rejected id stays rejected. Only then is the
+message acknowledged, so a crash at any point is repaired by redelivery. A
+message that keeps crashing becomes a dead letter (rejected for good).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import AppendRequest, pickle_record
 from ..feed import shard_of
 from ..leases import ShardLeases
+from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
 GROUP = "processors"
@@ -55,20 +59,36 @@ class Processor:
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
         self._last_claim = 0.0
+        self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
 
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
         log.info("processor started", processor=self.name)
         try:
-            while not stop.is_set():
-                self.step(block_ms=block_ms)
+            ride_out("processor", lambda: self.step(block_ms=block_ms), stop, self.lost_redis)
         finally:
-            self.leases.release_all()
+            try:
+                self.leases.release_all()
+            except UNAVAILABLE:  # they lapse by themselves
+                pass
+
+    def lost_redis(self) -> None:
+        """Redis went away mid-step: what memory holds may be ahead of it (a speculative record, a group
+        a restarted server no longer has, a batch decided but not settled)."""
+        self.repo.clear()
+        self._groups.clear()
+        self._resume = True
 
     def step(self, block_ms: int = 0, count: int = 200) -> int:
         """Renew leases, reclaim abandoned work, process one batch; returns messages handled."""
-        for shard in self.leases.refresh():
+        acquired = self.leases.refresh(force=self._resume)
+        if self._resume:
+            for shard in sorted(self.leases.owned):
+                self._ensure_group(shard)
+                self.resume_own(shard)
+            self._resume = False
+        for shard in acquired:
             self.repo.clear()  # another processor may have written while we did not own the shard
             self._ensure_group(shard)
             self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
@@ -106,6 +126,28 @@ class Processor:
                 raise
         self._groups.add(shard)
 
+    def resume_own(self, shard: int) -> int:
+        """After an outage, handle the entries this processor read but had not settled, oldest first.
+        Claimed with their delivery count unchanged: Redis going away is not the command's doing, so it
+        must not bring the command closer to becoming a dead letter."""
+        stream = self.keys.cmd_stream(shard)
+        handled = 0
+        while pending := self.redis.xpending_range(stream, GROUP, min="-", max="+", count=200,
+                                                   consumername=self.name):
+            pipe = self.redis.pipeline(transaction=False)
+            for info in pending:  # one claim each: each keeps its own count
+                pipe.xclaim(stream, GROUP, self.name, 0, [info["message_id"]], retrycount=int(info["times_delivered"]))
+            claimed = [e for found in pipe.execute() for e in found if e]
+            gone = [e[0] for e in claimed if not e[1]]  # trimmed from the stream meanwhile
+            if gone:
+                self.redis.xack(stream, GROUP, *gone)
+            entries = [e for e in claimed if e[1]]
+            if not entries and not gone:
+                return handled
+            if entries:
+                handled += self._handle_batch(stream, entries)  # in stream order: per-game order holds
+        return handled
+
     def reclaim(self, shard: int, min_idle_ms: int) -> int:
         """Take over entries another (dead) consumer left pending, oldest first."""
         stream = self.keys.cmd_stream(shard)
@@ -139,7 +181,7 @@ class Processor:
             except Exception:
                 messages.append((entry_id, None, fields))
         readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
-        applied_records = iter(self.store.command_records_for(readable)) if readable else iter(())
+        settled = iter(self.store.settled_for(readable)) if readable else iter(())
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
         repeats: list[tuple[Any, dict[str, Any], dict]] = []
@@ -147,17 +189,19 @@ class Processor:
             if message is None:
                 self._dead_letter(stream, entry_id, fields, settle, "unreadable message")
                 continue
-            applied = next(applied_records)
+            known = _known(message["game_id"], message["command_id"], *next(settled))
             key = (message["game_id"], message["command_id"])
             if key in planned:  # the same command twice in one batch: answer it once the first is settled
                 repeats.append((entry_id, message, fields))
                 continue
             planned.add(key)
-            if reclaimed and applied is None and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
+            if reclaimed and known is None and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
                 self._dead_letter(stream, entry_id, fields, settle, "crashed the processor too often")
                 continue
             try:
-                plans.append(self._plan(message, (stream, entry_id), applied))
+                plans.append(self._plan(message, (stream, entry_id), known))
+            except UNAVAILABLE:  # Redis went away, not the command's fault: resumed after the outage
+                raise
             except Exception:
                 log.exception("command crashed", game_id=message.get("game_id"), command_id=message.get("command_id"))
                 self._commit(plans, settle)  # what came before goes first, then this one alone
@@ -182,16 +226,18 @@ class Processor:
                 self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)
                 continue
             result = status.get(id(plan))
-            if result is None or result.status == "dup":  # rejected, or already applied
-                outcome = plan.outcome if result is None else _accepted(game_id, command_id, result.record or {})
+            if result is None:  # settled before: answered with the outcome the id already has
+                self._settle(settle, plan.ack, plan.outcome)
+                COMMANDS.labels(plan.outcome["status"]).inc()
+            elif result.status in ("dup", "refused"):  # another processor settled it first
+                outcome = _settled_result(game_id, command_id, result)
                 self._settle(settle, plan.ack, outcome)
                 COMMANDS.labels(outcome["status"]).inc()
-                if result is not None:  # later commands of this game were decided on a guessed state
-                    self.repo.drop(game_id)
-                    failed.add(game_id)
-            elif result.status == "ok":
+                self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
+                failed.add(game_id)
+            elif result.status == "ok":  # appended, or rejected, and settled by the script
                 self._after_append(plan)
-                COMMANDS.labels("accepted").inc()
+                COMMANDS.labels(plan.outcome["status"]).inc()
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
@@ -205,6 +251,8 @@ class Processor:
             try:
                 outcome = self.process(message, ack=(stream, entry_id))
                 break
+            except UNAVAILABLE:
+                raise
             except Exception as exc:  # a bug: retry on a fresh record, then give up on this message
                 self.repo.drop(message.get("game_id", ""))
                 log.exception("command crashed", game_id=message.get("game_id"),
@@ -228,50 +276,62 @@ class Processor:
         return int(info[0]["times_delivered"]) if info else 0
 
     def _dead_letter(self, stream: str, entry_id: Any, fields: dict, pipe: Any, error: str) -> None:
-        pipe.xadd(self.keys.dead_letters(shard_of(stream)), {"m": fields.get(b"m", b""), "error": error, "entry": entry_id})
+        self.redis.xadd(self.keys.dead_letters(shard_of(stream)),
+                        {"m": fields.get(b"m", b""), "error": error, "entry": entry_id})
         try:
             message = orjson.loads(fields[b"m"])
-            outcome = {"status": "rejected", "command_id": message["command_id"], "game_id": message["game_id"],
-                       "code": "internal_error", "message": "the command could not be processed; it was set aside"}
-            self._settle(pipe, (stream, entry_id), outcome)
+            game_id, command_id = message["game_id"], message["command_id"]
+            if not isinstance(game_id, str) or not isinstance(command_id, str):
+                raise TypeError("not a command")
         except Exception:  # not even readable: acknowledge it, it is kept in the dead-letter stream
             pipe.xack(stream, GROUP, entry_id)
+        else:
+            outcome = {"status": "rejected", "command_id": command_id, "game_id": game_id,
+                       "code": "internal_error", "message": "the command could not be processed; it was set aside"}
+            # Recorded now, not with the batch's settlements: a repeat of this id later in the batch must
+            # find it. Version -1: set aside whatever the log's head (one id, one outcome, even here).
+            result = self.store.append_many([AppendRequest(
+                game_id, -1, command_id, outcome, [], orjson.dumps(outcome), self.settings.outcome_ttl_seconds,
+                (GROUP, entry_id), reject=True)])[0]
+            if result.status != "ok":  # settled meanwhile after all
+                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result))
         COMMANDS.labels("dead_letter").inc()
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
     # -- one command -------------------------------------------------------------
     def process(self, message: dict[str, Any], ack: tuple[str, Any] | None = None,
-                applied: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                known: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """Handle one command on its own. Returns the outcome still to be stored, or None when the
         append script already stored it and acknowledged ``ack`` (stream, entry id)."""
         game_id, command_id = message["game_id"], message["command_id"]
-        if applied is None:  # an applied command is answered from its record, never decided again
-            applied = self.store.command_record(game_id, command_id)
+        if known is None:  # a settled command is answered from its record, never decided again
+            known = _known(game_id, command_id, *self.store.settled_for([(game_id, command_id)])[0])
         started = time.perf_counter()
         for _ in range(3):
-            plan = self._plan(message, ack, applied)
+            plan = self._plan(message, ack, known)
             if plan.append is None:
                 COMMANDS.labels(plan.outcome["status"]).inc()
                 return plan.outcome
             result = self.store.append_many([plan.append])[0]
             if result.status == "ok":
                 self._after_append(plan)
-                COMMANDS.labels("accepted").inc()
+                COMMANDS.labels(plan.outcome["status"]).inc()
                 LATENCY.observe(time.perf_counter() - started)
                 return None if ack is not None else plan.outcome
             self.repo.drop(game_id)
-            if result.status == "dup":
-                return _accepted(game_id, command_id, result.record or {})
-            applied = None  # someone else appended: reload and decide again
+            if result.status in ("dup", "refused"):
+                return _settled_result(game_id, command_id, result)
+            known = None  # someone else appended: reload and decide again
         raise RuntimeError(f"could not append to {game_id}: the log kept moving")
 
     def _plan(self, message: dict[str, Any], ack: tuple[str, Any] | None,
-              applied: dict[str, Any] | None) -> "Plan":
-        """Decide one command against the cached record; an accepted one is folded in speculatively."""
-        game_id, command_id = message["game_id"], message["command_id"]
+              known: dict[str, Any] | None) -> "Plan":
+        """Decide one command against the cached record (``known``: the outcome it already has, if any);
+        an accepted one is folded in speculatively."""
         ack = ack or ("", "")
-        if applied is not None:
-            return Plan(message, ack, _accepted(game_id, command_id, applied))
+        if known is not None:
+            return Plan(message, ack, known)
+        game_id, command_id = message["game_id"], message["command_id"]
         loaded = self.repo.cached(game_id) or self.repo.current(game_id)
         with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
             return self._decide(message, ack, loaded)
@@ -298,9 +358,15 @@ class Processor:
             events, new_record = execute(record, game_id, command, SeedDice(seed))
         except RuleError as err:
             log.info("command rejected", code=err.code)
-            return Plan(message, ack, {"status": "rejected", "command_id": command_id, "game_id": game_id,
-                                       "from_version": loaded.version, "version": loaded.version,
-                                       "code": err.code, "message": err.message})
+            rejected = {"status": "rejected", "command_id": command_id, "game_id": game_id,
+                        "from_version": loaded.version, "version": loaded.version,
+                        "code": err.code, "message": err.message}
+            # Recorded like an append, on the version and head it was decided on: a rejection decided on a
+            # stale record is refused by the script and decided again.
+            return Plan(message, ack, rejected, AppendRequest(
+                game_id, loaded.version, command_id, rejected, [], orjson.dumps(rejected),
+                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
+                prev_hash=loaded.hash))
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):
@@ -356,6 +422,19 @@ class Plan:
     append: AppendRequest | None = None
     after: Loaded | None = None
     snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+
+
+def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
+           rejection: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The outcome a command id already has: accepted (from its record), rejected, or None (undecided)."""
+    return _accepted(game_id, command_id, applied) if applied is not None else rejection
+
+
+def _settled_result(game_id: str, command_id: str, result: Any) -> dict[str, Any]:
+    """The outcome behind a "dup" (applied) or "refused" (rejected) answer of the append script."""
+    if result.status == "dup":
+        return _accepted(game_id, command_id, result.record or {})
+    return result.record or {}
 
 
 def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Read the shard feeds (own checkpoints) and enqueue jobs for what the events call for.
 
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
-* an away seat (timed out, not reclaimed) must act -> ``autopilot_turn(game, seat, version)``
+* an away seat (taken over, or finishing its timed-out turn) must act -> ``autopilot_turn(game, seat, version)``
 * the game has ended -> ``score_game(game)`` (retried on failure)
 * asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
   clocks, deadline and warning jobs, "your turn" / "game over" messages,
@@ -30,6 +30,7 @@ from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings
 from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
 from ..feed import FeedFollower
+from ..resilience import UNAVAILABLE
 from ..settings import Settings
 from ..workers import jobs
 
@@ -91,6 +92,8 @@ class Reactor(FeedFollower):
             self.redis.zrem(self.keys.bot_watch(), game_id)
         try:
             enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
+        except UNAVAILABLE:  # not this game's fault: the batch is read again once Redis is back
+            raise
         except Exception:  # clocks and messages must never stop bots and scoring
             log.exception("asynchronous play failed", game_id=game_id)
         return enqueued
@@ -99,6 +102,8 @@ class Reactor(FeedFollower):
         """The watchdog's round over this reactor's shards; a failing sweep never stops the reactor."""
         try:
             return self.watchdog.sweep(clock.now(), only_owned=True)
+        except UNAVAILABLE:  # the run loop waits the outage out
+            raise
         except Exception:
             log.exception("watchdog sweep failed")
             return []
@@ -118,7 +123,7 @@ class Reactor(FeedFollower):
                     found.append(JobSpec(f"bot-{job_safe(game_id)}-{version}-{seat}", jobs.play_bot_turn,
                                          (game_id, seat, version),
                                          {**ctx, "think_seconds": self.async_settings.bot_think_seconds}))
-                elif record.seats[seat].autopilot is not None:
+                elif record.played_for(seat) is not None:
                     # with the async settings: how long it waits for its outcome, how often it retries
                     found.append(JobSpec(f"auto-{self.async_play.tag}-{job_safe(game_id)}-{version}-{seat}",
                                          async_jobs.autopilot_turn,

@@ -1,4 +1,4 @@
-"""An rq worker that runs in a thread of the embedded service.
+"""rq workers: one in a thread of the embedded service, and ``taproom worker``'s own process.
 
 rq's normal ``Worker.work()`` installs signal handlers and times jobs out
 with SIGALRM, which only works in the main thread; this worker uses a timer
@@ -11,8 +11,12 @@ import threading
 import time
 
 import redis
-from rq import Queue, SimpleWorker
+from rq import Queue, SimpleWorker, Worker
 from rq.timeouts import TimerDeathPenalty
+
+from ..async_play.config import AsyncSettings
+from ..async_play.scheduler import run_scheduler_thread
+from ..resilience import UNAVAILABLE, Outage, ride_out
 
 
 class ThreadWorker(SimpleWorker):
@@ -23,11 +27,52 @@ class ThreadWorker(SimpleWorker):
 
 
 def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Event, idle_sleep: float = 0.02) -> None:
-    """Work the queue in bursts until ``stop`` is set."""
+    """Work the queue in bursts until ``stop`` is set, riding out Redis outages."""
     queue = Queue(queue_name, connection=client)
-    worker = ThreadWorker([queue], connection=client)
-    while not stop.is_set():
+    worker: list[ThreadWorker] = []  # made when first needed: making one talks to Redis
+
+    def turn() -> None:
         if queue.count:
-            worker.work(burst=True, logging_level="WARNING")
+            if not worker:
+                worker.append(ThreadWorker([queue], connection=client))
+            worker[0].work(burst=True, logging_level="WARNING")
         else:
             time.sleep(idle_sleep)
+
+    def lost_redis() -> None:
+        # The old worker may not have registered its death: a new name avoids rq's "active worker" refusal.
+        worker.clear()
+
+    ride_out("worker", turn, stop, lost_redis)
+
+
+def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings) -> None:
+    """``taproom worker``: rq's forking worker in the main thread, the scheduler loop in a thread beside it,
+    both riding out Redis outages until the worker is asked to stop (SIGINT/SIGTERM)."""
+    stop = threading.Event()
+    scheduler = threading.Thread(target=run_scheduler_thread, args=(client, queue_name, settings, stop),
+                                 name="taproom-scheduler", daemon=True)
+    scheduler.start()
+    outage = Outage("worker")
+    try:
+        while True:
+            # A new worker (new name) each round: a worker cut off by an outage cannot register its death.
+            worker = Worker([Queue(queue_name, connection=client)], connection=client)
+            try:
+                worker.work(logging_level="WARNING")
+            except UNAVAILABLE as exc:
+                time.sleep(outage.failed(exc))
+            if getattr(worker, "_shutdown_requested_date", None) is not None:
+                return  # asked to stop (rq keeps no public flag for it)
+            # rq quits on any Redis error outside its dequeue: wait for Redis, then start again.
+            time.sleep(0.5)
+            while True:
+                try:
+                    client.ping()
+                    break
+                except UNAVAILABLE as exc:
+                    time.sleep(outage.failed(exc))
+            outage.recovered()
+    finally:
+        stop.set()
+        scheduler.join(5)

@@ -17,10 +17,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import GameRecord, parse_pace
+from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
 from domain.core.seating import bot_seat_names
 
 from ...aggregates import Repository
+from ...async_play.deadlines import TurnClocks
+from ...async_play.vacation import Vacations
 from ...bots import LEVELS
 from ...eventstore import Envelope
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
@@ -60,7 +62,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     game.check_seats(options, len(body.seats))
     if body.seed is not None and not ctx.settings.allow_client_seed:
         raise ApiError("seed_not_allowed", "this server keeps seeds secret; a chosen seed is for development only")
-    pace = parse_pace(body.pace)
+    pace = new_game_pace(body.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
     if pace is not None and pace.autopilot_level not in LEVELS:
         raise ApiError("invalid_request", f"unknown autopilot level {pace.autopilot_level!r}; known: {', '.join(sorted(LEVELS))}")
     player_id = principal.player_id if principal and principal.kind == "player" else None
@@ -135,43 +137,52 @@ def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=Jo
     return JoinResponse(game_id=game_id, seat=seat, version=outcome["version"], token=token)
 
 
+def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A view with the clock of now (deadlines move with vacations, so they are read, not projected)."""
+    clocks = TurnClocks(ctx.redis, ctx.keys, Vacations(ctx.redis, ctx.keys, 0))  # deadlines only: no allowance
+    data["clock"] = ctx.with_record(game_id, lambda record, _: clocks.view(record))
+    return data
+
+
 @router.get("/games/{game_id}")
 def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
-    """The public view (what a spectator sees)."""
+    """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
+    timeouts, and after how many a seat is taken over."""
     raw = ctx.redis.get(ctx.keys.view(game_id, None))
     if raw is None:
         from projections.read_models import view
 
-        return ctx.with_record(game_id, lambda record, _: view(record, None, 0.0))
-    return JSONResponse(orjson.loads(raw))
+        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, None, 0.0)))
+    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
 @router.get("/games/{game_id}/view")
 def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
               ctx: Context = Depends(get_context)) -> Any:
-    """The caller's seat view (hidden information of other seats removed by construction)."""
+    """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     raw = ctx.redis.get(ctx.keys.view(game_id, chosen))
     if raw is None:
         from projections.read_models import view
 
-        return ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0))
-    return JSONResponse(orjson.loads(raw))
+        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
+    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
 @router.get("/games/{game_id}/legal")
 def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The caller's legal commands now (empty when it is not their turn)."""
+    """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
+    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
 
     def legal(record: GameRecord, version: int) -> dict[str, Any]:
-        if record.status != "active" or chosen not in record.to_act():
-            return {"version": version, "seat": chosen, "commands": []}
-        commands = record.game.legal_commands(record.state, chosen)
+        commands = kernel_commands(record, chosen)
+        if record.status == "active" and chosen in record.to_act():
+            commands = record.game.legal_commands(record.state, chosen) + commands
         return {"version": version, "seat": chosen,
                 "commands": [c.model_dump(mode="json", exclude={"seat"}) for c in commands]}
 
@@ -182,7 +193,12 @@ def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
 def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
                    game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued)."""
+    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
+
+    ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
+    outcome forever. Sending an id again answers the outcome it already has, accepted or rejected, and
+    changes nothing; a rejected command is never decided again under its id, even when it would now be
+    legal, so try again under a new ``command_id``."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
@@ -193,10 +209,12 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
     if expected is not None and not isinstance(expected, int):
         raise ApiError("invalid_request", "expected_version must be an integer")
-    if str(data.get("type", "")).startswith("taproom."):
-        raise InvalidCommand("service commands cannot be submitted here")
+    kind = str(data.get("type", ""))
+    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
+        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
+                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
     data["seat"] = chosen
-    command = get_game(meta["game"]).parse_command(data)  # refuse malformed commands before queueing
+    command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
     actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
     ctx.bus.submit(game_id, command.model_dump(mode="json"), seat=chosen, actor=actor,
                    command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected)
@@ -213,7 +231,7 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
 @router.get("/games/{game_id}/commands/{command_id}")
 def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None),
                     principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The outcome of a command submitted earlier (poll after a 202)."""
+    """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     outcome = ctx.bus.outcome(game_id, f"{game_id}:{chosen}:{command_id}")

@@ -1,4 +1,5 @@
-"""Asynchronous play for players: webhooks, notifications, vacations, taking a seat back, a game's clock.
+"""Asynchronous play for players: webhooks, notifications, vacations, taking a seat back, votes about a
+taken-over seat, a game's clock.
 
 Include with ``app.include_router(players_async.router)``. Asynchronous-play
 settings come from ``app.state.async_settings`` when set (tests), else from
@@ -7,12 +8,13 @@ the environment.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.core.lifecycle import ReclaimSeat
+from domain.core import Command
+from domain.core.lifecycle import ReclaimSeat, Vote, WithdrawVote
 
 from ...async_play.config import AsyncSettings, get_async_settings
 from ...async_play.deadlines import TurnClocks
@@ -35,6 +37,13 @@ class WebhookCreated(BaseModel):
     secret: str = Field(description="shown once: HMAC-SHA256 key of every delivery's body")
     signature_header: str = SIGNATURE_HEADER
     signature_format: str = "sha256=<hex of HMAC-SHA256(secret, raw body)>"
+
+
+class VoteRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    about_seat: int = Field(description="the seat the autopilot took over")
+    choice: Literal["end", "replace"] = Field(description="what the game's pace lets the table vote for "
+                                                          "(``pace.takeover_vote``)")
 
 
 class VacationRequest(BaseModel):
@@ -116,12 +125,35 @@ def end_vacation(request: Request, player: Principal = Depends(require_player),
 @router.post("/games/{game_id}/reclaim")
 def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    """Take your seat back from the autopilot (any move of yours does it too)."""
+    """Take your seat back from the autopilot, or after a missed deadline (any move of yours does it too);
+    your count of consecutive timeouts starts again from zero."""
+    return _send_as_seat(ctx, game_id, principal, seat, ReclaimSeat())
+
+
+@router.post("/games/{game_id}/votes")
+def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
+         principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
+    bot (the game's pace fixes which). It passes when every other human seat has voted."""
+    return _send_as_seat(ctx, game_id, principal, seat, Vote(about_seat=body.about_seat, choice=body.choice))
+
+
+@router.delete("/games/{game_id}/votes/{about_seat}")
+def withdraw_vote(game_id: str, about_seat: int, seat: int | None = Query(None),
+                  principal: Principal = Depends(require_principal),
+                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
+    """Take back your vote about ``about_seat`` (before it passes)."""
+    return _send_as_seat(ctx, game_id, principal, seat, WithdrawVote(about_seat=about_seat))
+
+
+def _send_as_seat(ctx: Context, game_id: str, principal: Principal, seat: int | None,
+                  command: Command) -> dict[str, Any]:
+    """Send a kernel command as the caller's seat and wait for its outcome."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
     actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    outcome = ctx.bus.send(game_id, ReclaimSeat().model_dump(mode="json"), seat=chosen, actor=actor,
+    outcome = ctx.bus.send(game_id, command.model_dump(mode="json", exclude={"seat"}), seat=chosen, actor=actor,
                            timeout=ctx.settings.command_wait_seconds)
     if outcome is None:
         raise ApiError("unavailable", "the command is still queued; try again", 503)

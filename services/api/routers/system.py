@@ -13,18 +13,20 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from domain.core import all_games, get_game
 
 from ..deps import Context, get_context
-from ..errors import ApiError
+from ..errors import unavailable_response
 
 router = APIRouter(tags=["system"])
 
 
-@router.get("/health")
-def health(ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    """Liveness: the service answers and Redis is reachable."""
+@router.get("/health", responses={503: {"description": "a dependency is down: `{code, message, redis: \"down\"}`"
+                                                        " with `Retry-After`"}})
+def health(ctx: Context = Depends(get_context)) -> Any:
+    """Liveness: the service answers and Redis is reachable. While Redis is down: 503 ``unavailable`` naming
+    the dependency (``"redis": "down"``) with ``Retry-After``; every other route answers 503 too."""
     try:
         ctx.redis.ping()
     except Exception as exc:
-        raise ApiError("unavailable", f"redis unreachable: {type(exc).__name__}") from None
+        return unavailable_response(f"redis unreachable: {type(exc).__name__}", status="unavailable", redis="down")
     return {"status": "ok", "redis": "ok"}
 
 
