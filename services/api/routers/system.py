@@ -13,7 +13,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from domain.core import all_games, get_game
 
 from ..deps import Context, get_context
-from ..errors import unavailable_response
+from ..errors import ApiError, unavailable_response
 
 router = APIRouter(tags=["system"])
 
