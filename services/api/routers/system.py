@@ -13,7 +13,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from domain.core import all_games, get_game
 
 from ..deps import Context, get_context
-from ..errors import ApiError, unavailable_response
+from ..errors import ApiError, error_responses, unavailable_response
 from ..schemas import ErrorBody, GameType, Health
 
 router = APIRouter(tags=["system"])
@@ -61,8 +61,10 @@ def _description(game_id: str) -> tuple[bytes, str] | None:
 
 
 @router.get("/games/types/{game}/description",
-            responses={304: {"description": "not modified (If-None-Match matched the ETag)"},
-                       404: {"description": "the game provides no static description (`no_description`)"}})
+            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}},
+                             "description": "the description (JSON, its shape per game)"},
+                       304: {"description": "not modified (If-None-Match matched the ETag)"},
+                       **error_responses(404, 422)})
 def game_description(request: Request, game: str = Path(pattern=r"^[a-z0-9_-]{1,64}$")) -> Response:
     """The game's static description for clients: for Carcassonne every tile type's features and where
     they lie (edges, half-edges, pennants, hills, vineyards, gardens, river). Cacheable: ETag + max-age."""

@@ -13,7 +13,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Response
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -23,7 +23,7 @@ from services.web import STATIC_DIR
 
 from ...audit import verify
 from ..deps import Context, Principal, get_context, hash_token, require_principal, seats_of
-from ..errors import ApiError
+from ..errors import ApiError, error_responses
 
 router = APIRouter(tags=["web"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -62,7 +62,8 @@ def index() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket)
+@router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,
+             responses=error_responses(401, 403, 404, 422, 503))
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """A ticket for ``GET /games/{id}/stream?ticket=...``: valid 60 s, for this game only, acting as the caller."""
@@ -87,7 +88,7 @@ def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
     return Principal(**data["principal"])
 
 
-@router.get("/games/{game_id}/verify", response_model=Verdict)
+@router.get("/games/{game_id}/verify", response_model=Verdict, responses=error_responses(404, 422, 503))
 def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The server's audit verdict: hash chain, seed against its commitment, replay of every command.
 
@@ -106,7 +107,9 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     return verdict
 
 
-@router.get("/games/types/{game}/rules", response_class=PlainTextResponse)
+@router.get("/games/types/{game}/rules", response_class=Response,
+            responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}},
+                             "description": "the rules notes (Markdown)"}, **error_responses(404, 422)})
 def rules_notes(game: str = Path(pattern=r"^[a-z0-9-]{1,40}$")) -> PlainTextResponse:
     """The game's rules notes (Markdown): the rule choices this implementation made, for the start page."""
     found = get_game(game)  # unknown_game for a name not registered
