@@ -145,7 +145,7 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
         page = new_page(1280, 900)
         sign_in(page, who)
         page.goto(f"/#/game/{gid}")
-        expect(page.locator("[data-testid=tf-board] [data-testid=tf-status]")).to_be_visible()
+        expect(page.locator("[data-testid=tf-board] [data-testid=tf-status]")).to_be_visible(timeout=20_000)
         pages.append(page)
     chooser = random.Random(3)
 
@@ -165,7 +165,7 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
                 acted = True
         if not acted:
             pages[0].wait_for_timeout(200)
-    expect(pages[0].locator("[data-testid=tf-planning-1]")).to_contain_text("planning")
+    expect(pages[0].locator("[data-testid=tf-planning-1]")).to_contain_text("planning", timeout=20_000)
     # Ana plans and finishes while Ben has not moved; Ben's page still offers his dice and shows Ana ready
     a = pages[0]
     while _targets(a, "finish").count() == 0 or _targets(a, "die").count():
@@ -175,12 +175,12 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
             _targets(a, "die").first.click()
         else:
             break
-        expect(a.locator(".tf .target").first).to_be_visible()
+        expect(a.locator(".tf .target").first).to_be_visible(timeout=20_000)
     _click_command(a, _targets(a, "finish"))
     b = pages[1]
-    expect(b.locator("[data-testid=tf-planning-0]")).to_contain_text("ready")
+    expect(b.locator("[data-testid=tf-planning-0]")).to_contain_text("ready", timeout=20_000)  # over the stream
     expect(b.locator("[data-testid=tf-planning-1]")).to_contain_text("planning")
     expect(_targets(b, "finish")).to_be_visible()
     expect(a.locator("[data-testid=tf-waiting]")).to_contain_text("Ben")
     _click_command(b, _targets(b, "finish"))
-    expect(a.locator("[data-testid=tf-status] .tf-phase")).to_contain_text("Turns")
+    expect(a.locator("[data-testid=tf-status] .tf-phase")).to_contain_text("Turns", timeout=20_000)
