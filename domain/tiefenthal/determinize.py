@@ -76,6 +76,7 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
     """A state consistent with ``view``; hidden card placement sampled from ``rng`` (``legal`` unused)."""
     n = len(view["players"])
     s = State(n=n, round=view["round"], phase=view["phase"], start=view["start_player"])
+    s.rounds = view.get("rounds", s.rounds)
     s.active = view["active"] if view["active"] is not None else -1
     to_act = view["to_act"]
     s.redraw = bool(to_act) if s.phase == "B" else True

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from domain.core import Event
 
+from . import data
+
 
 class GameSetUp(Event):
     """Setup: supplies, starting decks (unordered) and the first guest display."""
@@ -22,6 +24,7 @@ class GameSetUp(Event):
     box: list[int]
     counter_guests: int
     counter_guest_redraw: bool = True
+    rounds: int = data.ROUNDS.value  # fewer only in a short development game (option ``rounds``)
 
 
 class RoundStarted(Event):

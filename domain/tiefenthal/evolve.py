@@ -31,6 +31,7 @@ def _set_up(state: Any, e: ev.GameSetUp) -> State:
     s.box = list(e.box)
     s.counter_supply = e.counter_guests
     s.redraw = e.counter_guest_redraw
+    s.rounds = e.rounds
     s.coasters = [list(range(c * WHITE_PER_PLAYER, (c + 1) * WHITE_PER_PLAYER)) for c in range(e.players)]
     s.die_value = [1] * (e.players * (WHITE_PER_PLAYER + COLOURED_PER_PLAYER))
     return s

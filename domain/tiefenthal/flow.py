@@ -123,7 +123,8 @@ def upgrade(ctx: Ctx, seat: int, tile: str, returned: list[int], price: int) -> 
 
 # -- automatic phases ---------------------------------------------------------------------
 
-def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool = True) -> list[Any]:
+def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool = True,
+                 rounds: int = ROUNDS) -> list[Any]:
     """Setup: supplies, starting decks (7 regulars + Waitress, Table, Beer Supplier), the guest display."""
     supply = {t: list(GROUPS[t]) for t in data.TAVERN_CARDS}
     supply["noble"] = list(GROUPS["noble"])
@@ -140,7 +141,8 @@ def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool
         display.append(guest_deck.pop(rng.randrange(len(guest_deck))))
     first = ev.GameSetUp(players=n, start_player=start_player, decks=decks, supply=supply, guest_deck=guest_deck,
                          display=display, three_beer=list(GROUPS["three_beer"]), box=box,
-                         counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value, counter_guest_redraw=redraw)
+                         counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value, counter_guest_redraw=redraw,
+                         rounds=rounds)
     ctx = Ctx(None)
     ctx.emit(first)
     start_round(ctx, 1, start_player)
@@ -235,7 +237,7 @@ def advance(ctx: Ctx, rng: random.Random) -> None:
                 start_turn(ctx, order[i + 1])
                 return
             ctx.emit(ev.RoundClosed(round=s.round, next_start=(s.start + 1) % s.n))
-            if s.round >= ROUNDS:
+            if s.round >= s.rounds:
                 ctx.emit(ev.GameEnded())
                 return
             start_round(ctx, s.round + 1, ctx.state.start)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, Score
 
-from . import actions, flow, scoring, view
+from . import actions, data, description, flow, scoring, view
 from .commands import COMMAND_TYPES
 from .evolve import apply
 from .events import EVENT_TYPES
@@ -23,6 +23,8 @@ class TiefenthalOptions(BaseModel):
     module: Literal[1] = 1
     counter_guest_redraw: bool = True
     """A counter guest may be spent in phase B to clear and refill the tavern (see RULES_NOTES)."""
+    rounds: int = Field(data.ROUNDS.value, ge=1, le=data.ROUNDS.value)
+    """Fewer than 8 rounds only for a short development game (quick browser tests, tutorials)."""
 
 
 class TiefenthalGame(Game[State]):
@@ -37,7 +39,7 @@ class TiefenthalGame(Game[State]):
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         self.check_seats(options, n_seats)
         assert isinstance(options, TiefenthalOptions)
-        return flow.setup_events(n_seats, rng, redraw=options.counter_guest_redraw)
+        return flow.setup_events(n_seats, rng, redraw=options.counter_guest_redraw, rounds=options.rounds)
 
     def decide(self, state: State, command: Command, rng: random.Random) -> list[Event]:
         if not isinstance(command, COMMAND_TYPES):
@@ -62,6 +64,9 @@ class TiefenthalGame(Game[State]):
 
     def to_act(self, state: State) -> list[int]:
         return actions.to_act(state)
+
+    def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
+        return description.describe()
 
     def turn_key(self, state: State, seat: int) -> Hashable:
         # A seat's turn is its part of one phase of one round (a planning phase is one turn, however many

@@ -9,7 +9,7 @@ guests, and ``State.round``. It never reads draw order (none exists) nor the gue
 
 from __future__ import annotations
 
-from .flow import MONASTERY_TRACK, ROUNDS
+from .flow import MONASTERY_TRACK
 from .scoring import vp
 from .state import Player, State
 
@@ -38,7 +38,7 @@ def _player_value(p: Player, rounds_left_fraction: float) -> float:
 
 def evaluate(state: State, seat: int) -> float:
     """Own estimated worth minus the best opponent's (positive = ahead)."""
-    fraction = max(0.0, (ROUNDS - state.round) / ROUNDS)
+    fraction = max(0.0, (state.rounds - state.round) / state.rounds)
     values = [_player_value(p, fraction) for p in state.players]
     others = [v for i, v in enumerate(values) if i != seat]
     return values[seat] - (max(others) if others else 0.0)

@@ -103,6 +103,7 @@ class State:
     picks: int = 0  # dice drafted in this phase D
     active: int = -1  # seat whose phase F turn it is
     redraw: bool = True  # counter guests may redraw the tavern in phase B (option)
+    rounds: int = _data.ROUNDS.value  # the game ends after this round (option ``rounds``, for short test games)
 
     def copy(self) -> "State":
         s = State.__new__(State)

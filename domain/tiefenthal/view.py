@@ -7,12 +7,12 @@ from collections import Counter
 from typing import Any
 
 from . import data
-from .actions import die_yield, space_rule, spaces_of, to_act
+from .actions import die_yield, returnable, space_rule, spaces_of, to_act
 from .cards import CARDS, TAVERN_TYPES
 from .flow import MONASTERY_TRACK, ROUND_TRACK
-from .scoring import vp
+from .scoring import breakdown, vp
 from .state import Player, State, is_white
-from .tavern import TILES, TILE_COST, UPGRADABLE, upgrade_price
+from .tavern import TILE_COST, TILES, UPGRADABLE, table_index, upgrade_price
 
 
 def _card(card: int) -> dict[str, Any]:
@@ -51,12 +51,27 @@ def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
     }
     if p.noble_recruits:  # shown once it matters (a per-turn limit on recruiting nobles, RULES_NOTES readings)
         out["noble_recruits_this_round"] = p.noble_recruits
-    if me:
+    # public for every seat: they follow from the tiles, the tavern and the cards placed there
+    out["spaces"] = {sp: _space(p, sp) for sp in spaces_of(p)}
+    out["upgrade_prices"] = {t: upgrade_price(t, 0) for t in UPGRADABLE if t not in p.upgraded}
+    out["upgrade_offers"] = {t: [{"returned": r, "price": upgrade_price(t, r)} for r in range(returnable(p, t) + 1)]
+                             for t in UPGRADABLE if t not in p.upgraded}
+    out["score"] = {k: int(v) for k, v in breakdown(p).items()}
+    if me:  # the seat's own draw pile: the cards it put on top (in order) and what the shuffled rest holds
         out["deck_top"] = [_card(c) for c in p.deck_top]
         out["deck_rest"] = dict(sorted(Counter(CARDS[c].name for c in p.deck_rest).items()))
-        out["spaces"] = {sp: {"dice": sorted(space_rule(p, sp)[0]), "limit": space_rule(p, sp)[1],  # type: ignore[index]
-                              "yield": list(die_yield(p, sp))} for sp in spaces_of(p)}
-        out["upgrade_prices"] = {t: upgrade_price(t, 0) for t in UPGRADABLE if t not in p.upgraded}
+    return out
+
+
+def _space(p: Player, sp: str) -> dict[str, Any]:
+    """One action space: the dice it takes, how many, what one die removed from it gives now, and who sits there."""
+    accepts, limit = space_rule(p, sp)  # type: ignore[misc]
+    doubloons, beer, monastery = die_yield(p, sp)
+    out: dict[str, Any] = {"dice": sorted(accepts), "limit": limit,
+                           "gives": {"doubloons": doubloons, "beer": beer, "monastery": monastery},
+                           "used": sp in p.used_spaces}
+    i = table_index(sp)
+    out["table"] = i
     return out
 
 
@@ -66,7 +81,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         coasters = {str(seat_): [s.die_value[d] for d in s.coasters[s.held_coaster(seat_)]] for seat_ in range(s.n)}
     return {
         "round": s.round,
-        "rounds": data.ROUNDS.value,
+        "rounds": s.rounds,
         "phase": s.phase,
         "start_player": s.start,
         "to_act": to_act(s),

@@ -151,6 +151,10 @@ def test_every_route_answers_as_its_schema_says(api):
     for version in (0, 2, head, head + 1):
         c.get(f"/games/{gid}/at/{version}", headers=bearer(ann["token"]))
     c.get(f"/games/{gid}/record")
+    # the web client's routes and the games' static descriptions
+    c.post(f"/games/{gid}/stream-ticket", headers=bearer(ann["token"])), c.get(f"/games/{gid}/verify")
+    c.get("/games/types/tiefenthal/rules"), c.get("/games/types/tiefenthal/description")
+    c.get("/games/types/counter/description")  # 404 no_description
     with api.stream("GET", f"/games/{gid}/stream", params={"after": head - 1}) as s:
         c.check(s)
     c.get(f"/games/{gid}/stream", headers={"Last-Event-ID": "x"})  # 422

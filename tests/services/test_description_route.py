@@ -67,3 +67,10 @@ def test_the_drawn_tile_reaches_only_its_drawer(api):
     assert drawn and all(e["payload"]["tile"] == "hidden" for e in drawn)
     own = [e for e in api.get(f"/games/{gid}/events", headers=auth[0]).json()["events"] if e["type"] == "TileDrawn"]
     assert own[-1]["payload"]["tile"] == view(mine)["tile"]
+
+
+def test_tiefenthal_description_is_the_engines(plain_api):
+    response = plain_api.get("/games/types/tiefenthal/description")
+    assert response.status_code == 200
+    assert response.json() == get_game("tiefenthal").description()
+    assert [t["id"] for t in response.json()["tavern"]["tiles"]][:3] == ["tables", "waitress", "cashbox"]

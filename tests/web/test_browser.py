@@ -207,11 +207,12 @@ def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebSe
         page.wait_for_selector(ready)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{path} is {overflow}px wider than a 375px phone"
-    # the generic board of a real game: its legal commands are buttons reachable with the keyboard
+    # a real game's board: its legal commands are buttons reachable with the keyboard
     page.goto(f"/#/game/{real['game_id']}")
     wait_my_turn(page)
     before = version_of(page)
-    commands = page.locator("button.command")
+    # Tiefenthal has a board of its own now: its highlighted command buttons are reached the same way
+    commands = page.locator("button.command, .tf button.target[data-cmd]")
     assert commands.count() >= 1
     commands.first.focus()
     page.keyboard.press("Enter")

@@ -66,7 +66,7 @@ def index() -> FileResponse:
 
 
 @router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,
-             responses=error_responses(401, 403, 404, 422))
+             responses=error_responses(401, 403, 404, 422, 503))
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """A ticket for ``GET /games/{id}/stream?ticket=...``: valid 60 s, for this game only, acting as the caller."""
@@ -91,7 +91,7 @@ def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
     return Principal(**data["principal"])
 
 
-@router.get("/games/{game_id}/verify", response_model=Verdict, responses=error_responses(404, 422))
+@router.get("/games/{game_id}/verify", response_model=Verdict, responses=error_responses(404, 422, 503))
 def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The server's audit verdict: hash chain, seed against its commitment, replay of every command.
 

@@ -3,4 +3,5 @@
 export const BOARDS = {
   "carcassonne": () => import("./carcassonne.js"),
   "heaven-and-ale": () => import("./heaven-and-ale.js"),
+  "tiefenthal": () => import("./tiefenthal.js"),
 };

@@ -1,0 +1,186 @@
+"""The Tiefenthal board in a real browser: a whole 2-player game against a bot, played by clicking only what the
+page highlights (the draft, dice onto spaces, takes, purchases, upgrades, bonus choices, the simultaneous
+phases), the final scores on the page equal to the API's; and two people planning at once, each on their own
+page, neither waiting for the other.
+
+By default the game is the short development game of three rounds (``rounds: 3``);
+``TAPROOM_FULL_TIEFENTHAL=1`` plays all eight rounds. ``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the README's
+screenshots to ``docs/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.conftest import WebServer, register_player, sign_in
+
+pytestmark = pytest.mark.browser
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SHOTS = DOCS if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
+FULL = bool(os.environ.get("TAPROOM_FULL_TIEFENTHAL"))
+SPEND = ("buy", "guest", "nobles", "upgrade", "counter")
+
+
+def _wait_turn_or_end(page: Any) -> str:
+    page.wait_for_function("""() => { const g = document.querySelector('.game');
+        return g && (['ended', 'scored', 'abandoned'].includes(g.dataset.status)
+                     || (g.dataset.myTurn === '1' && document.querySelector('.tf .target'))); }""", timeout=60_000)
+    return page.locator(".game").get_attribute("data-status")
+
+
+def _targets(page: Any, kind: str, extra: str = "") -> Any:
+    return page.locator(f".tf .target[data-kind={kind}]{extra}")
+
+
+def _choose(page: Any, chooser: random.Random) -> Any:
+    """A highlighted target: a space once a die is chosen, taking a chosen placed die, dice before finishing,
+    spending now and then before ending the turn; single offers (keep, pick, choice) as they come."""
+    for kind in ("take", "space"):
+        found = _targets(page, kind)
+        if found.count():
+            return found.nth(chooser.randrange(found.count()))
+    placed = _targets(page, "die", "[data-placed='1']")
+    if placed.count():
+        return placed.nth(0)
+    loose = _targets(page, "die", "[data-placed='0']")
+    finish = _targets(page, "finish")
+    if loose.count() and (not finish.count() or chooser.random() < 0.85):
+        return loose.nth(chooser.randrange(loose.count()))
+    if finish.count():
+        return finish.first
+    spend = page.locator(", ".join(f".tf .target[data-kind={k}]" for k in SPEND))
+    end = _targets(page, "end")
+    guests = _targets(page, "guest")
+    if guests.count() and chooser.random() < 0.8:  # guests bring victory points, so the final sheet is not all zeros
+        return guests.nth(chooser.randrange(guests.count()))
+    if spend.count() and (not end.count() or chooser.random() < 0.6):
+        return spend.nth(chooser.randrange(spend.count()))
+    if end.count():
+        return end.first
+    everything = page.locator(".tf .target")
+    return everything.nth(chooser.randrange(everything.count()))
+
+
+def _click_command(page: Any, target: Any) -> None:
+    before = int(page.locator(".game").get_attribute("data-version"))
+    target.click()
+    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
+
+
+@pytest.mark.slow
+def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any, web_server: WebServer):
+    player = register_player(web_server, "Ana")
+    with web_server.api(player["token"]) as client:
+        options = {} if FULL else {"rounds": 3}
+        created = client.post("/games", json={"game": "tiefenthal", "options": options, "seed": "tf-click-through",
+                                              "seats": [{"me": True}, {"bot": "random"}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["game_id"]
+    page = new_page(1280, 900)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, player)
+    page.goto(f"/#/game/{gid}")
+    expect(page.locator("[data-testid=tf-player-0] .tf-tiles")).to_be_visible()
+    expect(page.locator("[data-testid=tf-player-1] .tf-tiles")).to_be_visible()
+    chooser = random.Random(11)
+    clicks: dict[str, int] = {}
+    shot_taken = False
+    while _wait_turn_or_end(page) == "active":
+        target = _choose(page, chooser)
+        kind = target.get_attribute("data-kind") or "?"
+        clicks[kind] = clicks.get(kind, 0) + 1
+        if target.get_attribute("data-cmd") is None:  # a die chosen: the page highlights where it may go
+            target.click()
+            if SHOTS and not shot_taken and kind == "die" and clicks.get("space", 0) >= 3:
+                page.wait_for_selector(".tf .target[data-kind=space], .tf .target[data-kind=take]")
+                _screenshots(page)
+                shot_taken = True
+            continue
+        _click_command(page, target)
+    # the decisions every game has were made by clicking (the others whenever they came up)
+    for kind in ("pick", "die", "space", "finish", "take", "end"):
+        assert clicks.get(kind, 0) >= 1, (kind, clicks)
+    assert any(clicks.get(k) for k in SPEND), clicks
+    expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=30_000)
+    expect(page.locator("[data-testid=tf-final]")).to_be_visible()
+    with web_server.api(player["token"]) as client:
+        meta = client.get(f"/games/{gid}").json()
+    assert len(meta["scores"]) == 2
+    for score in meta["scores"]:
+        expect(page.locator(f"[data-testid=tf-score-{score['seat']}]")).to_have_text(str(int(score["total"])))
+    if SHOTS:
+        page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-final.png"))
+    assert not errors, errors
+
+
+def _screenshots(page: Any) -> None:
+    page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-in-progress.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.evaluate("document.querySelector('[data-testid=tf-actions]').scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "tiefenthal-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_server: WebServer):
+    """Phase B and E are simultaneous: each page offers its moves while the other seat is still deciding, and
+    shows who is still planning."""
+    ana, ben = register_player(web_server, "Ana"), register_player(web_server, "Ben")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "tiefenthal", "options": {"rounds": 1}, "seed": "tf-together",
+                                              "seats": [{"me": True}, {}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["game_id"]
+    with web_server.api(ben["token"]) as client:
+        joined = client.post(f"/games/{gid}/join", json={})
+        assert joined.status_code in (200, 201), joined.text
+    pages = []
+    for who in (ana, ben):
+        page = new_page(1280, 900)
+        sign_in(page, who)
+        page.goto(f"/#/game/{gid}")
+        expect(page.locator("[data-testid=tf-board] [data-testid=tf-status]")).to_be_visible(timeout=20_000)
+        pages.append(page)
+    chooser = random.Random(3)
+
+    def phase(page: Any) -> str:
+        return page.locator("[data-testid=tf-status] .tf-phase").inner_text()
+
+    # until planning: each seat acts when its page offers something (B at once, the draft in turn)
+    for _ in range(40):
+        if "Planning" in phase(pages[0]) and "Planning" in phase(pages[1]):
+            break
+        acted = False
+        for page in pages:
+            if "Planning" in phase(page):
+                continue
+            if page.locator(".game").get_attribute("data-my-turn") == "1" and page.locator(".tf .target[data-cmd]").count():
+                _click_command(page, page.locator(".tf .target[data-cmd]").first)
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(200)
+    expect(pages[0].locator("[data-testid=tf-planning-1]")).to_contain_text("planning", timeout=20_000)
+    # Ana plans and finishes while Ben has not moved; Ben's page still offers his dice and shows Ana ready
+    a = pages[0]
+    while _targets(a, "finish").count() == 0 or _targets(a, "die").count():
+        if _targets(a, "space").count():
+            _click_command(a, _targets(a, "space").nth(chooser.randrange(_targets(a, "space").count())))
+        elif _targets(a, "die").count():
+            _targets(a, "die").first.click()
+        else:
+            break
+        expect(a.locator(".tf .target").first).to_be_visible(timeout=20_000)
+    _click_command(a, _targets(a, "finish"))
+    b = pages[1]
+    expect(b.locator("[data-testid=tf-planning-0]")).to_contain_text("ready", timeout=20_000)  # over the stream
+    expect(b.locator("[data-testid=tf-planning-1]")).to_contain_text("planning")
+    expect(_targets(b, "finish")).to_be_visible()
+    expect(a.locator("[data-testid=tf-waiting]")).to_contain_text("Ben")
+    _click_command(b, _targets(b, "finish"))
+    expect(a.locator("[data-testid=tf-status] .tf-phase")).to_contain_text("Turns", timeout=20_000)
