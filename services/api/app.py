@@ -14,7 +14,7 @@ from ..settings import Settings
 from .deps import Context
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
-from .routers import games, invitations, lobby, players, players_async, system
+from .routers import games, invitations, lobby, notifications, players, players_async, system
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
@@ -50,4 +50,5 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(players_async.router)
     app.include_router(invitations.router)
+    app.include_router(notifications.router)
     return app
