@@ -291,11 +291,15 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *, prefix
     data = orjson.loads(body)
     game_id = data.get("game_id", "")
     if kind == "your_turn" and not prefs.email.every_turn and game_id:
-        # one per game per hour; the marker holds this delivery, so a retry of the same e-mail still goes
+        # one per game per interval; the marker names its delivery, so a retry of that e-mail still goes.
+        # The time is the service clock's (not a Redis TTL), so the limit follows the clock jobs run by.
         marker = keys.mail_turn_sent(player_id, game_id)
-        if not client.set(marker, delivery, nx=True, ex=settings.mail_turn_interval_seconds) \
-                and client.get(marker) != delivery.encode():
-            return {"skipped": "a your-turn e-mail for this game went out within the hour"}
+        last = client.get(marker)
+        if last is not None:
+            last_delivery, _, last_ts = last.decode().rpartition(":")
+            if last_delivery != delivery and clock.now() - float(last_ts) < settings.mail_turn_interval_seconds:
+                return {"skipped": "a your-turn e-mail for this game went out within the interval"}
+        client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
     title, line = describe(kind, data)
     text = line + (f"\n\nOpen the game: {game_link(settings, game_id)}" if game_id else "")
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
