@@ -107,7 +107,8 @@ class Pusher:
 
     @property
     def enabled(self) -> bool:
-        return bool(self.settings.vapid_public_key and self.settings.vapid_private_key.get_secret_value())
+        # the public key alone: the private one is read where the push is signed (the job's environment)
+        return bool(self.settings.vapid_public_key)
 
     def dispatch(self, player_id: str, kind: str, body: bytes, delivery: str, when: float | None) -> int:
         """One job per subscription (a dead one must not hold back the others); returns how many queued."""

@@ -305,3 +305,18 @@ def test_quiet_hours_over_midnight_in_the_players_zone() -> None:
     early = datetime(2026, 12, 1, 5, 0, tzinfo=timezone.utc).timestamp()  # 06:00 in Berlin
     assert quiet.until(early) == datetime(2026, 12, 1, 6, 30, tzinfo=timezone.utc).timestamp()
     assert quiet.until(datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc).timestamp()) is None
+
+
+def test_deadline_near_is_mailed_by_the_scheduled_warning(table: Table, http: TestClient,
+                                                          smtp: tuple[Inbox, int]) -> None:
+    inbox = smtp[0]
+    pid, auth, _ = register(http)
+    verified(http, table, inbox, auth, "alice@example.org")
+    inbox.messages.clear()
+    table.create([{"name": "alice", "player_id": pid}, {"bot": "random"}], pace="1d", target=1000)
+    assert [m["Subject"] for m in inbox.messages] == ["Taproom: your turn"]
+    table.tick(12 * HOUR - 120)
+    assert len(inbox.messages) == 1
+    table.tick(180)  # the warning job 12 hours before the deadline (the scheduler releases it)
+    assert [m["Subject"] for m in inbox.messages][1:] == ["Taproom: your deadline is near"]
+    assert "times out in 12 hours" in inbox.texts()[1]
