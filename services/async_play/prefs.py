@@ -63,9 +63,13 @@ class QuietHours(BaseModel):
         return end.timestamp()
 
 
+def _every_kind_at_once() -> dict[str, EmailMode]:
+    return {k: "immediate" for k in EMAIL_KINDS}
+
+
 class EmailPrefs(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kinds: dict[str, EmailMode] = Field(default_factory=lambda: {k: "immediate" for k in EMAIL_KINDS})
+    kinds: dict[str, EmailMode] = Field(default_factory=_every_kind_at_once)
     every_turn: bool = Field(False, description="a \"your turn\" e-mail for every turn, not one per game per hour")
     digest_hour: int = Field(8, ge=0, le=23, description="local hour (quiet hours' time zone) of the daily digest")
 
@@ -85,7 +89,7 @@ class NotificationPrefs(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kinds: list[str] = Field(default_factory=lambda: list(KINDS), description="kinds delivered by any channel")
     quiet_hours: QuietHours | None = None
-    email: EmailPrefs = Field(default_factory=EmailPrefs)
+    email: EmailPrefs = Field(default_factory=lambda: EmailPrefs())
 
     @field_validator("kinds")
     @classmethod
