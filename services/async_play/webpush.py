@@ -154,6 +154,10 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *, prefix: s
 
     if not Preferences(connection, keys).get(player_id).wants(kind):
         return {"skipped": "not wanted"}
+    from .notify import check_url  # (notify imports this module)
+
+    # again at each send, as for webhooks: the endpoint's name may resolve somewhere private by now
+    check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)
     data = orjson.dumps(payload(settings, kind, orjson.loads(body)))
     try:
         response = webpush(subscription.model_dump(), data=data,

@@ -320,3 +320,39 @@ def test_deadline_near_is_mailed_by_the_scheduled_warning(table: Table, http: Te
     table.tick(180)  # the warning job 12 hours before the deadline (the scheduler releases it)
     assert [m["Subject"] for m in inbox.messages][1:] == ["Taproom: your deadline is near"]
     assert "times out in 12 hours" in inbox.texts()[1]
+
+
+def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
+        table: Table, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+    from rq.job import Job
+
+    from services.async_play.mail import Mailer
+
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        assert isinstance(data, LoginPassword)
+        logins.append((data.login, data.password))
+        return AuthResult(success=data.password == b"s3cret-pass")
+
+    inbox, port = Inbox(), free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, authenticator=authenticator,
+                            auth_required=True, auth_require_tls=False)  # plain text: a test on loopback only
+    controller.start()
+    try:
+        monkeypatch.setenv("TAPROOM_SMTP_PASSWORD", "s3cret-pass")
+        mail_settings = AsyncSettings(smtp_host="127.0.0.1", smtp_port=port, smtp_tls="none",
+                                      smtp_username="taproom", smtp_password=SecretStr("s3cret-pass"),
+                                      public_url=PUBLIC_URL, mail_retry_intervals=[])
+        mailer = Mailer(table.client, table.reactor.keys, table.queue, mail_settings)
+        table.client.hset(table.reactor.keys.email("alice"), "address", "alice@example.org")
+        body = orjson.dumps({"kind": "invited", "game_id": "g9", "game": "counter", "seat": 0})
+        assert mailer.dispatch("alice", "invited", body, "d9", NotificationPrefs(), None) == "immediate"
+        job = Job.fetch(table.queue.job_ids[0], connection=table.client)
+        assert "s3cret" not in repr(job.args) + repr(job.kwargs)  # rq keeps job arguments in Redis
+        table.settle()
+        assert logins == [(b"taproom", b"s3cret-pass")] and len(inbox.messages) == 1
+    finally:
+        controller.stop()
