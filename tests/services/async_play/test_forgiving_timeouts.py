@@ -97,17 +97,18 @@ def assert_verified(table: Table, gid: str) -> None:
 
 
 def test_both_seats_miss_one_deadline_and_each_loses_one_turn_not_the_game(table: Table, api: TestClient) -> None:
-    """The issue's reproduction: 2-player Carcassonne, 5 seconds per move, autopilot, nobody moves.
+    """The issue's reproduction: 2-player Carcassonne, autopilot, nobody moves (60 s per move rather than
+    the issue's 5 s: the test clock follows wall time too, and a slow machine must not cross a deadline).
     Before the fix, the second timeout let the autopilot play every remaining move of both seats."""
     alice, bob = player(api, "alice"), player(api, "bob")
-    gid = start_game(table, api, alice, bob, "carcassonne", {"per_move_seconds": 5, "on_timeout": "autopilot"})
+    gid = start_game(table, api, alice, bob, "carcassonne", {"per_move_seconds": 60, "on_timeout": "autopilot"})
     start = table.record(gid).version
     assert table.record(gid).to_act() == [0]
 
-    table.tick(6)  # alice misses her deadline: the autopilot plays her turn (a tile, then its figure choice)
+    table.tick(61)  # alice misses her deadline: the autopilot plays her turn (a tile, then its figure choice)
     assert count(table, gid, "TilePlaced", after=start) == 1 and table.record(gid).to_act() == [1]
 
-    table.tick(6)  # bob misses his
+    table.tick(61)  # bob misses his
     record = table.record(gid)
     assert count(table, gid, "TilePlaced", after=start) == 2  # one turn each, not the rest of the game
     assert record.status == "active" and record.to_act() == [0]
@@ -117,12 +118,12 @@ def test_both_seats_miss_one_deadline_and_each_loses_one_turn_not_the_game(table
 
     # alice's next turn is hers, with a deadline of its own: nothing happens before it
     version = record.version
-    table.tick(4)
+    table.tick(40)
     assert table.record(gid).version == version
     view = api.get(f"/games/{gid}/view", headers=alice.auth).json()
     assert [s["timeouts"] for s in view["seats"]] == [1, 1] and view["pace"]["takeover_after"] == 3
     row = view["clock"]["seats"][0]
-    assert row["timeouts"] == 1 and row["deadline"] - row["waiting_since"] == pytest.approx(5, abs=0.01)
+    assert row["timeouts"] == 1 and row["deadline"] - row["waiting_since"] == pytest.approx(60, abs=0.01)
     assert row["deadline"] > view["clock"]["now"] and view["clock"]["takeover_after"] == 3
     notes = api.get("/players/me/notifications", headers=alice.auth).json()["notifications"]
     timed_out = [n for n in notes if n["kind"] == "timed_out"]
@@ -140,7 +141,7 @@ def test_both_seats_miss_one_deadline_and_each_loses_one_turn_not_the_game(table
     # ends the game as it stands by her vote, and the record (every timeout in it) verifies
     for seat in (1, 0, 1):
         assert table.record(gid).to_act() == [seat]
-        table.tick(6)
+        table.tick(61)
     record = table.record(gid)
     assert record.seats[1].autopilot == "autopilot" and record.seats[0].autopilot is None
     assert [s.timeouts for s in record.seats] == [1, 3] and record.to_act() == [0]
