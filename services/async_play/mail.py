@@ -115,7 +115,8 @@ class Addresses:
         return player_id, address
 
     def remove(self, player_id: str) -> bool:
-        return bool(self.redis.delete(self.keys.email(player_id)))
+        """Forget the address and what waited for its digest."""
+        return bool(self.redis.delete(self.keys.email(player_id), self.keys.digest(player_id)))
 
     def unsubscribe_token(self, player_id: str, kind: str | None) -> str:
         token = secrets.token_urlsafe(32)

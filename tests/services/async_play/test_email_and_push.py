@@ -356,3 +356,29 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
         assert logins == [(b"taproom", b"s3cret-pass")] and len(inbox.messages) == 1
     finally:
         controller.stop()
+
+
+def test_every_turn_lifts_the_hourly_limit_and_vapid_keys_are_printed(table: Table, http: TestClient,
+                                                                        smtp: tuple[Inbox, int]) -> None:
+    from click.testing import CliRunner
+
+    from services.cli.main import cli
+
+    inbox = smtp[0]
+    pid, auth, _ = register(http)
+    verified(http, table, inbox, auth, "alice@example.org")
+    inbox.messages.clear()
+    choice = {"email": {"kinds": {"your_turn": "immediate"}, "every_turn": True}}
+    assert http.put("/players/me/notification-settings", json=choice, headers=auth).status_code == 200
+    gid = table.create([{"name": "alice", "player_id": pid}, {"bot": "random"}], target=1000)
+    assert table.add(gid, 0).accepted and table.add(gid, 0).accepted
+    assert [m["Subject"] for m in inbox.messages] == ["Taproom: your turn"] * 3
+
+    assert http.delete("/players/me/email", headers=auth).status_code == 204
+    assert table.add(gid, 0).accepted
+    assert len(inbox.messages) == 3  # no address, no e-mail
+
+    printed = CliRunner().invoke(cli, ["vapid-keys"]).output.splitlines()
+    keys = dict(line.split("=", 1) for line in printed)
+    assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PUBLIC_KEY"] + "=")) == 65
+    assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PRIVATE_KEY"] + "=")) == 32
