@@ -38,6 +38,8 @@ def meta(record: GameRecord, updated: float) -> dict[str, Any]:
         "to_act": record.to_act(), "seed_commitment": record.seed_commitment, "updated": updated,
         "pace": record.pace.model_dump(mode="json") if record.pace else None,
         "creator": record.creator, "hot_seat": bool(record.hot_seat),
+        # ended -> scored takes a moment (a scoring job); say so instead of leaving a client to guess at null
+        "scores_pending": record.status == "ended",
     }
     if record.status == "scored":
         data["scores"] = [s.model_dump() for s in record.scores]

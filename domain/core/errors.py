@@ -50,3 +50,37 @@ class InvalidOptions(RuleError):
     """Options or seat count that the game does not support."""
 
     code = "invalid_options"
+
+
+def plain_errors(exc: Exception, limit: int = 5) -> str:
+    """A pydantic validation error in plain words, one clause per field, without pydantic's URLs."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return str(exc).split("\n")[0]
+    return describe_errors(errors(include_url=False), limit)
+
+
+def describe_errors(errors: list, limit: int = 5) -> str:
+    """``field: problem; ...`` for pydantic-style error dicts (``loc``, ``msg``, ``type``)."""
+    clauses = []
+    for error in errors[:limit]:
+        where = field_name(error.get("loc", ()))
+        kind = error.get("type")
+        if kind == "missing":
+            clauses.append(f"{where} is required")
+        elif kind == "extra_forbidden":
+            clauses.append(f"{where} is not a known field")
+        else:
+            message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")  # a validator's own words
+            message = message[0].lower() + message[1:] if message else "is invalid"
+            clauses.append(f"{where}: {message}" if error.get("loc") else message)
+    more = len(errors) - limit
+    return "; ".join(clauses) + (f" (and {more} more)" if more > 0 else "")
+
+
+def field_name(loc: tuple | list) -> str:
+    """``('seats', 0, 'name')`` -> ``'seats[0].name'`` (quoted); the whole input when empty."""
+    name = ""
+    for part in loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return f"'{name}'" if name else "the input"

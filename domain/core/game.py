@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from .errors import InvalidCommand, InvalidOptions
+from .errors import InvalidCommand, InvalidOptions, plain_errors
 from .messages import Command, Event
 
 S = TypeVar("S")
@@ -104,7 +104,7 @@ class Game(ABC, Generic[S]):
         try:
             return self.Options.model_validate(raw or {})
         except Exception as exc:  # pydantic.ValidationError
-            raise InvalidOptions(f"invalid options for {self.id}: {exc}") from None
+            raise InvalidOptions(f"invalid options for {self.id}: {plain_errors(exc)}") from None
 
     def check_seats(self, options: BaseModel, n_seats: int) -> None:
         low, high = self.player_range(options)
@@ -172,7 +172,7 @@ class Game(ABC, Generic[S]):
         try:
             return cls.model_validate(data)
         except Exception as exc:
-            raise InvalidCommand(f"invalid {kind} command: {exc}") from None
+            raise InvalidCommand(f"invalid {kind} command: {plain_errors(exc)}") from None
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         """An event model from stored JSON data (already upcast to the current schema)."""

@@ -40,7 +40,7 @@ from typing import Any, Hashable, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
-from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError
+from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, plain_errors
 from .game import Game, Score, rank
 from .messages import SYSTEM_SEAT, Command, Event
 from .pace import (  # re-exported: the pace is part of the aggregate's vocabulary
@@ -320,7 +320,8 @@ class GameRecord:
         return get_game(self.game_type)
 
     def to_act(self) -> list[int]:
-        return self.game.to_act(self.state) if self.status == "active" else []
+        # Between GameStarted and the game's first setup event (a replay can stop there) there is no state yet.
+        return self.game.to_act(self.state) if self.status == "active" and self.state is not None else []
 
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.taken]
@@ -381,7 +382,7 @@ def parse_command(game: Game | None, data: dict[str, Any]) -> Command:
         try:
             return KERNEL_COMMANDS[kind].model_validate(data)
         except Exception as exc:
-            raise InvalidCommand(f"invalid {kind} command: {exc}") from None
+            raise InvalidCommand(f"invalid {kind} command: {plain_errors(exc)}") from None
     if game is None:
         raise InvalidCommand(f"unknown command type {kind!r}")
     return game.parse_command(data)

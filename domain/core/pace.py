@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
-from .errors import InvalidOptions
+from .errors import InvalidOptions, plain_errors
 
 TimeoutPolicy = Literal["autopilot", "skip"]
 TakeoverVote = Literal["end", "replace", "none"]
@@ -97,7 +97,7 @@ def parse_pace(raw: Pace | str | dict[str, Any] | None) -> Pace | None:
     try:
         return Pace.model_validate(raw)
     except Exception as exc:
-        raise InvalidOptions(f"invalid pace: {exc}") from None
+        raise InvalidOptions(f"invalid pace: {plain_errors(exc)}") from None
 
 
 def new_game_pace(raw: Pace | str | dict[str, Any] | None) -> Pace | None:

@@ -49,10 +49,11 @@ def _turn_error(s: State, seat: int, phases: str, what: str) -> RuleError | None
         return IllegalMove("the game is over")
     if not 0 <= seat < s.n:
         return NotYourTurn(f"seat {seat} is not in this game")
-    if s.phase not in phases:
-        return NotYourTurn(f"{what} is not possible in phase {s.phase}")
+    # Not your turn only while other seats must act; a wrong move on one's own turn is an illegal move.
     if seat not in to_act(s):
         return NotYourTurn(f"seat {seat} may not act now; waiting for seats {to_act(s)}")
+    if s.phase not in phases:
+        return IllegalMove(f"{what} is not possible in phase {s.phase}")
     if s.phase == "F" and s.players[seat].pending and what != "ChooseBonus":
         return IllegalMove(f"seat {seat} must first choose a pending bonus (ChooseBonus)")
     return None

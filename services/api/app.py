@@ -8,11 +8,13 @@ from typing import AsyncIterator
 
 import redis
 from fastapi import FastAPI, Request
+from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
 
 from ..settings import Settings
+from . import docs
 from .deps import Context
-from .errors import install_error_handlers
+from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
 from .routers import games, invitations, lobby, notifications, players, players_async, system
 
@@ -28,8 +30,11 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
         yield
         await context.aclose()  # the asyncio Redis client of the SSE streams
 
-    app = FastAPI(title="Taproom", version="0.1.0", lifespan=lifespan,
-                  description="Play-by-turn board games: every move an event in an audited, replayable log.")
+    # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
+    # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
+    app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503))
+    docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)
 

@@ -13,7 +13,8 @@ from typing import Any, Callable, Iterator, TypeVar
 import orjson
 import redis
 import redis.asyncio
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from domain.core.lifecycle import GameRecord
 
@@ -153,8 +154,15 @@ class Principal:
     seat: int | None = None
 
 
-def optional_principal(authorization: str | None = Header(default=None),
+BEARER = HTTPBearer(auto_error=False, scheme_name="token",
+                    description="a player token (`POST /players`) or a seat token (`POST /games`, `/join`)")
+"""Declares the bearer scheme in OpenAPI (the Authorize button of /docs); the header is read below, so a wrong
+scheme gets our own error instead of being ignored."""
+
+
+def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
                        ctx: Context = Depends(get_context)) -> Principal | None:
+    authorization = request.headers.get("authorization")
     if not authorization:
         return None
     scheme, _, token = authorization.partition(" ")

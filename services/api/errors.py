@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.core import RuleError
+from domain.core.errors import describe_errors
 
 from ..resilience import UNAVAILABLE
 
@@ -30,6 +33,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_push_endpoint": 422,
     "not_your_turn": 409,
     "stale_version": 409,
+    "command_id_reused": 409,
     "game_not_active": 409,
     "seat_taken": 409,
     "no_open_seat": 409,
@@ -38,6 +42,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "already_invited": 409,
     "seat_reserved": 409,
     "invitation_expired": 410,
+    "method_not_allowed": 405,
     "body_too_large": 413,
     "invalid_request": 422,
     "invalid_command": 422,
@@ -47,6 +52,23 @@ STATUS_BY_CODE: dict[str, int] = {
     "internal_error": 500,
     "unavailable": 503,
 }
+
+
+_STATUS_TITLES = {400: "Malformed request", 401: "Missing or unknown token", 403: "Token not allowed here", 410: "Gone",
+                  404: "Not found", 409: "Conflict with the game's state", 413: "Request body too large",
+                  422: "Invalid request or move", 500: "Internal error", 503: "Service unavailable"}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses: the ``{code, message}`` body and the codes each can carry."""
+    from .schemas import ErrorBody
+
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        codes = sorted(code for code, s in STATUS_BY_CODE.items() if s == status)
+        listed = f" (code: {', '.join(f'`{c}`' for c in codes)})" if codes else ""
+        documented[status] = {"model": ErrorBody, "description": f"{_STATUS_TITLES.get(status, 'Error')}{listed}"}
+    return documented
 
 
 class ApiError(Exception):
@@ -75,6 +97,28 @@ def unavailable_response(message: str, **extra: object) -> JSONResponse:
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
+_WHERE = {"query": "query parameter ", "path": "path parameter ", "header": "header ", "cookie": "cookie "}
+
+
+def request_errors(errors: list) -> str:
+    """FastAPI's validation errors in plain words: which field of the body (or which parameter), and what."""
+    plain = []
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        prefix = ""
+        if loc and loc[0] in _WHERE:
+            prefix, loc = _WHERE[loc[0]], loc[1:]
+        elif loc and loc[0] == "body":
+            loc = loc[1:]
+        text = describe_errors([{**error, "loc": loc}], limit=1)
+        if not loc:  # the body as a whole
+            text = text.replace("the input", "the request body", 1) if text.startswith("the input") \
+                else f"the request body: {text}"
+        plain.append(prefix + text)
+    more = len(plain) - 5
+    return "; ".join(plain[:5]) + (f" (and {more} more)" if more > 0 else "")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -89,8 +133,7 @@ def install_error_handlers(app: FastAPI) -> None:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return error_response("malformed_json", "the request body is not valid JSON")
-        detail = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in errors[:5])
-        return error_response("invalid_request", detail or "invalid request")
+        return error_response("invalid_request", request_errors(errors) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

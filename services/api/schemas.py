@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,3 +80,189 @@ class CommandResponse(BaseModel):
     version: int | None = None
     events: list[dict[str, Any]] | None = None
     poll: str | None = None
+
+
+# -- responses -----------------------------------------------------------------
+# Read models are JSON built by the projector and the games; these models describe them in the OpenAPI schema
+# (extra fields allowed: a game or a later version may add some, and clients should ignore what they don't know).
+
+GameStatus = Literal["new", "open", "active", "ended", "scored", "expired"]
+LIFE_CYCLE = """`open` (seats to fill: `POST /games/{id}/join`) → `active` (play: `to_act` names the seats to move)
+→ `ended` (play is over; the final scoring is a moment away: `scores_pending` is true, `scores` absent) →
+`scored` (`scores`, `places` and the revealed `seed` are present; the record is complete). An open game nobody
+fills becomes `expired`. `new` is only seen at `GET /games/{id}/at/0`, before the creation event."""
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorBody(BaseModel):
+    """Every error: a stable machine-readable code and a message for people."""
+
+    code: str = Field(examples=["not_your_turn"])
+    message: str = Field(examples=["seat 1 may not act now; waiting for seat(s) [0]"])
+
+
+class SeatInfo(_Open):
+    seat: int
+    name: str | None = None
+    bot: str | None = Field(default=None, description="bot level, when a bot holds the seat")
+    player_id: str | None = None
+    open: bool = Field(description="nobody holds the seat yet")
+    away: str | None = Field(default=None, description="the policy playing for a timed-out seat, if any")
+
+
+class ScoreSheet(_Open):
+    seat: int
+    total: float
+    breakdown: dict[str, float] = Field(default_factory=dict, description="points per scoring category")
+    tiebreak: list[float] = Field(default_factory=list)
+
+
+class GameMeta(_Open):
+    """The summary every view, the lobby and the inbox share."""
+
+    game_id: str
+    game: str
+    options: dict[str, Any]
+    version: int = Field(description="the number of events so far")
+    status: GameStatus = Field(description=LIFE_CYCLE)
+    seats: list[SeatInfo]
+    to_act: list[int] = Field(description="seats that may act now (several in simultaneous phases)")
+    seed_commitment: str = Field(description="sha256 of the secret seed, published at creation")
+    updated: float = Field(description="time of the last event (Unix seconds)")
+    pace: dict[str, Any] | None = None
+    scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
+    scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
+    places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
+    seed: str | None = Field(default=None, description="the revealed seed (hex), once `scored`")
+
+
+class GameView(GameMeta):
+    """A game as one seat (or the public) sees it at one version."""
+
+    seat: int | None = Field(description="the seat this view is for; null: the public view")
+    board: dict[str, Any] | None = Field(description="the game's own view for this seat: see the game's "
+                                                     "conventions in the API description")
+    clock: dict[str, Any] | None = Field(default=None, description="timed games: `now`, `takeover_after` and "
+                                                                   "each waiting seat's deadline (live views only)")
+
+
+class InboxGame(GameMeta):
+    my_seats: list[int]
+    my_turn: bool
+
+
+class Lobby(BaseModel):
+    open: list[GameMeta] = Field(description="games with open seats, oldest first")
+    finished: list[GameMeta] = Field(description="recently scored games, latest first")
+
+
+class Inbox(BaseModel):
+    awaiting: list[InboxGame] = Field(description="games where one of your seats is to act, longest waiting first")
+    others: list[InboxGame]
+    invitations: list[dict[str, Any]] = Field(default_factory=list, description="invitations standing for you, "
+                                              "as `GET /players/me/invitations` lists them")
+
+
+class EventOut(_Open):
+    """A stored event envelope, hidden fields replaced by "hidden" for a caller who may not see them."""
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    visibility: Literal["public", "private"]
+    command_id: str
+    actor: str
+    ts: float
+    prev_hash: str
+    hash: str
+
+
+class History(BaseModel):
+    game_id: str
+    version: int = Field(description="the game's version now")
+    seat: int | None = Field(description="the seat the events are redacted for (null: public)")
+    events: list[EventOut]
+
+
+class LegalCommands(BaseModel):
+    version: int
+    seat: int
+    commands: list[dict[str, Any]] = Field(description="ready-to-send command bodies (add a command_id); empty "
+                                                       "when the seat is not to act")
+
+
+class CommandAccepted(BaseModel):
+    status: Literal["accepted"]
+    command_id: str
+    version: int = Field(description="the game's version after the command")
+    events: list[EventOut] | None = Field(default=None, description="the events the command caused, redacted "
+                                                                    "for the caller")
+
+
+class CommandQueued(_Open):
+    """Still queued after the short wait: poll the link (the command is not lost)."""
+
+    status: Literal["queued"]
+    command_id: str
+    poll: str | None = None
+
+
+class Health(BaseModel):
+    status: str
+    redis: str
+
+
+class GameType(_Open):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any] = Field(description="JSON schema of the game's options")
+    commands: dict[str, Any] = Field(description="JSON schema of each command type")
+
+
+class ClockSeat(_Open):
+    seat: int
+    away: str | None = None
+    bank_seconds: float | None = None
+    waiting_since: float | None = None
+    deadline: float | None = None
+
+
+class Clock(BaseModel):
+    game_id: str
+    version: int
+    status: GameStatus
+    pace: dict[str, Any] | None
+    seats: list[ClockSeat]
+
+
+class SeatActionAccepted(BaseModel):
+    """A seat's kernel command (reclaim, vote) was accepted."""
+
+    status: Literal["accepted"]
+    seat: int
+    version: int
+
+
+class Notifications(BaseModel):
+    notifications: list[dict[str, Any]]
+
+
+class VacationStatus(_Open):
+    year: int
+    days_per_year: float
+    days_used: float
+    days_left: float
+    on_vacation: bool
+    until: float | None
+
+
+class WebhookStatus(BaseModel):
+    registered: bool
+    url: str | None

@@ -216,49 +216,90 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
                    f"{score.total:g}  [{parts}]")
 
 
-@cli.command()
-@click.argument("game_id")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default="-", help="file (default stdout)")
-def export(game_id: str, out: str) -> None:
-    """Write a game record (JSON Lines: envelopes and commands)."""
+SERVER_HELP = ("a running Taproom's URL (e.g. http://127.0.0.1:8000, as `taproom serve` runs): read the record "
+               "over HTTP (GET /games/{id}/record) instead of from REDIS_URL")
+TOKEN_HELP = "a player or seat token: a running game's record is redacted for that seat (public without one)"
+
+
+def _fetch_record(server: str, game_id: str, token: str | None) -> list[bytes]:
+    """The record of ``game_id`` from a running server (redacted for the token's seat until the seed is out)."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    url = f"{server.rstrip('/')}/games/{game_id}/record"
+    try:
+        response = httpx.get(url, headers=headers, timeout=60.0)
+    except httpx.HTTPError as exc:
+        raise click.ClickException(f"could not reach {server}: {exc}") from None
+    if response.status_code != 200:
+        try:
+            error = response.json()
+            reason = f"{error['code']}: {error['message']}"
+        except Exception:
+            reason = response.text[:200]
+        raise click.ClickException(f"GET {url} answered {response.status_code} ({reason})")
+    return [line for line in response.content.splitlines() if line.strip()]
+
+
+def _store_record(game_id: str) -> list[bytes]:
     from ..audit import export_lines
     from ..eventstore import EventStore, Keys
     from ..runtime import client_factory
 
     settings = _settings()
-    _need_redis(settings)
+    if not settings.redis_url:
+        raise click.UsageError("without REDIS_URL the service keeps its games in its own process: "
+                               "pass --server URL (e.g. --server http://127.0.0.1:8000) to read them over HTTP")
     store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
     if not store.exists(game_id):
         raise click.ClickException(f"no game {game_id}")
+    return list(export_lines(store, game_id))
+
+
+@cli.command()
+@click.argument("game_id")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default="-", help="file (default stdout)")
+@click.option("--server", "-s", envvar="TAPROOM_SERVER", default=None, help=SERVER_HELP)
+@click.option("--token", envvar="TAPROOM_TOKEN", default=None, help=TOKEN_HELP)
+def export(game_id: str, out: str, server: str | None, token: str | None) -> None:
+    """Write a game record (JSON Lines: a header, the event envelopes, the commands)."""
+    lines = _fetch_record(server, game_id, token) if server else _store_record(game_id)
     stream = sys.stdout.buffer if out == "-" else open(out, "wb")
-    for line in export_lines(store, game_id):
+    for line in lines:
         stream.write(line + b"\n")
     stream.flush()
 
 
 @cli.command()
 @click.argument("target")
-def verify(target: str) -> None:
-    """Check a game (id, against REDIS_URL) or record file: hash chain, seed commitment, replay."""
+@click.option("--server", "-s", envvar="TAPROOM_SERVER", default=None, help=SERVER_HELP)
+@click.option("--token", envvar="TAPROOM_TOKEN", default=None, help=TOKEN_HELP)
+def verify(target: str, server: str | None, token: str | None) -> None:
+    """Check a record file, or a game by id (over --server, or against REDIS_URL): it must start with the
+    creation event and its seed commitment, have consecutive versions and an unbroken hash chain, and once
+    ended reveal the seed, which must match and reproduce every event. Prints a JSON report; exit 1 if not ok."""
     import os
-
-    from ..audit import export_lines, parse_lines, verify as run_verify
 
     from domain.catalog import load_games
 
-    load_games()
-    if os.path.exists(target):
-        with open(target, "rb") as fh:
-            envelopes, commands = parse_lines(fh)
-    else:
-        from ..eventstore import EventStore, Keys
-        from ..runtime import client_factory
+    from ..audit import RecordError, read_record, unreadable, verify as run_verify
 
-        settings = _settings()
-        _need_redis(settings)
-        store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
-        envelopes, commands = parse_lines(export_lines(store, target))
-    report = run_verify(envelopes, commands)
+    load_games()
+    try:
+        if os.path.isfile(target):
+            with open(target, "rb") as fh:
+                record = read_record(fh)
+        elif server:
+            record = read_record(_fetch_record(server, target, token))
+        elif os.sep in target or target.endswith((".jsonl", ".json")):
+            raise click.ClickException(f"no such file: {target}")
+        else:
+            record = read_record(_store_record(target))
+        report = run_verify(record)
+    except RecordError as exc:
+        report = unreadable(str(exc))
+    except OSError as exc:  # a directory, a file we may not read
+        report = unreadable(f"cannot read {target}: {exc.strerror or exc}")
     click.echo(json.dumps(report.to_dict(), indent=2))
     if not report.ok:
         sys.exit(1)

@@ -53,6 +53,10 @@ class Keys:
     def outcome(self, game_id: str, command_id: str) -> str:
         return self._g(game_id, f"out:{command_id}")
 
+    def command_body(self, game_id: str, command_id: str) -> str:
+        """The fingerprint of the body first sent with a client's command id (a reuse with another body is refused)."""
+        return self._g(game_id, f"body:{command_id}")
+
     def view(self, game_id: str, seat: int | None) -> str:
         return self._g(game_id, "view:public" if seat is None else f"view:{seat}")
 

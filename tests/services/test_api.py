@@ -175,10 +175,12 @@ def test_a_bot_game_finishes_scores_and_reveals_the_seed_only_at_the_end(api):
     assert all(e["payload"].get("card") != "hidden" for e in history)  # revealed after the end
     with api.stream("GET", f"/games/{gid}/stream", params={"after": 0}) as s:  # ends by itself: the game is over
         text = "".join(s.iter_text())
-    assert text.startswith(": connected\n\n") and text.endswith("event: end\ndata: {}\n\n")
+    assert text.startswith(": connected\n\n") and text.endswith(
+        'event: end\ndata: {"reason":"game_over","reconnect":false,"last_event_id":%d}\n\n' % len(history))
     assert text.count("event: game_event") == len(history) and '"card":"hidden"' not in text.replace(" ", "")
     with api.stream("GET", f"/games/{gid}/stream") as s:  # from the head of a finished game: just the end
-        assert "".join(s.iter_text()) == ": connected\n\nevent: end\ndata: {}\n\n"
+        assert "".join(s.iter_text()) == (': connected\n\nevent: end\ndata: {"reason":"game_over","reconnect":false,'
+                                          '"last_event_id":%d}\n\n' % len(history))
 
 
 def test_seed_and_private_cards_never_reach_clients_before_the_end(api):

@@ -7,14 +7,15 @@ processor's outcome.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from typing import Any, AsyncIterator
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from domain.core import InvalidCommand, get_game
 from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
@@ -26,8 +27,9 @@ from ...async_play.vacation import Vacations
 from ...bots import LEVELS
 from ...eventstore import Envelope
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
-from ..errors import ApiError, error_response
-from ..schemas import GameCreatedResponse, JoinRequest, JoinResponse, NewGame, SeatCreated
+from ..errors import ApiError, error_response, error_responses
+from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest,
+                       JoinResponse, LegalCommands, NewGame, SeatCreated)
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -53,7 +55,9 @@ def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSON
                         status_code=202)
 
 
-@router.post("/games", response_model=GameCreatedResponse, status_code=201)
+@router.post("/games", response_model=GameCreatedResponse, status_code=201,
+             responses={202: {"model": CommandQueued, "description": "still queued: the tokens are shown now"},
+                        **error_responses(400, 401, 409, 413, 422, 503)})
 def create_game(body: NewGame, principal: Principal | None = Depends(optional_principal),
                 ctx: Context = Depends(get_context)) -> Any:
     """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join."""
@@ -105,7 +109,8 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
         seats=[SeatCreated(seat=i, name=s["name"], bot=s["bot"], token=tokens.get(i)) for i, s in enumerate(specs)])
 
 
-@router.post("/games/{game_id}/join", response_model=JoinResponse)
+@router.post("/games/{game_id}/join", response_model=JoinResponse,
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 404, 409, 413, 422, 503)})
 def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=JoinRequest),
               principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
@@ -144,7 +149,8 @@ def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, A
     return data
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(404, 422))
 def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
     """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
     timeouts, and after how many a seat is taken over."""
@@ -156,7 +162,8 @@ def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> A
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
-@router.get("/games/{game_id}/view")
+@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 422))
 def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
               ctx: Context = Depends(get_context)) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
@@ -170,7 +177,8 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: 
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
-@router.get("/games/{game_id}/legal")
+@router.get("/games/{game_id}/legal", response_model=LegalCommands,
+            responses=error_responses(401, 403, 404, 422))
 def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
@@ -189,20 +197,32 @@ def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
     return ctx.with_record(game_id, legal)
 
 
-@router.post("/games/{game_id}/commands")
+@router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
 def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
                    game_id: str = GameId, seat: int | None = Query(None),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
 
     ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
-    outcome forever. Sending an id again answers the outcome it already has, accepted or rejected, and
-    changes nothing; a rejected command is never decided again under its id, even when it would now be
-    legal, so try again under a new ``command_id``."""
+    outcome forever. Sending an id again with the same body answers the outcome it already has, accepted or
+    rejected, and changes nothing; with another body it is refused (409 ``command_id_reused``). A rejected
+    command is never decided again under its id, even when it would now be legal, so try again under a new
+    ``command_id``.
+
+    The seat is the token's; a `seat` in the body (or `?seat=`) picks one of the seats the token holds, and is
+    refused when the token does not hold it."""
     meta = ctx.meta(game_id)
+    data = dict(request_body)
+    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
+        named = data.pop("seat")
+        if not isinstance(named, int) or isinstance(named, bool):
+            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
+        if seat is not None and seat != named:
+            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
+        seat = named
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
-    data = dict(request_body)
     command_id = data.pop("command_id", None) or uuid.uuid4().hex
     expected = data.pop("expected_version", None)
     if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
@@ -216,7 +236,9 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     data["seat"] = chosen
     command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
     actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    ctx.bus.submit(game_id, command.model_dump(mode="json"), seat=chosen, actor=actor,
+    body = command.model_dump(mode="json")
+    _claim_command_id(ctx, game_id, f"{game_id}:{chosen}:{command_id}", body, expected)
+    ctx.bus.submit(game_id, body, seat=chosen, actor=actor,
                    command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected)
     try:
         outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}")
@@ -228,7 +250,27 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
             "events": [e.redacted(chosen, over) for e in events]}
 
 
-@router.get("/games/{game_id}/commands/{command_id}")
+def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[str, Any], expected: int | None) -> None:
+    """A command id names one command: re-sending it with the same body is answered with the first outcome,
+    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
+    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
+    key = ctx.keys.command_body(game_id, command_id)
+    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.outcome_ttl_seconds):
+        # First use, as far as the fingerprints remember: an applied command's record outlives them.
+        applied = ctx.store.command_record(game_id, command_id)
+        if applied is None or applied.get("command") == body:
+            return
+        ctx.redis.delete(key)  # the applied command's body stays the one this id names
+    else:
+        first = ctx.redis.get(key)
+        if first is None or first.decode() == fingerprint:
+            return
+    raise ApiError("command_id_reused", f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another "
+                                        "command in this game: choose a new id for a new command")
+
+
+@router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
+            responses={202: {"model": CommandQueued}, **error_responses(401, 403, 404, 409, 422)})
 def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None),
                     principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
@@ -242,7 +284,7 @@ def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80)
     return {"status": "accepted", "command_id": command_id, "version": outcome.version}
 
 
-@router.get("/games/{game_id}/events")
+@router.get("/games/{game_id}/events", response_model=History, responses=error_responses(401, 403, 404, 422))
 def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000),
             seat: int | None = Query(None), principal: Principal | None = Depends(optional_principal),
             ctx: Context = Depends(get_context)) -> Any:
@@ -255,10 +297,30 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Que
             "events": [e.redacted(chosen, over) for e in events]}
 
 
-@router.get("/games/{game_id}/at/{version}")
-def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None = Query(None),
+@router.get("/games/{game_id}/record", response_class=Response,
+            responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                             "description": "the game record, JSON Lines: a header, every event envelope, "
+                                            "then (once the seed is revealed) every accepted command"},
+                       **error_responses(401, 403, 404, 422)})
+def game_record(game_id: str = GameId, seat: int | None = Query(None),
+                principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
+    """The game record for `taproom verify`: complete once the game is scored and the seed revealed; before
+    that, the events with every field hidden from the caller's seat redacted (and no commands)."""
+    from ...audit import record_lines
+
+    meta = ctx.meta(game_id)
+    chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+    body = b"\n".join(record_lines(ctx.store, game_id, chosen)) + b"\n"
+    return Response(body, media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+
+
+@router.get("/games/{game_id}/at/{version}", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 422))
+def view_at(game_id: str = GameId, version: int = Path(ge=0), seat: int | None = Query(None),
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The view at any past version (step-by-step replay), for the caller's seat or the public."""
+    """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
+    caller's seat or the public. A version inside a command shows the state after that one event."""
     from projections.read_models import view
 
     meta = ctx.meta(game_id)
@@ -267,6 +329,10 @@ def view_at(game_id: str = GameId, version: int = Path(ge=1), seat: int | None =
         head, _ = ctx.store.head(game_id)
         if version > head:
             raise ApiError("not_found", f"game {game_id} is at version {head}, not {version}")
+    if version == 0:  # nothing has happened yet: only the facts the creation event made public
+        return {"game_id": game_id, "game": meta["game"], "options": meta["options"], "version": 0, "status": "new",
+                "seats": [], "to_act": [], "seed_commitment": meta["seed_commitment"], "updated": 0.0,
+                "pace": meta.get("pace"), "seat": chosen, "board": None}
     past = Repository(ctx.store, cache_size=1).at(game_id, version)
     assert past.record is not None
     return view(past.record, chosen, past.ts)
@@ -277,18 +343,46 @@ SSE_BLOCK_MS = 500
 SSE_KEEPALIVE_SECONDS = 15.0
 
 
-@router.get("/games/{game_id}/stream")
+STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
+
+* `: connected` (a comment) at once;
+* `event: game_event` with `id: <version>` for every event after the start (`Last-Event-ID`, else `after`, else
+  the head now), its JSON envelope redacted for the caller until the game is scored;
+* `event: scored` (no id) right after the `taproom.GameScored` event: `{version, scores, places}`, the final
+  scores (a game is `ended` first, and `scored` moments later);
+* `event: end` last: `{"reason": "game_over" | "expired", "reconnect": false, "last_event_id": N}` when the game
+  is over, or `{"reason": "timeout", "reconnect": true, "last_event_id": N}` when the stream's `timeout` ran out:
+  reconnect then with `Last-Event-ID: N` (an EventSource does it by itself);
+* `: keep-alive` comments while nothing happens.
+"""
+
+@router.get("/games/{game_id}/stream", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                             "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
 def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
+           last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
+               "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
+               "sends it by itself); it takes precedence over `after`")),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Server-sent events: each new event (redacted for the caller) as the game moves."""
+    """Server-sent events: each new event (redacted for the caller) as the game moves; see the 200 response."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+    if last_event_id is not None and last_event_id.strip():
+        if not last_event_id.strip().isdigit():
+            raise ApiError("invalid_request", f"Last-Event-ID must be an event version (an integer), "
+                                              f"not {last_event_id[:20]!r}")
+        after = int(last_event_id.strip())
     start = meta["version"] if after is None else after
     # The checks above run in a worker thread and return at once; the stream itself is async and waits on
     # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
     return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
+    head = b"id: %d\n" % event_id if event_id is not None else b""
+    return head + b"event: %s\ndata: %s\n\n" % (event.encode(), orjson.dumps(data))
 
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
@@ -304,13 +398,17 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 return
             entries: Any = await aredis.xrange(key, f"{cursor + 1}-0", "+", count=200)
             envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
-            over = any(e.type == "taproom.SeedRevealed" for e in envelopes) or await _status(ctx, game_id) == "scored"
+            status = await _status(ctx, game_id)
+            revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
+            over = revealed or status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
             for env in envelopes:
-                payload = orjson.dumps(env.redacted(seat, over))
-                yield b"id: %d\nevent: game_event\ndata: %s\n\n" % (env.version, payload)
+                yield _sse_message("game_event", env.redacted(seat, revealed), env.version)
                 cursor = env.version
+                if env.type == "taproom.GameScored":  # the final scores, distinct from the event that ended play
+                    yield _sse_message("scored", {"version": env.version, **env.payload})
             if over and not envelopes:
-                yield b"event: end\ndata: {}\n\n"
+                yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
+                                           "reconnect": False, "last_event_id": cursor})
                 return
             if not envelopes:
                 left_ms = int((deadline - time.monotonic()) * 1000)
@@ -318,8 +416,11 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"
+        # Streams are bounded (proxies and idle clients); say so, so a client reconnects instead of guessing.
+        yield _sse_message("end", {"reason": "timeout", "reconnect": True, "last_event_id": cursor})
     finally:
         ctx.open_streams -= 1
+
 
 
 async def _status(ctx: Context, game_id: str) -> str:

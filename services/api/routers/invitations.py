@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...invitations import Invitations, Pending
 from ..deps import Context, Principal, get_context, require_player
+from ..errors import error_responses
 from .games import GameId
 from .players import PublicPlayer
 
@@ -75,7 +76,8 @@ def pending_out(found: list[Pending]) -> list[InvitationOut]:
     return out
 
 
-@router.post("/games/{game_id}/invitations", response_model=InvitationCreated, status_code=201)
+@router.post("/games/{game_id}/invitations", response_model=InvitationCreated, status_code=201,
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 def invite(body: InviteRequest, game_id: str = GameId, player: Principal = Depends(require_player),
            service: Invitations = Depends(invitations)) -> InvitationCreated:
     """Reserve a seat of your open game for a registered player (by handle); it appears in their inbox."""
@@ -85,28 +87,31 @@ def invite(body: InviteRequest, game_id: str = GameId, player: Principal = Depen
                                                   handle=invitation.handle or body.handle))
 
 
-@router.delete("/games/{game_id}/invitations/{seat}", response_model=SeatChange)
+@router.delete("/games/{game_id}/invitations/{seat}", response_model=SeatChange,
+               responses=error_responses(401, 403, 404, 409, 422))
 def withdraw(game_id: str = GameId, seat: int = SeatNumber, player: Principal = Depends(require_player),
              service: Invitations = Depends(invitations)) -> SeatChange:
     """Withdraw the invitation standing for a seat of your game (the seat opens again)."""
     return SeatChange(game_id=game_id, seat=seat, version=service.withdraw(game_id, seat, player.player_id or ""))
 
 
-@router.post("/games/{game_id}/invitations/{seat}/accept", response_model=SeatChange)
+@router.post("/games/{game_id}/invitations/{seat}/accept", response_model=SeatChange,
+             responses=error_responses(401, 403, 404, 409, 410, 422))
 def accept(game_id: str = GameId, seat: int = SeatNumber, player: Principal = Depends(require_player),
            service: Invitations = Depends(invitations)) -> SeatChange:
     """Take the seat you are invited to (your player token then acts for it)."""
     return SeatChange(game_id=game_id, seat=seat, version=service.accept(game_id, seat, player.player_id or ""))
 
 
-@router.post("/games/{game_id}/invitations/{seat}/decline", response_model=SeatChange)
+@router.post("/games/{game_id}/invitations/{seat}/decline", response_model=SeatChange,
+             responses=error_responses(401, 403, 404, 409, 410, 422))
 def decline(game_id: str = GameId, seat: int = SeatNumber, player: Principal = Depends(require_player),
             service: Invitations = Depends(invitations)) -> SeatChange:
     """Say no to an invitation; the seat opens again for anyone."""
     return SeatChange(game_id=game_id, seat=seat, version=service.decline(game_id, seat, player.player_id or ""))
 
 
-@router.get("/players/me/invitations", response_model=InvitationList)
+@router.get("/players/me/invitations", response_model=InvitationList, responses=error_responses(401, 403, 422))
 def my_invitations(limit: int = Query(100, ge=1, le=500), player: Principal = Depends(require_player),
                    service: Invitations = Depends(invitations)) -> InvitationList:
     """Invitations standing for you, soonest to lapse first (also listed in ``GET /inbox``)."""

@@ -9,6 +9,8 @@ from fastapi import APIRouter, Depends, Query
 
 from ..deps import Context, Principal, get_context, require_player
 from .invitations import invitations, pending_out
+from ..errors import error_responses
+from ..schemas import Inbox, Lobby
 
 router = APIRouter(tags=["lobby"])
 
@@ -20,7 +22,7 @@ def _metas(ctx: Context, game_ids: list[str]) -> list[dict[str, Any]]:
     return [orjson.loads(r) for r in raws if r]
 
 
-@router.get("/lobby")
+@router.get("/lobby", response_model=Lobby, response_model_exclude_unset=True, responses=error_responses(422))
 def lobby(limit: int = Query(50, ge=1, le=200), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Open games (oldest first) and the most recently finished ones."""
     open_ids = [g.decode() for g in ctx.redis.zrange(ctx.keys.lobby(), 0, limit - 1)]
@@ -28,7 +30,8 @@ def lobby(limit: int = Query(50, ge=1, le=200), ctx: Context = Depends(get_conte
     return {"open": _metas(ctx, open_ids), "finished": _metas(ctx, done_ids)}
 
 
-@router.get("/inbox")
+@router.get("/inbox", response_model=Inbox, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 422))
 def inbox(limit: int = Query(100, ge=1, le=500), player: Principal = Depends(require_player),
           ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The caller's games: those awaiting them first (oldest waiting first), then the rest, latest first;

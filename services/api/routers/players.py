@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...players import Credentials, Player, Players
 from ..deps import Context, Principal, get_context, require_player
-from ..errors import ApiError
+from ..errors import ApiError, error_responses
 from ..schemas import NewPlayer, PlayerCreated
 
 router = APIRouter(tags=["players"])
@@ -57,13 +57,13 @@ def _created(made: Credentials) -> PlayerCreated:
                          token=made.token, recovery_code=made.recovery_code)
 
 
-@router.post("/players", response_model=PlayerCreated, status_code=201)
+@router.post("/players", response_model=PlayerCreated, status_code=201, responses=error_responses(400, 409, 413, 422))
 def register_player(body: NewPlayer, repo: Players = Depends(players)) -> PlayerCreated:
     """Register a player. The token (acts for all the player's seats) and the recovery code are shown once."""
     return _created(repo.register(body.name, body.handle))
 
 
-@router.get("/players/me", response_model=PlayerProfile)
+@router.get("/players/me", response_model=PlayerProfile, responses=error_responses(401, 403, 404))
 def who_am_i(player: Principal = Depends(require_player), repo: Players = Depends(players)) -> PlayerProfile:
     """The calling player."""
     found = repo.get(player.player_id or "")
@@ -72,7 +72,8 @@ def who_am_i(player: Principal = Depends(require_player), repo: Players = Depend
     return _profile(found)
 
 
-@router.post("/players/me/token", response_model=NewToken, status_code=201)
+@router.post("/players/me/token", response_model=NewToken, status_code=201,
+             responses=error_responses(401, 403, 409, 422))
 def rotate_token(authorization: str = Header(), player: Principal = Depends(require_player),
                  repo: Players = Depends(players)) -> NewToken:
     """Replace the caller's token: the new one is shown once, the old one stops working at once."""
@@ -80,21 +81,22 @@ def rotate_token(authorization: str = Header(), player: Principal = Depends(requ
     return NewToken(token=repo.rotate_token(player.player_id or "", presented))
 
 
-@router.post("/players/me/recovery-code", response_model=NewRecoveryCode, status_code=201)
+@router.post("/players/me/recovery-code", response_model=NewRecoveryCode, status_code=201,
+             responses=error_responses(401, 403))
 def replace_recovery_code(player: Principal = Depends(require_player),
                           repo: Players = Depends(players)) -> NewRecoveryCode:
     """A new recovery code (shown once); the previous one stops working."""
     return NewRecoveryCode(recovery_code=repo.new_recovery_code(player.player_id or ""))
 
 
-@router.post("/players/recover", response_model=PlayerCreated)
+@router.post("/players/recover", response_model=PlayerCreated, responses=error_responses(400, 401, 413, 422))
 def recover(body: RecoverRequest, repo: Players = Depends(players)) -> PlayerCreated:
     """Replace a lost token with the recovery code: a new token and a new recovery code (each shown once);
     the lost token and the spent code stop working."""
     return _created(repo.recover(body.handle, body.recovery_code))
 
 
-@router.get("/players/by-handle/{handle}", response_model=PublicPlayer)
+@router.get("/players/by-handle/{handle}", response_model=PublicPlayer, responses=error_responses(404, 422))
 def find_by_handle(handle: str = Path(max_length=64), repo: Players = Depends(players)) -> PublicPlayer:
     """Look a player up by handle (ignoring case), e.g. before inviting them."""
     found = repo.by_handle(handle)

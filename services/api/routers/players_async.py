@@ -22,7 +22,8 @@ from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
 from ...async_play.vacation import Vacations
 from ...eventstore import Keys
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
-from ..errors import ApiError
+from ..errors import ApiError, error_responses
+from ..schemas import Clock, Notifications, SeatActionAccepted, VacationStatus, WebhookStatus
 
 router = APIRouter(tags=["asynchronous play"])
 
@@ -62,7 +63,8 @@ def _keys(ctx: Context) -> Keys:
     return ctx.keys
 
 
-@router.put("/players/me/webhook", response_model=WebhookCreated, status_code=201)
+@router.put("/players/me/webhook", response_model=WebhookCreated, status_code=201,
+            responses=error_responses(400, 401, 403, 413, 422))
 def register_webhook(body: WebhookRequest, request: Request, player: Principal = Depends(require_player),
                      ctx: Context = Depends(get_context)) -> WebhookCreated:
     """Register (or replace) the caller's webhook; the signing secret is returned once."""
@@ -73,19 +75,20 @@ def register_webhook(body: WebhookRequest, request: Request, player: Principal =
     return WebhookCreated(url=body.url, secret=secret)
 
 
-@router.get("/players/me/webhook")
+@router.get("/players/me/webhook", response_model=WebhookStatus, responses=error_responses(401, 403))
 def show_webhook(player: Principal = Depends(require_player), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     hook = Webhooks(ctx.redis, _keys(ctx)).get(player.player_id or "")
     return {"registered": hook is not None, "url": hook[0] if hook else None}
 
 
-@router.delete("/players/me/webhook", status_code=204)
+@router.delete("/players/me/webhook", status_code=204, response_class=Response,
+               responses=error_responses(401, 403))
 def remove_webhook(player: Principal = Depends(require_player), ctx: Context = Depends(get_context)) -> Response:
     Webhooks(ctx.redis, _keys(ctx)).remove(player.player_id or "")
     return Response(status_code=204)
 
 
-@router.get("/players/me/notifications")
+@router.get("/players/me/notifications", response_model=Notifications, responses=error_responses(401, 403, 422))
 def notifications(request: Request, limit: int = Query(50, ge=1, le=200), player: Principal = Depends(require_player),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The caller's latest messages ("your turn", "deadline in N hours", "game over"), newest first."""
@@ -97,13 +100,14 @@ def _vacations(ctx: Context, request: Request) -> Vacations:
     return Vacations(ctx.redis, _keys(ctx), _settings(request).vacation_days_per_year)
 
 
-@router.get("/players/me/vacation")
+@router.get("/players/me/vacation", response_model=VacationStatus, responses=error_responses(401, 403))
 def vacation_status(request: Request, player: Principal = Depends(require_player),
                     ctx: Context = Depends(get_context)) -> dict[str, Any]:
     return _vacations(ctx, request).status(player.player_id or "")
 
 
-@router.post("/players/me/vacation", status_code=201)
+@router.post("/players/me/vacation", status_code=201, response_model=VacationStatus,
+             responses=error_responses(400, 401, 403, 409, 413, 422))
 def start_vacation(body: VacationRequest, request: Request, player: Principal = Depends(require_player),
                    ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Pause the clocks of all the caller's seats for ``days`` days, starting now."""
@@ -112,7 +116,7 @@ def start_vacation(body: VacationRequest, request: Request, player: Principal = 
     return vacations.status(player.player_id or "")
 
 
-@router.delete("/players/me/vacation")
+@router.delete("/players/me/vacation", response_model=VacationStatus, responses=error_responses(401, 403, 404))
 def end_vacation(request: Request, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """End the current vacation now; unused days return to the allowance."""
@@ -122,7 +126,8 @@ def end_vacation(request: Request, player: Principal = Depends(require_player),
     return vacations.status(player.player_id or "")
 
 
-@router.post("/games/{game_id}/reclaim")
+@router.post("/games/{game_id}/reclaim", response_model=SeatActionAccepted,
+             responses=error_responses(401, 403, 404, 409, 422, 503))
 def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Take your seat back from the autopilot, or after a missed deadline (any move of yours does it too);
@@ -130,7 +135,8 @@ def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Princi
     return _send_as_seat(ctx, game_id, principal, seat, ReclaimSeat())
 
 
-@router.post("/games/{game_id}/votes")
+@router.post("/games/{game_id}/votes", response_model=SeatActionAccepted,
+             responses=error_responses(401, 403, 404, 409, 413, 422, 503))
 def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
          principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
@@ -138,7 +144,8 @@ def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
     return _send_as_seat(ctx, game_id, principal, seat, Vote(about_seat=body.about_seat, choice=body.choice))
 
 
-@router.delete("/games/{game_id}/votes/{about_seat}")
+@router.delete("/games/{game_id}/votes/{about_seat}", response_model=SeatActionAccepted,
+               responses=error_responses(401, 403, 404, 409, 422, 503))
 def withdraw_vote(game_id: str, about_seat: int, seat: int | None = Query(None),
                   principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
@@ -162,7 +169,8 @@ def _send_as_seat(ctx: Context, game_id: str, principal: Principal, seat: int | 
     return {"status": "accepted", "seat": chosen, "version": outcome.version}
 
 
-@router.get("/games/{game_id}/clock")
+@router.get("/games/{game_id}/clock", response_model=Clock, response_model_exclude_unset=True,
+            responses=error_responses(404, 422))
 def game_clock(game_id: str, request: Request, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The game's pace and, per seat, waiting since / deadline (vacations included) / time bank left."""
     keys = _keys(ctx)

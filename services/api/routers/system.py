@@ -11,12 +11,14 @@ from domain.core import all_games
 
 from ..deps import Context, get_context
 from ..errors import unavailable_response
+from ..schemas import ErrorBody, GameType, Health
 
 router = APIRouter(tags=["system"])
 
 
-@router.get("/health", responses={503: {"description": "a dependency is down: `{code, message, redis: \"down\"}`"
-                                                        " with `Retry-After`"}})
+@router.get("/health", response_model=Health,
+            responses={503: {"model": ErrorBody, "description": "a dependency is down: `{code, message, "
+                                                                 "redis: \"down\"}` with `Retry-After`"}})
 def health(ctx: Context = Depends(get_context)) -> Any:
     """Liveness: the service answers and Redis is reachable. While Redis is down: 503 ``unavailable`` naming
     the dependency (``"redis": "down"``) with ``Retry-After``; every other route answers 503 too."""
@@ -27,13 +29,15 @@ def health(ctx: Context = Depends(get_context)) -> Any:
     return {"status": "ok", "redis": "ok"}
 
 
-@router.get("/metrics")
+@router.get("/metrics", response_class=Response,
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                             "description": "Prometheus text format"}})
 def metrics() -> Response:
     """Prometheus metrics of this process."""
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
-@router.get("/games/types")
+@router.get("/games/types", response_model=list[GameType], response_model_exclude_unset=True)
 def game_types() -> list[dict[str, Any]]:
     """Registered games with their options, player counts and command schemas."""
     return [game.schema() for game in all_games()]

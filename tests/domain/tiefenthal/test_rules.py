@@ -212,7 +212,7 @@ def test_not_your_turn_and_game_over() -> None:
     d = _my_turn()
     with pytest.raises(NotYourTurn):
         d.do(cmd.EndTurn(seat=1))
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalMove, match="not possible in phase F"):  # own turn, wrong phase: not "not your turn"
         d.do(cmd.FinishPlanning(seat=0))
     assert GAME.legal_commands(d.state, 1) == []
     result = random_playout(GAME, 2, "over")

@@ -1,0 +1,70 @@
+"""The API's own documentation: the OpenAPI description (life cycle, auth, errors, streams) and, per game, the
+conventions a client needs (coordinates, rotation, edge order, feature ids, phases).
+
+Each game keeps its conventions in ``CONVENTIONS.md`` beside its code (package data), so adding a game adds its
+page; the description is assembled when the schema is first asked for, after the games are registered.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from typing import Any, Callable
+
+from fastapi import FastAPI
+
+from domain.core import all_games
+from domain.core.game import Game
+
+from .schemas import LIFE_CYCLE
+
+OVERVIEW = f"""Play-by-turn board games: every move an event in an audited, replayable log.
+
+**Getting started.** `POST /players` gives a player token (shown once); send it as `Authorization: Bearer
+<token>` (the *Authorize* button here). `POST /games` creates a game (`seats`: named humans get a seat token,
+`{{"bot": "random" | "greedy" | "search"}}` seats are played by the service, `{{"me": true}}` binds a seat to the
+calling player, an empty seat is open to `POST /games/{{id}}/join`). Then read `GET /games/{{id}}/view` and
+`GET /games/{{id}}/legal`, send one of the legal commands to `POST /games/{{id}}/commands` (with a `command_id` of
+your choosing: re-sending the same id and body is safe and answers the same outcome), and follow
+`GET /games/{{id}}/stream`. `GET /games/{{id}}/record` is the game record for `taproom verify`.
+
+**Life cycle.** {LIFE_CYCLE}
+
+**Errors** are always `{{"code": "...", "message": "..."}}` with a stable `code` and one status per code; an
+error changes nothing. `not_your_turn` (409) means another seat must act; a move the rules refuse on your own
+turn is `illegal_move` (422); a malformed command is `invalid_command` (422).
+
+**Hidden information** (another seat's hand, a buried tile, what is left in a bag) is replaced by `"hidden"` in
+events and never appears in views until the game is `scored`, when the whole record is revealed with the seed.
+"""
+
+
+def conventions(game: Game) -> str:
+    """The game's CONVENTIONS.md (from its package), or a pointer to its command schemas when it has none."""
+    package = sys.modules[type(game).__module__].__package__ or ""
+    try:
+        return resources.files(package).joinpath("CONVENTIONS.md").read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, ModuleNotFoundError, TypeError):
+        return "See the command schemas in `GET /games/types`."
+
+
+def description(games: list[Game] | None = None) -> str:
+    parts = [OVERVIEW]
+    for game in sorted(games if games is not None else all_games(), key=lambda g: g.id):
+        text = conventions(game)
+        if text.startswith("# "):  # the file's own title becomes a section of this page
+            text = text.split("\n", 1)[1] if "\n" in text else ""
+        parts.append(f"## Conventions: {game.title} (`{game.id}`)\n\n{text.strip()}\n")
+    return "\n".join(parts)
+
+
+def install_docs(app: FastAPI) -> None:
+    """Build the description when the schema is first built (games register after the app may be made)."""
+    build: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.description = description()
+        return build()
+
+    app.openapi = openapi  # type: ignore[method-assign]
