@@ -18,15 +18,44 @@ from ...async_play.notify import check_url
 from ...async_play.prefs import NotificationPrefs, Preferences
 from ...async_play.webpush import PushSubscriptions, Subscription
 from ..deps import Context, Principal, get_context, require_player
-from ..errors import ApiError
+from ..errors import ApiError, error_responses
 from .players_async import _settings
 
 router = APIRouter(tags=["notifications"])
 
 
+class NotificationSettings(BaseModel):
+    preferences: NotificationPrefs
+    email: dict[str, Any] = Field(description="``address`` (verified), ``pending``, ``enabled`` (SMTP configured)")
+    push: dict[str, Any] = Field(description="``enabled``, ``public_key`` (VAPID), ``subscriptions`` (ids)")
+
+
+class PreferencesSaved(BaseModel):
+    preferences: NotificationPrefs
+
+
+class EmailPending(BaseModel):
+    pending: str
+
+
+class PushKey(BaseModel):
+    public_key: str
+
+
+class PushSubscribed(BaseModel):
+    id: str
+
+
 class EmailRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     address: str = Field(min_length=3, max_length=254)
+
+
+def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """:func:`error_responses` for a route that answers HTML: its errors are still JSON ``{code, message}``."""
+    return {status: {"description": answer["description"],
+                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+            for status, answer in error_responses(*statuses, 500, 503).items()}
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
@@ -38,7 +67,8 @@ def _mailer(ctx: Context, request: Request) -> Mailer:
     return Mailer(ctx.redis, ctx.keys, Queue(ctx.settings.rq_queue, connection=ctx.redis), _settings(request))
 
 
-@router.get("/players/me/notification-settings")
+@router.get("/players/me/notification-settings", response_model=NotificationSettings,
+            responses=error_responses(401, 403))
 def show_settings(request: Request, player: Principal = Depends(require_player),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The caller's kinds, quiet hours and e-mail choices, their address and their push subscriptions."""
@@ -51,7 +81,8 @@ def show_settings(request: Request, player: Principal = Depends(require_player),
                      "subscriptions": sorted(subs)}}
 
 
-@router.put("/players/me/notification-settings")
+@router.put("/players/me/notification-settings", response_model=PreferencesSaved,
+            responses=error_responses(400, 401, 403, 413, 422))
 def put_settings(body: NotificationPrefs, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Replace the caller's choices; they apply to the webhook, e-mail and Web Push alike."""
@@ -59,7 +90,8 @@ def put_settings(body: NotificationPrefs, player: Principal = Depends(require_pl
     return {"preferences": prefs.model_dump(mode="json")}
 
 
-@router.put("/players/me/email", status_code=202)
+@router.put("/players/me/email", status_code=202, response_model=EmailPending,
+            responses=error_responses(400, 401, 403, 409, 413, 422))
 def set_email(body: EmailRequest, request: Request, player: Principal = Depends(require_player),
               ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Ask for e-mail at ``address``: a verification link is mailed there; e-mail starts once it is followed."""
@@ -74,14 +106,15 @@ def set_email(body: EmailRequest, request: Request, player: Principal = Depends(
     return {"pending": address}
 
 
-@router.delete("/players/me/email", status_code=204)
+@router.delete("/players/me/email", status_code=204, response_class=Response,
+               responses=error_responses(401, 403))
 def remove_email(request: Request, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> Response:
     Addresses(ctx.redis, ctx.keys, _settings(request)).remove(player.player_id or "")
     return Response(status_code=204)
 
 
-@router.get("/email/verify", response_class=HTMLResponse)
+@router.get("/email/verify", response_class=HTMLResponse, responses=_json_errors(404, 422))
 def verify_email(request: Request, token: str = Query(max_length=100),
                  ctx: Context = Depends(get_context)) -> HTMLResponse:
     """The link of a verification e-mail."""
@@ -91,7 +124,7 @@ def verify_email(request: Request, token: str = Query(max_length=100),
     return _page("E-mail confirmed", f"<p>Taproom will write to {html.escape(done[1])}.</p>")
 
 
-@router.get("/email/unsubscribe", response_class=HTMLResponse)
+@router.get("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(422))
 def unsubscribe_page(token: str = Query(max_length=100)) -> HTMLResponse:
     """The unsubscribe link opened in a browser: one button (a GET changes nothing, since mail scanners
     follow links)."""
@@ -100,7 +133,7 @@ def unsubscribe_page(token: str = Query(max_length=100)) -> HTMLResponse:
                                 '<button type="submit">Stop these e-mails</button></form>')
 
 
-@router.post("/email/unsubscribe", response_class=HTMLResponse)
+@router.post("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(404, 422))
 def unsubscribe(request: Request, token: str = Query(max_length=100),
                 ctx: Context = Depends(get_context)) -> HTMLResponse:
     """One-click unsubscribe (RFC 8058: the mail client POSTs ``List-Unsubscribe=One-Click`` here)."""
@@ -111,7 +144,7 @@ def unsubscribe(request: Request, token: str = Query(max_length=100),
     return _page("Unsubscribed", f"<p>No more {html.escape(what)} e-mails.</p>")
 
 
-@router.get("/push/key")
+@router.get("/push/key", response_model=PushKey, responses=error_responses(404))
 def push_key(request: Request) -> dict[str, Any]:
     """The VAPID public key the page subscribes with (``applicationServerKey``)."""
     key = _settings(request).vapid_public_key
@@ -120,7 +153,8 @@ def push_key(request: Request) -> dict[str, Any]:
     return {"public_key": key}
 
 
-@router.post("/players/me/push-subscriptions", status_code=201)
+@router.post("/players/me/push-subscriptions", status_code=201, response_model=PushSubscribed,
+             responses=error_responses(400, 401, 403, 404, 413, 422))
 def add_push_subscription(body: Subscription, request: Request, player: Principal = Depends(require_player),
                           ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Store the browser's push subscription (``PushSubscription.toJSON()``)."""
@@ -134,7 +168,8 @@ def add_push_subscription(body: Subscription, request: Request, player: Principa
     return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body)}
 
 
-@router.delete("/players/me/push-subscriptions/{sub_id}", status_code=204)
+@router.delete("/players/me/push-subscriptions/{sub_id}", status_code=204, response_class=Response,
+               responses=error_responses(401, 403, 404, 422))
 def remove_push_subscription(sub_id: str, player: Principal = Depends(require_player),
                              ctx: Context = Depends(get_context)) -> Response:
     if not PushSubscriptions(ctx.redis, ctx.keys).remove(player.player_id or "", sub_id):
