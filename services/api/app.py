@@ -17,7 +17,7 @@ from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
 from ..web import STATIC_DIR, RevalidatedStaticFiles
-from .routers import games, invitations, lobby, players, players_async, system, web
+from .routers import games, invitations, lobby, notifications, players, players_async, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
@@ -58,4 +58,5 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     app.include_router(invitations.router)
     app.include_router(web.router)
     app.mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
+    app.include_router(notifications.router)
     return app

@@ -7,7 +7,9 @@ Every value has a default that suits production.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -43,6 +45,48 @@ class AsyncSettings(BaseSettings):
     (reclaim a seat, open a game); empty: links are paths."""
     bot_think_seconds: float = 1.0
     """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
+
+    # -- e-mail (SMTP through an rq job) ---------------------------------------------------------------
+    smtp_host: str = ""
+    """SMTP server for e-mail notifications; empty: e-mail is off (addresses can still be stored)."""
+    smtp_port: int = 587
+    smtp_tls: Literal["starttls", "ssl", "none"] = "starttls"
+    """``ssl``: TLS from the first byte (port 465); ``starttls``: upgrade a plain connection; ``none``: tests only."""
+    smtp_username: str = ""
+    smtp_password: SecretStr = SecretStr("")
+    smtp_timeout_seconds: float = 10.0
+    mail_from: str = "Taproom <taproom@localhost>"
+    mail_retry_intervals: list[int] = Field(default_factory=lambda: [30, 120, 600, 1800])
+    """Backoff between attempts of one e-mail (rq ``Retry``)."""
+    mail_turn_interval_seconds: int = 3600
+    """At most one "your turn" e-mail per game this often, unless the player asks for every one."""
+    mail_verify_ttl_seconds: int = 2 * 86400
+    mail_unsubscribe_ttl_seconds: int = 90 * 86400
+    """How long the one-click unsubscribe link of a message works."""
+
+    # -- Web Push (VAPID) ---------------------------------------------------------------------------------
+    vapid_private_key: SecretStr = SecretStr("")
+    """The VAPID signing key (PEM, or base64url of the raw 32-byte P-256 key); empty: Web Push is off."""
+    vapid_public_key: str = ""
+    """base64url of the uncompressed public point: the ``applicationServerKey`` the page subscribes with."""
+    vapid_subject: str = "mailto:taproom@localhost"
+    push_ttl_seconds: int = 86400
+    push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
+
+
+SECRET_FIELDS = frozenset({"smtp_password", "vapid_private_key"})
+"""Never copied into job arguments (rq stores those in Redis): jobs read them from their own environment."""
+
+
+def job_settings(settings: AsyncSettings) -> dict[str, Any]:
+    """The settings a job is given, without secrets."""
+    return settings.model_dump(mode="json", include=set(AsyncSettings.model_fields) - SECRET_FIELDS)
+
+
+def settings_in_job(given: dict[str, Any] | None) -> AsyncSettings:
+    """Settings inside a job: those given, and the secrets from the worker's environment (constructing a
+    settings object reads the environment for every field not passed)."""
+    return AsyncSettings(**(given or {}))
 
 
 def get_async_settings() -> AsyncSettings:

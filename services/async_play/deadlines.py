@@ -49,7 +49,7 @@ from domain.core.lifecycle import GameRecord, Pace, turn_of, voters
 
 from ..eventstore import EventStore, Keys
 from . import clock
-from .config import AsyncSettings
+from .config import AsyncSettings, job_settings
 from .notify import Notifier
 from .vacation import Vacations
 
@@ -246,7 +246,7 @@ class AsyncPlay:
     def ctx(self) -> dict[str, Any]:
         """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
         return {"prefix": self.keys.prefix, "shards": self.keys.shards,
-                "async_settings": self.settings.model_dump(mode="json", include=set(AsyncSettings.model_fields))}
+                "async_settings": job_settings(self.settings)}
 
     def on_game(self, record: GameRecord, version: int, ts: float, steps: list[Step] | None = None) -> list[str]:
         """Schedule what the record calls for; returns the job ids scheduled.

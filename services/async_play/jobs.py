@@ -32,7 +32,7 @@ from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from . import clock
-from .config import AsyncSettings
+from .config import settings_in_job
 from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
 
 log = structlog.get_logger("taproom.async_jobs")
@@ -46,7 +46,7 @@ def _env(connection: redis.Redis | None, prefix: str, shards: int,
         connection = job.connection
     keys = Keys(prefix, shards)
     queue = Queue(job.origin if job is not None else "taproom", connection=connection)
-    settings = AsyncSettings.model_validate(async_settings or {})
+    settings = settings_in_job(async_settings)  # the secrets (SMTP, VAPID) from this worker's environment
     return connection, keys, AsyncPlay(connection, keys, queue, settings)
 
 

@@ -1,4 +1,8 @@
-"""Notifications: "your turn", "deadline in N hours", "game over" and "invited" messages, by webhook.
+"""Notifications: "your turn", "deadline in N hours", "game over" and "invited" messages, by webhook,
+e-mail (:mod:`.mail`) and Web Push (:mod:`.webpush`).
+
+Which kinds go out and when is the player's one choice for every channel (:mod:`.prefs`): a kind they
+switched off reaches no channel, and a message in their quiet hours is scheduled for the hour they end.
 
 A player registers one webhook URL and receives a secret once; every delivery
 is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
@@ -27,6 +31,7 @@ import socket
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import datetime, timezone
 from typing import Any
 
 import orjson
@@ -40,12 +45,14 @@ from domain.core import InvalidCommand
 from ..eventstore import Keys
 from . import clock
 from .config import AsyncSettings
+from .mail import Mailer
+from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
+from .webpush import Pusher
 
 log = structlog.get_logger("taproom.notify")
 
 SIGNATURE_HEADER = "X-Taproom-Signature"
-KINDS = ("your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
-         "invited")
+
 DEDUPE_TTL = 60 * 86400
 
 # KEYS: the "sent" marker, the player's recent list; ARGV: body, how many to keep, marker TTL.
@@ -137,6 +144,9 @@ class Notifier:
         self.settings = settings
         self.webhooks = Webhooks(client, keys)
         self._record_once = client.register_script(RECORD_ONCE)
+        self.prefs = Preferences(client, keys)
+        self.mailer = Mailer(client, keys, queue, settings)
+        self.pusher = Pusher(client, keys, queue, settings)
 
     def sent(self, player_id: str, dedupe: str) -> bool:
         """True when the message with this ``dedupe`` key was sent to ``player_id`` before."""
@@ -151,28 +161,36 @@ class Notifier:
             return False
         delivery = hashlib.sha256(dedupe.encode()).hexdigest()[:20]
         body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": clock.now(), **data})
-        if self.webhooks.get(player_id) is not None:
-            self._enqueue_delivery(player_id, kind, body, delivery)
+        prefs = self.prefs.get(player_id)
+        if prefs.wants(kind):
+            when = prefs.deliver_at(clock.now())
+            if self.webhooks.get(player_id) is not None:
+                self._enqueue_delivery(player_id, kind, body, delivery, when)
+            self.mailer.dispatch(player_id, kind, body, delivery, prefs, when)
+            self.pusher.dispatch(player_id, kind, body, delivery, when)
         if not self._mark_sent(player_id, dedupe, body):
             return False  # a concurrent send of the same message recorded it first
         log.info("notification", player_id=player_id, kind=kind, delivery=delivery)
         return True
 
-    def _enqueue_delivery(self, player_id: str, kind: str, body: bytes, delivery: str) -> None:
+    def _enqueue_delivery(self, player_id: str, kind: str, body: bytes, delivery: str,
+                          when: float | None = None) -> None:
         """Enqueue the webhook job unless a send interrupted before its marker already did (same job id)."""
         job_id = self.hook_job_id(delivery)
         if Job.exists(job_id, connection=self.redis):
             return
         intervals = self.settings.webhook_retry_intervals
-        self.queue.enqueue(deliver_webhook, player_id, body.decode(), delivery, kind,
-                           prefix=self.keys.prefix, shards=self.keys.shards,
-                           timeout_seconds=self.settings.webhook_timeout_seconds,
-                           allow_private=self.settings.webhook_allow_private,
-                           allow_loopback=self.settings.webhook_allow_loopback,
-                           job_id=job_id,
-                           result_ttl=3600,
-                           failure_ttl=7 * 86400,
-                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+        options: dict[str, Any] = dict(prefix=self.keys.prefix, shards=self.keys.shards,
+                                       timeout_seconds=self.settings.webhook_timeout_seconds,
+                                       allow_private=self.settings.webhook_allow_private,
+                                       allow_loopback=self.settings.webhook_allow_loopback,
+                                       job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
+                                       retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
+        args = (deliver_webhook, player_id, body.decode(), delivery, kind)
+        if when is not None and when > clock.now():  # quiet hours: deliver when they end
+            self.queue.enqueue_at(datetime.fromtimestamp(when, tz=timezone.utc), *args, **options)
+        else:
+            self.queue.enqueue(*args, **options)
 
     def _mark_sent(self, player_id: str, dedupe: str, body: bytes) -> bool:
         """Write the marker and the recent-list entry in one step; False if the marker was there."""

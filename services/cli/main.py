@@ -132,6 +132,23 @@ def worker() -> None:
     run_rq_worker(client_factory(settings)(), settings.rq_queue, settings)
 
 
+@cli.command("vapid-keys")
+def vapid_keys() -> None:
+    """Print a fresh VAPID key pair for Web Push as environment lines (keep the private one secret)."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    def b64url(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    click.echo(f"TAPROOM_VAPID_PRIVATE_KEY={b64url(key.private_numbers().private_value.to_bytes(32, 'big'))}")
+    click.echo(f"TAPROOM_VAPID_PUBLIC_KEY={b64url(public)}")
+
+
 @cli.command()
 @click.argument("game")
 @click.option("--players", "-n", default=2, show_default=True)

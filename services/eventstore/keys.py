@@ -155,6 +155,30 @@ class Keys:
         """Marks a message to ``player_id`` as sent; written with :meth:`notes` in one script."""
         return f"{self.prefix}notified:{self.player_tag(player_id)}:{dedupe}"
 
+    def notify_prefs(self, player_id: str) -> str:
+        """String (JSON): the player's notification kinds, quiet hours and e-mail choices (every channel)."""
+        return f"{self.prefix}nprefs:{self.player_tag(player_id)}"
+
+    def email(self, player_id: str) -> str:
+        """Hash: ``address`` (verified) and ``pending`` (awaiting its verification link)."""
+        return f"{self.prefix}email:{self.player_tag(player_id)}"
+
+    def mail_token(self, token_hash: str) -> str:
+        """String (JSON): what a verification or unsubscribe link does; keyed by the token's hash."""
+        return f"{self.prefix}mailtok:{token_hash}"
+
+    def mail_turn_sent(self, player_id: str, game_id: str) -> str:
+        """Marks a "your turn" e-mail for the game as sent recently (expires after the interval)."""
+        return f"{self.prefix}mailturn:{self.player_tag(player_id)}:{game_id}"
+
+    def digest(self, player_id: str) -> str:
+        """Hash: delivery id -> message body, waiting for the player's daily digest."""
+        return f"{self.prefix}digest:{self.player_tag(player_id)}"
+
+    def push_subscriptions(self, player_id: str) -> str:
+        """Hash: subscription id -> Web Push subscription (endpoint and keys) as JSON."""
+        return f"{self.prefix}push:{self.player_tag(player_id)}"
+
     def invitations(self, player_id: str) -> str:
         """Zset of "<game>:<seat>" seats the player is invited to (score = expiry); projected, checked on read."""
         return f"{self.prefix}invites:{self.player_tag(player_id)}"

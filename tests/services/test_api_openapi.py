@@ -189,6 +189,7 @@ def test_every_route_answers_as_its_schema_says(api):
     assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
     c.get(f"/games/{tid}/clock")
     identity_routes(c, api)
+    notification_routes(c, api, ann["token"])
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
@@ -243,3 +244,43 @@ def test_the_documented_conventions_hold():
         text = conventions(get_game(game))
         for command in get_game(game)._command_index():  # every command a client can send is named
             assert f"`{command}" in text, (game, command)
+
+
+def notification_routes(c: Checked, api, token: str) -> None:
+    """E-mail and Web Push settings; SMTP and VAPID configured for this walk only (the mail job is not run)."""
+    import base64
+
+    from rq import Queue
+
+    from services.async_play.config import AsyncSettings
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    c.get("/push/key")  # 404: no VAPID key
+    api.app.state.async_settings = AsyncSettings(smtp_host="127.0.0.1", smtp_port=9, vapid_public_key=b64(b"\x04" * 65),
+                                                 webhook_allow_private=True, public_url="https://t.test")
+    c.get("/players/me/notification-settings", headers=bearer(token))
+    c.put("/players/me/notification-settings", headers=bearer(token), json={"kinds": ["your_turn"]})
+    c.put("/players/me/notification-settings", headers=bearer(token), json={"kinds": ["gossip"]})  # 422
+    c.put("/players/me/email", headers=bearer(token), json={"address": "ann@example.org"})
+    c.put("/players/me/email", headers=bearer(token), json={"address": "not an address"})  # 422
+    queue = Queue(api.app.state.context.settings.rq_queue, connection=api.app.state.context.redis)
+    job = next(j for j in queue.jobs if j.func_name.endswith("deliver_verification"))
+    c.get("/email/verify", params={"token": job.args[1]})
+    c.get("/email/verify", params={"token": job.args[1]})  # 404: used
+    c.get("/email/unsubscribe", params={"token": "x"})
+    c.post("/email/unsubscribe", params={"token": "x"})  # 404
+    from services.async_play.mail import Addresses
+
+    ctx = api.app.state.context
+    player = api.get("/players/me", headers=bearer(token)).json()["player_id"]
+    unsubscribe = Addresses(ctx.redis, ctx.keys, api.app.state.async_settings).unsubscribe_token(player, "your_turn")
+    c.post("/email/unsubscribe", params={"token": unsubscribe})
+    c.get("/push/key")
+    sub = {"endpoint": "http://127.0.0.1:9/p", "keys": {"p256dh": b64(b"\x04" * 65), "auth": b64(b"a" * 16)}}
+    added = c.post("/players/me/push-subscriptions", headers=bearer(token), json=sub).json()
+    c.delete(f"/players/me/push-subscriptions/{added['id']}", headers=bearer(token))
+    c.delete("/players/me/push-subscriptions/nope", headers=bearer(token))  # 404
+    c.delete("/players/me/email", headers=bearer(token))
+    del api.app.state.async_settings
