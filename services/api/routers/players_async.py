@@ -143,7 +143,7 @@ def reclaim_seat(game_id: str, seat: int | None = Query(None, ge=0, le=MAX_INT),
 
 
 @router.post("/games/{game_id}/votes", response_model=SeatActionAccepted,
-             responses=error_responses(401, 403, 404, 409, 413, 422, 503))
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422, 503))
 def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None, ge=0, le=MAX_INT),
          principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
