@@ -169,6 +169,15 @@ class StreamSlot:
 
 def limit_requests(request: Request) -> None:
     """App-wide dependency: count the request against its address's rate and against its route's rates."""
+    try:
+        _limit(request)
+    except (redis.ConnectionError, redis.TimeoutError):
+        # Nothing can be counted while Redis is away; the route answers for itself (503, /health says
+        # which dependency is down) instead of every request failing here alike.
+        return
+
+
+def _limit(request: Request) -> None:
     ctx = request.app.state.context
     guard: Guard = ctx.guard
     address = client_address(request)
