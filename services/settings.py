@@ -32,6 +32,28 @@ class Settings(AsyncSettings):
     command_wait_seconds: float = 2.0
     outcome_ttl_seconds: int = 24 * 3600
     max_body_bytes: int = 64 * 1024
+    # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
+    # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by
+    # seat and an anonymous request by client address (the socket peer: behind a proxy run uvicorn with
+    # --proxy-headers and --forwarded-allow-ips so it is the client's).
+    rate_limit_address: str = "600/minute"
+    """Every request from one client address."""
+    rate_limit_register: str = "10/hour;50/day"
+    """Player registrations per client address."""
+    rate_limit_create_game: str = "30/hour"
+    """Games created per caller."""
+    rate_limit_create_game_per_address: str = "60/hour"
+    """Games created from one client address, whoever the callers are."""
+    rate_limit_join: str = "60/hour"
+    """Seats taken per caller."""
+    rate_limit_command: str = "120/minute"
+    """Commands submitted over HTTP per caller (bots and service jobs do not use HTTP)."""
+    rate_limit_stream_open: str = "30/minute"
+    """Event streams opened per caller."""
+    max_bot_games_per_player: int = 5
+    """Unfinished games with a bot seat one player may have created; bot games need a player token."""
+    max_streams_per_caller: int = 20
+    max_streams_per_address: int = 50
     lease_ms: int = 10_000
     max_deliveries: int = 3
     """A command that crashed the processor this many times becomes a dead letter."""

@@ -7,12 +7,14 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 import redis
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
 
 from ..settings import Settings
 from . import docs
+from .abuse import limit_requests
+from .bounds import bounded_json_body
 from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
@@ -34,7 +36,8 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
     # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
     app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
-                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503))
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503),
+                         dependencies=[Depends(limit_requests), Depends(bounded_json_body)])
     docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)

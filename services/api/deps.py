@@ -22,6 +22,7 @@ from ..aggregates import Loaded, Repository
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from ..settings import Settings
+from .abuse import Guard
 from .aio import async_twin
 from .errors import ApiError
 
@@ -37,6 +38,7 @@ class Context:
         self.keys = Keys(settings.key_prefix, settings.shards)
         self.store = EventStore(client, self.keys)
         self.bus = CommandBus(client, self.keys)
+        self.guard = Guard(client, settings, self.keys)
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
         self._aredis: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None

@@ -50,6 +50,9 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_options": 422,
     "illegal_move": 422,
     "seed_not_allowed": 422,
+    "rate_limited": 429,
+    "too_many_bot_games": 429,
+    "too_many_streams": 429,
     "internal_error": 500,
     "unavailable": 503,
 }
@@ -73,19 +76,22 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status or status_for(code)
+        self.headers = headers
 
 
 def status_for(code: str) -> int:
     return STATUS_BY_CODE.get(code, 422)
 
 
-def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status or status_for(code))
+def error_response(code: str, message: str, status: int | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status or status_for(code), headers=headers)
 
 
 RETRY_AFTER_SECONDS = 2
@@ -123,7 +129,7 @@ def request_errors(errors: list) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.code, exc.message, exc.status)
+        return error_response(exc.code, exc.message, exc.status, exc.headers)
 
     @app.exception_handler(RuleError)
     async def _rule_error(_: Request, exc: RuleError) -> JSONResponse:
@@ -138,7 +144,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+        # 400 here is FastAPI failing to read the body (e.g. a number of more than 4300 digits)
+        code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
         return error_response(code, str(exc.detail), exc.status_code)
 
     async def _unavailable(_: Request, exc: Exception) -> JSONResponse:

@@ -64,7 +64,7 @@ class GameCreatedResponse(BaseModel):
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(default=None, max_length=64)
-    seat: int | None = None
+    seat: int | None = Field(default=None, ge=0, le=2**53 - 1)
 
 
 class JoinResponse(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -39,6 +39,10 @@ class AsyncSettings(BaseSettings):
     webhook_allow_loopback: bool = False
     """Development: allow webhooks to this machine only (127.0.0.0/8, ::1, ``localhost``), so they can be
     tried locally; other private addresses stay refused. Off by default (against SSRF)."""
+    webhook_secret_keys: SecretStr = SecretStr("")
+    """Comma-separated Fernet keys, newest first, that encrypt webhook secrets at rest (see
+    ``services/async_play/secretbox.py`` for rotation). Required on a shared Redis; the embedded service
+    makes one per process."""
     notifications_kept: int = 50
     public_url: str = ""
     """Where clients reach the service (``https://taproom.example``): the start of links in messages
@@ -87,6 +91,19 @@ def settings_in_job(given: dict[str, Any] | None) -> AsyncSettings:
     """Settings inside a job: those given, and the secrets from the worker's environment (constructing a
     settings object reads the environment for every field not passed)."""
     return AsyncSettings(**(given or {}))
+
+
+    @field_validator("webhook_secret_keys")
+    @classmethod
+    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
+        from cryptography.fernet import Fernet
+
+        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
+            try:
+                Fernet(key.encode())
+            except ValueError:
+                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
+        return value
 
 
 def get_async_settings() -> AsyncSettings:

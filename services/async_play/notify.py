@@ -44,10 +44,11 @@ from domain.core import InvalidCommand
 
 from ..eventstore import Keys
 from . import clock
-from .config import AsyncSettings
 from .mail import Mailer
 from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
 from .webpush import Pusher
+from .config import AsyncSettings, get_async_settings
+from .secretbox import InvalidToken, SecretBox, secret_box
 
 log = structlog.get_logger("taproom.notify")
 
@@ -112,26 +113,73 @@ _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 class Webhooks:
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    """Each player's webhook: its URL and signing secret, the secret encrypted at rest (``sealed``).
+
+    Older versions stored the secret in plain text (field ``secret``): such a hook still works, is encrypted
+    the first time it is read, and ``reencrypt_all`` (``taproom webhooks reencrypt``) encrypts them all.
+    """
+
+    def __init__(self, client: redis.Redis, keys: Keys, box: SecretBox | None = None) -> None:
         self.redis = client
         self.keys = keys
+        self._box = box
+
+    @property
+    def box(self) -> SecretBox:
+        if self._box is None:  # looked up on first use: reading a URL needs no key
+            self._box = secret_box(get_async_settings())
+        return self._box
 
     def register(self, player_id: str, url: str, allow_private: bool = False, allow_loopback: bool = False) -> str:
         """Store the URL with a fresh secret; returns the secret (shown once)."""
         check_url(url, allow_private, allow_loopback)
         secret = secrets.token_urlsafe(32)
-        self.redis.hset(self.keys.webhook(player_id), mapping={"url": url, "secret": secret,
-                                                               "created": clock.now()})
+        key = self.keys.webhook(player_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={"url": url, "sealed": self.box.seal(secret), "created": clock.now()})
+        pipe.hdel(key, "secret")
+        pipe.execute()
         return secret
 
+    def url(self, player_id: str) -> str | None:
+        raw = self.redis.hget(self.keys.webhook(player_id), "url")
+        return raw.decode() if raw else None
+
     def get(self, player_id: str) -> tuple[str, str] | None:
+        """(url, secret), or None without a webhook. Raises ``InvalidToken`` when no configured key opens it."""
         raw: dict[bytes, bytes] = self.redis.hgetall(self.keys.webhook(player_id))  # type: ignore[assignment]
         if not raw:
             return None
-        return raw[b"url"].decode(), raw[b"secret"].decode()
+        if b"sealed" in raw:
+            return raw[b"url"].decode(), self.box.open(raw[b"sealed"].decode())
+        secret = raw[b"secret"].decode()
+        self._seal_plain(self.keys.webhook(player_id), secret)
+        return raw[b"url"].decode(), secret
 
     def remove(self, player_id: str) -> bool:
         return bool(self.redis.delete(self.keys.webhook(player_id)))
+
+    def reencrypt_all(self) -> dict[str, int]:
+        """Put every stored secret under the newest key; encrypt those stored in plain text. Safe to repeat."""
+        counts = {"resealed": 0, "encrypted": 0, "unreadable": 0}
+        for key in self.redis.scan_iter(match=self.keys.webhook("*"), count=500):
+            sealed, plain = self.redis.hmget(key, "sealed", "secret")
+            if sealed is not None:
+                try:
+                    self.redis.hset(key, "sealed", self.box.reseal(sealed.decode()))
+                    counts["resealed"] += 1
+                except InvalidToken:  # its key is gone: the player must register the webhook again
+                    counts["unreadable"] += 1
+            elif plain is not None:
+                self._seal_plain(key, plain.decode())
+                counts["encrypted"] += 1
+        return counts
+
+    def _seal_plain(self, key: str | bytes, secret: str) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, "sealed", self.box.seal(secret))
+        pipe.hdel(key, "secret")
+        pipe.execute()
 
 
 class Notifier:
@@ -164,7 +212,7 @@ class Notifier:
         prefs = self.prefs.get(player_id)
         if prefs.wants(kind):
             when = prefs.deliver_at(clock.now())
-            if self.webhooks.get(player_id) is not None:
+            if self.webhooks.url(player_id) is not None:  # the secret is only opened by the delivery job
                 self._enqueue_delivery(player_id, kind, body, delivery, when)
             self.mailer.dispatch(player_id, kind, body, delivery, prefs, when)
             self.pusher.dispatch(player_id, kind, body, delivery, when)
@@ -209,7 +257,12 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job.connection
-    hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
+    try:
+        hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
+    except InvalidToken:  # retrying cannot help: no configured key opens this secret
+        log.error("webhook secret unreadable: its key was dropped before `taproom webhooks reencrypt`",
+                  player_id=player_id, delivery=delivery)
+        return {"skipped": "secret unreadable"}
     if hook is None:
         return {"skipped": "no webhook"}
     url, secret = hook

@@ -325,5 +325,33 @@ def rebuild() -> None:
     click.echo(json.dumps(figures))
 
 
+@cli.group()
+def webhooks() -> None:
+    """Webhook secrets at rest: keys and their rotation (TAPROOM_WEBHOOK_SECRET_KEYS)."""
+
+
+@webhooks.command("new-key")
+def webhooks_new_key() -> None:
+    """Print a new Fernet key: put it first in TAPROOM_WEBHOOK_SECRET_KEYS, then run `reencrypt`."""
+    from ..async_play.secretbox import new_key
+
+    click.echo(new_key())
+
+
+@webhooks.command()
+def reencrypt() -> None:
+    """Encrypt every stored webhook secret under the newest key (and any stored in plain text by older
+    versions); then the older keys can be dropped. Prints the counts."""
+    from ..async_play.notify import Webhooks
+    from ..async_play.secretbox import secret_box
+    from ..eventstore import Keys
+    from ..runtime import client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    hooks = Webhooks(client_factory(settings)(), Keys(settings.key_prefix, settings.shards), secret_box(settings))
+    click.echo(json.dumps(hooks.reencrypt_all()))
+
+
 if __name__ == "__main__":
     cli()

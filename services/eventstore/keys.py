@@ -63,6 +63,10 @@ class Keys:
     def meta(self, game_id: str) -> str:
         return self._g(game_id, "meta")
 
+    def guest_seats(self, game_id: str) -> str:
+        """Hash: digest of a client address -> the seat it took as a guest (one per address and game)."""
+        return self._g(game_id, "guests")
+
     def clock(self, game_id: str) -> str:
         """Turn clocks: ``start:<seat>`` -> "version:since" while the seat waits; ``bank:<seat>`` -> seconds
         left; ``seen`` -> the last version the clocks were brought up to."""
@@ -117,6 +121,17 @@ class Keys:
     def stream_ticket(self, ticket_hash: str) -> str:
         """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
         return f"{self.prefix}sticket:{ticket_hash}"
+    def rate_limits(self) -> str:
+        """Prefix of the rate-limit counters (the ``limits`` library appends its own key)."""
+        return f"{self.prefix}rl"
+
+    def bot_games(self, player_id: str) -> str:
+        """Zset: unfinished bot games the player created -> creation time (the cap counts them)."""
+        return f"{self.prefix}botgames:{player_id}"
+
+    def stream_slots(self, holder: str) -> str:
+        """Zset: open event streams of a caller or client address -> the time the slot lapses unless renewed."""
+        return f"{self.prefix}streams:{holder}"
 
     def members(self, role: str) -> str:
         return f"{self.prefix}members:{role}"

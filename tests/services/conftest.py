@@ -56,10 +56,19 @@ def prefix() -> str:
     return f"t{uuid.uuid4().hex[:8]}:"
 
 
+def relaxed_limits() -> dict[str, object]:
+    """Every rate and cap of the abuse limits raised far past what a test does (tests of the limits lower them)."""
+    relaxed: dict[str, object] = {name: "1000000/second" for name in Settings.model_fields
+                                  if name.startswith("rate_limit_")}
+    relaxed.update({name: 1_000_000 for name in Settings.model_fields
+                    if name.startswith("max_") and (name.endswith("_per_player") or "_streams_" in name)})
+    return relaxed
+
+
 @pytest.fixture
 def settings(prefix: str) -> Settings:
     return Settings(redis_url=None, key_prefix=prefix, shards=4, allow_client_seed=True, snapshot_every=5,
-                    rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000)
+                    rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000, **relaxed_limits())
 
 
 @pytest.fixture(params=["fake", pytest.param("real", marks=pytest.mark.integration)])

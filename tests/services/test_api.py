@@ -24,9 +24,18 @@ def wait_for(api, path: str, headers=None, until=lambda body: True, timeout: flo
         time.sleep(0.02)
 
 
+def player_token(api, name: str = "host") -> str:
+    response = api.post("/players", json={"name": name})
+    assert response.status_code == 201, response.text
+    return response.json()["token"]
+
+
 def new_game(api, seats=None, target=10, seed="s1"):
     seats = seats or [{"name": "ann"}, {"name": "bob"}]
-    response = api.post("/games", json={"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed})
+    # games with bots need a player token
+    headers = bearer(player_token(api)) if any(s.get("bot") for s in seats) else None
+    response = api.post("/games", headers=headers,
+                        json={"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed})
     assert response.status_code == 201, response.text
     return response.json()
 

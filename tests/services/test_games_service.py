@@ -29,8 +29,10 @@ def test_every_game_package_is_registered():
 
 @pytest.mark.parametrize("game,options", GAMES, ids=[g for g, _ in GAMES])
 def test_humans_and_bots_play_a_whole_game_over_http(api, game, options, settings, clients):
-    created = api.post("/games", json={"game": game, "options": options, "seed": f"http-{game}",
-                                       "seats": [{"name": "ann"}, {"bot": "random"}, {"name": "cat"}]})
+    host = api.post("/players", json={"name": "host"}).json()["token"]  # games with bots need a player token
+    created = api.post("/games", headers={"Authorization": f"Bearer {host}"},
+                       json={"game": game, "options": options, "seed": f"http-{game}",
+                             "seats": [{"name": "ann"}, {"bot": "random"}, {"name": "cat"}]})
     assert created.status_code == 201, created.text
     gid = created.json()["game_id"]
     tokens = {s["seat"]: s["token"] for s in created.json()["seats"] if s["token"]}

@@ -147,8 +147,10 @@ def test_a_creator_takes_one_seat_unless_the_game_is_hot_seat(api):
 
 
 def test_bot_seats_get_distinct_names_that_say_their_level(api):
-    created = api.post("/games", json={"game": "counter", "options": {"target": 50}, "seed": "s", "seats": [
-        {"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}, {"name": "Rex", "bot": "search"}]})
+    host = api.post("/players", json={"name": "host"}).json()["token"]  # games with bots need a player token
+    created = api.post("/games", headers={"Authorization": f"Bearer {host}"}, json={
+        "game": "counter", "options": {"target": 50}, "seed": "s", "seats": [
+            {"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}, {"name": "Rex", "bot": "search"}]})
     assert created.status_code == 201, created.text
     names = [s["name"] for s in created.json()["seats"]]
     assert names == ["Random bot 1", "Greedy bot", "Random bot 2", "Rex (search bot)"]

@@ -35,8 +35,10 @@ def test_serve_runs_embedded_and_plays_a_bot_game():
                 pass
             assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read().decode()[-2000:]
             time.sleep(0.2)
-        created = httpx.post(f"{base}/games", json={"game": "tiefenthal", "seed": "serve",
-                                                    "seats": [{"bot": "random"}, {"bot": "random"}]}, timeout=10)
+        host = httpx.post(f"{base}/players", json={"name": "host"}, timeout=10).json()["token"]
+        created = httpx.post(f"{base}/games", headers={"Authorization": f"Bearer {host}"},
+                             json={"game": "tiefenthal", "seed": "serve",
+                                   "seats": [{"bot": "random"}, {"bot": "random"}]}, timeout=10)
         assert created.status_code == 201, created.text
         gid = created.json()["game_id"]
         while time.monotonic() < deadline + 60:

@@ -26,10 +26,13 @@ from ...async_play.deadlines import TurnClocks
 from ...async_play.vacation import Vacations
 from ...bots import LEVELS
 from ...eventstore import Envelope
-from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat
+from ..abuse import StreamSlot, client_address
+from ..bounds import MAX_INT
+from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat, seats_of
 from ..errors import ApiError, error_response, error_responses
 from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest,
                        JoinResponse, LegalCommands, NewGame, SeatCreated)
+from ..seating import check_one_seat
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -87,6 +90,11 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
         specs.append({"name": name, "bot": seat.bot, "player_id": player_id if seat.me else None})
         if name and not seat.bot and not seat.me:
             tokens[index] = ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": index})
+    has_bots = any(s["bot"] for s in specs)
+    if has_bots and player_id is None:  # each bot game costs worker time: only known players, and a few each
+        raise ApiError("unauthorized", "games with bots need a player token (POST /players)")
+    if has_bots:
+        ctx.guard.claim_bot_game(player_id or "", game_id)
     command = {"type": "taproom.CreateGame", "game": game.id, "options": options.model_dump(mode="json"),
                "seats": specs, "seed_commitment": "", "creator": player_id, "hot_seat": body.hot_seat}
     if pace is not None:
@@ -98,6 +106,8 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     except ApiError:
         for token in tokens.values():
             ctx.revoke_token(token)
+        if has_bots:
+            ctx.guard.release_bot_game(player_id or "", game_id)
         raise
     except _Queued as queued:  # the tokens are shown now or never: hand them out with the 202
         return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id,
@@ -111,7 +121,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
 
 @router.post("/games/{game_id}/join", response_model=JoinResponse,
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 404, 409, 413, 422, 503)})
-def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=JoinRequest),
+def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(default_factory=JoinRequest),
               principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
     meta = ctx.meta(game_id)
@@ -122,12 +132,17 @@ def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=Jo
         name = raw.decode() if raw else None
     if not name:
         raise ApiError("invalid_request", "a guest must give a name")
+    if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
+        check_one_seat(seats_of(principal, game_id, meta), game_id, bool(meta.get("hot_seat")))
     open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
     if not open_seats:
         raise ApiError("no_open_seat", f"game {game_id} has no open seat")
     seat = body.seat if body.seat is not None else open_seats[0]
     if seat not in open_seats:
         raise ApiError("seat_taken", f"seat {seat} is not open; open seats: {open_seats}")
+    guest = player_id is None and (principal is None or principal.kind != "seat") and not meta.get("hot_seat")
+    if guest:
+        ctx.guard.claim_guest_seat(game_id, client_address(request), seat)
     command = {"type": "taproom.ClaimSeat", "name": name, "player_id": player_id}
     token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
     command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest")
@@ -136,6 +151,8 @@ def join_game(game_id: str = GameId, body: JoinRequest = Body(default_factory=Jo
     except ApiError:
         if token:
             ctx.revoke_token(token)
+        if guest:
+            ctx.guard.release_guest_seat(game_id, client_address(request))
         raise
     except _Queued as queued:
         return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id, seat=seat, token=token)
@@ -164,7 +181,7 @@ def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> A
 
 @router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
             responses=error_responses(401, 403, 404, 422))
-def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
+def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal = Depends(require_principal),
               ctx: Context = Depends(get_context)) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
     meta = ctx.meta(game_id)
@@ -179,7 +196,7 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None), principal: 
 
 @router.get("/games/{game_id}/legal", response_model=LegalCommands,
             responses=error_responses(401, 403, 404, 422))
-def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
+def legal_commands(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
     taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
@@ -200,7 +217,7 @@ def legal_commands(game_id: str = GameId, seat: int | None = Query(None),
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
 def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
-                   game_id: str = GameId, seat: int | None = Query(None),
+                   game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
 
@@ -227,7 +244,7 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     expected = data.pop("expected_version", None)
     if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
-    if expected is not None and not isinstance(expected, int):
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise ApiError("invalid_request", "expected_version must be an integer")
     kind = str(data.get("type", ""))
     if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
@@ -271,7 +288,7 @@ def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[st
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
             responses={202: {"model": CommandQueued}, **error_responses(401, 403, 404, 409, 422)})
-def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None),
+def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80), seat: int | None = Query(None, ge=0, le=MAX_INT),
                     principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
     meta = ctx.meta(game_id)
@@ -285,8 +302,8 @@ def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80)
 
 
 @router.get("/games/{game_id}/events", response_model=History, responses=error_responses(401, 403, 404, 422))
-def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000),
-            seat: int | None = Query(None), principal: Principal | None = Depends(optional_principal),
+def history(game_id: str = GameId, after: int = Query(0, ge=0, le=MAX_INT), limit: int = Query(500, ge=1, le=5000),
+            seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal | None = Depends(optional_principal),
             ctx: Context = Depends(get_context)) -> Any:
     """The event history after version ``after``, redacted for the caller until the game ends."""
     meta = ctx.meta(game_id)
@@ -302,7 +319,7 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0), limit: int = Que
                              "description": "the game record, JSON Lines: a header, every event envelope, "
                                             "then (once the seed is revealed) every accepted command"},
                        **error_responses(401, 403, 404, 422)})
-def game_record(game_id: str = GameId, seat: int | None = Query(None),
+def game_record(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                 principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The game record for `taproom verify`: complete once the game is scored and the seed revealed; before
     that, the events with every field hidden from the caller's seat redacted (and no commands)."""
@@ -317,7 +334,7 @@ def game_record(game_id: str = GameId, seat: int | None = Query(None),
 
 @router.get("/games/{game_id}/at/{version}", response_model=GameView, response_model_exclude_unset=True,
             responses=error_responses(401, 403, 404, 422))
-def view_at(game_id: str = GameId, version: int = Path(ge=0), seat: int | None = Query(None),
+def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: int | None = Query(None, ge=0, le=MAX_INT),
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
     caller's seat or the public. A version inside a command shows the state after that one event."""
@@ -341,6 +358,8 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0), seat: int | None =
 SSE_BLOCK_MS = 500
 """How long one XREAD BLOCK waits: also how soon a closed page is noticed."""
 SSE_KEEPALIVE_SECONDS = 15.0
+STREAM_RENEW_SECONDS = 20.0
+"""How often an open stream renews its slot (it lapses after ``abuse.STREAM_SLOT_SECONDS`` without)."""
 
 
 STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
@@ -359,8 +378,8 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                              "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
-def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0),
-           timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None),
+def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
+           timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None, ge=0, le=MAX_INT),
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
                "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
                "sends it by itself); it takes precedence over `after`")),
@@ -380,9 +399,14 @@ def stream(request: Request, game_id: str = GameId, after: int | None = Query(No
                                               f"not {last_event_id[:20]!r}")
         after = int(last_event_id.strip())
     start = meta["version"] if after is None else after
+    holders = [(f"addr:{client_address(request)}", ctx.settings.max_streams_per_address)]
+    if principal is not None:
+        holders.append((f"player:{principal.player_id}" if principal.kind == "player"
+                        else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
+    slot = ctx.guard.open_stream(holders)
     # The checks above run in a worker thread and return at once; the stream itself is async and waits on
     # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
-    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout), media_type="text/event-stream",
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -392,16 +416,20 @@ def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) 
 
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
-               timeout: float) -> AsyncIterator[bytes]:
+               timeout: float, slot: StreamSlot) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
     key = ctx.keys.events(game_id)
     cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
+    renewed = time.monotonic()
     ctx.open_streams += 1
     try:
         yield b": connected\n\n"
         while time.monotonic() < deadline:
             if await request.is_disconnected():
                 return
+            if time.monotonic() - renewed > STREAM_RENEW_SECONDS:
+                renewed = time.monotonic()
+                await slot.renew(aredis)
             entries: Any = await aredis.xrange(key, f"{cursor + 1}-0", "+", count=200)
             envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
             status = await _status(ctx, game_id)
@@ -426,6 +454,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
         yield _sse_message("end", {"reason": "timeout", "reconnect": True, "last_event_id": cursor})
     finally:
         ctx.open_streams -= 1
+        await slot.release(aredis)
 
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.core import Command
@@ -19,8 +19,10 @@ from domain.core.lifecycle import ReclaimSeat, Vote, WithdrawVote
 from ...async_play.config import AsyncSettings, get_async_settings
 from ...async_play.deadlines import TurnClocks
 from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
+from ...async_play.secretbox import SecretsUnavailable, secret_box
 from ...async_play.vacation import Vacations
 from ...eventstore import Keys
+from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
 from ..errors import ApiError, error_responses
 from ..schemas import Clock, Notifications, SeatActionAccepted, VacationStatus, WebhookStatus
@@ -42,7 +44,7 @@ class WebhookCreated(BaseModel):
 
 class VoteRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    about_seat: int = Field(description="the seat the autopilot took over")
+    about_seat: int = Field(ge=0, le=2**53 - 1, description="the seat the autopilot took over")
     choice: Literal["end", "replace"] = Field(description="what the game's pace lets the table vote for "
                                                           "(``pace.takeover_vote``)")
 
@@ -69,16 +71,20 @@ def register_webhook(body: WebhookRequest, request: Request, player: Principal =
                      ctx: Context = Depends(get_context)) -> WebhookCreated:
     """Register (or replace) the caller's webhook; the signing secret is returned once."""
     settings = _settings(request)
-    secret = Webhooks(ctx.redis, _keys(ctx)).register(player.player_id or "", body.url,
-                                                      allow_private=settings.webhook_allow_private,
-                                                      allow_loopback=settings.webhook_allow_loopback)
+    try:
+        box = secret_box(settings)
+    except SecretsUnavailable as exc:
+        raise ApiError("unavailable", str(exc)) from None
+    secret = Webhooks(ctx.redis, _keys(ctx), box).register(player.player_id or "", body.url,
+                                                           allow_private=settings.webhook_allow_private,
+                                                           allow_loopback=settings.webhook_allow_loopback)
     return WebhookCreated(url=body.url, secret=secret)
 
 
 @router.get("/players/me/webhook", response_model=WebhookStatus, responses=error_responses(401, 403))
 def show_webhook(player: Principal = Depends(require_player), ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    hook = Webhooks(ctx.redis, _keys(ctx)).get(player.player_id or "")
-    return {"registered": hook is not None, "url": hook[0] if hook else None}
+    url = Webhooks(ctx.redis, _keys(ctx)).url(player.player_id or "")
+    return {"registered": url is not None, "url": url}
 
 
 @router.delete("/players/me/webhook", status_code=204, response_class=Response,
@@ -128,7 +134,8 @@ def end_vacation(request: Request, player: Principal = Depends(require_player),
 
 @router.post("/games/{game_id}/reclaim", response_model=SeatActionAccepted,
              responses=error_responses(401, 403, 404, 409, 422, 503))
-def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Principal = Depends(require_principal),
+def reclaim_seat(game_id: str, seat: int | None = Query(None, ge=0, le=MAX_INT),
+                 principal: Principal = Depends(require_principal),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Take your seat back from the autopilot, or after a missed deadline (any move of yours does it too);
     your count of consecutive timeouts starts again from zero."""
@@ -136,8 +143,8 @@ def reclaim_seat(game_id: str, seat: int | None = Query(None), principal: Princi
 
 
 @router.post("/games/{game_id}/votes", response_model=SeatActionAccepted,
-             responses=error_responses(401, 403, 404, 409, 413, 422, 503))
-def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422, 503))
+def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None, ge=0, le=MAX_INT),
          principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
     bot (the game's pace fixes which). It passes when every other human seat has voted."""
@@ -146,7 +153,8 @@ def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None),
 
 @router.delete("/games/{game_id}/votes/{about_seat}", response_model=SeatActionAccepted,
                responses=error_responses(401, 403, 404, 409, 422, 503))
-def withdraw_vote(game_id: str, about_seat: int, seat: int | None = Query(None),
+def withdraw_vote(game_id: str, about_seat: int = Path(ge=0, le=MAX_INT),
+                  seat: int | None = Query(None, ge=0, le=MAX_INT),
                   principal: Principal = Depends(require_principal),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Take back your vote about ``about_seat`` (before it passes)."""

@@ -61,8 +61,10 @@ def test_sample_covers_every_pairing() -> None:
 
 
 def test_bots_of_two_levels_finish_a_game(api, clients, settings, game, options, pairing) -> None:
-    created = api.post("/games", json={"game": game, "options": options, "seed": f"levels-{game}-{pairing}",
-                                       "seats": [{"bot": level} for level in pairing]})
+    host = api.post("/players", json={"name": "host"}).json()["token"]  # games with bots need a player token
+    created = api.post("/games", headers={"Authorization": f"Bearer {host}"},
+                       json={"game": game, "options": options, "seed": f"levels-{game}-{pairing}",
+                             "seats": [{"bot": level} for level in pairing]})
     assert created.status_code == 201, created.text
     gid = created.json()["game_id"]
     deadline = time.monotonic() + 300

@@ -1,0 +1,194 @@
+"""Limits on what one client can do: request rates, each player's unfinished bot games, open event streams.
+
+Every count lives in Redis, so the limits hold across API processes. Rates use the ``limits`` library
+(sliding-window counters in Lua); the caps are sorted sets of what is open, each entry with a time after
+which it no longer counts, so nothing stays counted after a crash. The settings (``rate_limit_*``,
+``max_*``) say how much; :data:`RULES` says which route counts against which rate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+import uuid
+from dataclasses import dataclass
+from functools import lru_cache
+
+import anyio
+import orjson
+import redis
+import redis.asyncio
+from fastapi import Request
+from limits import RateLimitItem, parse_many
+from limits.storage import RedisStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+
+from ..eventstore import Keys
+from ..settings import Settings
+from .errors import ApiError
+from .seating import check_one_seat
+
+RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
+    ("POST", "/players"): (("rate_limit_register", "address"),),
+    ("POST", "/games"): (("rate_limit_create_game", "caller"), ("rate_limit_create_game_per_address", "address")),
+    ("POST", "/games/{game_id}/join"): (("rate_limit_join", "caller"),),
+    ("POST", "/games/{game_id}/commands"): (("rate_limit_command", "caller"),),
+    ("GET", "/games/{game_id}/stream"): (("rate_limit_stream_open", "caller"),),
+}
+"""(method, route path) -> the settings of its rates, each counted per caller or per client address; every
+request also counts against ``rate_limit_address``. Registration is counted by address: a new player has no
+token yet."""
+
+FINISHED = frozenset({"ended", "scored", "expired"})
+UNCONFIRMED_BOT_GAME_SECONDS = 3600.0
+"""A claimed bot game with no meta after this long never started (its create failed): it stops counting."""
+STREAM_SLOT_SECONDS = 60.0
+"""An open stream renews its slot well within this; a slot of a process that died lapses after it."""
+
+
+@lru_cache(maxsize=64)
+def parse_rate(text: str) -> tuple[RateLimitItem, ...]:
+    return tuple(parse_many(text))
+
+
+def _digest(address: str) -> str:
+    return hashlib.sha256(address.encode()).hexdigest()[:32]  # addresses are not stored as such
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def caller_of(principal: dict | None, address: str) -> str:
+    """Who a per-caller count is kept for: the player, the seat of a seat token, else the client address."""
+    if principal and principal.get("kind") == "player":
+        return f"player:{principal['player_id']}"
+    if principal and principal.get("kind") == "seat":
+        return f"seat:{principal['game_id']}:{principal['seat']}"
+    return f"addr:{address}"
+
+
+class Guard:
+    """The limits of one API process; the counts are shared through Redis."""
+
+    def __init__(self, client: redis.Redis, settings: Settings, keys: Keys) -> None:
+        self.redis = client
+        self.settings = settings
+        self.keys = keys
+        storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=keys.rate_limits())
+        self._limiter = SlidingWindowCounterRateLimiter(storage)
+
+    # -- rates ------------------------------------------------------------------
+    def hit(self, rule: str, who: str) -> None:
+        """Count one request of ``who`` against the rate named by setting ``rule``; 429 once it is spent."""
+        for item in parse_rate(getattr(self.settings, rule)):
+            if not self._limiter.hit(item, rule, who):
+                reset = self._limiter.get_window_stats(item, rule, who).reset_time
+                retry = max(1, math.ceil(reset - time.time()))
+                what = rule.removeprefix("rate_limit_")
+                raise ApiError("rate_limited", f"too many requests: at most {item} ({what}); retry in {retry} s",
+                               headers={"Retry-After": str(retry)})
+
+    # -- bot games --------------------------------------------------------------
+    def claim_bot_game(self, player_id: str, game_id: str) -> None:
+        """Count a new bot game of ``player_id``, or refuse it when the player has the maximum unfinished."""
+        key = self.keys.bot_games(player_id)
+        self._forget_finished(key)
+        cap = self.settings.max_bot_games_per_player
+        # Add first, then count: of two racing claims at the cap neither can slip past it.
+        self.redis.zadd(key, {game_id: time.time()})
+        if self.redis.zcard(key) > cap:
+            self.redis.zrem(key, game_id)
+            raise ApiError("too_many_bot_games", f"you have {cap} unfinished games with bots; finish one first")
+
+    def release_bot_game(self, player_id: str, game_id: str) -> None:
+        self.redis.zrem(self.keys.bot_games(player_id), game_id)
+
+    def _forget_finished(self, key: str) -> None:
+        entries = self.redis.zrange(key, 0, -1, withscores=True)
+        if not entries:
+            return
+        metas = self.redis.mget([self.keys.meta(g.decode()) for g, _ in entries])
+        now = time.time()
+        done = [game for (game, claimed), raw in zip(entries, metas)
+                if (raw is None and claimed < now - UNCONFIRMED_BOT_GAME_SECONDS)
+                or (raw is not None and orjson.loads(raw)["status"] in FINISHED)]
+        if done:
+            self.redis.zrem(key, *done)
+
+    # -- guests -------------------------------------------------------------------
+    def claim_guest_seat(self, game_id: str, address: str, seat: int) -> None:
+        """One guest seat per client address and game (not asked for hot-seat games): without it one client
+        could fill every open seat."""
+        key, who = self.keys.guest_seats(game_id), _digest(address)
+        if not self.redis.hsetnx(key, who, seat):
+            held = self.redis.hget(key, who)
+            check_one_seat([int(held)] if held is not None else [seat], game_id, hot_seat=False)
+
+    def release_guest_seat(self, game_id: str, address: str) -> None:
+        self.redis.hdel(self.keys.guest_seats(game_id), _digest(address))
+
+    # -- event streams ----------------------------------------------------------
+    def open_stream(self, holders: list[tuple[str, int]]) -> "StreamSlot":
+        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full."""
+        slot = StreamSlot(uuid.uuid4().hex, [])
+        for holder, cap in holders:
+            key = self.keys.stream_slots(holder)
+            now = time.time()
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.zadd(key, {slot.id: now + STREAM_SLOT_SECONDS})
+            pipe.zcard(key)
+            pipe.expire(key, int(STREAM_SLOT_SECONDS * 2))
+            count = pipe.execute()[2]
+            slot.keys.append(key)
+            if count > cap:
+                for taken in slot.keys:
+                    self.redis.zrem(taken, slot.id)
+                who = "this address" if holder.startswith("addr:") else "you"
+                raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first")
+        return slot
+
+
+@dataclass
+class StreamSlot:
+    id: str
+    keys: list[str]
+
+    async def renew(self, aredis: redis.asyncio.Redis) -> None:
+        expiry = time.time() + STREAM_SLOT_SECONDS
+        for key in self.keys:
+            await aredis.zadd(key, {self.id: expiry}, xx=True)
+
+    async def release(self, aredis: redis.asyncio.Redis) -> None:
+        with anyio.CancelScope(shield=True):  # runs while a closed page's stream is being cancelled
+            for key in self.keys:
+                await aredis.zrem(key, self.id)
+
+
+def limit_requests(request: Request) -> None:
+    """App-wide dependency: count the request against its address's rate and against its route's rates."""
+    try:
+        _limit(request)
+    except (redis.ConnectionError, redis.TimeoutError):
+        # Nothing can be counted while Redis is away; the route answers for itself (503, /health says
+        # which dependency is down) instead of every request failing here alike.
+        return
+
+
+def _limit(request: Request) -> None:
+    ctx = request.app.state.context
+    guard: Guard = ctx.guard
+    address = client_address(request)
+    guard.hit("rate_limit_address", f"addr:{address}")
+    route = request.scope.get("route")
+    rules = RULES.get((request.method, getattr(route, "path", "")), ())
+    caller: str | None = None
+    for rule, scope in rules:
+        if scope == "caller" and caller is None:
+            scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
+            principal = ctx.principal_for(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+            caller = caller_of(principal, address)
+        guard.hit(rule, caller if scope == "caller" else f"addr:{address}")
+

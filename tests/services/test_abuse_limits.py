@@ -1,0 +1,211 @@
+"""Limits on one client (issue 16, item 5): each rate refuses with 429 ``rate_limited`` and Retry-After, the caps
+refuse with their own codes, and a refused request changes nothing.
+
+The suite's settings raise every limit (see ``relaxed_limits``); these tests lower one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import AsyncExitStack, contextmanager
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from services.api.app import create_app
+from services.settings import Settings
+
+from .test_api import _read_until, bearer, player_token, served, wait_for
+
+DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()}
+
+
+@contextmanager
+def app_with(service, **limits):
+    tight = service.settings.model_copy(update=limits)
+    with TestClient(create_app(service.clients(), tight)) as client:
+        yield client
+
+
+def assert_rate_limited(response) -> int:
+    assert response.status_code == 429, response.text
+    assert response.json()["code"] == "rate_limited" and response.json()["message"]
+    retry = int(response.headers["Retry-After"])
+    assert retry >= 1
+    return retry
+
+
+def counter_game(api, headers=None, seats=None, target=10):
+    seats = seats or [{"name": "ann"}, {"name": "bob"}]
+    return api.post("/games", headers=headers, json={"game": "counter", "options": {"target": target},
+                                                     "seats": seats, "seed": "s"})
+
+
+def players_stored(service) -> int:
+    client = service.clients()
+    return sum(1 for _ in client.scan_iter(match=f"{service.settings.key_prefix}player:*"))
+
+
+def test_registration_is_limited_per_address_at_the_default(service):
+    """A single client registers the default number of players, then is refused; the refusal stores nothing."""
+    allowed = int(DEFAULTS["rate_limit_register"].split("/")[0])
+    with app_with(service, rate_limit_register=DEFAULTS["rate_limit_register"]) as api:
+        for i in range(allowed):
+            assert api.post("/players", json={"name": f"p{i}"}).status_code == 201
+        assert_rate_limited(api.post("/players", json={"name": "one more"}))
+    assert players_stored(service) == allowed
+
+
+def test_every_request_counts_against_the_address(service):
+    with app_with(service, rate_limit_address="5/minute") as api:
+        for _ in range(5):
+            assert api.get("/games/types").status_code == 200
+        assert_rate_limited(api.get("/health"))
+
+
+def test_game_creation_is_limited_per_player(service):
+    with app_with(service, rate_limit_create_game="2/minute") as api:
+        ann, bob = player_token(api, "ann"), player_token(api, "bob")
+        for _ in range(2):
+            assert counter_game(api, bearer(ann)).status_code == 201
+        assert_rate_limited(counter_game(api, bearer(ann)))
+        for _ in range(2):  # another player from the same address has their own count
+            assert counter_game(api, bearer(bob)).status_code == 201
+        assert_rate_limited(counter_game(api, bearer(bob)))
+
+
+def test_game_creation_is_limited_per_address_whoever_calls(service):
+    with app_with(service, rate_limit_create_game_per_address="3/minute") as api:
+        for name in ("ann", "bob", "cat"):
+            assert counter_game(api, bearer(player_token(api, name))).status_code == 201
+        assert_rate_limited(counter_game(api, bearer(player_token(api, "dan"))))
+
+
+def test_joining_is_limited_per_caller(service):
+    with app_with(service, rate_limit_join="1/minute") as api:
+        games = [counter_game(api, seats=[{"name": "ann"}, {}]).json()["game_id"] for _ in range(2)]
+        assert api.post(f"/games/{games[0]}/join", json={"name": "guest"}).status_code == 200
+        assert_rate_limited(api.post(f"/games/{games[1]}/join", json={"name": "guest"}))
+        meta = wait_for(api, f"/games/{games[1]}", until=lambda b: "seats" in b, timeout=60)
+        assert [s["open"] for s in meta["seats"]] == [False, True]  # the refused join took nothing
+
+
+def test_commands_are_limited_per_caller_and_a_refused_one_is_not_applied(service):
+    with app_with(service, rate_limit_command="2/minute") as api:
+        game = counter_game(api, target=50).json()
+        gid, ann, bob = game["game_id"], game["seats"][0]["token"], game["seats"][1]["token"]
+        wait_for(api, f"/games/{gid}", until=lambda b: b.get("version") == 3, timeout=60)
+        for token in (ann, bob):
+            assert api.post(f"/games/{gid}/commands", headers=bearer(token),
+                            json={"type": "Add", "amount": 1}).status_code == 200
+        assert api.post(f"/games/{gid}/commands", headers=bearer(ann),
+                        json={"type": "Add", "amount": 1}).status_code == 200
+        version = api.get(f"/games/{gid}").json()["version"]
+        assert_rate_limited(api.post(f"/games/{gid}/commands", headers=bearer(ann), json={"type": "Add", "amount": 1}))
+        time.sleep(0.3)
+        assert api.get(f"/games/{gid}").json()["version"] == version
+
+
+def test_opening_streams_is_limited_per_caller(service):
+    with app_with(service, rate_limit_stream_open="2/minute") as api:
+        gid = counter_game(api).json()["game_id"]
+        for _ in range(2):
+            with api.stream("GET", f"/games/{gid}/stream", params={"timeout": 0.1}) as stream:
+                assert stream.status_code == 200
+        assert_rate_limited(api.get(f"/games/{gid}/stream", params={"timeout": 0.1}))
+
+
+@pytest.mark.integration
+def test_a_rate_holds_across_api_processes(service, clients):
+    """Two apps (as two API processes) on one Redis share the count."""
+    if "Fake" in type(clients()).__name__:
+        pytest.skip("the shared count is shown on the real server")
+    with app_with(service, rate_limit_register="3/minute") as first, \
+            app_with(service, rate_limit_register="3/minute") as second:
+        assert [first.post("/players", json={"name": "a"}).status_code for _ in range(2)] == [201, 201]
+        assert second.post("/players", json={"name": "b"}).status_code == 201
+        assert_rate_limited(second.post("/players", json={"name": "c"}))
+        assert_rate_limited(first.post("/players", json={"name": "d"}))
+
+
+def test_bot_games_need_a_player_token_and_are_capped_per_player(service):
+    cap = DEFAULTS["max_bot_games_per_player"]
+    bots = [{"bot": "random"}, {"bot": "random"}]
+    with app_with(service, max_bot_games_per_player=cap) as api:
+        anonymous = counter_game(api, seats=bots)
+        assert (anonymous.status_code, anonymous.json()["code"]) == (401, "unauthorized")
+        host = player_token(api)
+        # open games with one bot seat stay unfinished: the cap counts them
+        created = [counter_game(api, bearer(host), seats=[{"bot": "random"}, {}]) for _ in range(cap)]
+        assert all(r.status_code == 201 for r in created)
+        refused = counter_game(api, bearer(host), seats=bots)
+        assert (refused.status_code, refused.json()["code"]) == (429, "too_many_bot_games"), refused.text
+        assert counter_game(api, bearer(player_token(api, "other")), seats=bots).status_code == 201
+        assert counter_game(api, bearer(host)).status_code == 201  # games without bots are not capped
+
+
+def test_a_finished_bot_game_frees_its_place_under_the_cap(service):
+    with app_with(service, max_bot_games_per_player=1) as api:
+        host = player_token(api)
+        first = counter_game(api, bearer(host), seats=[{"bot": "random"}, {"bot": "random"}], target=6).json()
+        assert counter_game(api, bearer(host), seats=[{"bot": "random"}, {}]).json()["code"] == "too_many_bot_games"
+        wait_for(api, f"/games/{first['game_id']}", until=lambda b: b.get("status") == "scored", timeout=120)
+        assert counter_game(api, bearer(host), seats=[{"bot": "random"}, {}]).status_code == 201
+
+
+def test_one_seat_per_player_per_game(service):
+    with app_with(service) as api:
+        ann = player_token(api, "ann")
+        gid = counter_game(api, seats=[{}, {}, {}], target=10).json()["game_id"]
+        assert api.post(f"/games/{gid}/join", headers=bearer(ann), json={}).status_code == 200
+        again = api.post(f"/games/{gid}/join", headers=bearer(ann), json={})
+        assert (again.status_code, again.json()["code"]) == (409, "already_seated")
+        guest = api.post(f"/games/{gid}/join", json={"name": "guest"}).json()
+        as_seat = api.post(f"/games/{gid}/join", headers=bearer(guest["token"]), json={"name": "guest"})
+        assert (as_seat.status_code, as_seat.json()["code"]) == (409, "already_seated")
+        # a guest is known by client address: one guest seat per address and game
+        another = api.post(f"/games/{gid}/join", json={"name": "guest 2"})
+        assert (another.status_code, another.json()["code"]) == (409, "already_seated")
+        meta = wait_for(api, f"/games/{gid}", until=lambda b: sum(not s["open"] for s in b["seats"]) == 2,
+                        timeout=60)
+        assert [s["open"] for s in meta["seats"]] == [False, False, True]
+        both = counter_game(api, bearer(ann), seats=[{"me": True}, {"me": True}])
+        assert (both.status_code, both.json()["code"]) == (409, "already_seated")
+
+
+def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
+    tight = service.settings.model_copy(update={"max_streams_per_caller": 2, "max_streams_per_address": 3})
+    app = create_app(clients(), tight)
+    with served(app) as (base, _loop):
+        with httpx.Client(base_url=base, timeout=10) as http:
+            ann = player_token(http, "ann")
+            gid = counter_game(http).json()["game_id"]
+
+        async def scenario() -> None:
+            async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+                url = f"/games/{gid}/stream"
+                async with AsyncExitStack() as stack:
+                    mine = [await stack.enter_async_context(client.stream("GET", url, headers=bearer(ann)))
+                            for _ in range(2)]
+                    chunks = [stream.aiter_raw() for stream in mine]  # held: a dropped iterator closes its page
+                    for chunk in chunks:
+                        await _read_until(chunk, b": connected")
+                    third = await client.get(url, headers=bearer(ann))
+                    assert (third.status_code, third.json()["code"]) == (429, "too_many_streams")
+                    anonymous = await stack.enter_async_context(client.stream("GET", url))
+                    chunks.append(anonymous.aiter_raw())
+                    await _read_until(chunks[-1], b": connected")
+                    over = await client.get(url)  # the address holds 3 now
+                    assert (over.status_code, over.json()["code"]) == (429, "too_many_streams")
+                # closed pages give their slots back
+                deadline = time.monotonic() + 60  # generous: the suite shares two cores
+                while True:
+                    async with client.stream("GET", url, headers=bearer(ann), params={"timeout": 0.2}) as again:
+                        if again.status_code == 200:
+                            break
+                    assert time.monotonic() < deadline, "closed streams kept their slots"
+                    await asyncio.sleep(0.1)
+
+        asyncio.run(scenario())
