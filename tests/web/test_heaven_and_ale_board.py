@@ -276,9 +276,11 @@ def test_every_legal_command_of_every_decision_is_offered_and_sent_as_is(page: A
 
 
 def test_a_spectator_watches_a_base_game_of_bots_offered_nothing_and_steps_back(page: Any, web_server: WebServer):
+    host = register_player(web_server, "Host")  # games with bots need a player token (rate limits)
     with web_server.api() as client:
         created = client.post("/games", json={"game": "heaven-and-ale", "options": {"rounds": 1}, "seed": "ha-watch",
-                                              "seats": [{"bot": "random"}, {"bot": "random"}]})
+                                              "seats": [{"bot": "random"}, {"bot": "random"}]},
+                              headers={"Authorization": f"Bearer {host['token']}"})
         assert created.status_code == 201, created.text
         gid = created.json()["game_id"]
     errors: list[str] = []
