@@ -4,8 +4,9 @@ The view shows the whole board in placement order, every figure, the bag, the
 scores and ``unseen_tiles`` (the stacks pooled with the face-down tiles under
 hills). Replaying the placements rebuilds the feature union-find, the frontier
 and the river exactly as the game did; the only hidden fact, which of the
-unseen tiles lie under hills, is dealt afresh from ``rng``, and so is another seat's drawn tile when
-the view hides it (``DRAWN_TILE_PRIVATE``; ``unseen_tiles`` then pools it too).
+unseen tiles lie under hills, is dealt afresh from ``rng``. The drawn tile is in the view (shown to
+all by default); only under the ``DRAWN_TILE_PRIVATE`` house rule does another seat's view hide it, and
+then it is dealt afresh too (``unseen_tiles`` pools it).
 
 Public facts the view does not carry and this module infers:
 ``shepherd_placed`` (true only when a shepherd was placed this turn; with

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from domain.core import Command, Event
 
-from .rules import DRAWN_TILE_PRIVATE
+from . import rules
 
 # -- commands ------------------------------------------------------------------
 
@@ -71,12 +71,16 @@ class GameStarted(Event):
 
 
 class TileDrawn(Event):
-    """``seat`` drew ``tile``; only that seat sees which until the game ends (``DRAWN_TILE_PRIVATE``)."""
+    """``seat`` drew ``tile``, shown to everyone; with the ``DRAWN_TILE_PRIVATE`` house rule only that seat
+    sees which until the game ends."""
 
     type: Literal["TileDrawn"] = "TileDrawn"
-    private_fields = frozenset({"tile"}) if DRAWN_TILE_PRIVATE else frozenset()
     seat: int
     tile: str
+
+    @property  # a ClassVar on Event; here it follows the rule constant at call time
+    def private_fields(self) -> frozenset[str]:  # type: ignore[override]
+        return frozenset({"tile"}) if rules.DRAWN_TILE_PRIVATE else frozenset()
 
     def private_to(self) -> frozenset[int]:
         return frozenset({self.seat})

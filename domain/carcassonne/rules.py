@@ -56,7 +56,8 @@ RIVER_ALTERNATE_CURVES = True
 RIVER_START_TILE_IN_STACK = True
 """With the River the usual start tile is shuffled into the land tiles (§9.11); False = left out of the game."""
 
-DRAWN_TILE_PRIVATE = True
-"""Taproom house rule: the drawn tile is seen only by the seat that drew it until it is placed (at the table
-it is shown around; here an opponent waiting days for a move learns nothing useful from it). Discarded tiles
-stay public. False shows it to everyone."""
+DRAWN_TILE_PRIVATE = False
+"""False (default): the drawn tile is shown to all players and spectators, as at the table and in every online
+implementation. True is an option kept for a possible "hidden draw" house rule: only the seat that drew it sees
+which tile it is until it is placed (the others get ``"hidden"`` and count it among their unseen tiles).
+Discarded tiles stay public either way. Read at call time (``messages``, ``view``), so tests can flip it."""

@@ -1,10 +1,11 @@
 """What a seat (or a spectator) sees, built from the state.
 
 Never included: the stack's composition on its own or any order (none exists),
-which tiles lie under hills, and (``DRAWN_TILE_PRIVATE``) the tile another seat
-has drawn. ``unseen_tiles`` merges the stack with the buried tiles, which every
-player can work out by counting, and for everyone but the drawer also the drawn
-tile, so two views in a row never tell it by difference.
+which tiles lie under hills, and, only with the ``DRAWN_TILE_PRIVATE`` house rule
+(off by default: the drawn tile is shown to all, as at the table), the tile another
+seat has drawn. ``unseen_tiles`` merges the stack with the buried tiles, which every
+player can work out by counting, and under that house rule for everyone but the
+drawer also the drawn tile, so two views in a row never tell it by difference.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 
 from domain.core import REDACTED
 
+from . import rules
 from .board import describe, neighbours8, rotated_at, tile_nodes
-from .rules import DRAWN_TILE_PRIVATE, FOLLOWERS_PER_PLAYER
+from .rules import FOLLOWERS_PER_PLAYER
 from .scoring import abbots_in, feature_value, followers_in, winners
 from .shepherds import seats_in_field
 from .state import PLACE, CarcassonneState
@@ -22,11 +24,12 @@ from .tiles import FIELD, KIND_NAMES, MONASTERY, TILES
 
 
 def sees_drawn_tile(state: CarcassonneState, seat: int | None) -> bool:
-    return not DRAWN_TILE_PRIVATE or seat == state.turn_seat
+    return not rules.DRAWN_TILE_PRIVATE or seat == state.turn_seat
 
 
 def unseen_tiles(state: CarcassonneState, seat: int | None = None) -> dict[str, int]:
-    """Tiles ``seat`` has not seen: the stacks, the face-down tiles under hills and another seat's drawn tile."""
+    """Tiles ``seat`` has not seen: the stacks, the face-down tiles under hills and (hidden-draw house rule only)
+    another seat's drawn tile."""
     out: dict[str, int] = {}
     if state.phase == PLACE and state.current_tile is not None and not sees_drawn_tile(state, seat):
         out[state.current_tile] = 1

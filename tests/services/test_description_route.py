@@ -8,6 +8,7 @@ import fakeredis
 import pytest
 from fastapi.testclient import TestClient
 
+from domain.carcassonne import rules
 from domain.catalog import load_games
 from domain.core import get_game
 from services.api.app import create_app
@@ -48,7 +49,8 @@ def test_a_game_without_description_and_an_unknown_game_get_stable_codes(plain_a
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_request"
 
 
-def test_the_drawn_tile_reaches_only_its_drawer(api):
+def _drawn_tile_as_seen(api):
+    """A new two-seat game: the views of the drawer, the other seat and a spectator, and each seat's TileDrawn."""
     created = api.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True}, "seed": "drawn",
                                        "seats": [{"name": "ann"}, {"name": "bob"}]}).json()
     gid, tokens = created["game_id"], [s["token"] for s in created["seats"]]
@@ -57,16 +59,29 @@ def test_the_drawn_tile_reaches_only_its_drawer(api):
         if api.get(f"/games/{gid}", headers=auth[0]).json().get("board"):
             break
         time.sleep(0.01)
-    mine = api.get(f"/games/{gid}/view", headers=auth[0]).json()
-    theirs = api.get(f"/games/{gid}/view", headers=auth[1]).json()
-    public = api.get(f"/games/{gid}").json()
-    view = lambda body: body["board"]  # noqa: E731
-    assert view(mine)["tile"] not in (None, "hidden")
-    assert view(theirs)["tile"] == "hidden" and view(public)["tile"] == "hidden"
-    drawn = [e for e in api.get(f"/games/{gid}/events", headers=auth[1]).json()["events"] if e["type"] == "TileDrawn"]
-    assert drawn and all(e["payload"]["tile"] == "hidden" for e in drawn)
-    own = [e for e in api.get(f"/games/{gid}/events", headers=auth[0]).json()["events"] if e["type"] == "TileDrawn"]
-    assert own[-1]["payload"]["tile"] == view(mine)["tile"]
+    views = [api.get(f"/games/{gid}/view", headers=a).json()["board"] for a in auth]
+    views.append(api.get(f"/games/{gid}").json()["board"])
+    drawn = [[e for e in api.get(f"/games/{gid}/events", headers=a).json()["events"] if e["type"] == "TileDrawn"]
+             for a in auth]
+    return views, drawn
+
+
+def test_the_drawn_tile_is_shown_to_everyone(api):
+    (mine, theirs, public), (own, others) = _drawn_tile_as_seen(api)
+    assert mine["tile"] not in (None, "hidden")
+    assert theirs["tile"] == mine["tile"] and public["tile"] == mine["tile"]
+    assert theirs["unseen_tiles"] == mine["unseen_tiles"] == public["unseen_tiles"]
+    assert own and others == own and others[-1]["payload"]["tile"] == mine["tile"]
+
+
+def test_with_the_hidden_draw_house_rule_the_drawn_tile_reaches_only_its_drawer(api, monkeypatch):
+    monkeypatch.setattr(rules, "DRAWN_TILE_PRIVATE", True)
+    (mine, theirs, public), (own, others) = _drawn_tile_as_seen(api)
+    assert mine["tile"] not in (None, "hidden")
+    assert theirs["tile"] == "hidden" and public["tile"] == "hidden"
+    assert sum(theirs["unseen_tiles"].values()) == sum(mine["unseen_tiles"].values()) + 1
+    assert others and all(e["payload"]["tile"] == "hidden" for e in others)
+    assert own[-1]["payload"]["tile"] == mine["tile"]
 
 
 def test_tiefenthal_description_is_the_engines(plain_api):

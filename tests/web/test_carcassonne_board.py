@@ -234,16 +234,19 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     assert re.search(r"Game over", page.locator("[data-testid=carc-status]").text_content())
 
 
-def test_only_the_drawer_sees_the_drawn_tile_and_only_the_seat_to_act_gets_moves(new_page: Any, web_server: WebServer):
+def _two_seats_at_the_first_draw(new_page: Any, web_server: WebServer,
+                                 seed: str) -> tuple[str, str, list[str], Any, Any]:
+    """A new game of Ann and Ben, Ann to place: its id, the drawn tile as Ann's view names it, the seat tokens
+    and each seat's page."""
     with web_server.api() as client:
         created = client.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True},
-                                              "seed": "who-sees", "seats": [{"name": "Ann"}, {"name": "Ben"}]})
+                                              "seed": seed, "seats": [{"name": "Ann"}, {"name": "Ben"}]})
         assert created.status_code == 201, created.text
         body = created.json()
     gid, tokens = body["game_id"], [s["token"] for s in body["seats"]]
     with web_server.api(tokens[0]) as client:
         drawn = client.get(f"/games/{gid}/view").json()["board"]["tile"]
-    name = TILES[drawn].spec.name
+    assert drawn in TILES
     pages = []
     for token in tokens:
         page = new_page(1280, 900)
@@ -253,13 +256,51 @@ def test_only_the_drawer_sees_the_drawn_tile_and_only_the_seat_to_act_gets_moves
         expect(page.locator("[data-testid=carc-drawn]")).to_be_visible()
         pages.append(page)
     ann, ben = pages
+    return gid, drawn, tokens, ann, ben
+
+
+def _can_place(page: Any) -> None:
+    expect(page.locator("[data-testid=carc-status]")).to_have_text("Your turn: place the tile")
+    assert page.locator(".carc-target").count() > 0
+    expect(page.locator("[data-action=rotate]")).to_have_count(1)
+    expect(page.locator("[data-action=confirm]")).to_have_count(1)
+
+
+def _cannot_place(page: Any, web_server: WebServer, gid: str, token: str) -> None:
+    expect(page.locator("[data-testid=carc-status]")).to_contain_text("is playing")
+    assert page.locator(".carc-target").count() == 0 and page.locator("[data-testid=carc-preview]").count() == 0
+    assert page.locator("[data-action=rotate]").count() == 0 and page.locator("[data-action=confirm]").count() == 0
+    with web_server.api(token) as client:
+        assert client.get(f"/games/{gid}/legal").json()["commands"] == []
+
+
+def test_every_seat_sees_the_drawn_tile_face_up_and_only_the_seat_to_act_gets_moves(new_page: Any,
+                                                                                      web_server: WebServer):
+    gid, drawn, tokens, ann, ben = _two_seats_at_the_first_draw(new_page, web_server, "who-sees")
+    name = TILES[drawn].spec.name
+    for page in (ann, ben):  # shown around, as at the table: the same face on both pages
+        expect(page.locator("[data-testid=carc-drawn]")).to_contain_text(name)
+        expect(page.locator(f"[data-testid=carc-drawn] [data-tile='{drawn}']")).to_have_count(1)
+        assert "A tile has been drawn" not in page.locator("[data-testid=carc-drawn]").text_content()
+    _can_place(ann)
+    _cannot_place(ben, web_server, gid, tokens[1])
+
+
+def test_with_the_hidden_draw_house_rule_the_other_seat_sees_the_tile_face_down(new_page: Any, web_server: WebServer,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+    from domain.carcassonne import rules
+
+    monkeypatch.setattr(rules, "DRAWN_TILE_PRIVATE", True)  # the service runs in this process: it reads the flag
+    gid, drawn, tokens, ann, ben = _two_seats_at_the_first_draw(new_page, web_server, "who-sees-hidden")
+    name = TILES[drawn].spec.name
     expect(ann.locator("[data-testid=carc-drawn]")).to_contain_text(name)
-    assert ann.locator(".carc-target").count() > 0
+    expect(ann.locator(f"[data-testid=carc-drawn] [data-tile='{drawn}']")).to_have_count(1)
+    _can_place(ann)
     expect(ben.locator("[data-testid=carc-drawn]")).to_contain_text("A tile has been drawn")
     assert ben.locator("[data-testid=carc-drawn] [data-tile]").count() == 0  # a face-down tile, no drawing of it
     if drawn != "D":  # the start tile's name is on the table anyway
         assert name not in ben.content()
-    assert ben.locator(".carc-target").count() == 0 and ben.locator("[data-action=confirm]").count() == 0
+    _cannot_place(ben, web_server, gid, tokens[1])
 
 
 def _world(page: Any) -> tuple[float, float, float]:

@@ -587,7 +587,8 @@ export function mount(root, ctx) {
     const mine = mySeat !== null && view.turn === mySeat && !state.readOnly;
     const cards = [];
     const turnCard = h("div", { class: "carc-card" }, h("div", { class: "carc-status", "data-testid": "carc-status" }, statusText()));
-    // the drawn tile: its face only for the drawer (the view says "hidden" to everyone else)
+    // the drawn tile, face up for everyone (only the seat to act gets the placing controls); face down when
+    // the view says "hidden" (the DRAWN_TILE_PRIVATE house rule: another seat's draw)
     if (view.phase === "place" && view.tile) {
       const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
       if (panelRotation === null || !rots.includes(panelRotation)) panelRotation = rots[0] ?? 0;
