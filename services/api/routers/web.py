@@ -65,6 +65,13 @@ def index() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+@router.get("/sw.js", include_in_schema=False)
+def service_worker() -> FileResponse:
+    """The service worker (Web Push), from the root path so that its scope is the whole site."""
+    return FileResponse(STATIC_DIR / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+
+
 @router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,
              responses=error_responses(401, 403, 404, 422, 503))
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),

@@ -68,6 +68,8 @@ export async function api(method, path, { body, token } = {}) {
 
 export const get = (path, token) => api("GET", path, { token });
 export const post = (path, body, token) => api("POST", path, { body, token });
+export const put = (path, body, token) => api("PUT", path, { body, token });
+export const del = (path, token) => api("DELETE", path, { token });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

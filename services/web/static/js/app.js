@@ -7,6 +7,7 @@ import { StartPage, RulesPage } from "./pages/start.js";
 import { LobbyPage } from "./pages/lobby.js";
 import { InboxPage } from "./pages/inbox.js";
 import { GamePage } from "./pages/game.js";
+import { SettingsPage } from "./pages/settings.js";
 
 function parseRoute() {
   const raw = location.hash.replace(/^#\/?/, "");
@@ -31,6 +32,7 @@ function Nav({ route }) {
     <nav aria-label="Main">
       ${link("#/lobby", "Lobby", "lobby")}
       ${auth.token() ? link("#/inbox", "Inbox", "inbox") : link("#/", "Sign in", "")}
+      ${auth.token() ? link("#/settings", "Settings", "settings") : null}
     </nav>
   </header>`;
 }
@@ -50,6 +52,7 @@ function App() {
   let body;
   if (page === "lobby") body = html`<${LobbyPage} params=${route.params} />`;
   else if (page === "inbox") body = html`<${InboxPage} />`;
+  else if (page === "settings") body = html`<${SettingsPage} />`;
   else if (page === "game" && arg) body = html`<${GamePage} key=${arg} gameId=${arg} params=${route.params} />`;
   else if (page === "rules" && arg) body = html`<${RulesPage} game=${arg} />`;
   else body = html`<${StartPage} />`;
