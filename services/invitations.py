@@ -137,12 +137,16 @@ class Invitations:
             meta = orjson.loads(raw) if raw else None
             seat = int(seat_text)
             invited = meta["seats"][seat].get("invited") if meta and seat < len(meta["seats"]) else None
-            if meta is None or meta["status"] != "open" or not invited or invited["player_id"] != player_id \
-                    or invited["expires_at"] != expires_at:
+            # Drop an entry only when the meta contradicts it (the game left "open", or the seat is
+            # invited for someone else or anew) or when it has lapsed anyway. A meta that merely does not
+            # show it yet may lag behind the projection's fold: dropping it then would lose it for good.
+            contradicted = meta is not None and (meta["status"] != "open" or (invited is not None and (
+                invited["player_id"] != player_id or invited["expires_at"] != expires_at)))
+            if contradicted or (invited is None and now >= expires_at):
                 stale.append(member)
                 continue
-            if now >= expires_at:
-                continue  # its expiry job is due: it opens the seat and the entry goes with the next read
+            if invited is None or now >= expires_at:
+                continue  # not shown yet (or withdrawn: it lapses with its expiry), or its expiry job is due
             inviter = self.players.get(meta.get("creator") or "")
             found.append(Pending(game_id=game_id, game=meta["game"], seat=seat, expires_at=expires_at,
                                  invited_by=inviter, seats=meta["seats"]))

@@ -156,3 +156,35 @@ def test_bot_seats_get_distinct_names_that_say_their_level(api):
     assert names == ["Random bot 1", "Greedy bot", "Random bot 2", "Rex (search bot)"]
     meta = api.get(f"/games/{created.json()['game_id']}").json()
     assert [s["name"] for s in meta["seats"]] == names
+
+
+def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, settings):
+    """A read racing the projection (the inbox entry is there, the meta not yet) must not lose the invitation;
+    a meta that contradicts it (the game started) or its lapse drops it."""
+    import orjson
+
+    from services.eventstore import Keys
+    from services.invitations import Invitations
+
+    keys = Keys(settings.key_prefix, settings.shards)
+    invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60)  # type: ignore[arg-type]
+    expires = clock.now() + 60
+    seats = [{"name": "Ann", "open": False, "invited": None}, {"name": None, "open": False, "invited": None}]
+    meta = {"game": "counter", "status": "open", "seats": seats, "creator": None}
+    client.set(keys.meta("g1"), orjson.dumps(meta))
+    client.zadd(keys.invitations("p1"), {"g1:1": expires})
+
+    assert invitations.pending("p1") == []  # not shown yet ...
+    assert client.zscore(keys.invitations("p1"), "g1:1") == expires  # ... and not lost
+    seats[1]["invited"] = {"player_id": "p1", "expires_at": expires}
+    client.set(keys.meta("g1"), orjson.dumps(meta))
+    [shown] = invitations.pending("p1")
+    assert (shown.game_id, shown.seat, shown.expires_at) == ("g1", 1, expires)
+
+    meta["status"] = "active"  # the game started: the entry goes
+    client.set(keys.meta("g1"), orjson.dumps(meta))
+    assert invitations.pending("p1") == [] and client.zcard(keys.invitations("p1")) == 0
+
+    client.zadd(keys.invitations("p1"), {"g2:0": expires})  # a withdrawn one the meta never shows lapses
+    clock.advance(61)
+    assert invitations.pending("p1") == [] and client.zcard(keys.invitations("p1")) == 0
