@@ -77,8 +77,20 @@ class AsyncSettings(BaseSettings):
     push_ttl_seconds: int = 86400
     push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
 
+    @field_validator("webhook_secret_keys")
+    @classmethod
+    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
+        from cryptography.fernet import Fernet
 
-SECRET_FIELDS = frozenset({"smtp_password", "vapid_private_key"})
+        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
+            try:
+                Fernet(key.encode())
+            except ValueError:
+                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
+        return value
+
+
+SECRET_FIELDS = frozenset({"smtp_password", "vapid_private_key", "webhook_secret_keys"})
 """Never copied into job arguments (rq stores those in Redis): jobs read them from their own environment."""
 
 
@@ -91,19 +103,6 @@ def settings_in_job(given: dict[str, Any] | None) -> AsyncSettings:
     """Settings inside a job: those given, and the secrets from the worker's environment (constructing a
     settings object reads the environment for every field not passed)."""
     return AsyncSettings(**(given or {}))
-
-
-    @field_validator("webhook_secret_keys")
-    @classmethod
-    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
-        from cryptography.fernet import Fernet
-
-        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
-            try:
-                Fernet(key.encode())
-            except ValueError:
-                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
-        return value
 
 
 def get_async_settings() -> AsyncSettings:
