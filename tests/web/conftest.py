@@ -170,3 +170,29 @@ def sign_in(page: Any, player: dict[str, Any]) -> None:
     """Put a player's token into the page's storage, as the sign-in link does."""
     page.goto(f"/#/signin/{player['token']}?name={player['name']}&player={player['player_id']}")
     page.wait_for_url("**/#/inbox")
+
+
+@dataclass
+class BotTable:
+    """A game a fresh player plays against bots, open in a signed-in page that records its script errors."""
+    player: dict[str, Any]
+    game_id: str
+    page: Any
+    errors: list[str]
+
+
+def open_game_against_bots(web_server: WebServer, new_page: Callable[..., Any], game: str, options: dict[str, Any],
+                           seed: str, bots: tuple[str, ...] = ("random",), name: str = "Ana") -> BotTable:
+    """The start every board's click-through test shares: register, create (me + bots), sign in, open the game."""
+    player = register_player(web_server, name)
+    with web_server.api(player["token"]) as client:
+        created = client.post("/games", json={"game": game, "options": options, "seed": seed,
+                                              "seats": [{"me": True}, *({"bot": level} for level in bots)]})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+    page = new_page(1280, 900)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, player)
+    page.goto(f"/#/game/{game_id}")
+    return BotTable(player, game_id, page, errors)

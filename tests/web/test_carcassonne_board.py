@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from domain.carcassonne.tiles import KIND_NAMES, TILES
-from tests.web.conftest import WebServer, register_player, sign_in
+from tests.web.conftest import WebServer, open_game_against_bots
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -155,18 +155,9 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     if os.environ.get("TAPROOM_FULL_CARCASSONNE"):
         options = {k: v for k, v in options.items() if k != "stack_size"}
     shots = SHOTS if options is SHORT else None
-    player = register_player(web_server, "Ana")
     kinds_seen: set[str] = set()
-    with web_server.api(player["token"]) as client:
-        created = client.post("/games", json={"game": "carcassonne", "options": options, "seed": "click-through",
-                                              "seats": [{"me": True}, {"bot": "random"}]})
-        assert created.status_code == 201, created.text
-        gid = created.json()["game_id"]
-    page = new_page(1280, 900)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    sign_in(page, player)
-    page.goto(f"/#/game/{gid}")
+    table = open_game_against_bots(web_server, new_page, "carcassonne", options, "click-through")
+    player, gid, page, errors = table.player, table.game_id, table.page, table.errors
     expect(page.locator(".carc-svg")).to_be_visible()
     chooser = random.Random(11)
     turns = figures = rotations = tended = recalls = 0

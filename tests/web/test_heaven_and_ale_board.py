@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import WebServer, register_player, sign_in
+from tests.web.conftest import WebServer, open_game_against_bots, register_player
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -72,18 +72,9 @@ def _screenshots(page: Any) -> None:
 @pytest.mark.slow
 def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any,
                                                                                    web_server: WebServer):
-    player = register_player(web_server, "Ana")
-    with web_server.api(player["token"]) as client:
-        options = {"kegs_and_more": True} if FULL else {"kegs_and_more": True, "rounds": 1}
-        created = client.post("/games", json={"game": "heaven-and-ale", "options": options,
-                                              "seed": "ha-click-through", "seats": [{"me": True}, {"bot": "random"}]})
-        assert created.status_code == 201, created.text
-        gid = created.json()["game_id"]
-    page = new_page(1280, 900)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    sign_in(page, player)
-    page.goto(f"/#/game/{gid}")
+    options = {"kegs_and_more": True} if FULL else {"kegs_and_more": True, "rounds": 1}
+    table = open_game_against_bots(web_server, new_page, "heaven-and-ale", options, "ha-click-through")
+    player, gid, page, errors = table.player, table.game_id, table.page, table.errors
     expect(page.locator("[data-testid=ha-board] .ha-track")).to_be_visible()
     chooser = random.Random(7)
     clicks: dict[str, int] = {}

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import WebServer, register_player, sign_in
+from tests.web.conftest import WebServer, open_game_against_bots, register_player, sign_in
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -75,18 +75,9 @@ def _click_command(page: Any, target: Any) -> None:
 
 @pytest.mark.slow
 def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any, web_server: WebServer):
-    player = register_player(web_server, "Ana")
-    with web_server.api(player["token"]) as client:
-        options = {} if FULL else {"rounds": 3}
-        created = client.post("/games", json={"game": "tiefenthal", "options": options, "seed": "tf-click-through",
-                                              "seats": [{"me": True}, {"bot": "random"}]})
-        assert created.status_code == 201, created.text
-        gid = created.json()["game_id"]
-    page = new_page(1280, 900)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    sign_in(page, player)
-    page.goto(f"/#/game/{gid}")
+    table = open_game_against_bots(web_server, new_page, "tiefenthal", {} if FULL else {"rounds": 3},
+                                   "tf-click-through")
+    player, gid, page, errors = table.player, table.game_id, table.page, table.errors
     expect(page.locator("[data-testid=tf-player-0] .tf-tiles")).to_be_visible()
     expect(page.locator("[data-testid=tf-player-1] .tf-tiles")).to_be_visible()
     chooser = random.Random(11)
