@@ -46,6 +46,10 @@ function App() {
       window.scrollTo(0, 0);
     };
     window.addEventListener("hashchange", onHash);
+    // A hash change between the first render and this effect fired no listener: pick it up now.
+    const now = parseRoute();
+    const same = (r) => r.parts.join("/") === now.parts.join("/") && r.params.toString() === now.params.toString();
+    setRoute((r) => (same(r) ? r : now));
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   const [page, arg] = route.parts;
