@@ -57,12 +57,15 @@ def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings)
     try:
         while True:
             # A new worker (new name) each round: a worker cut off by an outage cannot register its death.
-            worker = Worker([Queue(queue_name, connection=client)], connection=client)
+            worker: Worker | None = None
             try:
+                # Inside the try: rq's constructor already talks to Redis (CLIENT SETNAME), and a restart
+                # can come while Redis is still down.
+                worker = Worker([Queue(queue_name, connection=client)], connection=client)
                 worker.work(logging_level="WARNING")
             except UNAVAILABLE as exc:
                 time.sleep(outage.failed(exc))
-            if getattr(worker, "_shutdown_requested_date", None) is not None:
+            if worker is not None and getattr(worker, "_shutdown_requested_date", None) is not None:
                 return  # asked to stop (rq keeps no public flag for it)
             # rq quits on any Redis error outside its dequeue: wait for Redis, then start again.
             time.sleep(0.5)
