@@ -30,10 +30,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.catalog import load_games  # noqa: E402
-from domain.core.registry import get_game  # noqa: E402
-from domain.core.rng import rng_for, seed_from_text  # noqa: E402
-from services.bots import Bot, SearchConfig, bot_game, get_bot, make_search_bot  # noqa: E402
+from domain.catalog import load_games
+from domain.core.registry import get_game
+from domain.core.rng import rng_for, seed_from_text
+from services.bots import Bot, SearchConfig, bot_game, get_bot, make_search_bot
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 

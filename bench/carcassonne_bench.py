@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.carcassonne import GAME  # noqa: E402
-from domain.core.playout import random_playout  # noqa: E402
-from domain.core.rng import rng_for, seed_from_text  # noqa: E402
+from domain.carcassonne import GAME
+from domain.core.playout import random_playout
+from domain.core.rng import rng_for, seed_from_text
 
 
 def pct(values: list[float], p: float) -> float:

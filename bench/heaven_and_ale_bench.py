@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.core.playout import random_playout  # noqa: E402
-from domain.core.rng import rng_for, seed_from_text  # noqa: E402
-from domain.heaven_and_ale import GAME  # noqa: E402
+from domain.core.playout import random_playout
+from domain.core.rng import rng_for, seed_from_text
+from domain.heaven_and_ale import GAME
 
 
 def legal_timings(players: int, kegs: bool, games: int) -> list[float]:

@@ -24,11 +24,11 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import orjson  # noqa: E402
-import redis  # noqa: E402
+import orjson
+import redis
 
-from domain.core import register  # noqa: E402
-from services.settings import Settings  # noqa: E402
+from domain.core import register
+from services.settings import Settings
 
 GAME_TARGET = 10**9  # the fixture game never ends during the run
 
@@ -69,7 +69,7 @@ def _run_part(kind: str, url: str, prefix: str, stop: mp.Event) -> None:  # chil
 def raw_xadd(client: redis.Redis, prefix: str, n: int = 20_000) -> tuple[float, float]:
     key = f"{prefix}raw"
     started = time.perf_counter()
-    for i in range(n // 4):
+    for _ in range(n // 4):
         client.xadd(key, {"e": b"x" * 200})
     sequential = (n // 4) / (time.perf_counter() - started)
     started = time.perf_counter()
@@ -112,7 +112,7 @@ def throughput(client, keys, bus, games: list[str], n_commands: int) -> float:
     started = time.perf_counter()
     pairs = []
     pipe = client.pipeline(transaction=False)
-    for round_ in range(per_game):
+    for _round in range(per_game):
         for gid in games:
             cid = uuid.uuid4().hex
             pipe.xadd(keys.cmd_stream_for(gid), {"m": orjson.dumps({"game_id": gid, "command_id": cid, "seat": 0,
@@ -171,13 +171,14 @@ def latency(client, keys, bus, games: list[str], rate: int = 500, seconds: float
 
 def finished_game_memory(client, settings) -> tuple[str, int, int]:
     """Play one full game of the largest registered game straight through the processor; sum its keys' memory."""
+    import random
+
     from domain.core import all_games
+    from projections.projector import Projector
     from services.aggregates import Repository
     from services.commands import CommandBus
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
-    from projections.projector import Projector
-    import random
 
     candidates = [g for g in all_games() if g.id != "counter"] or [g for g in all_games()]
     game = candidates[0]

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.core import rng_for, seed_from_text  # noqa: E402
-from domain.core.playout import random_playout  # noqa: E402
-from domain.tiefenthal import GAME  # noqa: E402
+from domain.core import rng_for, seed_from_text
+from domain.core.playout import random_playout
+from domain.tiefenthal import GAME
 
 
 def legal_timings(players: int, games: int) -> list[float]:

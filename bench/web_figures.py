@@ -18,9 +18,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import sync_playwright
 
-from tests.web.conftest import CHROMIUM_ARGS, chromium_path, register_player, serve, web_settings  # noqa: E402
+from tests.web.conftest import CHROMIUM_ARGS, chromium_path, register_player, serve, web_settings
 
 # When the page became interactive (the move buttons drawn), on the page's own clock from navigation start.
 INTERACTIVE = """

@@ -8,12 +8,13 @@ so a cached record can lag but never be wrong for longer than one call.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
-
-from domain.core.lifecycle import GameRecord, apply
+from typing import Any, TypeVar
 
 import orjson
+
+from domain.core.lifecycle import GameRecord, apply
 
 from .eventstore import GENESIS_HASH, EventStore
 from .eventstore.envelope import decode_event

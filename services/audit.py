@@ -14,8 +14,9 @@ those events' own hashes cannot be recomputed; their links still are.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import orjson
 from pydantic import ValidationError

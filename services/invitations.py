@@ -11,8 +11,9 @@ declining use command ids derived from the invitation, so repeating one
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import orjson
 import redis

@@ -9,7 +9,7 @@ own process against ``REDIS_URL`` (see ``taproom --help``).
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 import fakeredis
 import redis
@@ -58,7 +58,7 @@ class Service:
         self.workers = workers
         self.threads: list[threading.Thread] = []
 
-    def start(self) -> "Service":
+    def start(self) -> Service:
         parts: list[tuple[str, Callable[[], None]]] = [
             ("processor", lambda: self.processor.run(self.stop_event)),
             ("projector", lambda: self.projector.run(self.stop_event)),
@@ -81,7 +81,7 @@ class Service:
             thread.join(timeout)
         self.threads.clear()
 
-    def __enter__(self) -> "Service":
+    def __enter__(self) -> Service:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

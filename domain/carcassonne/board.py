@@ -9,7 +9,7 @@ road is complete and a field closed when it reaches 0.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .rules import RIVER_ALTERNATE_CURVES
 from .state import CarcassonneState

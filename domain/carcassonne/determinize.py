@@ -18,7 +18,8 @@ by construction) and ``last_curve`` (recomputed by replaying the river).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from domain.core import REDACTED
 

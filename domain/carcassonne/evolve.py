@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .board import node_of, place_tile, start_river
-from .messages import (AbbotPlaced, AbbotRecalled, FeatureScored, FigureSkipped, FlockFieldExtended, FlockGathered,
-                       FlockScattered, FollowerPlaced, GameEnded, GameStarted, ShepherdPlaced, TileBuried, TileDiscarded,
-                       TileDrawn, TilePlaced, TokenDrawn)
+from .messages import (
+    AbbotPlaced,
+    AbbotRecalled,
+    FeatureScored,
+    FigureSkipped,
+    FlockFieldExtended,
+    FlockGathered,
+    FlockScattered,
+    FollowerPlaced,
+    GameEnded,
+    GameStarted,
+    ShepherdPlaced,
+    TileBuried,
+    TileDiscarded,
+    TileDrawn,
+    TilePlaced,
+    TokenDrawn,
+)
 from .shepherds import WOLF
 from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
 from .tiles import LAKE, SPRING, TILES
@@ -145,7 +161,7 @@ def _scored(s: CarcassonneState, e: FeatureScored) -> None:
         del s.followers[node]
         s.supply[seat] += 1
         s.occupied[s.root[node]] -= 1
-    for seat, x, y, local in e.abbots:
+    for seat, _x, _y, _local in e.abbots:
         node = s.abbots.pop(seat)
         s.occupied[node] -= 1
 

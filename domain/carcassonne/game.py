@@ -13,11 +13,38 @@ from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
 from .description import describe_game
 from .evolve import HANDLERS, started, take
-from .messages import (COMMAND_TYPES, EVENT_TYPES, AbbotPlaced, AbbotRecalled, FigureSkipped, FlockFieldExtended,
-                       FlockScattered, FollowerPlaced, GameEnded, GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot,
-                       ShepherdPlaced, TendFlock, TileBuried, TileDiscarded, TileDrawn, TilePlaced, TokenDrawn)
-from .rules import (CLOSED_FIELD_GATHERS, FARMERS, MAX_PLAYERS, MIN_PLAYERS,
-                    RIVER_START_TILE_IN_STACK, SHEPHERD_WOLF_ENDS_FIGURE_STEP, TEND_BEFORE_CLOSED_GATHER)
+from .messages import (
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    AbbotPlaced,
+    AbbotRecalled,
+    FigureSkipped,
+    FlockFieldExtended,
+    FlockScattered,
+    FollowerPlaced,
+    GameEnded,
+    GameStarted,
+    Pass,
+    PlaceFigure,
+    PlaceTile,
+    RecallAbbot,
+    ShepherdPlaced,
+    TendFlock,
+    TileBuried,
+    TileDiscarded,
+    TileDrawn,
+    TilePlaced,
+    TokenDrawn,
+)
+from .rules import (
+    CLOSED_FIELD_GATHERS,
+    FARMERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RIVER_START_TILE_IN_STACK,
+    SHEPHERD_WOLF_ENDS_FIGURE_STEP,
+    TEND_BEFORE_CLOSED_GATHER,
+)
 from .scoring import completed_by, feature_value, final_scoring
 from .shepherds import WOLF, closed_fields, draw_token, flock_field_extended, gather, scatter, seats_in_field
 from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
@@ -59,7 +86,7 @@ def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, i
 class _Turn:
     """Events of one decision, folded into a scratch copy as they are produced (later ones depend on earlier)."""
 
-    def __init__(self, game: "CarcassonneGame", state: CarcassonneState) -> None:
+    def __init__(self, game: CarcassonneGame, state: CarcassonneState) -> None:
         self.game = game
         self.state = state.clone()
         self.events: list[Event] = []

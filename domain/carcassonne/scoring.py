@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from .board import describe, feature_pennants, feature_tiles, field_cities, neighbours8, rotated_at, tile_nodes
 from .messages import FeatureScored
-from .rules import (CITY_END_POINTS_PER_PENNANT, CITY_END_POINTS_PER_TILE, CITY_POINTS_PER_PENNANT,
-                    CITY_POINTS_PER_TILE, FARM_POINTS_PER_CITY, HILL_TIEBREAK, MONASTERY_COMPLETE_POINTS,
-                    ROAD_POINTS_PER_TILE, TINY_CITY_SCORING, VINEYARD_BONUS, VINEYARDS_FOR_ABBOT,
-                    VINEYARDS_FOR_GARDENS)
+from .rules import (
+    CITY_END_POINTS_PER_PENNANT,
+    CITY_END_POINTS_PER_TILE,
+    CITY_POINTS_PER_PENNANT,
+    CITY_POINTS_PER_TILE,
+    FARM_POINTS_PER_CITY,
+    HILL_TIEBREAK,
+    MONASTERY_COMPLETE_POINTS,
+    ROAD_POINTS_PER_TILE,
+    TINY_CITY_SCORING,
+    VINEYARD_BONUS,
+    VINEYARDS_FOR_ABBOT,
+    VINEYARDS_FOR_GARDENS,
+)
 from .state import CarcassonneState
 from .tiles import CITY, FIELD, GARDEN, KIND_NAMES, MONASTERY, ROAD, TILES
 

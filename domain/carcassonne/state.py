@@ -73,12 +73,12 @@ class CarcassonneState:
     breakdown: list[dict[str, int]] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int, hills_and_sheep: bool, river: bool, abbot: bool = False) -> "CarcassonneState":
+    def new(cls, players: int, hills_and_sheep: bool, river: bool, abbot: bool = False) -> CarcassonneState:
         return cls(players=players, hills_and_sheep=hills_and_sheep, river=river, abbot=abbot,
                    supply=[FOLLOWERS_PER_PLAYER] * players, scores=[0] * players,
                    breakdown=[{c: 0 for c in CATEGORIES} for _ in range(players)])
 
-    def clone(self) -> "CarcassonneState":
+    def clone(self) -> CarcassonneState:
         """A fast independent copy (bots branch thousands of times)."""
         new = object.__new__(CarcassonneState)
         d = dict(self.__dict__)

@@ -7,7 +7,7 @@ placing a tile only looks up small tuples.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Literal, NamedTuple
 
 from .tiledefs import TILE_DEFS, TileDef
@@ -150,7 +150,7 @@ def tile_counts(expansion: str, gardens: bool = False) -> dict[str, int]:
     return counts
 
 
-@lru_cache(maxsize=None)
+@cache
 def fitting_rotations(tile: str, signature: str) -> tuple[int, ...]:
     """Rotations of ``tile`` whose edges match ``signature`` (one char per edge, ``.`` = empty) (§5.2)."""
     out = []

@@ -28,8 +28,9 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Hashable, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -62,7 +63,7 @@ class Score(BaseModel):
     tiebreak: tuple[float, ...] = ()
 
     @classmethod
-    def of(cls, seat: int, breakdown: dict[str, int | Fraction | float], tiebreak: Sequence[int | Fraction | float] = ()) -> "Score":
+    def of(cls, seat: int, breakdown: dict[str, int | Fraction | float], tiebreak: Sequence[int | Fraction | float] = ()) -> Score:
         exact = {k: Fraction(v) for k, v in breakdown.items()}
         return cls(
             seat=seat,

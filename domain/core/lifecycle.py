@@ -35,8 +35,9 @@ whenever its append is refused.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
@@ -44,13 +45,32 @@ from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, Rul
 from .game import Game, Score, rank
 from .messages import SYSTEM_SEAT, Command, Event
 from .pace import (  # re-exported: the pace is part of the aggregate's vocabulary
-    PACE_PRESETS, TAKEOVER_AFTER, TAKEOVER_VOTE, Pace, TakeoverVote, TimeoutPolicy, new_game_pace, parse_pace,
+    PACE_PRESETS,
+    TAKEOVER_AFTER,
+    TAKEOVER_VOTE,
+    Pace,
+    TakeoverVote,
+    TimeoutPolicy,
+    new_game_pace,
+    parse_pace,
 )
 from .registry import get_game
 from .rng import commitment
-from .seating import (EndInvitation, Invitation, InvitationEnded, InviteToSeat, SeatInvited, check_claim,
-                      check_creation, check_seat_free, decide_end, decide_invite, invitation_of,
-                      superseded)
+from .seating import (
+    EndInvitation,
+    Invitation,
+    InvitationEnded,
+    InviteToSeat,
+    SeatInvited,
+    check_claim,
+    check_creation,
+    check_seat_free,
+    decide_end,
+    decide_invite,
+    invitation_of,
+    superseded,
+)
+
 
 class StaleVersion(RuleError):
     code = "stale_version"

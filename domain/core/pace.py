@@ -57,7 +57,7 @@ class Pace(BaseModel):
         return data
 
     @model_validator(mode="after")
-    def _one_clock(self) -> "Pace":
+    def _one_clock(self) -> Pace:
         if self.per_move_seconds is not None and self.bank_seconds is not None:
             raise ValueError("choose per_move_seconds or bank_seconds, not both")
         if self.increment_seconds and self.bank_seconds is None:

@@ -6,7 +6,8 @@ payload dict of version N and returns version N+1. Steps chain.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Payload = dict[str, Any]
 _STEPS: dict[tuple[str, str, int], Callable[[Payload], Payload]] = {}

@@ -2,26 +2,82 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from domain.core import Command, IllegalMove, InvalidCommand
 
 from . import commands as cmd
 from . import delivery
 from . import events as ev
-from .board import SLOT_BREWMASTER, SLOT_BREWMASTER_STEPS, SLOT_DUCATS, SLOT_DUCATS_AMOUNT, SLOT_RESOURCE, \
-    SLOT_RESOURCE_STEPS, START_SLOTS, TRACK_LEN
-from .flow import (Ctx, Gains, activate_shed, after_base, after_goods, claim_barrels, end_turn, prompt,
-                   resume_buying, start_base_action, start_play)
+from .board import (
+    SLOT_BREWMASTER,
+    SLOT_BREWMASTER_STEPS,
+    SLOT_DUCATS,
+    SLOT_DUCATS_AMOUNT,
+    SLOT_RESOURCE,
+    SLOT_RESOURCE_STEPS,
+    START_SLOTS,
+    TRACK_LEN,
+)
+from .flow import (
+    Ctx,
+    Gains,
+    activate_shed,
+    after_base,
+    after_goods,
+    claim_barrels,
+    end_turn,
+    prompt,
+    resume_buying,
+    start_base_action,
+    start_play,
+)
 from .garden import NEIGHBOURS, SHED_NAMES, SHED_NEIGHBOURS, SPOT_INDEX, SPOT_NAMES, SPOT_SHEDS, shed_options
-from .privileges import (CARD_BREWMASTER, CARD_BREWMASTER_STEPS, CARD_DISCS, CARD_DUCATS, CARD_DUCATS_AMOUNT,
-                         CARD_RESOURCE, COLOUR_SPOTS, MONK_SPOTS, PAIR_OF, PAIRS, SCORING_INDEX, SCORING_SPOTS,
-                         X_SPOT)
+from .privileges import (
+    CARD_BREWMASTER,
+    CARD_BREWMASTER_STEPS,
+    CARD_DISCS,
+    CARD_DUCATS,
+    CARD_DUCATS_AMOUNT,
+    CARD_RESOURCE,
+    COLOUR_SPOTS,
+    MONK_SPOTS,
+    PAIR_OF,
+    PAIRS,
+    SCORING_INDEX,
+    SCORING_SPOTS,
+    X_SPOT,
+)
 from .production import COLOUR_INDEX, COLOURS, EMERGENCY_COIN_DUCATS
-from .rules import (base_cost, cart_loads, carter_value, disc_options, free_slots, goods_options,
-                    later_stage_performable, reachable, simulate_cart, store_options)
-from .state import (ARRANGING, EMPTY, PLACING, PLAYING, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, STEP_GOODS,
-                    STEP_MOVE, STEP_PRIVILEGE, STEP_SHED, STEP_STORAGE, HAState, Player)
+from .rules import (
+    base_cost,
+    cart_loads,
+    carter_value,
+    disc_options,
+    free_slots,
+    goods_options,
+    later_stage_performable,
+    reachable,
+    simulate_cart,
+    store_options,
+)
+from .state import (
+    ARRANGING,
+    EMPTY,
+    PLACING,
+    PLAYING,
+    STEP_BARREL,
+    STEP_BUY,
+    STEP_CART,
+    STEP_DISC,
+    STEP_GOODS,
+    STEP_MOVE,
+    STEP_PRIVILEGE,
+    STEP_SHED,
+    STEP_STORAGE,
+    HAState,
+    Player,
+)
 from .supply import MONK_BASE, TILE_CODES
 
 SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}

@@ -5,7 +5,7 @@ Each goal has one large (first claim) and one small barrel (second claim).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import delivery
 from .garden import N_SIDE

@@ -15,16 +15,25 @@ accepted for the common ``state_from_view`` signature and not needed.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
+from . import delivery
 from .board import START_SLOTS
 from .garden import SHED_NAMES, SPOT_NAMES
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS
 from .state import EMPTY, PLACING, HAState, Player
-from .supply import MONK_BASE, MONK_TYPES, MONKS_PER_PILE, N_RESOURCE_CODES, TILE_CODES, initial_monk_piles, \
-    initial_resource_piles, pile_back_for_round
-from . import delivery
+from .supply import (
+    MONK_BASE,
+    MONK_TYPES,
+    MONKS_PER_PILE,
+    N_RESOURCE_CODES,
+    TILE_CODES,
+    initial_monk_piles,
+    initial_resource_piles,
+    pile_back_for_round,
+)
 
 
 def _player(b: dict[str, Any], km: bool) -> Player:

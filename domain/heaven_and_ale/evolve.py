@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from domain.core import Event
 
+from . import delivery
 from . import events as ev
 from .board import START_SLOTS, TRACK_LEN
 from .garden import SHED_INDEX, SPOT_INDEX
 from .privileges import SCORING_INDEX
 from .state import ARRANGING, EMPTY, OVER, PLACING, PLAYING, STEP_MOVE, HAState, Player
 from .supply import MONK_BASE, TILE_CODES
-from . import delivery
 
 SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
 

@@ -13,14 +13,35 @@ from domain.core import Event
 from . import delivery
 from . import events as ev
 from .barrels import claimable
-from .board import (BARREL, DISC_SPACES, LAST_ROUND_EXTRA_DISCS, MONK, MONK_SPACES, RESOURCE, RESOURCE_SPACES,
-                    SLOT_FIRST, START_SLOTS, TRACK, TRACK_LEN)
+from .board import (
+    BARREL,
+    DISC_SPACES,
+    LAST_ROUND_EXTRA_DISCS,
+    MONK,
+    MONK_SPACES,
+    RESOURCE,
+    RESOURCE_SPACES,
+    SLOT_FIRST,
+    START_SLOTS,
+    TRACK,
+    TRACK_LEN,
+)
 from .evolve import evolve
 from .garden import N_SIDE, SHED_NAMES, SHED_NEIGHBOURS, SPOT_NAMES, shed_options
 from .production import BREWMASTER_OVERFLOW_DUCATS, MARKER_OVERFLOW_DUCATS, TRACK_MAX, shed_reward
 from .rules import base_performable, cart_performable, effective_pos, goods_performable, potential_money
-from .state import (EMPTY, OVER, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, STEP_GOODS, STEP_SHED,
-                    STEP_STORAGE, HAState)
+from .state import (
+    EMPTY,
+    OVER,
+    STEP_BARREL,
+    STEP_BUY,
+    STEP_CART,
+    STEP_DISC,
+    STEP_GOODS,
+    STEP_SHED,
+    STEP_STORAGE,
+    HAState,
+)
 from .supply import MONK_BASE, MONKS_PER_PILE, pile_back_for_round, tile_name
 
 
@@ -276,10 +297,10 @@ def add_goods(ctx: Ctx) -> None:
     pos = s.die_space
     kegs: list[int] = []
     bales: list[int] = []
-    for i in range(min(delivery.GOODS_PER_ROUND, s.keg_reserve)):
+    for _i in range(min(delivery.GOODS_PER_ROUND, s.keg_reserve)):
         pos = (pos + s.die_value) % TRACK_LEN
         kegs.append(pos)
-    for i in range(min(delivery.GOODS_PER_ROUND, s.bale_reserve)):
+    for _i in range(min(delivery.GOODS_PER_ROUND, s.bale_reserve)):
         pos = (pos + s.die_value) % TRACK_LEN
         bales.append(pos)
     ctx.emit(ev.GoodsAdded(kegs=kegs, bales=bales))

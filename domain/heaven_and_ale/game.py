@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -39,7 +40,7 @@ class HeavenAndAleOptions(BaseModel):
     kegs_and_more: bool = False
 
     @model_validator(mode="after")
-    def _check(self) -> "HeavenAndAleOptions":
+    def _check(self) -> HeavenAndAleOptions:
         if self.rounds is not None and self.rounds not in RULEBOOK_ROUNDS + SHORT_ROUNDS:
             raise ValueError("rounds must be 3, 4 or 6 (or 1 or 2 for a short development game)")
         return self

@@ -27,8 +27,8 @@ piles (their counts only, not used).
 
 from __future__ import annotations
 
-from .garden import NEIGHBOURS, N_SPOTS, SHED_NEIGHBOURS, SPOT_SHEDS, is_sunny
 from .board import TRACK_LEN
+from .garden import N_SPOTS, NEIGHBOURS, SHED_NEIGHBOURS, SPOT_SHEDS, is_sunny
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import BRACKETS, EMERGENCY_COIN_DUCATS, FINAL_DUCATS_PER_STEP, TRACK_MAX, bracket
 from .scoring import breakdown

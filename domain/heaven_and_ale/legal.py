@@ -5,13 +5,35 @@ from __future__ import annotations
 from domain.core import Command
 
 from . import commands as cmd
-from .actions import (can_pass, cart_commands, disc_commands, goods_commands, privilege_commands,
-                      remaining_storage_tiles, shed_commands, slot_commands, storage_commands)
+from .actions import (
+    can_pass,
+    cart_commands,
+    disc_commands,
+    goods_commands,
+    privilege_commands,
+    remaining_storage_tiles,
+    shed_commands,
+    slot_commands,
+    storage_commands,
+)
 from .board import TRACK_LEN
 from .garden import SPOT_NAMES
 from .rules import buy_options, reachable
-from .state import (ARRANGING, PLACING, PLAYING, STEP_BARREL, STEP_BUY, STEP_CART, STEP_DISC, STEP_GOODS,
-                    STEP_MOVE, STEP_PRIVILEGE, STEP_SHED, STEP_STORAGE, HAState)
+from .state import (
+    ARRANGING,
+    PLACING,
+    PLAYING,
+    STEP_BARREL,
+    STEP_BUY,
+    STEP_CART,
+    STEP_DISC,
+    STEP_GOODS,
+    STEP_MOVE,
+    STEP_PRIVILEGE,
+    STEP_SHED,
+    STEP_STORAGE,
+    HAState,
+)
 from .supply import tile_name
 
 

@@ -9,15 +9,27 @@ from typing import Literal
 
 from . import delivery
 from .barrels import claimable
-from .board import (BARREL, DISC_A, DISC_ABC, DISC_B, DISC_C, MONK, MONK_COST, RESOURCE, SLOT_FIRST, START_SLOTS,
-                    TRACK, TRACK_LEN)
+from .board import (
+    BARREL,
+    DISC_A,
+    DISC_ABC,
+    DISC_B,
+    DISC_C,
+    MONK,
+    MONK_COST,
+    RESOURCE,
+    SLOT_FIRST,
+    START_SLOTS,
+    TRACK,
+    TRACK_LEN,
+)
 from .garden import N_SIDE, N_SPOTS
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, HAState, Player
+from .supply import FERTILITIES, MONK_BASE
 
 Piece = Literal["keg", "bale"]
-from .supply import FERTILITIES, MONK_BASE
 
 # RULES_NOTES R4 (U9): a space is reachable when its action could be paid after emergency coins.
 COINS_COUNT_FOR_REACHABILITY = True

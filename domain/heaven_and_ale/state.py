@@ -65,7 +65,7 @@ class Player:
     delivered: list[int] = field(default_factory=lambda: [0, 0, 0])
     storage_tiles: list[str | None] = field(default_factory=lambda: [None] * len(SHED_NAMES))
 
-    def copy(self) -> "Player":
+    def copy(self) -> Player:
         p = Player.__new__(Player)
         d = self.__dict__.copy()
         for k in ("markers", "garden", "sheds", "discs", "pairs", "cards", "large", "small", "board_tiles",
@@ -125,7 +125,7 @@ class HAState:
     keg_reserve: int = delivery.KEGS
     bale_reserve: int = delivery.BALES
 
-    def copy(self) -> "HAState":
+    def copy(self) -> HAState:
         s = HAState.__new__(HAState)
         d = self.__dict__.copy()
         d["players"] = [p.copy() for p in self.players]

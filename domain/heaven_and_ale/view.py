@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import delivery
+from .actions import disc_gains
 from .barrels import claimable, goals
 from .board import MONK_COST, START_SLOTS, TRACK
-from .actions import disc_gains
 from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS

@@ -17,8 +17,17 @@ from . import events as ev
 from .cards import CARDS, TAVERN_TYPES
 from .flow import COUNTER_GUEST_USE, Ctx, advance, fill_tavern, grant, move_monastery, upgrade
 from .state import Player, State
-from .tavern import (DISCOUNT_CARD, PER_CARD, TILE_SPACES, TILE_VALUES, UPGRADABLE, boost_needed, per_card_bonus,
-                     table_index, upgrade_price)
+from .tavern import (
+    DISCOUNT_CARD,
+    PER_CARD,
+    TILE_SPACES,
+    TILE_VALUES,
+    UPGRADABLE,
+    boost_needed,
+    per_card_bonus,
+    table_index,
+    upgrade_price,
+)
 
 NOBLE_PRICES: dict[int, int] = dict(data.NOBLE_PRICES.value)
 NOBLE_RECRUITS_PER_ROUND: int | None = data.NOBLE_RECRUITS_PER_ROUND.value

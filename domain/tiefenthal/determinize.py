@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .cards import CARDS, GROUPS, TAVERN_TYPES, VP
 from .scoring import vp

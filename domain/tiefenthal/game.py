@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Literal
+from collections.abc import Hashable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,8 +12,8 @@ from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, Sco
 
 from . import actions, data, description, flow, scoring, view
 from .commands import COMMAND_TYPES
-from .evolve import apply
 from .events import EVENT_TYPES
+from .evolve import apply
 from .state import State
 
 

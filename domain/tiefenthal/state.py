@@ -41,7 +41,7 @@ class Player:
     planned: bool = False  # phase E finished
     done: bool = False  # phase F turn finished
 
-    def copy(self) -> "Player":
+    def copy(self) -> Player:
         p = Player.__new__(Player)
         p.__dict__.update(self.__dict__)
         p.deck_top = self.deck_top[:]
@@ -105,7 +105,7 @@ class State:
     redraw: bool = True  # counter guests may redraw the tavern in phase B (option)
     rounds: int = _data.ROUNDS.value  # the game ends after this round (option ``rounds``, for short test games)
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
         s.players = [p.copy() for p in self.players]

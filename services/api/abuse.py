@@ -130,7 +130,7 @@ class Guard:
         self.redis.hdel(self.keys.guest_seats(game_id), _digest(address))
 
     # -- event streams ----------------------------------------------------------
-    def open_stream(self, holders: list[tuple[str, int]]) -> "StreamSlot":
+    def open_stream(self, holders: list[tuple[str, int]]) -> StreamSlot:
         """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full."""
         slot = StreamSlot(uuid.uuid4().hex, [])
         for holder, cap in holders:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 import redis
 from fastapi import Depends, FastAPI, Request
@@ -12,13 +12,13 @@ from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
 
 from ..settings import Settings
+from ..web import STATIC_DIR, RevalidatedStaticFiles
 from . import docs
 from .abuse import limit_requests
 from .bounds import bounded_json_body
 from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
-from ..web import STATIC_DIR, RevalidatedStaticFiles
 from .routers import games, invitations, lobby, notifications, players, players_async, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])

@@ -6,9 +6,10 @@ import asyncio
 import hashlib
 import secrets
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 import orjson
 import redis

@@ -8,8 +8,9 @@ page; the description is assembled when the schema is first asked for, after the
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from fastapi import FastAPI
 

@@ -7,7 +7,7 @@ same terms: one seat per caller and game, except in a hot-seat game (one device,
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .errors import ApiError
 

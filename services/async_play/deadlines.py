@@ -37,7 +37,7 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -66,7 +66,7 @@ class Wait:
         return f"{self.version}:{self.since!r}" + (f":{self.turn}" if self.turn is not None else "")
 
     @classmethod
-    def decode(cls, raw: bytes | str) -> "Wait":
+    def decode(cls, raw: bytes | str) -> Wait:
         text = raw.decode() if isinstance(raw, bytes) else raw
         version, since, *turn = text.split(":", 2)
         return cls(int(version), float(since), turn[0] if turn else None)
@@ -78,7 +78,7 @@ def job_safe(text: str) -> str:
 
 
 def at(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 def clocked_seats(record: GameRecord) -> list[int]:

@@ -17,7 +17,8 @@ past them, or when no outcome comes in time, the watchdog is the fallback.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import redis
 import structlog

@@ -16,8 +16,8 @@ import re
 import secrets
 import smtplib
 import ssl
+from datetime import UTC, datetime
 from email.message import EmailMessage
-from datetime import datetime, timezone
 from email.utils import make_msgid
 from typing import Any
 
@@ -44,7 +44,7 @@ def job_safe(text: str) -> str:
 
 
 def at(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 def hash_token(token: str) -> str:

@@ -23,15 +23,15 @@ completes the message instead of dropping it.
 from __future__ import annotations
 
 import hashlib
-import re
 import hmac
 import ipaddress
+import re
 import secrets
 import socket
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -44,11 +44,11 @@ from domain.core import InvalidCommand
 
 from ..eventstore import Keys
 from . import clock
+from .config import AsyncSettings, get_async_settings
 from .mail import Mailer
 from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
-from .webpush import Pusher
-from .config import AsyncSettings, get_async_settings
 from .secretbox import InvalidToken, SecretBox, secret_box
+from .webpush import Pusher
 
 log = structlog.get_logger("taproom.notify")
 
@@ -236,7 +236,7 @@ class Notifier:
                                        retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
         args = (deliver_webhook, player_id, body.decode(), delivery, kind)
         if when is not None and when > clock.now():  # quiet hours: deliver when they end
-            self.queue.enqueue_at(datetime.fromtimestamp(when, tz=timezone.utc), *args, **options)
+            self.queue.enqueue_at(datetime.fromtimestamp(when, tz=UTC), *args, **options)
         else:
             self.queue.enqueue(*args, **options)
 
@@ -272,7 +272,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
         "Content-Type": "application/json", "User-Agent": "taproom-webhook/1",
         "X-Taproom-Event": kind, "X-Taproom-Delivery": delivery, SIGNATURE_HEADER: sign(secret, data)})
     try:
-        with _OPENER.open(request, timeout=timeout_seconds) as response:  # noqa: S310 (checked above)
+        with _OPENER.open(request, timeout=timeout_seconds) as response:
             status = response.status
     except urllib.error.HTTPError as exc:
         status = exc.code

@@ -15,8 +15,9 @@ refused (or finds nothing left to end).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -38,7 +39,7 @@ class Interval:
         return f"{self.start!r}:{self.end!r}"
 
     @classmethod
-    def parse(cls, raw: bytes | str) -> "Interval":
+    def parse(cls, raw: bytes | str) -> Interval:
         text = raw.decode() if isinstance(raw, bytes) else raw
         start, end = text.split(":")
         return cls(float(start), float(end))

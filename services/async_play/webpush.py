@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -127,7 +127,7 @@ class Pusher:
                                            async_settings=job_settings(self.settings))
             args = (player_id, sub_id, kind, body.decode())
             if when is not None and when > clock.now():
-                self.queue.enqueue_at(datetime.fromtimestamp(when, tz=timezone.utc), deliver_push, *args, **options)
+                self.queue.enqueue_at(datetime.fromtimestamp(when, tz=UTC), deliver_push, *args, **options)
             else:
                 self.queue.enqueue(deliver_push, *args, **options)
             queued += 1

@@ -13,14 +13,15 @@ heuristic), ``search`` (determinized Monte Carlo search with a time budget).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from domain.core import Command
 from domain.core.registry import get_game
 
-from .games import BotGame, bot_game, register
 from .config import SearchConfig
+from .games import BotGame, bot_game, register
 from .search import greedy_choice, search_choice
 
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]

@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from .config import SearchConfig
-from typing import Any, Callable, Protocol, Sequence
 
 
 class StateFromView(Protocol):

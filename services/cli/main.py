@@ -282,7 +282,8 @@ def verify(target: str, server: str | None, token: str | None) -> None:
 
     from domain.catalog import load_games
 
-    from ..audit import RecordError, read_record, unreadable, verify as run_verify
+    from ..audit import RecordError, read_record, unreadable
+    from ..audit import verify as run_verify
 
     load_games()
     try:

@@ -44,12 +44,12 @@ class Envelope(BaseModel):
         return orjson.dumps(self.model_dump())
 
     @classmethod
-    def from_json(cls, raw: bytes | str) -> "Envelope":
+    def from_json(cls, raw: bytes | str) -> Envelope:
         """Parse and validate (records from outside, e.g. a file to verify)."""
         return cls.model_validate(orjson.loads(raw))
 
     @classmethod
-    def trusted(cls, raw: bytes | str) -> "Envelope":
+    def trusted(cls, raw: bytes | str) -> Envelope:
         """Parse without validation: only for what this service itself wrote to its store."""
         return cls.model_construct(**orjson.loads(raw))
 

@@ -14,11 +14,11 @@ message that keeps crashing becomes a dead letter (rejected for good).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import secrets
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -27,9 +27,9 @@ import structlog
 from prometheus_client import Counter, Histogram
 
 from domain.core import RuleError, commitment, seed_from_text
-from domain.core.rng import SeedDice
 from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_command
 from domain.core.registry import get_game
+from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
@@ -214,7 +214,7 @@ class Processor:
         settle.execute()
         return len(entries)
 
-    def _commit(self, plans: list["Plan"], settle: Any) -> None:
+    def _commit(self, plans: list[Plan], settle: Any) -> None:
         """Append every planned command in one round trip; redo a game whose append was refused."""
         appends = [p for p in plans if p.append is not None]
         results = self.store.append_many([p.append for p in appends]) if appends else []  # type: ignore[misc]
@@ -325,7 +325,7 @@ class Processor:
         raise RuntimeError(f"could not append to {game_id}: the log kept moving")
 
     def _plan(self, message: dict[str, Any], ack: tuple[str, Any] | None,
-              known: dict[str, Any] | None) -> "Plan":
+              known: dict[str, Any] | None) -> Plan:
         """Decide one command against the cached record (``known``: the outcome it already has, if any);
         an accepted one is folded in speculatively."""
         ack = ack or ("", "")
@@ -336,7 +336,7 @@ class Processor:
         with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
             return self._decide(message, ack, loaded)
 
-    def _decide(self, message: dict[str, Any], ack: tuple[str, Any], loaded: Loaded) -> "Plan":
+    def _decide(self, message: dict[str, Any], ack: tuple[str, Any], loaded: Loaded) -> Plan:
         game_id, command_id = message["game_id"], message["command_id"]
         record = loaded.record
         try:
@@ -388,7 +388,7 @@ class Processor:
         snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
-    def _after_append(self, plan: "Plan") -> None:
+    def _after_append(self, plan: Plan) -> None:
         after = plan.after
         if plan.snapshot is not None and after is not None:
             self.store.save_snapshot_bytes(plan.message["game_id"], after.version, after.hash, plan.snapshot, after.ts)

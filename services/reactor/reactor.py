@@ -15,8 +15,9 @@ enqueues nothing new. Games waiting for a job are watched; the
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import redis
 import structlog

@@ -31,7 +31,7 @@ log = structlog.get_logger("taproom.watchdog")
 
 
 class Watchdog:
-    def __init__(self, reactor: "Reactor", stale_seconds: float = 30.0, max_requeues: int = 5) -> None:
+    def __init__(self, reactor: Reactor, stale_seconds: float = 30.0, max_requeues: int = 5) -> None:
         self.reactor = reactor
         self.redis = reactor.redis
         self.keys = reactor.keys

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import fakeredis
 import pytest

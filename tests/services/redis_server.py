@@ -39,7 +39,7 @@ class RedisServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 15.0) -> "RedisServer":
+    def start(self, timeout: float = 15.0) -> RedisServer:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),

@@ -152,9 +152,10 @@ def test_unknown_game_id_is_404(api):
 
 def test_chosen_seed_refused_unless_development(api, service):
     service.settings  # the fixture allows it; a production settings object does not
+    from fastapi.testclient import TestClient
+
     from services.api.app import create_app
     from services.settings import Settings
-    from fastapi.testclient import TestClient
 
     strict = Settings(**{**service.settings.model_dump(), "allow_client_seed": False})
     with TestClient(create_app(service.clients(), strict)) as client:

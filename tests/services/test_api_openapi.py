@@ -128,7 +128,7 @@ def test_every_route_answers_as_its_schema_says(api):
         public = c.get(f"/games/{gid}").json()
         if public["status"] == "scored":
             break
-        for seat, token in players.items():
+        for _seat, token in players.items():
             legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
             if legal["commands"]:
                 answer = c.post(f"/games/{gid}/commands", headers=bearer(token),

@@ -44,7 +44,7 @@ def test_humans_and_bots_play_a_whole_game_over_http(api, game, options, setting
         if public.get("status") == "scored":
             break
         acted = False
-        for seat, token in tokens.items():
+        for _seat, token in tokens.items():
             legal = api.get(f"/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
             if legal["commands"]:
                 command = chooser.choice(legal["commands"])

@@ -18,7 +18,8 @@ import importlib
 import json
 import logging
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
 import pytest

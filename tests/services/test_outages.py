@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 import fakeredis
 import pytest
@@ -55,7 +55,7 @@ class Parts:
         except BaseException as exc:  # recorded: the test fails on it
             self.errors.append((name, exc))
 
-    def __enter__(self) -> "Parts":
+    def __enter__(self) -> Parts:
         for name in self.targets:
             self.threads[name] = threading.Thread(target=self._run, args=(name,), daemon=True)
             self.threads[name].start()

@@ -25,9 +25,9 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
+from schemathesis.checks import content_type_conformance, response_schema_conformance, status_code_conformance
 from schemathesis.core import NOT_SET
 from schemathesis.core.failures import FailureGroup
-from schemathesis.checks import content_type_conformance, response_schema_conformance, status_code_conformance
 
 from domain.catalog import load_games
 from domain.core import all_games

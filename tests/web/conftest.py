@@ -19,8 +19,9 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterator
+from typing import Any
 
 import fakeredis
 import httpx

@@ -12,7 +12,8 @@ from typing import Any
 
 import orjson
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from services.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
@@ -144,7 +145,7 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
                                               "seats": [{"me": True}, {"name": "Guest"}]}).json()
         game_id, guest = created["game_id"], created["seats"][1]["token"]
     with web_server.api(ana["token"]) as a, web_server.api(guest) as b:
-        for i in range(3):
+        for _i in range(3):
             assert a.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1}).status_code == 200
             assert b.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 2}).status_code == 200
 

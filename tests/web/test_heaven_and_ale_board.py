@@ -262,7 +262,7 @@ def test_every_legal_command_of_every_decision_is_offered_and_sent_as_is(page: A
             assert page.evaluate("window.__sent.at(-1)") == legal[i], (name, kind)
         if name in ("shed", "disc"):  # the engine's previews are on the buttons
             choices = view[f"{name}_choices"]
-            texts = page.locator("#ha-harness [data-kind=%s]" % name).all_text_contents()
+            texts = page.locator(f"#ha-harness [data-kind={name}]").all_text_contents()
             assert len(texts) == len(choices) and any("+" in t for t in texts), texts
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
@@ -30,8 +31,18 @@ from ..abuse import StreamSlot, client_address
 from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat, seats_of
 from ..errors import ApiError, error_response, error_responses
-from ..schemas import (CommandAccepted, CommandQueued, GameCreatedResponse, GameView, History, JoinRequest,
-                       JoinResponse, LegalCommands, NewGame, SeatCreated)
+from ..schemas import (
+    CommandAccepted,
+    CommandQueued,
+    GameCreatedResponse,
+    GameView,
+    History,
+    JoinRequest,
+    JoinResponse,
+    LegalCommands,
+    NewGame,
+    SeatCreated,
+)
 from ..seating import check_one_seat
 
 router = APIRouter(tags=["games"])

@@ -8,9 +8,9 @@ import orjson
 from fastapi import APIRouter, Depends, Query
 
 from ..deps import Context, Principal, get_context, require_player
-from .invitations import invitations, pending_out
 from ..errors import error_responses
 from ..schemas import Inbox, Lobby
+from .invitations import invitations, pending_out
 
 router = APIRouter(tags=["lobby"])
 

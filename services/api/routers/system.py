@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import orjson
@@ -50,7 +50,7 @@ DESCRIPTION_MAX_AGE = 3600
 """Seconds a browser may reuse a description unasked; after that the ETag makes revalidation cheap."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _description(game_id: str) -> tuple[bytes, str] | None:
     """The description's JSON bytes and their ETag; computed once per process (it never changes while running)."""
     description = get_game(game_id).description()

@@ -12,8 +12,7 @@ from typing import Any
 
 from domain.carcassonne import GAME
 from domain.carcassonne.board import node_of
-from domain.carcassonne.messages import (GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot, TendFlock,
-                                         TileDrawn)
+from domain.carcassonne.messages import GameStarted, Pass, PlaceFigure, PlaceTile, RecallAbbot, TendFlock, TileDrawn
 from domain.carcassonne.rules import FOLLOWERS_PER_PLAYER
 from domain.carcassonne.state import PLACE, CarcassonneState
 from domain.carcassonne.tiledefs import SHEEP_TOKENS

@@ -7,8 +7,16 @@ helpers.Table). Start tile D at (0, 0); seat 0 ("you") moves first, seat 1 is Bl
 from __future__ import annotations
 
 from domain.carcassonne import GAME
-from domain.carcassonne.messages import (FeatureScored, FlockFieldExtended, FlockGathered, FlockScattered, PlaceFigure,
-                                         TendFlock, TileBuried, TokenDrawn)
+from domain.carcassonne.messages import (
+    FeatureScored,
+    FlockFieldExtended,
+    FlockGathered,
+    FlockScattered,
+    PlaceFigure,
+    TendFlock,
+    TileBuried,
+    TokenDrawn,
+)
 from domain.carcassonne.state import PLACE, TEND
 
 from .helpers import Table

@@ -172,7 +172,7 @@ def test_followers_run_out() -> None:
     stack = ["B"] * 8 + ["B"] * 8
     t = Table(stack, hills_and_sheep=False)
     cells = [(0, -i) for i in range(1, 17)]
-    for i, (x, y) in enumerate(cells[:14]):
+    for _i, (x, y) in enumerate(cells[:14]):
         t.turn(x, y, 0, figure="m")
     assert t.state.supply == [0, 0]
     t.place(*cells[14], 0)

@@ -7,8 +7,7 @@ from typing import Any
 
 from domain.core import Command, Event
 from domain.core.rng import rng_for, seed_from_text
-from domain.heaven_and_ale import GAME
-from domain.heaven_and_ale import delivery
+from domain.heaven_and_ale import GAME, delivery
 from domain.heaven_and_ale.board import TRACK_LEN
 from domain.heaven_and_ale.state import EMPTY, PLAYING, HAState
 from domain.heaven_and_ale.supply import DISCS, N_CODES, N_RESOURCE_CODES
@@ -33,7 +32,7 @@ class Table:
         self.events.extend(new)
         return new
 
-    def start(self) -> "Table":
+    def start(self) -> Table:
         """Finish setup by taking the first legal choice of every placement / arrangement decision."""
         while self.state.phase != PLAYING:
             seat = GAME.to_act(self.state)[0]

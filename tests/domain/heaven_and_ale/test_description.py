@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from domain.heaven_and_ale import GAME
-from domain.heaven_and_ale import delivery
+from domain.heaven_and_ale import GAME, delivery
 from domain.heaven_and_ale.board import TRACK
 from domain.heaven_and_ale.flow import Gains
 from domain.heaven_and_ale.garden import SHED_NEIGHBOURS, SPOT_NAMES, shed_options

@@ -10,8 +10,8 @@ from domain.core import IllegalMove, InvalidCommand, InvalidOptions, NotYourTurn
 from domain.heaven_and_ale import GAME
 from domain.heaven_and_ale import commands as c
 from domain.heaven_and_ale import events as ev
-from domain.heaven_and_ale.garden import SPOT_INDEX
 from domain.heaven_and_ale.board import DISC_SPACES, MONK_SPACES, RESOURCE_SPACES
+from domain.heaven_and_ale.garden import SPOT_INDEX
 from domain.heaven_and_ale.production import COLOUR_INDEX, START_MARKERS
 from domain.heaven_and_ale.supply import TILE_CODES
 
@@ -125,7 +125,6 @@ def test_round_preparation_and_last_round_extra_discs() -> None:
     s = t.state
     tiles_before = [len(x) for x in s.tiles]
     for _ in range(2):
-        seat = t.seat
         t.do(next(x for x in t.legal() if isinstance(x, c.EnterStartingArea) and x.slot != "resource"))
     s = t.state
     assert s.round == 2

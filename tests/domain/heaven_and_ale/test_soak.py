@@ -11,9 +11,8 @@ import pytest
 from domain.core import Command, RuleError
 from domain.core.playout import random_playout
 from domain.core.rng import rng_for, seed_from_text
-from domain.heaven_and_ale import GAME
+from domain.heaven_and_ale import GAME, delivery
 from domain.heaven_and_ale import commands as c
-from domain.heaven_and_ale import delivery
 from domain.heaven_and_ale.board import START_SLOTS
 from domain.heaven_and_ale.garden import SHED_NEIGHBOURS, SPOT_NAMES
 from domain.heaven_and_ale.privileges import CARDS, SCORING_SPOTS

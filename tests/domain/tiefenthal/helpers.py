@@ -46,7 +46,7 @@ def check_invariants(s: State, _event: Any = None) -> None:
         assert 0 <= p.monastery <= 22
         assert p.counter_guests >= 0
         assert all(KIND[c] == "noble" for c in (p.tables[p.noble_table] if p.noble_table >= 0 else []))
-        for d, (space, boost) in p.placed.items():
+        for d, (_space, boost) in p.placed.items():
             assert p.dice[d] + boost <= 6
         if s.phase != "F" or s.active != p.seat:
             assert p.doubloons == 0 and p.beer == 0

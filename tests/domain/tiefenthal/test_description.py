@@ -7,9 +7,8 @@ import json
 import random
 
 import pytest
-from domain.core import InvalidOptions
 
-from domain.core import rng_for, seed_from_text
+from domain.core import InvalidOptions, rng_for, seed_from_text
 from domain.tiefenthal import GAME, data
 from domain.tiefenthal import commands as cmd
 from domain.tiefenthal.actions import die_yield, returnable, space_rule, spaces_of

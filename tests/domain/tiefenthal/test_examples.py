@@ -11,8 +11,15 @@ from domain.tiefenthal.cards import GROUPS, KIND
 from domain.tiefenthal.events import TavernFilled, WaitressDiceRolled
 from domain.tiefenthal.state import is_white
 
-from .helpers import (Driver, arrange_deck_top, check_invariants, free_supply_cards, put_in_staff, seat_at_new_table,
-                      set_dice)
+from .helpers import (
+    Driver,
+    arrange_deck_top,
+    check_invariants,
+    free_supply_cards,
+    put_in_staff,
+    seat_at_new_table,
+    set_dice,
+)
 
 W = 0  # Wolfgang, the start player of round 2 in these tests is seat 1, of round 1 seat 0
 

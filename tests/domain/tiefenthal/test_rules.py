@@ -7,8 +7,8 @@ import pytest
 from domain.core import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, rng_for
 from domain.core.playout import random_playout
 from domain.tiefenthal import GAME, actions
-from domain.tiefenthal.actions import die_yield
 from domain.tiefenthal import commands as cmd
+from domain.tiefenthal.actions import die_yield
 from domain.tiefenthal.cards import CARDS, GROUPS, KIND
 from domain.tiefenthal.events import CardGained, ChoiceOffered, CurrencyGained, TavernFilled, TileUpgraded
 from domain.tiefenthal.flow import MONASTERY_TRACK
@@ -291,8 +291,8 @@ def test_counter_guest_redraws_the_tavern_in_phase_b() -> None:
 
 
 def test_redraw_option_off_makes_phase_b_automatic() -> None:
-    from domain.tiefenthal.flow import setup_events
     from domain.core import seed_from_text
+    from domain.tiefenthal.flow import setup_events
     result = random_playout(GAME, 2, "no-redraw", {"counter_guest_redraw": False}, check=check_invariants)
     assert not any(e.type in ("TavernKept", "TavernCleared") for e in result.events)
     assert setup_events(2, __import__("random").Random(1), redraw=False)[0].counter_guest_redraw is False

@@ -53,7 +53,6 @@ def test_legal_commands_are_exactly_what_decide_accepts() -> None:
     state = GAME.fold(None, result.events[:1])
     # re-walk the game, testing the states along the way
     events = result.events
-    idx = 1
     checked = 0
     # find the setup prefix: events up to the first decision
     state = GAME.fold(None, events)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import http.server
 import threading
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -109,7 +110,7 @@ def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings
 class Receiver(http.server.BaseHTTPRequestHandler):
     """Records every POST; answers with the next status from ``server.statuses`` (200 when empty)."""
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.server.received.append((dict(self.headers), body))  # type: ignore[attr-defined]
         statuses = self.server.statuses  # type: ignore[attr-defined]

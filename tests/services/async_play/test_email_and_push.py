@@ -10,8 +10,9 @@ import json
 import os
 import re
 import socket
-from datetime import datetime, time, timedelta, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime, time, timedelta, timezone
+from typing import Any
 
 import http_ece
 import orjson
@@ -44,7 +45,7 @@ class Inbox:
         self.messages: list[email.message.EmailMessage] = []
         self.fail = 0
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.fail:
             self.fail -= 1
             return "451 4.3.0 try again later"
@@ -227,7 +228,7 @@ def test_kinds_and_quiet_hours_apply_to_webhook_email_and_push(table: Table, htt
                                                         allow_private=True)
     sub = subscription(receiver)[0]
     assert http.post("/players/me/push-subscriptions", json=sub, headers=auth).status_code == 201
-    now = datetime.fromtimestamp(clock.now(), timezone.utc)
+    now = datetime.fromtimestamp(clock.now(), UTC)
     start, end = (now - timedelta(hours=1)).time(), (now + timedelta(hours=2)).time().replace(second=0, microsecond=0)
     choice = {"kinds": ["your_turn", "game_over"], "quiet_hours": {"start": start.isoformat(),
                                                                    "end": end.isoformat(), "timezone": "UTC"}}
@@ -301,10 +302,10 @@ def test_bad_input_gets_stable_codes(http: TestClient) -> None:
 def test_quiet_hours_over_midnight_in_the_players_zone() -> None:
     quiet = QuietHours(start=time(22), end=time(7, 30), timezone="Europe/Berlin")
     berlin = datetime(2026, 11, 30, 23, 15, tzinfo=timezone(timedelta(hours=1))).timestamp()  # CET
-    assert quiet.until(berlin) == datetime(2026, 12, 1, 6, 30, tzinfo=timezone.utc).timestamp()
-    early = datetime(2026, 12, 1, 5, 0, tzinfo=timezone.utc).timestamp()  # 06:00 in Berlin
-    assert quiet.until(early) == datetime(2026, 12, 1, 6, 30, tzinfo=timezone.utc).timestamp()
-    assert quiet.until(datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc).timestamp()) is None
+    assert quiet.until(berlin) == datetime(2026, 12, 1, 6, 30, tzinfo=UTC).timestamp()
+    early = datetime(2026, 12, 1, 5, 0, tzinfo=UTC).timestamp()  # 06:00 in Berlin
+    assert quiet.until(early) == datetime(2026, 12, 1, 6, 30, tzinfo=UTC).timestamp()
+    assert quiet.until(datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp()) is None
 
 
 def test_deadline_near_is_mailed_by_the_scheduled_warning(table: Table, http: TestClient,

@@ -7,9 +7,10 @@ processor + projector + reactor + worker of ``conftest.Table``, and time moves b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 import pytest

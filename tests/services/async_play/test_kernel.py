@@ -7,10 +7,20 @@ from typing import Any
 
 import pytest
 
-from domain.core import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, SYSTEM_SEAT, RuleError
+from domain.core import SYSTEM_SEAT, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError
 from domain.core.lifecycle import (
-    ClaimSeat, CreateGame, ExpireGame, GameRecord, Pace, PlayFor, ReclaimSeat, StaleVersion, TimeOut, execute,
-    parse_command, parse_pace,
+    ClaimSeat,
+    CreateGame,
+    ExpireGame,
+    GameRecord,
+    Pace,
+    PlayFor,
+    ReclaimSeat,
+    StaleVersion,
+    TimeOut,
+    execute,
+    parse_command,
+    parse_pace,
 )
 from tests.fixture_game import Add
 

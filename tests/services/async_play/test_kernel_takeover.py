@@ -11,8 +11,21 @@ import pytest
 from domain.catalog import load_games
 from domain.core import GameNotActive, IllegalMove, get_game
 from domain.core.lifecycle import (
-    TAKEOVER_AFTER, TAKEOVER_VOTE, GameRecord, Pace, PlayFor, ReclaimSeat, ScoreGame, TimeOut, Vote,
-    WithdrawVote, execute, kernel_commands, new_game_pace, parse_command, turn_of,
+    TAKEOVER_AFTER,
+    TAKEOVER_VOTE,
+    GameRecord,
+    Pace,
+    PlayFor,
+    ReclaimSeat,
+    ScoreGame,
+    TimeOut,
+    Vote,
+    WithdrawVote,
+    execute,
+    kernel_commands,
+    new_game_pace,
+    parse_command,
+    turn_of,
 )
 from domain.core.rng import SeedDice, seed_from_text
 from tests.fixture_game import Add

@@ -89,7 +89,7 @@ def test_bots_never_see_the_hidden_split() -> None:
 
 def test_search_respects_its_time_budget() -> None:
     import time
-    game = get_game("carcassonne")
+    get_game("carcassonne")
     view, legal, _ = next(v for v in _sample("carcassonne", {}, 10) if len(v[1]) > 3)
     started = time.perf_counter()
     command = make_search_bot(budget=0.2)("carcassonne", view, legal, random.Random(0))
