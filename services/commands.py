@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import redis
 
-from .eventstore import Keys
+from .eventstore import EventStore, Keys
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class CommandBus:
         self.redis = client
         self.keys = keys
         self.stream_maxlen = stream_maxlen
+        self.store = EventStore(client, keys)
 
     def submit(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
                expected_version: int | None = None, dev_seed: str | None = None) -> str:
@@ -66,15 +67,12 @@ class CommandBus:
         found = self._stored(game_id, command_id)
         if found is not None:
             return found
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(self.keys.commands(game_id), command_id)
-        pipe.hget(self.keys.rejections(game_id), command_id)
-        applied, rejected = pipe.execute()
+        # The game's records (also from its archive once the game left Redis).
+        applied, rejected = self.store.settled_for([(game_id, command_id)])[0]
         if rejected:
-            return Outcome(**orjson.loads(rejected))
+            return Outcome(**rejected)
         if applied:
-            record = orjson.loads(applied)
-            return Outcome("accepted", command_id, game_id, record.get("from_version", 0), record.get("to_version", 0))
+            return Outcome("accepted", command_id, game_id, applied.get("from_version", 0), applied.get("to_version", 0))
         return None
 
     def _stored(self, game_id: str, command_id: str) -> Outcome | None:

@@ -24,6 +24,11 @@ from .leases import ShardLeases
 from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
 
+FEED_ROLES: tuple[str, ...] = ("projector", "reactor")
+"""Every role that follows the feeds: a feed is trimmed behind the lowest of their checkpoints, so a new
+kind of follower must be named here (else the feed is trimmed past what it has not read)."""
+TRIM_EVERY_SECONDS = 5.0
+
 
 def shard_of(stream: Any) -> int:
     """The shard number in a stream key's hash tag (``...{s7}``)."""
@@ -43,6 +48,7 @@ class FeedFollower:
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
         self._checkpoints: dict[int, str] = {}
+        self._trimmed_at = time.monotonic()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         raise NotImplementedError
@@ -86,7 +92,14 @@ class FeedFollower:
         for stream, entries in reply or []:
             self.handle_entries(shard_of(stream), entries)
             handled += len(entries)
+        if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
+            self.trim()
         return handled
+
+    def trim(self) -> int:
+        """Trim the owned shards' feeds behind every role's checkpoint; returns the entries removed."""
+        self._trimmed_at = time.monotonic()
+        return sum(self.store.trim_feed(shard, FEED_ROLES) for shard in sorted(self.leases.owned))
 
     def drain(self) -> int:
         total = 0

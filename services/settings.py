@@ -30,7 +30,17 @@ class Settings(AsyncSettings):
     """An invitation to a seat neither accepted nor declined within this long lapses and the seat opens again
     (shorter than an open game's expiry, so others still have time to join)."""
     command_wait_seconds: float = 2.0
-    outcome_ttl_seconds: int = 24 * 3600
+    outcome_ttl_seconds: int = 300
+    """How long a settled command's outcome key stays (what a waiting request polls). Short: once it is gone
+    the outcome is still answered, forever, from the game's records (``CommandBus.outcome``)."""
+    command_body_ttl_seconds: int = 24 * 3600
+    """How long the fingerprint of the body first sent under a client's command id is kept (a reuse of the
+    id with another body is refused while it is; an applied command's own record outlives it)."""
+    archive_after_seconds: float = 3600.0
+    """A scored game is archived this long after it was scored (its log, views and snapshots leave Redis for
+    the cold store; reads answer from the archive). Negative: never archive."""
+    archive_dir: str | None = None
+    """The cold store's directory (default ``$XDG_DATA_HOME/taproom/archive``, i.e. ``~/.local/share/...``)."""
     max_body_bytes: int = 64 * 1024
     # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
     # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by

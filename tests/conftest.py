@@ -9,7 +9,13 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
+
+# Archived games go to a directory of this session's own, never to the user's ~/.local/share.
+os.environ.setdefault("TAPROOM_ARCHIVE_DIR", tempfile.mkdtemp(prefix="taproom-test-archive-"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -114,6 +114,11 @@ class Keys:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
         return f"{self.prefix}handle:{folded}"
 
+    def archived(self, game_id: str) -> str:
+        """String (JSON): where an archived game's record is (its URI, head version and hash, sizes); set by
+        the archive script in the same step that removes the game's log, snapshots and views."""
+        return self._g(game_id, "arch")
+
     def verdict(self, game_id: str) -> str:
         """The audit verdict of a scored game (its log no longer changes, so it is computed once)."""
         return self._g(game_id, "verdict")
@@ -121,6 +126,7 @@ class Keys:
     def stream_ticket(self, ticket_hash: str) -> str:
         """A short-lived ticket letting a browser's EventSource (which cannot send headers) open one game's stream."""
         return f"{self.prefix}sticket:{ticket_hash}"
+
     def rate_limits(self) -> str:
         """Prefix of the rate-limit counters (the ``limits`` library appends its own key)."""
         return f"{self.prefix}rl"

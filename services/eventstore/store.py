@@ -57,10 +57,16 @@ class AppendResult:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    """The log of every game. A finished game that was archived (``services.archive``) has left Redis; every
+    read below then answers from its archive, the same as before (``archive``: the reader to use, by default
+    the process's shared one)."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, archive: Any = None) -> None:
         self.redis = client
         self.keys = keys
+        self._archive_reader = archive
         self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
+        self._trim = client.register_script(resources.files(__package__).joinpath("trim.lua").read_text())
 
     # -- writing -----------------------------------------------------------
     def append(self, game_id: str, expected_version: int, command_id: str, record: dict[str, Any],
@@ -101,32 +107,70 @@ class EventStore:
             return AppendResult("stale", int(value))
         return AppendResult("chain")
 
+    # -- archived games ------------------------------------------------------
+    def archived(self, game_id: str) -> dict[str, Any] | None:
+        """The archive pointer of a game that left Redis (None while its log is in Redis)."""
+        raw = self.redis.get(self.keys.archived(game_id))
+        return orjson.loads(raw) if raw else None
+
+    def archive_of(self, game_id: str, pointer: dict[str, Any] | bytes | None = None) -> Any:
+        """The archived game (``services.archive.ArchivedGame``) read from its cold store, or None."""
+        if isinstance(pointer, bytes):
+            pointer = orjson.loads(pointer)
+        if pointer is None:
+            pointer = self.archived(game_id)
+            if pointer is None:
+                return None
+        if self._archive_reader is None:
+            from ..archive import DEFAULT_READER
+
+            self._archive_reader = DEFAULT_READER
+        return self._archive_reader.load(pointer)
+
+    def archived_side(self, game_id: str, name: str) -> Any:
+        """The side data ``name`` (see ``services.archive.register_side_key``) an archived game took along."""
+        game = self.archive_of(game_id)
+        return None if game is None else game.side.get(name)
+
     # -- reading -----------------------------------------------------------
     def head(self, game_id: str) -> tuple[int, str]:
-        version, digest = self.redis.hmget(self.keys.head(game_id), "version", "hash")
-        return (int(version), digest.decode()) if version else (0, GENESIS_HASH)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(self.keys.head(game_id), "version", "hash")
+        pipe.get(self.keys.archived(game_id))
+        (version, digest), pointer = pipe.execute()
+        if version:
+            return int(version), digest.decode()
+        if pointer:
+            found = orjson.loads(pointer)
+            return int(found["version"]), found["hash"]
+        return 0, GENESIS_HASH
 
     def read(self, game_id: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Envelope]:
-        end = f"{until}-1" if until is not None else "+"
-        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
-        return [Envelope.trusted(fields[b"e"]) for _, fields in entries]
+        return [Envelope.trusted(raw) for raw in self.read_raw(game_id, after, until, count)]
 
-    def read_raw(self, game_id: str, after: int = 0, until: int | None = None) -> list[bytes]:
+    def read_raw(self, game_id: str, after: int = 0, until: int | None = None,
+                 count: int | None = None) -> list[bytes]:
         end = f"{until}-1" if until is not None else "+"
-        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end)
-        return [fields[b"e"] for _, fields in entries]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
+        pipe.get(self.keys.archived(game_id))  # same round trip: an archived game reads from its archive
+        entries, pointer = pipe.execute()
+        if entries or not pointer:
+            return [fields[b"e"] for _, fields in entries]
+        envelopes = self.archive_of(game_id, pointer).envelopes
+        stop = len(envelopes) if until is None else min(until, len(envelopes))
+        chosen = envelopes[after:stop]
+        return chosen[:count] if count is not None else chosen
 
     def exists(self, game_id: str) -> bool:
-        return bool(self.redis.exists(self.keys.head(game_id)))
+        return bool(self.redis.exists(self.keys.head(game_id), self.keys.archived(game_id)))
 
     def command_record(self, game_id: str, command_id: str) -> dict[str, Any] | None:
-        raw = self.redis.hget(self.keys.commands(game_id), command_id)
-        return orjson.loads(raw) if raw else None
+        return self.settled_for([(game_id, command_id)])[0][0]
 
     def rejection(self, game_id: str, command_id: str) -> dict[str, Any] | None:
         """The outcome a rejected command id keeps forever (None: never rejected)."""
-        raw = self.redis.hget(self.keys.rejections(game_id), command_id)
-        return orjson.loads(raw) if raw else None
+        return self.settled_for([(game_id, command_id)])[0][1]
 
     def settled_for(self, pairs: list[tuple[str, str]]) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
         """For many (game, command id) pairs in one round trip: (applied command record, rejection outcome);
@@ -135,11 +179,24 @@ class EventStore:
         for game_id, command_id in pairs:
             pipe.hget(self.keys.commands(game_id), command_id)
             pipe.hget(self.keys.rejections(game_id), command_id)
+            pipe.get(self.keys.archived(game_id))
         raw = pipe.execute()
-        return [(orjson.loads(a) if a else None, orjson.loads(r) if r else None) for a, r in zip(raw[::2], raw[1::2])]
+        found: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
+        for (game_id, command_id), applied, rejected, pointer in zip(pairs, raw[::3], raw[1::3], raw[2::3]):
+            if applied or rejected or not pointer:
+                found.append((orjson.loads(applied) if applied else None, orjson.loads(rejected) if rejected else None))
+                continue
+            game = self.archive_of(game_id, pointer)
+            found.append((game.by_id.get(command_id), game.rejections.get(command_id)))
+        return found
 
     def command_records(self, game_id: str) -> list[dict[str, Any]]:
-        raw = self.redis.hgetall(self.keys.commands(game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.commands(game_id))
+        pipe.get(self.keys.archived(game_id))
+        raw, pointer = pipe.execute()
+        if not raw and pointer:
+            return list(self.archive_of(game_id, pointer).commands)
         return sorted((orjson.loads(v) for v in raw.values()), key=lambda r: r["from_version"])
 
     def game_ids(self, shard: int | None = None) -> list[str]:
@@ -148,6 +205,16 @@ class EventStore:
         for s in shards:
             ids += sorted(m.decode() for m in self.redis.smembers(self.keys.games(s)))
         return ids
+
+    # -- trimming the shard streams -------------------------------------------
+    def trim_feed(self, shard: int, roles: tuple[str, ...]) -> int:
+        """Drop the feed entries every follower role has handled (below the lowest checkpoint)."""
+        keys = [self.keys.feed(shard), *(self.keys.checkpoint(role, shard) for role in roles)]
+        return int(self._trim(keys=keys, args=["feed"]))
+
+    def trim_commands(self, shard: int, group: str) -> int:
+        """Drop the command stream's entries ``group`` has settled (below its oldest pending entry)."""
+        return int(self._trim(keys=[self.keys.cmd_stream(shard)], args=["commands", group]))
 
     # -- snapshots -----------------------------------------------------------
     def save_snapshot(self, game_id: str, version: int, digest: str, record: Any, ts: float = 0.0) -> None:
@@ -176,4 +243,7 @@ class EventStore:
         return self.redis.get(key)
 
     def seed(self, game_id: str) -> bytes | None:
-        return self.redis.get(self.keys.seed(game_id))
+        seed = self.redis.get(self.keys.seed(game_id))
+        if seed is None and (game := self.archive_of(game_id)) is not None:
+            return game.seed  # revealed in the record
+        return seed

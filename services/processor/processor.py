@@ -34,7 +34,7 @@ from domain.core.rng import SeedDice
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import AppendRequest, pickle_record
-from ..feed import shard_of
+from ..feed import TRIM_EVERY_SECONDS, shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
@@ -59,6 +59,7 @@ class Processor:
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
         self._last_claim = 0.0
+        self._trimmed_at = time.monotonic()
         self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
 
@@ -99,12 +100,24 @@ class Processor:
         if not self.leases.owned:
             time.sleep(block_ms / 1000 or 0.01)
             return 0
+        if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
+            self.trim()
         streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
         batches = self.redis.xreadgroup(GROUP, self.name, streams, count=count, block=block_ms or None)
         handled = 0
         for stream, entries in batches or []:
             handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries)
         return handled
+
+    def trim(self) -> int:
+        """Drop the settled entries of the owned command streams (settled commands live on in their
+        games' records and outcomes); returns the entries removed."""
+        self._trimmed_at = time.monotonic()
+        removed = 0
+        for shard in sorted(self.leases.owned):
+            self._ensure_group(shard)
+            removed += self.store.trim_commands(shard, GROUP)
+        return removed
 
     def drain(self, max_rounds: int = 1000) -> int:
         """Process until the owned streams are empty (tests, CLI)."""
@@ -361,6 +374,10 @@ class Processor:
             rejected = {"status": "rejected", "command_id": command_id, "game_id": game_id,
                         "from_version": loaded.version, "version": loaded.version,
                         "code": err.code, "message": err.message}
+            if record is not None and record.status == "scored" and self.store.archived(game_id) is not None:
+                # The game left Redis for its archive: it is over for good, so the rejection is simply the
+                # answer (nothing is appended to a log that is no longer here).
+                return Plan(message, ack, rejected)
             # Recorded like an append, on the version and head it was decided on: a rejection decided on a
             # stale record is refused by the script and decided again.
             return Plan(message, ack, rejected, AppendRequest(

@@ -3,6 +3,8 @@
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
 * an away seat (taken over, or finishing its timed-out turn) must act -> ``autopilot_turn(game, seat, version)``
 * the game has ended -> ``score_game(game)`` (retried on failure)
+* the game is scored -> ``archive_game(game)``, ``archive_after_seconds`` later (its log, views and
+  snapshots leave Redis for the cold store; see :mod:`services.archive`)
 * asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
   clocks, deadline and warning jobs, "your turn" / "game over" messages,
   the expiry of open games
@@ -29,7 +31,7 @@ from domain.core.lifecycle import GameRecord
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings
-from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
+from ..async_play.deadlines import AsyncPlay, Step, at, job_safe, waiting_seats
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
 from ..settings import Settings
@@ -48,6 +50,7 @@ class JobSpec:
     args: tuple[Any, ...]
     kwargs: dict[str, Any] = field(default_factory=dict)
     retry: tuple[int, list[int]] | None = None
+    delay: float | None = None  # run this many seconds from now (a scheduled job), else at once
 
 
 class Reactor(FeedFollower):
@@ -131,6 +134,11 @@ class Reactor(FeedFollower):
                                          (game_id, seat, version), self.async_play.ctx()))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
+        elif record.status == "scored" and self.settings.archive_after_seconds >= 0 \
+                and self.store.archived(game_id) is None:
+            found.append(JobSpec(f"archive-{self.async_play.tag}-{job_safe(game_id)}", jobs.archive_game, (game_id,),
+                                 {**ctx, "archive_dir": self.settings.archive_dir}, SCORE_RETRY,
+                                 delay=self.settings.archive_after_seconds))
         return found
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
@@ -138,6 +146,10 @@ class Reactor(FeedFollower):
         if not force and Job.exists(spec.job_id, connection=self.redis):
             return False
         retry = Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None
-        self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,
-                           retry=retry, **spec.kwargs)
+        if spec.delay:
+            self.queue.enqueue_at(at(clock.now() + spec.delay), spec.func, *spec.args, job_id=spec.job_id,
+                                  result_ttl=600, failure_ttl=24 * 3600, retry=retry, **spec.kwargs)
+        else:
+            self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,
+                               retry=retry, **spec.kwargs)
         return True

@@ -69,3 +69,15 @@ def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redi
     command_id = bus.submit(game_id, ScoreGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system",
                             command_id=f"score:{game_id}")
     return {"command_id": command_id}
+
+
+def archive_game(game_id: str, *, prefix: str, shards: int, archive_dir: str | None = None,
+                 connection: redis.Redis | None = None) -> dict[str, Any]:
+    """Archive a scored game to the cold store (``services.archive``); safe to run twice or after a crash."""
+    from ..archive import Archiver, cold_store
+
+    client = _connection(connection)
+    result = Archiver(client, Keys(prefix, shards), cold_store(archive_dir)).archive(game_id)
+    if result.status == "changed":
+        raise RuntimeError(f"game {game_id} kept changing while it was archived; trying again later")
+    return {"status": result.status, "uri": result.uri, "bytes": result.bytes}

@@ -283,7 +283,7 @@ def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[st
     with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
     fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
     key = ctx.keys.command_body(game_id, command_id)
-    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.outcome_ttl_seconds):
+    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.command_body_ttl_seconds):
         # First use, as far as the fingerprints remember: an applied command's record outlives them.
         applied = ctx.store.command_record(game_id, command_id)
         if applied is None or applied.get("command") == body:
@@ -435,6 +435,10 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
     ctx.open_streams += 1
     try:
         yield b": connected\n\n"
+        if await run_in_threadpool(ctx.store.archived, game_id) is not None:
+            async for message in _sse_archived(ctx, game_id, seat, cursor):
+                yield message
+            return
         while time.monotonic() < deadline:
             if await request.is_disconnected():
                 return
@@ -467,6 +471,17 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
         ctx.open_streams -= 1
         await slot.release(aredis)
 
+
+
+async def _sse_archived(ctx: Context, game_id: str, seat: int | None, cursor: int) -> AsyncIterator[bytes]:
+    """The stream of an archived game: its events after ``cursor`` from the archive, then the end."""
+    envelopes = await run_in_threadpool(ctx.store.read, game_id, cursor)
+    for env in envelopes:
+        yield _sse_message("game_event", env.redacted(seat, True), env.version)
+        cursor = env.version
+        if env.type == "taproom.GameScored":
+            yield _sse_message("scored", {"version": env.version, **env.payload})
+    yield _sse_message("end", {"reason": "game_over", "reconnect": False, "last_event_id": cursor})
 
 
 async def _status(ctx: Context, game_id: str) -> str:

@@ -1,0 +1,170 @@
+"""Redis memory per game, and what archiving a finished game costs: prints figures, asserts nothing.
+
+    .venv/bin/python bench/memory_figures.py [--redis redis://127.0.0.1:6379/14] [--games 3] [--titles carcassonne]
+
+For each title, ``--games`` 2-player games are played with seeded random legal moves straight through the
+real processor, projector and reactor (each in its own key prefix, so every key under the prefix belongs to
+that one game: its own keys, its share of the shard's feed and command stream, its lobby and inbox
+entries). Figures, the median over the games:
+
+* Redis memory of an active game mid-game (at half its final version) and at its end (scored);
+* Redis memory once archived (the summary left behind), archive bytes (compressed JSON Lines in the cold
+  store), the time to archive one game and the time to restore it (read the record back from the archive
+  and fold it to a current record, as the first read of an archived game does);
+* the largest keys of one game mid-game and at its end, to see what holds the memory.
+
+Memory is ``MEMORY USAGE key SAMPLES 0`` summed over the keys (what Redis reports for each key, overhead
+included). Jobs the reactor enqueues live in rq's own keys (short-lived, outside the game's prefix) and are
+not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import redis
+
+from services.settings import Settings
+
+
+def _settings(prefix: str, archive_dir: str) -> Settings:
+    return Settings(redis_url=None, key_prefix=prefix, shards=16, allow_client_seed=True, lease_ms=10_000,
+                    log_level="WARNING", rq_queue=f"q-{prefix.strip(':')}", archive_dir=archive_dir)
+
+
+def memory_of(client: redis.Redis, prefix: str) -> tuple[int, dict[str, int]]:
+    """Bytes of every key under ``prefix`` (one game's), and per key (the game part of its name)."""
+    sizes: dict[str, int] = {}
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+        name = key.decode()[len(prefix):]
+        sizes[name] = client.memory_usage(key, samples=0) or 0
+    return sum(sizes.values()), sizes
+
+
+def _short(name: str, game_id: str) -> str:
+    return name.replace(f":{game_id}:", ":<game>:").replace(game_id, "<game>")
+
+
+def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> dict[str, Any]:
+    """One 2-player game of ``title`` with random legal moves; memory figures along the way."""
+    from projections.projector import Projector
+    from services.aggregates import Repository
+    from services.archive import Archiver
+    from services.commands import CommandBus
+    from services.eventstore import EventStore, Keys
+    from services.processor import Processor
+    from services.reactor import Reactor
+    from services.workers.jobs import score_game
+
+    prefix = f"mem{uuid.uuid4().hex[:8]}:"
+    settings = _settings(prefix, archive_dir)
+    keys = Keys(settings.key_prefix, settings.shards)
+    bus, store = CommandBus(client, keys), EventStore(client, keys)
+    processor = Processor(client, settings, name="mem-processor")
+    projector = Projector(client, settings, name="mem-projector")
+    reactor = Reactor(client, settings, name="mem-reactor")
+    game_id = uuid.uuid4().hex[:12]
+
+    def pump() -> None:
+        processor.drain()
+        projector.drain()
+        reactor.drain()
+
+    try:
+        bus.submit(game_id, {"type": "taproom.CreateGame", "game": title, "options": {},
+                             "seats": [{"name": "p0"}, {"name": "p1"}], "seed_commitment": ""}, seat=-1,
+                   actor="bench", dev_seed=f"memory-{seed}")
+        pump()
+        repo, rng = Repository(store, cache_size=4), random.Random(seed)
+        samples: list[tuple[int, int, dict[str, int]]] = []
+        while True:
+            loaded = repo.current(game_id)
+            record = loaded.record
+            assert record is not None
+            if record.status != "active":
+                break
+            seat = rng.choice(record.to_act())
+            command = rng.choice(record.game.legal_commands(record.state, seat))
+            bus.submit(game_id, command.model_dump(mode="json"), seat=seat, actor="bench")
+            pump()
+            total, sizes = memory_of(client, prefix)
+            samples.append((loaded.version, total, sizes))
+        score_game(game_id, prefix=prefix, shards=keys.shards, connection=client)
+        pump()
+        final = store.head(game_id)[0]
+        mid = min(samples, key=lambda s: abs(s[0] - final / 2))
+        end_total, end_sizes = memory_of(client, prefix)
+        figures: dict[str, Any] = {"events": final, "mid": mid[1], "mid_sizes": mid[2], "end": end_total,
+                                   "end_sizes": end_sizes, "game_id": game_id}
+        archiver = Archiver.from_settings(client, settings)
+        started = time.perf_counter()
+        done = archiver.archive(game_id, force=True)
+        figures["archive_seconds"] = time.perf_counter() - started
+        assert done.status == "archived", done
+        figures["archive_bytes"] = done.bytes
+        figures["archived"], figures["archived_sizes"] = memory_of(client, prefix)
+        started = time.perf_counter()
+        cold = EventStore(client, keys, archive=Archiver.from_settings(client, settings).reader)  # no warm cache
+        restored = Repository(cold, cache_size=1).current(game_id)
+        figures["restore_seconds"] = time.perf_counter() - started
+        assert restored.record is not None and restored.record.status == "scored"
+        return figures
+    finally:
+        keys_left = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for i in range(0, len(keys_left), 500):
+            client.delete(*keys_left[i:i + 500])
+        for key in client.scan_iter(match=f"rq:*q-{prefix.strip(':')}*", count=1000):
+            client.delete(key)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--redis", default=os.environ.get("REDIS_BENCH_URL", "redis://127.0.0.1:6379/14"))
+    parser.add_argument("--games", type=int, default=3, help="games per title (the median is printed)")
+    parser.add_argument("--titles", default="carcassonne,heaven-and-ale,tiefenthal")
+    parser.add_argument("--keys", type=int, default=8, help="largest keys shown per title")
+    args = parser.parse_args()
+
+    from domain.catalog import load_games
+    from services.logs import configure_logging
+
+    configure_logging(True, "WARNING")
+    load_games()
+    client = redis.Redis.from_url(args.redis)
+    client.ping()
+    print(f"Redis {client.info('server')['redis_version']} at {args.redis}; {args.games} games per title, "
+          "2 players, seeded random legal moves")
+    with tempfile.TemporaryDirectory(prefix="taproom-archive-") as archive_dir:
+        for title in args.titles.split(","):
+            runs = [play_one(client, title, seed, archive_dir) for seed in range(1, args.games + 1)]
+
+            def med(name: str, runs: list[dict[str, Any]] = runs) -> float:
+                return statistics.median(r[name] for r in runs)
+
+            print(f"\n{title}: {med('events'):.0f} events per game (median)")
+            print(f"  Redis memory, active game mid-game:  {med('mid') / 1024:8.1f} KiB")
+            print(f"  Redis memory, active game at its end: {med('end') / 1024:8.1f} KiB")
+            print(f"  Redis memory, archived game:          {med('archived') / 1024:8.1f} KiB")
+            print(f"  archive bytes (gzip JSON Lines):      {med('archive_bytes') / 1024:8.1f} KiB")
+            print(f"  archive time:                         {med('archive_seconds') * 1000:8.1f} ms")
+            print(f"  restore time (read + fold):           {med('restore_seconds') * 1000:8.1f} ms")
+            first = runs[0]
+            for label, sizes in (("mid-game", first["mid_sizes"]), ("at the end", first["end_sizes"]),
+                                 ("archived", first["archived_sizes"])):
+                top = sorted(sizes.items(), key=lambda kv: -kv[1])[:args.keys]
+                shown = ", ".join(f"{_short(k, first['game_id'])} {v / 1024:.1f}" for k, v in top)
+                print(f"  largest keys {label} (KiB): {shown}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""Archiving finished games (issue 18): the record goes to the cold store, the game leaves Redis, and every
+read answers as before, from the archive."""
+
+from __future__ import annotations
+
+import gzip
+import uuid
+from pathlib import Path
+
+import orjson
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
+
+from domain.catalog import load_games
+from services.api.app import create_app
+from services.archive import Archiver, DirectoryStore
+from services.archive import archiver as archiver_module
+from services.audit import export_lines, read_record, verify
+from services.reactor import Reactor
+from services.workers import jobs
+
+from .helpers import Kernel
+from .test_api_replay import play_whole_game
+
+load_games()
+
+
+def _archiver(kernel: Kernel, root: Path) -> Archiver:
+    return Archiver(kernel.client, kernel.keys, DirectoryStore(root))
+
+
+def _size(client, key: bytes) -> int:
+    """Redis's own figure for a key; fakeredis has no MEMORY command, so there the serialized size."""
+    try:
+        return client.memory_usage(key, samples=0) or 0
+    except redis.ResponseError:
+        return len(client.dump(key) or b"")
+
+
+def _game_keys(kernel: Kernel, gid: str) -> dict[str, int]:
+    pattern = f"{kernel.keys.prefix}g:{kernel.keys.tag(gid)}:{gid}:*"
+    return {k.decode().split(f":{gid}:", 1)[1]: _size(kernel.client, k) for k in kernel.client.scan_iter(match=pattern)}
+
+
+def _reads(api: TestClient, gid: str, headers: dict, head: int) -> dict:
+    """Everything a client reads of a finished game (the clock and the time of the last update aside)."""
+    def body(path: str, **params) -> object:
+        response = api.get(path, headers=headers, params=params)
+        assert response.status_code == 200, (path, response.text)
+        if response.headers["content-type"].startswith("application/json"):
+            found = response.json()
+            if isinstance(found, dict):
+                found.pop("clock", None)
+                found.pop("updated", None)
+            return found
+        return response.text
+
+    reads = {"public": body(f"/games/{gid}"), "history": body(f"/games/{gid}/events"),
+             "record": body(f"/games/{gid}/record"), "verify": body(f"/games/{gid}/verify"),
+             "page": body(f"/games/{gid}/events", after=head // 2, limit=7)}
+    for version in (0, 1, head // 3, head // 2, head):
+        reads[f"at{version}"] = body(f"/games/{gid}/at/{version}")
+    if headers:
+        reads["seat"] = body(f"/games/{gid}/view")
+        reads["legal"] = body(f"/games/{gid}/legal")
+    with api.stream("GET", f"/games/{gid}/stream", headers=headers, params={"after": head - 3, "timeout": 5}) as sse:
+        reads["stream"] = [line for line in sse.iter_lines() if line.startswith(("id:", "event:", "data:"))]
+    return reads
+
+
+def test_an_archived_game_reads_as_before_and_leaves_a_small_summary(client, settings, tmp_path):
+    kernel = Kernel(client, settings)
+    gid, _ = play_whole_game(kernel, "carcassonne", {}, 2, seed="archive-reads")
+    head = kernel.store.head(gid)[0]
+    rejected = kernel.send(gid, {"type": "Pass"}, seat=0, command_id="late")  # the game is over: rejected
+    assert not rejected.accepted
+    applied = kernel.store.command_records(gid)[5]
+    exported = list(export_lines(kernel.store, gid))
+    app = create_app(client, settings)
+    tokens = [app.state.context.issue_token({"kind": "seat", "game_id": gid, "seat": s}) for s in range(2)]
+    callers = [{}, *({"Authorization": f"Bearer {t}"} for t in tokens)]
+    with TestClient(app) as api:
+        before = [_reads(api, gid, headers, head) for headers in callers]
+    before_keys = _game_keys(kernel, gid)
+
+    result = _archiver(kernel, tmp_path).archive(gid)
+    assert result.status == "archived" and result.bytes > 0
+
+    left = _game_keys(kernel, gid)
+    assert set(left) == {"meta", "arch"}, left
+    assert sum(left.values()) < 10_000 < sum(before_keys.values())
+    # the archive is the record `taproom export` gives, and it verifies on its own
+    archived = gzip.decompress(Path(result.uri.removeprefix("file://")).read_bytes()).splitlines()
+    assert archived == exported
+    assert verify(read_record(archived)).ok
+    assert list(export_lines(kernel.store, gid)) == exported
+
+    app = create_app(client, settings)  # a fresh process: nothing of the game in its memory
+    with TestClient(app) as api:
+        after = [_reads(api, gid, headers, head) for headers in callers]
+    for was, now in zip(before, after):
+        assert was.keys() == now.keys()
+        for name in was:
+            assert now[name] == was[name], name
+    assert after[0]["verify"]["ok"] and after[0]["verify"]["replay_ok"]
+
+    # one id, one outcome, also once archived; a new command is refused and nothing comes back to Redis
+    assert kernel.send(gid, applied["command"], seat=applied["seat"], command_id=applied["command_id"]) == \
+        kernel.bus.outcome(gid, applied["command_id"])
+    assert kernel.bus.outcome(gid, applied["command_id"]).version == applied["to_version"]
+    again = kernel.send(gid, {"type": "Pass"}, seat=0, command_id="late")
+    assert (again.status, again.code, again.message) == (rejected.status, rejected.code, rejected.message)
+    fresh = kernel.send(gid, {"type": "Pass"}, seat=1)
+    assert not fresh.accepted
+    # (the web page's verdict, recomputed from the archive, is cached again for a while, as for any game)
+    assert {k for k in _game_keys(kernel, gid) if not k.startswith("out:")} <= {"meta", "arch", "verdict"}
+    assert _archiver(kernel, tmp_path).archive(gid).status == "already"
+    # the projector folding the game again (a rebuild) writes its summary, not its views
+    kernel.projector.rebuild()
+    assert {k for k in _game_keys(kernel, gid) if not k.startswith("out:")} <= {"meta", "arch", "verdict"}
+    assert orjson.loads(client.get(kernel.keys.meta(gid)))["status"] == "scored"
+
+
+def test_only_a_scored_game_is_archived(fake_client, settings, tmp_path):
+    kernel = Kernel(fake_client, settings)
+    gid = kernel.create(target=10)
+    kernel.add(gid, 0, 3)
+    before = _game_keys(kernel, gid)
+    assert _archiver(kernel, tmp_path).archive(gid).status == "not_finished"
+    assert _game_keys(kernel, gid).keys() == before.keys()
+    assert _archiver(kernel, tmp_path).archive("nosuchgame").status == "missing"
+
+
+def _scored_counter(kernel: Kernel) -> str:
+    gid = kernel.create(target=4)
+    seat = 0
+    while kernel.processor.repo.current(gid).record.status == "active":
+        assert kernel.add(gid, seat, 2).accepted
+        seat = 1 - seat
+    assert kernel.send(gid, {"type": "taproom.ScoreGame"}).accepted
+    return gid
+
+
+class FlakyStore(DirectoryStore):
+    """A directory whose reads fail once, or which lets something happen to the game while it is written."""
+
+    def __init__(self, root: Path, fail_reads: int = 0, meanwhile=None) -> None:
+        super().__init__(root)
+        self.fail_reads, self.meanwhile = fail_reads, meanwhile
+
+    def put(self, name: str, data: bytes) -> str:
+        uri = super().put(name, data)
+        if self.meanwhile is not None:
+            self.meanwhile()
+            self.meanwhile = None
+        return uri
+
+    def get(self, name: str) -> bytes:
+        if self.fail_reads:
+            self.fail_reads -= 1
+            raise OSError("the cold store went away")
+        return super().get(name)
+
+
+def test_a_failure_before_the_swap_leaves_the_game_whole_and_a_rerun_archives_it(fake_client, settings, tmp_path):
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    before = _game_keys(kernel, gid)
+    with pytest.raises(OSError):
+        Archiver(fake_client, kernel.keys, FlakyStore(tmp_path, fail_reads=1)).archive(gid)
+    assert _game_keys(kernel, gid).keys() == before.keys()  # written, not verified: nothing removed
+    assert Archiver(fake_client, kernel.keys, FlakyStore(tmp_path)).archive(gid).status == "archived"
+    assert verify(kernel.store.read(gid), kernel.store.command_records(gid)).ok
+
+
+def test_a_rejection_recorded_while_archiving_is_not_lost(fake_client, settings, tmp_path):
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    late = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="test", command_id="while")
+    store = FlakyStore(tmp_path, meanwhile=kernel.pump)  # the rejection lands between write and swap
+    assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
+    assert kernel.store.rejection(gid, late) is not None
+    assert kernel.bus.outcome(gid, late).status == "rejected"
+
+
+def test_side_keys_travel_with_the_archive(fake_client, settings, tmp_path, monkeypatch):
+    monkeypatch.setattr(archiver_module, "_SIDE_KEYS", {})
+    archiver_module.register_side_key("chat", lambda keys, game_id: keys._g(game_id, "chat"))
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    chat = kernel.keys._g(gid, "chat")
+    fake_client.rpush(chat, "gg", "well played")
+    assert _archiver(kernel, tmp_path).archive(gid).status == "archived"
+    assert not fake_client.exists(chat)
+    assert kernel.store.archived_side(gid, "chat") == {"type": "list", "value": ["gg", "well played"]}
+
+
+def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings, tmp_path):
+    settings = settings.model_copy(update={"archive_after_seconds": 120.0, "archive_dir": str(tmp_path)})
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    queue = Queue(settings.rq_queue, connection=fake_client)
+    reactor = Reactor(fake_client, settings, queue=queue, name="r1")
+    reactor.drain()
+    scheduled = ScheduledJobRegistry(queue=queue).get_job_ids()
+    archive_jobs = [j for j in scheduled if j.startswith("archive-")]
+    assert len(archive_jobs) == 1 and gid in archive_jobs[0]
+    job = queue.fetch_job(archive_jobs[0])
+    assert job.func is jobs.archive_game
+    assert jobs.archive_game(*job.args, **{**job.kwargs, "connection": fake_client})["status"] == "archived"
+    assert reactor.jobs_for(gid) == []  # nothing more to wait for: the watchdog lets it go
+    never = Reactor(fake_client, settings.model_copy(update={"archive_after_seconds": -1}), queue=queue, name="r2")
+    other = _scored_counter(kernel)
+    assert never.jobs_for(other) == []
+
+
+def test_feeds_and_command_streams_are_trimmed_behind_their_readers(client, settings):
+    kernel = Kernel(client, settings)
+    reactor = Reactor(client, settings, name="r1")
+    games = [kernel.create(target=100, game_id=f"trim{i}-{uuid.uuid4().hex[:4]}") for i in range(6)]
+    for gid in games:
+        kernel.add(gid, 0, 1)
+    shards = {kernel.keys.shard(g) for g in games}
+    feed_total = sum(client.xlen(kernel.keys.feed(s)) for s in shards)
+    assert feed_total >= 12
+    assert kernel.projector.trim() == 0  # the reactor has not read the feeds yet: nothing goes
+    reactor.drain()
+    kernel.projector.trim()
+    for shard in shards:
+        feed = kernel.keys.feed(shard)
+        low = min(client.get(kernel.keys.checkpoint(role, shard)) for role in ("projector", "reactor"))
+        assert [entry_id for entry_id, _ in client.xrange(feed)] == [low]  # only the entry at the checkpoint
+    # command streams: settled entries go, an entry read but not settled stays
+    assert kernel.processor.trim() > 0
+    for shard in shards:
+        assert client.xlen(kernel.keys.cmd_stream(shard)) <= 1
+    gid = games[0]
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=1, actor="test", command_id="unsettled")
+    stream = kernel.keys.cmd_stream_for(gid)
+    client.xreadgroup("processors", "elsewhere", {stream: ">"}, count=10)  # delivered, never acknowledged
+    kernel.processor.trim()
+    assert any(orjson.loads(f[b"m"])["command_id"] == "unsettled" for _, f in client.xrange(stream))
