@@ -121,9 +121,11 @@ def throughput(client, keys, bus, games: list[str], n_commands: int) -> float:
         pipe.execute()
     wait_outcomes(client, keys, pairs)
     final = {gid: int(client.hget(keys.head(gid), "version")) for gid in games}
+    from projections.read_models import load_view
+
     while True:  # the seat views have caught up with the last command
         views = client.mget([keys.view(g, 0) for g in games])
-        if all(v and orjson.loads(v)["version"] >= final[g] for g, v in zip(games, views)):
+        if all(v and load_view(v)["version"] >= final[g] for g, v in zip(games, views)):
             break
         time.sleep(0.005)
     return len(pairs) / (time.perf_counter() - started)

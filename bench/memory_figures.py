@@ -14,8 +14,11 @@ entries). Figures, the median over the games:
 * the largest keys of one game mid-game and at its end, to see what holds the memory.
 
 Memory is ``MEMORY USAGE key SAMPLES 0`` summed over the keys (what Redis reports for each key, overhead
-included). Jobs the reactor enqueues live in rq's own keys (short-lived, outside the game's prefix) and are
-not counted.
+included), in three parts: the game's own keys with its lobby and inbox entries (the figure the goals are
+about: at most 60 KB per active 2-player game, 10 KB per archived one), its outcome keys (they expire
+``outcome_ttl_seconds`` after each command, 5 minutes) and the shard's streams and checkpoints (trimmed
+behind their readers, so they hold what is in flight, not what was played). Jobs the reactor enqueues
+live in rq's own keys (short-lived, outside the game's prefix) and are not counted.
 """
 
 from __future__ import annotations
@@ -43,12 +46,31 @@ def _settings(prefix: str, archive_dir: str) -> Settings:
 
 
 def memory_of(client: redis.Redis, prefix: str) -> tuple[int, dict[str, int]]:
-    """Bytes of every key under ``prefix`` (one game's), and per key (the game part of its name)."""
+    """Bytes of every key under ``prefix`` (one game's), and per key (the part of its name after the prefix)."""
     sizes: dict[str, int] = {}
     for key in client.scan_iter(match=f"{prefix}*", count=1000):
         name = key.decode()[len(prefix):]
         sizes[name] = client.memory_usage(key, samples=0) or 0
     return sum(sizes.values()), sizes
+
+
+SHARD_PARTS = ("cmd:", "feed:", "ckpt:", "lease:", "members:", "games:", "dead:")
+"""Keys of a shard or of the deployment, not of a game: their size does not grow with the games (the
+streams are trimmed behind their readers); shown on their own."""
+
+
+def split(sizes: dict[str, int]) -> dict[str, int]:
+    """Bytes per kind: ``game`` (the game's own keys and its lobby/inbox entries, what stays while it is
+    played), ``outcomes`` (outcome keys: they expire minutes after each command) and ``shard``."""
+    kinds = {"game": 0, "outcomes": 0, "shard": 0}
+    for name, size in sizes.items():
+        if name.startswith(SHARD_PARTS):
+            kinds["shard"] += size
+        elif ":out:" in name or ":body:" in name:
+            kinds["outcomes"] += size
+        else:
+            kinds["game"] += size
+    return kinds
 
 
 def _short(name: str, game_id: str) -> str:
@@ -97,22 +119,27 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
             command = rng.choice(record.game.legal_commands(record.state, seat))
             bus.submit(game_id, command.model_dump(mode="json"), seat=seat, actor="bench")
             pump()
+            processor.trim()  # what the parts do every few seconds: the streams keep what is still to read
+            projector.trim()
             total, sizes = memory_of(client, prefix)
             samples.append((loaded.version, total, sizes))
         score_game(game_id, prefix=prefix, shards=keys.shards, connection=client)
         pump()
+        processor.trim()
+        projector.trim()
         final = store.head(game_id)[0]
         mid = min(samples, key=lambda s: abs(s[0] - final / 2))
         end_total, end_sizes = memory_of(client, prefix)
-        figures: dict[str, Any] = {"events": final, "mid": mid[1], "mid_sizes": mid[2], "end": end_total,
-                                   "end_sizes": end_sizes, "game_id": game_id}
+        figures: dict[str, Any] = {"events": final, "mid": split(mid[2]), "mid_sizes": mid[2],
+                                   "end": split(end_sizes), "end_sizes": end_sizes, "game_id": game_id}
         archiver = Archiver.from_settings(client, settings)
         started = time.perf_counter()
         done = archiver.archive(game_id, force=True)
         figures["archive_seconds"] = time.perf_counter() - started
         assert done.status == "archived", done
         figures["archive_bytes"] = done.bytes
-        figures["archived"], figures["archived_sizes"] = memory_of(client, prefix)
+        _, figures["archived_sizes"] = memory_of(client, prefix)
+        figures["archived"] = split(figures["archived_sizes"])
         started = time.perf_counter()
         cold = EventStore(client, keys, archive=Archiver.from_settings(client, settings).reader)  # no warm cache
         restored = Repository(cold, cache_size=1).current(game_id)
@@ -148,16 +175,18 @@ def main() -> None:
         for title in args.titles.split(","):
             runs = [play_one(client, title, seed, archive_dir) for seed in range(1, args.games + 1)]
 
-            def med(name: str, runs: list[dict[str, Any]] = runs) -> float:
-                return statistics.median(r[name] for r in runs)
+            def med(name: str, kind: str | None = None, runs: list[dict[str, Any]] = runs) -> float:
+                return statistics.median(r[name][kind] if kind else r[name] for r in runs)
 
             print(f"\n{title}: {med('events'):.0f} events per game (median)")
-            print(f"  Redis memory, active game mid-game:  {med('mid') / 1024:8.1f} KiB")
-            print(f"  Redis memory, active game at its end: {med('end') / 1024:8.1f} KiB")
-            print(f"  Redis memory, archived game:          {med('archived') / 1024:8.1f} KiB")
-            print(f"  archive bytes (gzip JSON Lines):      {med('archive_bytes') / 1024:8.1f} KiB")
-            print(f"  archive time:                         {med('archive_seconds') * 1000:8.1f} ms")
-            print(f"  restore time (read + fold):           {med('restore_seconds') * 1000:8.1f} ms")
+            for label, name in (("active game mid-game", "mid"), ("active game at its end", "end"),
+                                ("archived game", "archived")):
+                print(f"  Redis memory, {label + ':':25s} {med(name, 'game') / 1024:7.1f} KiB   (+ outcome keys "
+                      f"{med(name, 'outcomes') / 1024:.1f} KiB for minutes; shard streams and checkpoints "
+                      f"{med(name, 'shard') / 1024:.1f} KiB)")
+            print(f"  archive bytes (gzip JSON Lines):      {med('archive_bytes') / 1024:7.1f} KiB")
+            print(f"  archive time (write, verify, swap):   {med('archive_seconds') * 1000:7.1f} ms")
+            print(f"  restore time (read + fold):           {med('restore_seconds') * 1000:7.1f} ms")
             first = runs[0]
             for label, sizes in (("mid-game", first["mid_sizes"]), ("at the end", first["end_sizes"]),
                                  ("archived", first["archived_sizes"])):

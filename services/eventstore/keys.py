@@ -149,6 +149,10 @@ class Keys:
         """Counter of how often the watchdog enqueued ``job_id`` again (it gives up after a few)."""
         return f"{self.prefix}botwatch:tries:{job_id}"
 
+    def archive_watch(self) -> str:
+        """Zset: scored game -> when it is due to be archived (removed once it is; see ``Reactor.sweep_archives``)."""
+        return f"{self.prefix}archivewatch"
+
     def deadline_watch(self) -> str:
         """Zset: timed game -> the earliest deadline of its waiting seats (the watchdog checks late ones)."""
         return f"{self.prefix}deadlinewatch"

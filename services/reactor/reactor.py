@@ -24,6 +24,7 @@ from typing import Any
 import redis
 import structlog
 from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
@@ -90,6 +91,7 @@ class Reactor(FeedFollower):
             return []
         specs = self.specs(record, loaded.version)
         enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
+        enqueued += self.schedule_archive(record)
         if specs:
             self.redis.zadd(self.keys.bot_watch(), {game_id: clock.now()})
         else:
@@ -105,7 +107,8 @@ class Reactor(FeedFollower):
     def sweep(self) -> list[str]:
         """The watchdog's round over this reactor's shards; a failing sweep never stops the reactor."""
         try:
-            return self.watchdog.sweep(clock.now(), only_owned=True)
+            now = clock.now()
+            return self.watchdog.sweep(now, only_owned=True) + self.sweep_archives(now, self.watchdog.stale)
         except UNAVAILABLE:  # the run loop waits the outage out
             raise
         except Exception:
@@ -134,12 +137,46 @@ class Reactor(FeedFollower):
                                          (game_id, seat, version), self.async_play.ctx()))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
-        elif record.status == "scored" and self.settings.archive_after_seconds >= 0 \
-                and self.store.archived(game_id) is None:
-            found.append(JobSpec(f"archive-{self.async_play.tag}-{job_safe(game_id)}", jobs.archive_game, (game_id,),
-                                 {**ctx, "archive_dir": self.settings.archive_dir}, SCORE_RETRY,
-                                 delay=self.settings.archive_after_seconds))
         return found
+
+    # -- archiving finished games -------------------------------------------------
+    def archive_spec(self, game_id: str, delay: float | None) -> JobSpec:
+        ctx = {"prefix": self.keys.prefix, "shards": self.keys.shards, "archive_dir": self.settings.archive_dir}
+        return JobSpec(f"archive-{self.async_play.tag}-{job_safe(game_id)}", jobs.archive_game, (game_id,), ctx,
+                       SCORE_RETRY, delay=delay)
+
+    def schedule_archive(self, record: GameRecord) -> list[str]:
+        """A scored game is archived ``archive_after_seconds`` later (watched in ``Keys.archive_watch``
+        until it is, so a lost job is scheduled again by :meth:`sweep_archives`)."""
+        delay = self.settings.archive_after_seconds
+        if record.status != "scored" or delay < 0 or self.store.archived(record.game_id) is not None:
+            return []
+        self.redis.zadd(self.keys.archive_watch(), {record.game_id: clock.now() + delay}, nx=True)
+        spec = self.archive_spec(record.game_id, delay)
+        return [spec.job_id] if self.enqueue(spec) else []
+
+    def sweep_archives(self, now: float, stale: float) -> list[str]:
+        """Archives overdue by ``stale`` seconds whose job vanished are enqueued again (at once)."""
+        requeued: list[str] = []
+        watch = self.keys.archive_watch()
+        overdue: list[bytes] = self.redis.zrangebyscore(watch, 0, now - stale)  # type: ignore[assignment]
+        for raw in overdue:
+            game_id = raw.decode()
+            if self.keys.shard(game_id) not in self.leases.owned:
+                continue
+            if self.store.archived(game_id) is not None or not self.store.exists(game_id):
+                self.redis.zrem(watch, game_id)
+                continue
+            spec = self.archive_spec(game_id, None)
+            if self.watchdog.lost(spec.job_id, now) and self.watchdog._may_retry(spec.job_id):
+                try:
+                    Job.fetch(spec.job_id, connection=self.redis).delete()
+                except NoSuchJobError:
+                    pass
+                self.enqueue(spec, force=True)
+                requeued.append(spec.job_id)
+                log.warning("lost archive job enqueued again", game_id=game_id)
+        return requeued
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
         """Enqueue ``spec`` unless a job with its id exists (``force``: the caller deleted a lost one)."""

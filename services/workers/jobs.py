@@ -77,7 +77,10 @@ def archive_game(game_id: str, *, prefix: str, shards: int, archive_dir: str | N
     from ..archive import Archiver, cold_store
 
     client = _connection(connection)
-    result = Archiver(client, Keys(prefix, shards), cold_store(archive_dir)).archive(game_id)
+    keys = Keys(prefix, shards)
+    result = Archiver(client, keys, cold_store(archive_dir)).archive(game_id)
     if result.status == "changed":
         raise RuntimeError(f"game {game_id} kept changing while it was archived; trying again later")
+    if result.status in ("archived", "already", "missing"):
+        client.zrem(keys.archive_watch(), game_id)
     return {"status": result.status, "uri": result.uri, "bytes": result.bytes}

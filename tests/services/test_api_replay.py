@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 import uuid
 
-import orjson
 import pytest
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
+from projections.read_models import load_view
 from services.api.app import create_app
 
 from .helpers import Kernel
@@ -37,7 +37,7 @@ def play_whole_game(kernel: Kernel, game: str, options: dict, seats: int, seed: 
 
     def snapshot() -> None:
         version = kernel.store.head(gid)[0]
-        live[version] = {s: orjson.loads(kernel.client.get(kernel.keys.view(gid, s)))
+        live[version] = {s: load_view(kernel.client.get(kernel.keys.view(gid, s)))
                          for s in [None, *range(seats)]}
 
     snapshot()

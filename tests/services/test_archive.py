@@ -17,6 +17,7 @@ from rq.registry import ScheduledJobRegistry
 from domain.catalog import load_games
 from services.api.app import create_app
 from services.archive import Archiver, DirectoryStore
+from services.async_play import clock
 from services.archive import archiver as archiver_module
 from services.audit import export_lines, read_record, verify
 from services.reactor import Reactor
@@ -210,11 +211,20 @@ def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings
     assert len(archive_jobs) == 1 and gid in archive_jobs[0]
     job = queue.fetch_job(archive_jobs[0])
     assert job.func is jobs.archive_game
+    watch = kernel.keys.archive_watch()
+    assert fake_client.zscore(watch, gid) is not None
+    # the job vanishes: once overdue, the sweep enqueues it again, to run at once
+    job.delete()
+    assert reactor.sweep_archives(clock.now() + 60, stale=30) == []  # not due yet
+    assert reactor.sweep_archives(clock.now() + 200, stale=30) == [archive_jobs[0]]
+    job = queue.fetch_job(archive_jobs[0])
+    assert job.get_status() == "queued"
     assert jobs.archive_game(*job.args, **{**job.kwargs, "connection": fake_client})["status"] == "archived"
-    assert reactor.jobs_for(gid) == []  # nothing more to wait for: the watchdog lets it go
+    assert fake_client.zscore(watch, gid) is None
+    assert reactor.jobs_for(gid) == [] and reactor.schedule_archive(reactor.repo.current(gid).record) == []
     never = Reactor(fake_client, settings.model_copy(update={"archive_after_seconds": -1}), queue=queue, name="r2")
     other = _scored_counter(kernel)
-    assert never.jobs_for(other) == []
+    assert never.schedule_archive(never.repo.current(other).record) == []
 
 
 def test_feeds_and_command_streams_are_trimmed_behind_their_readers(client, settings):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from projections.projector import Projector
+from projections.read_models import load_view
 
 from .helpers import Kernel
 
@@ -22,11 +23,10 @@ def read_models(client, prefix):
 def test_views_follow_the_log(kernel, client):
     gid = kernel.create(seats=2)
     kernel.add(gid, 0, amount=3)
-    import orjson
 
-    public = orjson.loads(client.get(kernel.keys.view(gid, None)))
-    seat0 = orjson.loads(client.get(kernel.keys.view(gid, 0)))
-    seat1 = orjson.loads(client.get(kernel.keys.view(gid, 1)))
+    public = load_view(client.get(kernel.keys.view(gid, None)))
+    seat0 = load_view(client.get(kernel.keys.view(gid, 0)))
+    seat1 = load_view(client.get(kernel.keys.view(gid, 1)))
     assert public["version"] == seat0["version"] == 5 and public["board"]["total"] == 3
     assert "my_cards" not in public["board"]
     assert seat0["board"]["my_cards"] and seat1["board"]["my_cards"] == []

@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from domain.core import InvalidCommand, get_game
 from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
 from domain.core.seating import bot_seat_names
+from projections.read_models import load_view
 
 from ...aggregates import Repository
 from ...async_play.deadlines import TurnClocks
@@ -187,7 +188,7 @@ def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> A
         from projections.read_models import view
 
         return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, None, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
+    return JSONResponse(_with_clock(ctx, game_id, load_view(raw)))
 
 
 @router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
@@ -202,7 +203,7 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX
         from projections.read_models import view
 
         return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
+    return JSONResponse(_with_clock(ctx, game_id, load_view(raw)))
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalCommands,
