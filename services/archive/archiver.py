@@ -10,8 +10,8 @@ the reactor schedules ``archive_after_seconds`` after the game is scored:
 2. both are read back and the record is verified (hash chain, seed against its commitment, the replay
    of every command) and checked against the head of the log in Redis;
 3. only then one script (``archive.lua``) checks that the log, its commands and its rejections did not
-   move meanwhile, sets the game's archive pointer (``Keys.archived``) and removes the log, the
-   command records, snapshots, the seed, the views, the outcome keys and the side keys, all at once. What stays in
+   move meanwhile, sets the game's archive pointer (``Keys.archived``) and removes the log (stream and
+   compressed segments), the command records, snapshots, the seed, the views, the outcome keys and the side keys, all at once. What stays in
    Redis is the summary: the meta (with the result), the pointer, the lobby/inbox entries.
 
 A crash anywhere before step 3 leaves the game as it was (the job runs again and rewrites the same
@@ -236,16 +236,16 @@ class Archiver:
         if back != packed or not report.ok:
             raise RuntimeError(f"the archive of {game_id} does not verify: {report.problems or 'bytes differ'}")
         last = record.envelopes[-1]
-        if last.version != version or last.hash != head_hash or len(record.commands) != commands:
+        if last.version != version or last.hash != head_hash:
             return ArchiveResult("changed")
         if self.cold.get(side_name) != side_packed:
             raise RuntimeError(f"the side archive of {game_id} reads back different")
         pointer = {"uri": uri, "side_uri": side_uri, "version": version, "hash": head_hash,
                    "sha256": hashlib.sha256(packed).hexdigest(), "bytes": len(packed) + len(side_packed),
-                   "events": len(record.envelopes), "commands": commands, "archived_at": time.time()}
+                   "events": len(record.envelopes), "commands": len(record.commands), "archived_at": time.time()}
         seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
         k = self.keys
-        doomed = [k.events(game_id), k.snapshot(game_id), k.seed(game_id), k.view(game_id, None),
+        doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id), k.view(game_id, None),
                   *(k.view(game_id, s) for s in range(seats)), k.clock(game_id), k.guest_seats(game_id),
                   k.verdict(game_id), *side_key_names]
         # Outcome keys and body fingerprints of the game's commands expire by themselves; they go now.

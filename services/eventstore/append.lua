@@ -1,11 +1,13 @@
 -- Settle one command atomically: append its events (kind "append") or record its rejection
 -- (kind "reject"), store its outcome and acknowledge its stream entry.
 -- KEYS: 1 events stream, 2 head hash, 3 command records hash, 4 shard feed, 5 shard game set,
---       6 outcome key, 7 command stream, 8 rejections hash (all in the game's shard slot)
+--       6 outcome key, 7 command stream, 8 rejections hash, 9 settled-ids index of the commands moved into
+--       compressed segments (all in the game's shard slot)
 -- ARGV: 1 game id, 2 expected version (-1: unchecked, for a dead letter), 3 expected head hash,
 --       4 command id, 5 record (JSON: the audit record, or the rejection outcome), 6 outcome (JSON or ""),
 --       7 outcome TTL seconds, 8 consumer group (or ""), 9 command stream entry id (or ""),
---       10 kind ("append" | "reject"), 11 count N, then N pairs (hash, envelope JSON)
+--       10 kind ("append" | "reject"), 11 count N, then N pairs (hash, envelope JSON), then the command id's
+--       digest in the settled-ids index (16 hex digits)
 -- Returns {"ok", version} | {"dup", record} | {"refused", rejection} | {"stale", head_version}
 --       | {"chain", head_hash}
 -- One command id has one outcome forever: an id already applied or already rejected is never
@@ -18,6 +20,20 @@ end
 local refused = redis.call('HGET', KEYS[8], ARGV[4])
 if refused then
   return {'refused', refused}
+end
+-- An applied command whose record moved into a segment: its index entry is 32 characters, the digest
+-- and the from and to versions in hex.
+local index = redis.call('GET', KEYS[9])
+if index then
+  local digest = ARGV[#ARGV]
+  local pos = string.find(index, digest, 1, true)
+  while pos do
+    if (pos - 1) % 32 == 0 then
+      return {'dup', '{"from_version":' .. tonumber(string.sub(index, pos + 16, pos + 23), 16) ..
+                     ',"to_version":' .. tonumber(string.sub(index, pos + 24, pos + 31), 16) .. '}'}
+    end
+    pos = string.find(index, digest, pos + 1, true)
+  end
 end
 local head = redis.call('HMGET', KEYS[2], 'version', 'hash')
 local version = tonumber(head[1] or '0')

@@ -43,6 +43,16 @@ class Keys:
     def snapshot(self, game_id: str) -> str:
         return self._g(game_id, "snap")
 
+    def segments(self, game_id: str) -> str:
+        """Hash: "<first>-<last>" -> a settled stretch of the log, compressed (envelopes and command records);
+        moved out of the events stream and the command records by ``EventStore.compact``."""
+        return self._g(game_id, "seg")
+
+    def settled(self, game_id: str) -> str:
+        """String: the index of the command ids whose records moved into segments (one applied id, one outcome:
+        the append script looks a repeated id up here), 32 characters each."""
+        return self._g(game_id, "settled")
+
     def seed(self, game_id: str) -> str:
         return self._g(game_id, "seed")
 

@@ -11,8 +11,11 @@ version N" is a plain XRANGE.
 
 from __future__ import annotations
 
+import hashlib
 import pickle
+import threading
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
@@ -30,6 +33,60 @@ SNAPSHOT_FORMAT = 2
 
 def pickle_record(record: Any) -> bytes:
     return pickle.dumps(record, protocol=5)
+
+
+SETTLED_WIDTH = 32
+"""One entry of the settled-ids index: 16 hex digits of the id's SHA-1, then from and to version (8 hex each)."""
+
+
+def settled_digest(command_id: str) -> bytes:
+    return hashlib.sha1(command_id.encode()).hexdigest()[:16].encode()
+
+
+def find_settled(index: bytes | None, command_id: str) -> tuple[int, int] | None:
+    """(from, to) versions of an applied command id in a settled-ids index, or None."""
+    if not index:
+        return None
+    digest = settled_digest(command_id)
+    pos = index.find(digest)
+    while pos >= 0:
+        if pos % SETTLED_WIDTH == 0:
+            return int(index[pos + 16:pos + 24], 16), int(index[pos + 24:pos + 32], 16)
+        pos = index.find(digest, pos + 1)
+    return None
+
+
+def _version(entry_id: bytes | str) -> int:
+    raw = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return int(raw.split("-", 1)[0])
+
+
+Segment = tuple[list[bytes], list[dict[str, Any]]]
+
+
+class _SegmentCache:
+    """Decoded segments by (prefix, game, field): they never change once written, so every store shares them."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, str, bytes], Segment] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, bytes]) -> Segment | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str, bytes], segment: Segment) -> None:
+        with self._lock:
+            self._items[key] = segment
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+SEGMENTS = _SegmentCache()
 
 
 @dataclass(frozen=True)
@@ -69,6 +126,7 @@ class EventStore:
         self._archive_reader = archive
         self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
         self._trim = client.register_script(resources.files(__package__).joinpath("trim.lua").read_text())
+        self._compact = client.register_script(resources.files(__package__).joinpath("compact.lua").read_text())
 
     # -- writing -----------------------------------------------------------
     def append(self, game_id: str, expected_version: int, command_id: str, record: dict[str, Any],
@@ -90,10 +148,11 @@ class EventStore:
                                len(req.envelopes)]
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
+            args.append(settled_digest(req.command_id))
             shard = k.shard(req.game_id)
             self._append(keys=[k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
                                k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard),
-                               k.rejections(req.game_id)],
+                               k.rejections(req.game_id), k.settled(req.game_id)],
                          args=args, client=pipe)
         return [self._result(reply) for reply in pipe.execute()]
 
@@ -152,17 +211,103 @@ class EventStore:
 
     def read_raw(self, game_id: str, after: int = 0, until: int | None = None,
                  count: int | None = None) -> list[bytes]:
+        """The stored envelopes (JSON) after ``after`` up to ``until``: from the events stream, from the
+        compressed segments for a stretch moved out of it, or from the archive once the game left Redis."""
+        for _ in range(3):
+            found = self._read_raw_once(game_id, after, until, count)
+            if found is not None:
+                return found
+        raise RuntimeError(f"the log of {game_id} kept moving while it was read")
+
+    def _read_raw_once(self, game_id: str, after: int, until: int | None, count: int | None) -> list[bytes] | None:
         end = f"{until}-1" if until is not None else "+"
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", end, count=count)
         pipe.get(self.keys.archived(game_id))  # same round trip: an archived game reads from its archive
-        entries, pointer = pipe.execute()
-        if entries or not pointer:
-            return [fields[b"e"] for _, fields in entries]
-        envelopes = self.archive_of(game_id, pointer).envelopes
-        stop = len(envelopes) if until is None else min(until, len(envelopes))
-        chosen = envelopes[after:stop]
-        return chosen[:count] if count is not None else chosen
+        pipe.hget(self.keys.head(game_id), "version")
+        entries, pointer, head = pipe.execute()
+        if pointer and not entries:
+            envelopes = self.archive_of(game_id, pointer).envelopes
+            stop = len(envelopes) if until is None else min(until, len(envelopes))
+            chosen = envelopes[after:stop]
+            return chosen[:count] if count is not None else chosen
+        raws = [fields[b"e"] for _, fields in entries]
+        if head is None:
+            return raws
+        stop = int(head) if until is None else min(until, int(head))
+        have_from = _version(entries[0][0]) if entries else stop + 1
+        if after + 1 >= have_from or after + 1 > stop:
+            return raws
+        older = self._from_segments(game_id, after + 1, have_from - 1)
+        if older is None:  # compacted or archived meanwhile: read again
+            return None
+        raws = older + raws
+        return raws[:count] if count is not None else raws
+
+    # -- compressed segments -----------------------------------------------------
+    def compact(self, game_id: str, upto: int) -> bool:
+        """Move the events up to ``upto`` (a command boundary) still in the stream, and their commands' records,
+        into one compressed segment; the ids go to the settled-ids index. Idempotent; False when nothing moved."""
+        k = self.keys
+        entries = self.redis.xrange(k.events(game_id), "-", f"{upto}-1")
+        if not entries:
+            return False
+        first = _version(entries[0][0])
+        raws = [fields[b"e"] for _, fields in entries]
+        ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
+        found = self.redis.hmget(k.commands(game_id), ids)
+        if any(r is None for r in found):
+            return False  # not whole commands (or moved meanwhile)
+        records = [orjson.loads(r) for r in found]
+        if min(r["from_version"] for r in records) != first - 1 or max(r["to_version"] for r in records) != upto:
+            return False
+        blob = zlib.compress(b"\n".join(raws) + b"\n\n" + b"\n".join(found), 6)
+        index = b"".join(settled_digest(r["command_id"]) + b"%08x%08x" % (r["from_version"], r["to_version"])
+                         for r in records)
+        moved = self._compact(keys=[k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)],
+                              args=[first, upto, f"{first}-{upto}", blob, index, *ids])
+        return bool(moved)
+
+    def _segment_fields(self, game_id: str) -> list[tuple[int, int, bytes]]:
+        fields = self.redis.hkeys(self.keys.segments(game_id))
+        spans = []
+        for field in fields:
+            first, _, last = field.partition(b"-")
+            spans.append((int(first), int(last), field))
+        return sorted(spans)
+
+    def _segment(self, game_id: str, field: bytes) -> Segment | None:
+        key = (self.keys.prefix, game_id, field)
+        found = SEGMENTS.get(key)
+        if found is not None:
+            return found
+        blob = self.redis.hget(self.keys.segments(game_id), field)
+        if blob is None:
+            return None
+        events, _, commands = zlib.decompress(blob).partition(b"\n\n")
+        found = (events.split(b"\n"), [orjson.loads(line) for line in commands.split(b"\n") if line])
+        SEGMENTS.put(key, found)
+        return found
+
+    def _from_segments(self, game_id: str, first: int, last: int) -> list[bytes] | None:
+        """Envelopes ``first``..``last`` from the segments (None: a segment went away meanwhile)."""
+        out: list[bytes] = []
+        for start, end, field in self._segment_fields(game_id):
+            if end < first or start > last:
+                continue
+            segment = self._segment(game_id, field)
+            if segment is None:
+                return None
+            out += segment[0][max(first, start) - start:min(last, end) - start + 1]
+        return out if len(out) == last - first + 1 else None
+
+    def _segment_record(self, game_id: str, command_id: str, to_version: int) -> dict[str, Any] | None:
+        for start, end, field in self._segment_fields(game_id):
+            if start <= to_version <= end and (segment := self._segment(game_id, field)) is not None:
+                for record in segment[1]:
+                    if record["command_id"] == command_id:
+                        return record
+        return None
 
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.head(game_id), self.keys.archived(game_id)))
@@ -182,14 +327,22 @@ class EventStore:
             pipe.hget(self.keys.commands(game_id), command_id)
             pipe.hget(self.keys.rejections(game_id), command_id)
             pipe.get(self.keys.archived(game_id))
+            pipe.get(self.keys.settled(game_id))
         raw = pipe.execute()
         found: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
-        for (game_id, command_id), applied, rejected, pointer in zip(pairs, raw[::3], raw[1::3], raw[2::3]):
-            if applied or rejected or not pointer:
+        for i, (game_id, command_id) in enumerate(pairs):
+            applied, rejected, pointer, index = raw[4 * i:4 * i + 4]
+            if applied or rejected:
                 found.append((orjson.loads(applied) if applied else None, orjson.loads(rejected) if rejected else None))
-                continue
-            game = self.archive_of(game_id, pointer)
-            found.append((game.by_id.get(command_id), game.rejections.get(command_id)))
+            elif (versions := find_settled(index, command_id)) is not None:
+                record = self._segment_record(game_id, command_id, versions[1])
+                found.append((record or {"command_id": command_id, "from_version": versions[0],
+                                         "to_version": versions[1]}, None))
+            elif pointer:
+                game = self.archive_of(game_id, pointer)
+                found.append((game.by_id.get(command_id), game.rejections.get(command_id)))
+            else:
+                found.append((None, None))
         return found
 
     def command_records(self, game_id: str) -> list[dict[str, Any]]:
@@ -197,9 +350,15 @@ class EventStore:
         pipe.hgetall(self.keys.commands(game_id))
         pipe.get(self.keys.archived(game_id))
         raw, pointer = pipe.execute()
-        if not raw and pointer:
+        records = [orjson.loads(v) for v in raw.values()]
+        for _, _, field in self._segment_fields(game_id):
+            segment = self._segment(game_id, field)
+            if segment is None:  # archived meanwhile
+                return self.command_records(game_id)
+            records += segment[1]
+        if not records and pointer:
             return list(self.archive_of(game_id, pointer).commands)
-        return sorted((orjson.loads(v) for v in raw.values()), key=lambda r: r["from_version"])
+        return sorted(records, key=lambda r: r["from_version"])
 
     def game_ids(self, shard: int | None = None) -> list[str]:
         shards = range(self.keys.shards) if shard is None else [shard]

@@ -409,6 +409,10 @@ class Processor:
         after = plan.after
         if plan.snapshot is not None and after is not None:
             self.store.save_snapshot_bytes(plan.message["game_id"], after.version, after.hash, plan.snapshot, after.ts)
+        every = self.settings.compact_every
+        if every and after is not None and plan.append is not None \
+                and after.version // every > plan.append.expected_version // every:
+            self.store.compact(plan.message["game_id"], after.version)  # the settled log, compressed
 
     def _seed(self, game_id: str) -> bytes | None:
         seed = self._seeds.get(game_id)

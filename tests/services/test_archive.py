@@ -17,8 +17,8 @@ from rq.registry import ScheduledJobRegistry
 from domain.catalog import load_games
 from services.api.app import create_app
 from services.archive import Archiver, DirectoryStore
-from services.async_play import clock
 from services.archive import archiver as archiver_module
+from services.async_play import clock
 from services.audit import export_lines, read_record, verify
 from services.reactor import Reactor
 from services.workers import jobs
@@ -253,3 +253,46 @@ def test_feeds_and_command_streams_are_trimmed_behind_their_readers(client, sett
     client.xreadgroup("processors", "elsewhere", {stream: ">"}, count=10)  # delivered, never acknowledged
     kernel.processor.trim()
     assert any(orjson.loads(f[b"m"])["command_id"] == "unsettled" for _, f in client.xrange(stream))
+
+
+def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, settings):
+    settings = settings.model_copy(update={"compact_every": 4, "snapshot_every": 7})
+    kernel = Kernel(client, settings)
+    gid = kernel.create(target=60)
+    outcomes = [kernel.add(gid, seat % 2, 1, command_id=f"c{seat}") for seat in range(30)]
+    assert all(o.accepted for o in outcomes)
+    head = kernel.store.head(gid)[0]
+    assert client.hlen(kernel.keys.segments(gid)) >= 5 and client.xlen(kernel.keys.events(gid)) < 8
+    whole = kernel.store.read(gid)
+    assert [e.version for e in whole] == list(range(1, head + 1))
+    assert verify(whole, kernel.store.command_records(gid)).chain_ok
+    assert len(kernel.store.command_records(gid)) == 31  # the creation and every move
+    for after in range(0, head, 3):
+        for until in (None, after + 1, after + 5, head):
+            for count in (None, 1, 4):
+                got = [e.version for e in kernel.store.read(gid, after=after, until=until, count=count)]
+                want = list(range(after + 1, min(until or head, head) + 1))[:count]
+                assert got == want, (after, until, count)
+    # an old command id, its record now in a segment, keeps its one outcome and changes nothing
+    again = kernel.add(gid, 0, 1, command_id="c0")
+    assert again.accepted and (again.from_version, again.version) == (outcomes[0].from_version, outcomes[0].version)
+    assert kernel.store.head(gid)[0] == head
+    record = kernel.store.command_record(gid, outcomes[0].command_id)
+    assert record["command"]["amount"] == 1 and record["to_version"] == outcomes[0].version
+    # a fresh reader (no cache, no snapshot) folds the same record
+    from services.aggregates import Repository
+    from services.eventstore import EventStore
+
+    client.delete(kernel.keys.snapshot(gid))
+    fresh = Repository(EventStore(client, kernel.keys)).current(gid)
+    assert fresh.version == head and fresh.record.state == kernel.processor.repo.current(gid).record.state
+
+
+def test_the_settled_ids_index_matches_whole_entries_only():
+    from services.eventstore.store import find_settled, settled_digest
+
+    index = settled_digest("a") + b"%08x%08x" % (3, 5) + settled_digest("b") + b"%08x%08x" % (5, 9)
+    assert find_settled(index, "a") == (3, 5) and find_settled(index, "b") == (5, 9)
+    assert find_settled(index, "c") is None and find_settled(None, "a") is None
+    shifted = b"x" * 7 + settled_digest("a") + b"0" * 9  # a digest not at an entry's start is no match
+    assert find_settled(shifted, "a") is None

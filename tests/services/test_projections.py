@@ -46,10 +46,8 @@ def test_folding_again_from_the_start_changes_nothing(kernel, client, settings):
     after = {k: v for k, v in read_models(client, settings.key_prefix).items()}
     strip = lambda models: {k: v.replace(b'"updated"', b"") for k, v in models.items()}  # noqa: E731
     assert strip(after).keys() == strip(before).keys()
-    import orjson
-
     for key in before:
-        a, b = orjson.loads(before[key]), orjson.loads(after[key])
+        a, b = load_view(before[key]), load_view(after[key])
         a.pop("updated"), b.pop("updated")
         assert a == b
 

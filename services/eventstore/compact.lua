@@ -1,0 +1,21 @@
+-- Move a settled stretch of a game's log into one compressed segment, atomically.
+-- KEYS: 1 events stream, 2 command records hash, 3 segments hash, 4 settled-ids index (all in the game's slot)
+-- ARGV: 1 first version, 2 last version (a command boundary), 3 segment field, 4 segment (zlib: the
+--       envelopes, a blank line, the command records), 5 index entries of the segment's commands,
+--       6.. the segment's command ids
+-- Returns 1 when moved, 0 when the stream no longer starts at the first version or lacks the last one
+-- (nothing changed).
+local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+if #first == 0 or first[1][1] ~= ARGV[1] .. '-1' then
+  return 0
+end
+if #redis.call('XRANGE', KEYS[1], ARGV[2] .. '-1', ARGV[2] .. '-1') == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[2]) + 1) .. '-0')
+for i = 6, #ARGV do
+  redis.call('HDEL', KEYS[2], ARGV[i])
+end
+redis.call('APPEND', KEYS[4], ARGV[5])
+return 1
