@@ -296,3 +296,19 @@ def test_the_settled_ids_index_matches_whole_entries_only():
     assert find_settled(index, "c") is None and find_settled(None, "a") is None
     shifted = b"x" * 7 + settled_digest("a") + b"0" * 9  # a digest not at an entry's start is no match
     assert find_settled(shifted, "a") is None
+
+
+def test_every_key_the_archive_compact_and_trim_scripts_touch_shares_one_slot():
+    from redis.crc import key_slot
+
+    from services.eventstore import Keys
+
+    keys, gid = Keys("tr:", 16), "abc123"
+    shard = keys.shard(gid)
+    archive_keys = [keys.archived(gid), keys.head(gid), keys.commands(gid), keys.rejections(gid), keys.events(gid),
+                    keys.segments(gid), keys.settled(gid), keys.snapshot(gid), keys.seed(gid), keys.view(gid, None),
+                    keys.view(gid, 3), keys.clock(gid), keys.guest_seats(gid), keys.verdict(gid),
+                    keys.outcome(gid, "x"), keys.command_body(gid, "x"), keys._g(gid, "chat")]
+    feed_keys = [keys.feed(shard), keys.checkpoint("projector", shard), keys.checkpoint("reactor", shard),
+                 keys.cmd_stream(shard)]
+    assert len({key_slot(k.encode()) for k in archive_keys + feed_keys}) == 1
