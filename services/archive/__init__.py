@@ -1,15 +1,16 @@
-"""Finished games leave Redis for a cold store and are read back from it transparently (issue 18)."""
+"""Finished games leave Redis for a cold store (issue 18); the read side lives in ``services.eventstore.archived``."""
 
-from .archiver import (
+from ..eventstore.archived import (
     DEFAULT_READER,
     ArchivedGame,
-    Archiver,
     ArchiveReader,
-    ArchiveResult,
-    register_side_key,
-    side_keys,
+    ColdStore,
+    DirectoryStore,
+    cold_store,
+    open_uri,
+    register_scheme,
 )
-from .coldstore import ColdStore, DirectoryStore, cold_store, open_uri, register_scheme
+from .archiver import Archiver, ArchiveResult, register_side_key, side_keys
 
 __all__ = ["DEFAULT_READER", "ArchiveReader", "ArchiveResult", "ArchivedGame", "Archiver", "ColdStore",
            "DirectoryStore", "cold_store", "open_uri", "register_scheme", "register_side_key", "side_keys"]

@@ -31,11 +31,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -43,8 +41,8 @@ import orjson
 import redis
 import structlog
 
+from ..eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
 from ..eventstore.keys import Keys
-from .coldstore import ColdStore, cold_store, open_uri
 
 log = structlog.get_logger("taproom.archive")
 
@@ -61,81 +59,12 @@ def side_keys() -> dict[str, SideKey]:
     return dict(_SIDE_KEYS)
 
 
-@dataclass
-class ArchivedGame:
-    """An archive read back: what the event store answers from once the game left Redis."""
-
-    envelopes: list[bytes]  # envelope JSON, as the events stream held it
-    commands: list[dict[str, Any]]  # accepted command records, by version
-    rejections: dict[str, dict[str, Any]]
-    seed: bytes | None
-    side: dict[str, Any] = field(default_factory=dict)
-    by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.by_id = {c["command_id"]: c for c in self.commands}
-
-
 @dataclass(frozen=True)
 class ArchiveResult:
     status: str  # "archived" | "already" | "not_finished" | "missing" | "changed"
     uri: str = ""
     bytes: int = 0
     reason: str = ""
-
-
-def _decode_record(raw: bytes) -> tuple[list[bytes], list[dict[str, Any]], bytes | None]:
-    envelopes: list[bytes] = []
-    commands: list[dict[str, Any]] = []
-    seed: bytes | None = None
-    for line in raw.splitlines():
-        if not line.strip():
-            continue
-        item = orjson.loads(line)
-        kind = item.pop("kind", None)
-        if kind == "event":
-            envelopes.append(orjson.dumps(item))
-            if item.get("type") == "taproom.SeedRevealed":
-                seed = bytes.fromhex(item["payload"]["seed"])
-        elif kind == "command":
-            commands.append(item)
-    commands.sort(key=lambda c: c["from_version"])
-    return envelopes, commands, seed
-
-
-class ArchiveReader:
-    """Reads archives by their pointer, keeping the last ``cache_size`` in memory (archives never change)."""
-
-    def __init__(self, cache_size: int = 32, opener: Callable[[str], bytes] = open_uri) -> None:
-        self.cache_size = cache_size
-        self.opener = opener
-        self._cache: OrderedDict[str, ArchivedGame] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def load(self, pointer: dict[str, Any]) -> ArchivedGame:
-        uri = pointer["uri"]
-        with self._lock:
-            found = self._cache.get(uri)
-            if found is not None:
-                self._cache.move_to_end(uri)
-                return found
-        packed = self.opener(uri)
-        if hashlib.sha256(packed).hexdigest() != pointer.get("sha256", hashlib.sha256(packed).hexdigest()):
-            raise ValueError(f"the archive {uri} does not match its summary (sha256): it was altered")
-        envelopes, commands, seed = _decode_record(gzip.decompress(packed))
-        side_doc: dict[str, Any] = {}
-        if pointer.get("side_uri"):
-            side_doc = orjson.loads(gzip.decompress(self.opener(pointer["side_uri"])))
-        game = ArchivedGame(envelopes, commands, side_doc.get("rejections", {}), seed, side_doc.get("side", {}))
-        with self._lock:
-            self._cache[uri] = game
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        return game
-
-
-DEFAULT_READER = ArchiveReader()
-"""The reader every event store shares unless given another (one cache per process)."""
 
 
 def _dump_key(client: redis.Redis, key: str) -> dict[str, Any] | None:
@@ -183,6 +112,11 @@ class Archiver:
         self.reader = reader or DEFAULT_READER
         self.store = EventStore(client, keys, archive=self.reader)
         self._swap = client.register_script(resources.files(__package__).joinpath("archive.lua").read_text())
+
+    @classmethod
+    def from_root(cls, root: Any) -> Archiver:
+        """The archiver of a composition root (``services.bootstrap.Root``: its Redis, keys and cold store)."""
+        return cls(root.redis, root.keys, root.cold or cold_store(root.settings.archive_dir), root.archive_reader)
 
     @classmethod
     def from_settings(cls, client: redis.Redis, settings: Any) -> Archiver:

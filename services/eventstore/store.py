@@ -117,7 +117,7 @@ class AppendResult:
 
 class EventStore:
     """The log of every game. A finished game that was archived (``services.archive``) has left Redis; every
-    read below then answers from its archive, the same as before (``archive``: the reader to use, by default
+    read below then answers from its archive (``.archived``), the same as before (``archive``: the reader to use, by default
     the process's shared one)."""
 
     def __init__(self, client: redis.Redis, keys: Keys, archive: Any = None) -> None:
@@ -175,7 +175,7 @@ class EventStore:
         return orjson.loads(raw) if raw else None
 
     def archive_of(self, game_id: str, pointer: dict[str, Any] | bytes | None = None) -> Any:
-        """The archived game (``services.archive.ArchivedGame``) read from its cold store, or None."""
+        """The archived game (:class:`.archived.ArchivedGame`) read from its cold store, or None."""
         if isinstance(pointer, bytes):
             pointer = orjson.loads(pointer)
         if pointer is None:
@@ -183,7 +183,7 @@ class EventStore:
             if pointer is None:
                 return None
         if self._archive_reader is None:
-            from ..archive import DEFAULT_READER
+            from .archived import DEFAULT_READER
 
             self._archive_reader = DEFAULT_READER
         return self._archive_reader.load(pointer)

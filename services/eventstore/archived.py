@@ -1,4 +1,8 @@
-"""Cold stores: where archived games go, behind a small interface an object store can implement.
+"""Archived games, read side: the cold store interface and reading an archive back.
+
+A finished game leaves Redis for a cold store (``services.archive`` writes it); its summary in Redis
+(``Keys.archived``) names the archive by URI, and every read of the event store answers from it through an
+:class:`ArchiveReader` (see ``EventStore.archive_of``).
 
 A cold store holds immutable objects by name (``put``/``get``/``exists``/``delete``). The default is a
 directory (:class:`DirectoryStore`): an object is written to a temporary file, flushed to disk and renamed
@@ -10,13 +14,19 @@ archived game's summary names its objects by URI, so any process can read them b
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import unquote, urlparse
+
+import orjson
 
 
 class ColdStore(Protocol):
@@ -110,3 +120,72 @@ def cold_store(archive_dir: str | None) -> DirectoryStore:
         return DirectoryStore(archive_dir)
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return DirectoryStore(os.path.join(base, "taproom", "archive"))
+
+
+@dataclass
+class ArchivedGame:
+    """An archive read back: what the event store answers from once the game left Redis."""
+
+    envelopes: list[bytes]  # envelope JSON, as the events stream held it
+    commands: list[dict[str, Any]]  # accepted command records, by version
+    rejections: dict[str, dict[str, Any]]
+    seed: bytes | None
+    side: dict[str, Any] = field(default_factory=dict)
+    by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_id = {c["command_id"]: c for c in self.commands}
+
+
+def _decode_record(raw: bytes) -> tuple[list[bytes], list[dict[str, Any]], bytes | None]:
+    envelopes: list[bytes] = []
+    commands: list[dict[str, Any]] = []
+    seed: bytes | None = None
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        item = orjson.loads(line)
+        kind = item.pop("kind", None)
+        if kind == "event":
+            envelopes.append(orjson.dumps(item))
+            if item.get("type") == "taproom.SeedRevealed":
+                seed = bytes.fromhex(item["payload"]["seed"])
+        elif kind == "command":
+            commands.append(item)
+    commands.sort(key=lambda c: c["from_version"])
+    return envelopes, commands, seed
+
+
+class ArchiveReader:
+    """Reads archives by their pointer, keeping the last ``cache_size`` in memory (archives never change)."""
+
+    def __init__(self, cache_size: int = 32, opener: Callable[[str], bytes] = open_uri) -> None:
+        self.cache_size = cache_size
+        self.opener = opener
+        self._cache: OrderedDict[str, ArchivedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, pointer: dict[str, Any]) -> ArchivedGame:
+        uri = pointer["uri"]
+        with self._lock:
+            found = self._cache.get(uri)
+            if found is not None:
+                self._cache.move_to_end(uri)
+                return found
+        packed = self.opener(uri)
+        if hashlib.sha256(packed).hexdigest() != pointer.get("sha256", hashlib.sha256(packed).hexdigest()):
+            raise ValueError(f"the archive {uri} does not match its summary (sha256): it was altered")
+        envelopes, commands, seed = _decode_record(gzip.decompress(packed))
+        side_doc: dict[str, Any] = {}
+        if pointer.get("side_uri"):
+            side_doc = orjson.loads(gzip.decompress(self.opener(pointer["side_uri"])))
+        game = ArchivedGame(envelopes, commands, side_doc.get("rejections", {}), seed, side_doc.get("side", {}))
+        with self._lock:
+            self._cache[uri] = game
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return game
+
+
+DEFAULT_READER = ArchiveReader()
+"""The reader every event store shares unless given another (one cache per process)."""
