@@ -40,6 +40,19 @@ def new_command_id() -> str:
     return uuid.uuid4().hex
 
 
+def new_reply() -> str:
+    """A reply nonce: the processor pushes the command's outcome onto ``Keys.reply(game, nonce)``."""
+    return uuid.uuid4().hex
+
+
+def parse_reply(raw: bytes) -> tuple[Outcome, list[bytes]]:
+    """A reply popped from a reply list: the outcome, and the events' envelopes (JSON) when the append
+    script pushed it (empty for a rejection or an outcome settled before)."""
+    data = orjson.loads(raw)
+    events = [orjson.dumps(e) for e in data.get("events") or ()]
+    return Outcome(**data["outcome"]), events
+
+
 class CommandBus:
     def __init__(self, client: redis.Redis, keys: Keys, stream_maxlen: int = 1_000_000) -> None:
         self.redis = client
@@ -47,12 +60,15 @@ class CommandBus:
         self.stream_maxlen = stream_maxlen
 
     def submit(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
-               expected_version: int | None = None, dev_seed: str | None = None) -> str:
+               expected_version: int | None = None, dev_seed: str | None = None, reply: str | None = None) -> str:
         """Queue a command; returns its id. One id has one outcome forever: an id already applied or
         rejected is answered with that outcome again and never decided anew (retry a rejection under a
-        new id)."""
+        new id). With ``reply`` (see :func:`new_reply`) the processor pushes the outcome to that reply list
+        for :meth:`wait`."""
         command_id = command_id or new_command_id()
         message = {"game_id": game_id, "command_id": command_id, "command": command, "seat": seat, "actor": actor}
+        if reply is not None:
+            message["reply"] = reply
         if expected_version is not None:
             message["expected_version"] = expected_version
         if dev_seed is not None:
@@ -81,9 +97,33 @@ class CommandBus:
         raw = self.redis.get(self.keys.outcome(game_id, command_id))
         return Outcome(**orjson.loads(raw)) if raw else None
 
-    def wait(self, game_id: str, command_id: str, timeout: float) -> Outcome | None:
-        """Poll for the outcome (1 ms, backing off to 20 ms) until ``timeout`` seconds pass."""
+    def wait(self, game_id: str, command_id: str, timeout: float, reply: str | None = None) -> Outcome | None:
+        """The outcome within ``timeout`` seconds, else None (still queued).
+
+        With the ``reply`` nonce the command was submitted with, the processor hands the outcome over
+        directly: a blocking pop on the reply list, no polling. Redis going away meanwhile (a restart) is
+        waited out until the deadline: the reply list is written with the command's settlement, so it
+        survives a restart with AOF. Without ``reply`` the outcome key is polled (commands queued by older
+        code)."""
         deadline = time.monotonic() + timeout
+        if reply is not None:
+            return self._wait_reply(game_id, command_id, reply, deadline)
+        return self._poll(game_id, command_id, deadline)
+
+    def _wait_reply(self, game_id: str, command_id: str, reply: str, deadline: float) -> Outcome | None:
+        key = self.keys.reply(game_id, reply)
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                popped = self.redis.blpop([key], timeout=max(left, 0.001))
+            except (redis.ConnectionError, redis.TimeoutError):
+                time.sleep(min(0.05, max(deadline - time.monotonic(), 0)))
+                continue
+            if popped is not None:
+                return parse_reply(popped[1])[0]
+        return self.outcome(game_id, command_id)
+
+    def _poll(self, game_id: str, command_id: str, deadline: float) -> Outcome | None:
+        """Poll for the outcome (1 ms, backing off to 20 ms) until ``deadline``."""
         delay = 0.001
         while True:
             # The processor writes the outcome key when it settles, so polling that one key is enough.
@@ -97,5 +137,6 @@ class CommandBus:
 
     def send(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, timeout: float = 10.0,
              **kwargs: Any) -> Outcome | None:
-        command_id = self.submit(game_id, command, seat=seat, actor=actor, **kwargs)
-        return self.wait(game_id, command_id, timeout)
+        reply = new_reply()
+        command_id = self.submit(game_id, command, seat=seat, actor=actor, reply=reply, **kwargs)
+        return self.wait(game_id, command_id, timeout, reply=reply)

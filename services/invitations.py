@@ -23,7 +23,7 @@ from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
 
 from .async_play import clock
-from .commands import CommandBus, Outcome
+from .commands import CommandBus, Outcome, new_reply
 from .eventstore import Keys
 from .players import Player, Players
 
@@ -156,8 +156,9 @@ class Invitations:
         return found
 
     def _send(self, game_id: str, command: dict[str, Any], command_id: str, actor: str, seat: int = -1) -> Outcome:
-        self.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id)
-        outcome = self.bus.wait(game_id, command_id, self.wait_seconds)
+        reply = new_reply()
+        self.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id, reply=reply)
+        outcome = self.bus.wait(game_id, command_id, self.wait_seconds, reply=reply)
         if outcome is None:
             raise RuleError("the command is still queued; repeat the request to see its outcome", code="unavailable")
         if not outcome.accepted:

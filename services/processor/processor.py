@@ -14,6 +14,7 @@ message that keeps crashing becomes a dead letter (rejected for good).
 
 from __future__ import annotations
 
+import re
 import secrets
 import socket
 import threading
@@ -33,13 +34,15 @@ from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
 GROUP = "processors"
+REPLY_NONCE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+"""The reply nonce a request puts in its message (the processor builds the key from it, in the game's slot)."""
 log = structlog.get_logger("taproom.processor")
 
 COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
@@ -227,11 +230,11 @@ class Processor:
                 continue
             result = status.get(id(plan))
             if result is None:  # settled before: answered with the outcome the id already has
-                self._settle(settle, plan.ack, plan.outcome)
+                self._settle(settle, plan.ack, plan.outcome, plan.message)
                 COMMANDS.labels(plan.outcome["status"]).inc()
             elif result.status in ("dup", "refused"):  # another processor settled it first
                 outcome = _settled_result(game_id, command_id, result)
-                self._settle(settle, plan.ack, outcome)
+                self._settle(settle, plan.ack, outcome, plan.message)
                 COMMANDS.labels(outcome["status"]).inc()
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
@@ -262,14 +265,27 @@ class Processor:
             self._dead_letter(stream, entry_id, fields or {b"m": orjson.dumps(message)}, settle, error)
             return
         if outcome is not None:
-            self._settle(settle, (stream, entry_id), outcome)
+            self._settle(settle, (stream, entry_id), outcome, message)
 
-    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: dict[str, Any]) -> None:
-        """Store an outcome the append script did not store, and acknowledge its entry.
-        A rejection never replaces an outcome already there (it may be an accepted one)."""
-        pipe.set(self.keys.outcome(outcome["game_id"], outcome["command_id"]), orjson.dumps(outcome),
-                 ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] != "accepted")
+    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: dict[str, Any], message: dict[str, Any] | None = None) -> None:
+        """Store an outcome the append script did not store (or hand it to the request waiting on its reply
+        list), and acknowledge its entry. A rejection never replaces an outcome already there (it may be an
+        accepted one)."""
+        reply = self._reply_key(message)
+        if reply:
+            pipe.rpush(reply, orjson.dumps({"outcome": outcome}))
+            pipe.expire(reply, REPLY_TTL_SECONDS)
+        else:
+            pipe.set(self.keys.outcome(outcome["game_id"], outcome["command_id"]), orjson.dumps(outcome),
+                     ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] != "accepted")
         pipe.xack(ack[0], GROUP, ack[1])
+
+    def _reply_key(self, message: dict[str, Any] | None) -> str:
+        """The reply list a request waits on for this command ("": nobody waits)."""
+        nonce = message.get("reply") if message else None
+        if not isinstance(nonce, str) or not REPLY_NONCE.fullmatch(nonce):
+            return ""
+        return self.keys.reply(message["game_id"], nonce)  # type: ignore[index]
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
         info = self.redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
@@ -292,9 +308,9 @@ class Processor:
             # find it. Version -1: set aside whatever the log's head (one id, one outcome, even here).
             result = self.store.append_many([AppendRequest(
                 game_id, -1, command_id, outcome, [], orjson.dumps(outcome), self.settings.outcome_ttl_seconds,
-                (GROUP, entry_id), reject=True)])[0]
+                (GROUP, entry_id), reject=True, reply=self._reply_key(message))])[0]
             if result.status != "ok":  # settled meanwhile after all
-                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result))
+                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result), message)
         COMMANDS.labels("dead_letter").inc()
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
@@ -366,7 +382,7 @@ class Processor:
             return Plan(message, ack, rejected, AppendRequest(
                 game_id, loaded.version, command_id, rejected, [], orjson.dumps(rejected),
                 self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
-                prev_hash=loaded.hash))
+                prev_hash=loaded.hash, reply=self._reply_key(message)))
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):
@@ -382,7 +398,8 @@ class Processor:
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, orjson.dumps(outcome),
-                               self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
+                               self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
+                               reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
         snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None

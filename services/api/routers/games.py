@@ -26,6 +26,7 @@ from ...aggregates import Repository
 from ...async_play.deadlines import TurnClocks
 from ...async_play.vacation import Vacations
 from ...bots import LEVELS
+from ...commands import new_reply
 from ...eventstore import Envelope
 from ..abuse import StreamSlot, client_address
 from ..bounds import MAX_INT
@@ -49,8 +50,8 @@ router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _outcome_or_error(ctx: Context, game_id: str, command_id: str) -> dict[str, Any]:
-    outcome = ctx.bus.wait(game_id, command_id, ctx.settings.command_wait_seconds)
+def _outcome_or_error(ctx: Context, game_id: str, command_id: str, reply: str | None = None) -> dict[str, Any]:
+    outcome = ctx.bus.wait(game_id, command_id, ctx.settings.command_wait_seconds, reply=reply)
     if outcome is None:
         raise _Queued(game_id, command_id)
     if not outcome.accepted:
@@ -110,10 +111,11 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
                "seats": specs, "seed_commitment": "", "creator": player_id, "hot_seat": body.hot_seat}
     if pace is not None:
         command["pace"] = pace.model_dump(mode="json")
+    reply = new_reply()
     command_id = ctx.bus.submit(game_id, command, seat=-1, actor=f"player:{player_id}" if player_id else "guest",
-                                dev_seed=body.seed)
+                                dev_seed=body.seed, reply=reply)
     try:
-        _outcome_or_error(ctx, game_id, command_id)
+        _outcome_or_error(ctx, game_id, command_id, reply)
     except ApiError:
         for token in tokens.values():
             ctx.revoke_token(token)
@@ -156,9 +158,11 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
         ctx.guard.claim_guest_seat(game_id, client_address(request), seat)
     command = {"type": "taproom.ClaimSeat", "name": name, "player_id": player_id}
     token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
-    command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest")
+    reply = new_reply()
+    command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest",
+                                reply=reply)
     try:
-        outcome = _outcome_or_error(ctx, game_id, command_id)
+        outcome = _outcome_or_error(ctx, game_id, command_id, reply)
     except ApiError:
         if token:
             ctx.revoke_token(token)
@@ -266,10 +270,11 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
     actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
     body = command.model_dump(mode="json")
     _claim_command_id(ctx, game_id, f"{game_id}:{chosen}:{command_id}", body, expected)
+    reply = new_reply()
     ctx.bus.submit(game_id, body, seat=chosen, actor=actor,
-                   command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected)
+                   command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected, reply=reply)
     try:
-        outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}")
+        outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}", reply)
     except _Queued as queued:
         return queued_response(queued)
     events = ctx.store.read(game_id, after=outcome["from_version"], until=outcome["version"])
