@@ -20,7 +20,7 @@ from .bounds import bounded_json_body
 from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
-from .routers import games, invitations, lobby, notifications, players, players_async, system, web
+from .routers import games, invitations, lobby, notifications, play, players, players_async, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
@@ -90,6 +90,7 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     app.include_router(system.router)
     app.include_router(players.router)
     app.include_router(games.router)
+    app.include_router(play.router)
     app.include_router(lobby.router)
     app.include_router(players_async.router)
     app.include_router(invitations.router)

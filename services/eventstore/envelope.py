@@ -9,7 +9,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from domain.core import REDACTED, Event
-from domain.core.lifecycle import parse_event
+from domain.core.lifecycle import KERNEL_EVENTS, parse_event
 from domain.core.registry import get_game
 from domain.core.upcasting import upcast
 
@@ -41,7 +41,8 @@ class Envelope(BaseModel):
         return hashlib.sha256(self.prev_hash.encode() + self.body_bytes()).hexdigest()
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump())
+        cached = self.__dict__.get("_json")  # set by seal: the envelope is frozen, its JSON never changes
+        return cached if cached is not None else orjson.dumps(self.model_dump())
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Envelope:
@@ -75,8 +76,6 @@ def decode_event(game_type: str, type_name: str, schema_version: int, payload: d
 
 
 def _event_class(game_type: str, type_name: str) -> type[Event] | None:
-    from domain.core.lifecycle import KERNEL_EVENTS
-
     if type_name in KERNEL_EVENTS:
         return KERNEL_EVENTS[type_name]
     return get_game(game_type)._event_index().get(type_name)
@@ -92,8 +91,11 @@ def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, 
         private_fields=sorted(event.private_fields), command_id=command_id, actor=actor, ts=ts,
         prev_hash=prev_hash,
     )
-    env = Envelope.model_construct(**fields, hash="")
-    env.__dict__["hash"] = env.compute_hash()  # one definition of what the hash covers: compute_hash
+    # What compute_hash covers (every field but the hash, keys sorted), serialized once from the plain values
+    # instead of through model_dump; test_eventstore checks the two agree.
+    digest = hashlib.sha256(prev_hash.encode() + orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    env = Envelope.model_construct(**fields, hash=digest)
+    env.__dict__["_json"] = orjson.dumps({**fields, "hash": digest})  # what to_json gives, in field order
     return env
 
 

@@ -136,6 +136,13 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end)
         return [fields[b"e"] for _, fields in entries]
 
+    def read_raw_many(self, game_ids: list[str]) -> list[list[bytes]]:
+        """The whole logs of several games in one round trip (stored envelopes, raw JSON)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrange(self.keys.events(game_id), "-", "+")
+        return [[fields[b"e"] for _, fields in entries] for entries in pipe.execute()]
+
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.head(game_id)))
 
@@ -179,7 +186,11 @@ class EventStore:
             "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": pickled})
 
     def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
-        raw = self.redis.hgetall(self.keys.snapshot(game_id))
+        return self.snapshot_from(self.redis.hgetall(self.keys.snapshot(game_id)))
+
+    @staticmethod
+    def snapshot_from(raw: dict[bytes, bytes]) -> tuple[int, str, Any, float] | None:
+        """(version, hash, record, ts) of a snapshot hash as read, or None (none, or of another format)."""
         if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
             return None
         try:

@@ -7,7 +7,6 @@ processor's outcome.
 
 from __future__ import annotations
 
-import hashlib
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -18,8 +17,8 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
+from domain.core import get_game
+from domain.core.lifecycle import new_game_pace
 from domain.core.seating import bot_seat_names
 
 from ...aggregates import Repository
@@ -40,7 +39,6 @@ from ..schemas import (
     History,
     JoinRequest,
     JoinResponse,
-    LegalCommands,
     NewGame,
     SeatCreated,
 )
@@ -207,99 +205,6 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX
 
         return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
-
-
-@router.get("/games/{game_id}/legal", response_model=LegalCommands,
-            responses=error_responses(401, 403, 404, 422))
-def legal_commands(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                   principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    assert chosen is not None
-
-    def legal(record: GameRecord, version: int) -> dict[str, Any]:
-        commands = kernel_commands(record, chosen)
-        if record.status == "active" and chosen in record.to_act():
-            commands = record.game.legal_commands(record.state, chosen) + commands
-        return {"version": version, "seat": chosen,
-                "commands": [c.model_dump(mode="json", exclude={"seat"}) for c in commands]}
-
-    return ctx.with_record(game_id, legal)
-
-
-@router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
-             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
-def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
-                   game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                   principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
-
-    ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
-    outcome forever. Sending an id again with the same body answers the outcome it already has, accepted or
-    rejected, and changes nothing; with another body it is refused (409 ``command_id_reused``). A rejected
-    command is never decided again under its id, even when it would now be legal, so try again under a new
-    ``command_id``.
-
-    The seat is the token's; a `seat` in the body (or `?seat=`) picks one of the seats the token holds, and is
-    refused when the token does not hold it."""
-    meta = ctx.meta(game_id)
-    data = dict(request_body)
-    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
-        named = data.pop("seat")
-        if not isinstance(named, int) or isinstance(named, bool):
-            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
-        if seat is not None and seat != named:
-            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
-        seat = named
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    assert chosen is not None
-    command_id = data.pop("command_id", None) or uuid.uuid4().hex
-    expected = data.pop("expected_version", None)
-    if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
-        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise ApiError("invalid_request", "expected_version must be an integer")
-    kind = str(data.get("type", ""))
-    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
-        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
-                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
-    data["seat"] = chosen
-    command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
-    actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    body = command.model_dump(mode="json")
-    _claim_command_id(ctx, game_id, f"{game_id}:{chosen}:{command_id}", body, expected)
-    reply = new_reply()
-    ctx.bus.submit(game_id, body, seat=chosen, actor=actor,
-                   command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected, reply=reply)
-    try:
-        outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}", reply)
-    except _Queued as queued:
-        return queued_response(queued)
-    events = ctx.store.read(game_id, after=outcome["from_version"], until=outcome["version"])
-    over = meta["status"] == "scored"
-    return {"status": "accepted", "command_id": command_id, "version": outcome["version"],
-            "events": [e.redacted(chosen, over) for e in events]}
-
-
-def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[str, Any], expected: int | None) -> None:
-    """A command id names one command: re-sending it with the same body is answered with the first outcome,
-    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
-    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
-    key = ctx.keys.command_body(game_id, command_id)
-    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.outcome_ttl_seconds):
-        # First use, as far as the fingerprints remember: an applied command's record outlives them.
-        applied = ctx.store.command_record(game_id, command_id)
-        if applied is None or applied.get("command") == body:
-            return
-        ctx.redis.delete(key)  # the applied command's body stays the one this id names
-    else:
-        first = ctx.redis.get(key)
-        if first is None or first.decode() == fingerprint:
-            return
-    raise ApiError("command_id_reused", f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another "
-                                        "command in this game: choose a new id for a new command")
 
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,

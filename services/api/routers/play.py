@@ -1,0 +1,159 @@
+"""The routes a game's clients hit on every move: ``/legal`` and ``POST /commands``, async on ``redis.asyncio``.
+
+No worker-thread hand-off on the way: the token and the game's record are read in one pipelined round
+trip (the record from this process's cache, caught up with the log by one XRANGE), and a command is
+claimed, queued and waited for in another (``services.async_commands``). The answer to a move carries
+what the client needs next: the new version, the seats to act, and the caller's legal commands when
+its seat is still to act, so a client needs about one request per move.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
+from fastapi.responses import JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials
+
+from domain.core import InvalidCommand, get_game
+from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, parse_command
+
+from ...async_commands import CommandIdReused, fingerprint
+from ...eventstore import Envelope
+from ..bounds import MAX_INT
+from ..deps import BEARER, Context, Principal, bearer_token, get_context, resolve_seat
+from ..errors import ApiError, error_responses
+from ..schemas import CommandAccepted, CommandQueued, LegalCommands
+
+router = APIRouter(tags=["games"])
+GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _json(data: Any, status_code: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status_code, media_type="application/json")
+
+
+def seat_facts(record: GameRecord) -> dict[str, Any]:
+    """What :func:`resolve_seat` reads of a game's meta, taken from the record itself (always current)."""
+    return {"seats": [{"seat": i, "player_id": s.player_id, "bot": s.bot} for i, s in enumerate(record.seats)],
+            "to_act": record.to_act(), "hot_seat": bool(record.hot_seat)}
+
+
+def legal_for(record: GameRecord, version: int, seat: int) -> dict[str, Any]:
+    """The seat's legal commands now: the game's when it is to act, and the kernel's whenever they apply."""
+    commands = kernel_commands(record, seat)
+    if record.status == "active" and seat in record.to_act():
+        commands = record.game.legal_commands(record.state, seat) + commands
+    return {"version": version, "seat": seat, "commands": [c.model_dump(mode="json", exclude={"seat"})
+                                                           for c in commands]}
+
+
+async def _seated(request: Request, ctx: Context, game_id: str, seat: int | None
+                  ) -> tuple[GameRecord, int, Principal, int]:
+    token = bearer_token(request)
+    if token is None:
+        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
+    record, version, _, principal = await ctx.record_and_principal(game_id, token)
+    assert principal is not None
+    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    assert chosen is not None
+    return record, version, principal, chosen
+
+
+@router.get("/games/{game_id}/legal", response_model=LegalCommands,
+            responses=error_responses(401, 403, 404, 422))
+async def legal_commands(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
+                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                         ctx: Context = Depends(get_context)) -> Any:
+    """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
+    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
+    record, version, _, chosen = await _seated(request, ctx, game_id, seat)
+    return _json(legal_for(record, version, chosen))
+
+
+@router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
+async def submit_command(request: Request,
+                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
+                         game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
+                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                         ctx: Context = Depends(get_context)) -> Any:
+    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
+
+    ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
+    outcome forever. Sending an id again with the same body answers the outcome it already has, accepted or
+    rejected, and changes nothing; with another body it is refused (409 ``command_id_reused``). A rejected
+    command is never decided again under its id, even when it would now be legal, so try again under a new
+    ``command_id``.
+
+    The seat is the token's; a `seat` in the body (or `?seat=`) picks one of the seats the token holds, and is
+    refused when the token does not hold it.
+
+    The answer carries the new ``version``, the seats ``to_act`` now and, while the caller's seat is still to
+    act, its ``legal`` commands (as `/legal` answers them)."""
+    data = dict(request_body)
+    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
+        named = data.pop("seat")
+        if not isinstance(named, int) or isinstance(named, bool):
+            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
+        if seat is not None and seat != named:
+            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
+        seat = named
+    record, _, principal, chosen = await _seated(request, ctx, game_id, seat)
+    command_id = data.pop("command_id", None) or uuid.uuid4().hex
+    expected = data.pop("expected_version", None)
+    if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
+        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise ApiError("invalid_request", "expected_version must be an integer")
+    kind = str(data.get("type", ""))
+    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
+        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
+                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
+    data["seat"] = chosen
+    command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
+    body = command.model_dump(mode="json")
+    scoped = f"{game_id}:{chosen}:{command_id}"
+    message: dict[str, Any] = {"game_id": game_id, "command_id": scoped, "command": body, "seat": chosen,
+                               "actor": f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"}
+    if expected is not None:
+        message["expected_version"] = expected
+    parts = ctx.loop_parts()
+    try:
+        settled = await parts.bus.submit_and_wait(message, ctx.settings.command_wait_seconds,
+                                                  claim=fingerprint(body, expected))
+    except CommandIdReused:
+        raise ApiError("command_id_reused", f"command id {command_id!r} was already used for another command in "
+                                            "this game: choose a new id for a new command") from None
+    if settled is None:
+        return JSONResponse({"status": "queued", "command_id": command_id,
+                             "poll": f"/games/{game_id}/commands/{command_id}"}, status_code=202)
+    outcome = settled.outcome
+    if not outcome.accepted:
+        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
+    return _json(await _accepted(ctx, game_id, chosen, command_id, outcome.from_version, outcome.version,
+                                 settled.events))
+
+
+async def _accepted(ctx: Context, game_id: str, seat: int, command_id: str, from_version: int, version: int,
+                    events: list[bytes]) -> dict[str, Any]:
+    """The answer to an accepted move: its events redacted for the caller, who acts now, and the caller's
+    legal commands while it is still to act."""
+    parts = ctx.loop_parts()
+    after = parts.records.advance(game_id, from_version, events) if events else None
+    if not events:  # an outcome the id already had: its events from the log
+        entries = await parts.redis.xrange(ctx.keys.events(game_id), f"{from_version + 1}-0", f"{version}-1")
+        events = [fields[b"e"] for _, fields in entries]
+    if after is None:  # another process moved the game meanwhile, or nothing cached: catch up
+        after, _ = await parts.records.current(parts.redis, game_id)
+    record = after.record
+    assert record is not None
+    over = record.status == "scored"
+    answer: dict[str, Any] = {"status": "accepted", "command_id": command_id, "version": version,
+                              "events": [Envelope.trusted(e).redacted(seat, over) for e in events],
+                              "to_act": record.to_act()}
+    if record.status == "active" and seat in answer["to_act"]:
+        answer["legal"] = legal_for(record, after.version, seat)
+    return answer
