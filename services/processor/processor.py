@@ -106,7 +106,8 @@ class Processor:
         batches = self.redis.xreadgroup(GROUP, self.name, streams, count=count, block=block_ms or None)
         handled = 0
         for stream, entries in batches or []:
-            handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries)
+            handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries,
+                                          fresh=True)
         return handled
 
     def drain(self, max_rounds: int = 1000) -> int:
@@ -165,13 +166,19 @@ class Processor:
                 return handled
 
     # -- one batch -------------------------------------------------------------
-    def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False) -> int:
+    def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False, fresh: bool = False) -> int:
         """Decide the batch in order, then commit its appends in one pipeline (group commit).
 
         Each append script re-checks version, chain and command id and settles its command
         (outcome + ack) atomically. Should an append be refused (another writer moved the log),
         that game's remaining commands of the batch are decided again, one by one, on a fresh
         record. Rejections and dead letters are settled at the end of the batch.
+
+        Entries delivered for the first time (``fresh``) are not looked up in the settled records first:
+        a command id settled before (a client's retry) is decided again and its append script answers
+        with the outcome the id has ("dup" / "refused"), which is what is settled. Redeliveries (after a
+        crash or an outage) are looked up first, so a command that crashed the processor is not decided
+        again once it is settled.
         """
         settle = self.redis.pipeline(transaction=False)
         messages: list[tuple[Any, dict[str, Any] | None, dict]] = []
@@ -184,7 +191,10 @@ class Processor:
             except Exception:
                 messages.append((entry_id, None, fields))
         readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
-        settled = iter(self.store.settled_for(readable)) if readable else iter(())
+        if fresh:
+            settled: Any = iter([(None, None)] * len(readable))
+        else:
+            settled = iter(self.store.settled_for(readable)) if readable else iter(())
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
         repeats: list[tuple[Any, dict[str, Any], dict]] = []
