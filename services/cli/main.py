@@ -43,9 +43,14 @@ UVICORN = {"loop": "uvloop", "http": "httptools", "log_level": "warning"}
 def _run_api(host: str, port: int, processes: int, app: Any = None) -> None:
     """Serve the API: ``app`` in this process, or ``processes`` API processes (uvicorn's supervisor, each
     building its app from the environment) sharing the port."""
+    import os
+    import tempfile
+
     import uvicorn
 
     if processes > 1 or app is None:
+        # The processes' Prometheus metrics go to files in one folder; /metrics of any of them adds them up.
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="taproom-metrics-"))
         uvicorn.run("services.api.app:app_from_env", factory=True, host=host, port=port, workers=processes,
                     **UVICORN)  # type: ignore[arg-type]
     else:

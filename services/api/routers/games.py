@@ -22,8 +22,6 @@ from domain.core.lifecycle import new_game_pace
 from domain.core.seating import bot_seat_names
 
 from ...aggregates import Repository
-from ...async_play.deadlines import TurnClocks
-from ...async_play.vacation import Vacations
 from ...bots import LEVELS
 from ...commands import new_reply
 from ...eventstore import Envelope
@@ -170,41 +168,6 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
     except _Queued as queued:
         return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id, seat=seat, token=token)
     return JoinResponse(game_id=game_id, seat=seat, version=outcome["version"], token=token)
-
-
-def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    """A view with the clock of now (deadlines move with vacations, so they are read, not projected)."""
-    clocks = TurnClocks(ctx.redis, ctx.keys, Vacations(ctx.redis, ctx.keys, 0))  # deadlines only: no allowance
-    data["clock"] = ctx.with_record(game_id, lambda record, _: clocks.view(record))
-    return data
-
-
-@router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(404, 422))
-def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
-    """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
-    timeouts, and after how many a seat is taken over."""
-    raw = ctx.redis.get(ctx.keys.view(game_id, None))
-    if raw is None:
-        from projections.read_models import view
-
-        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, None, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
-
-
-@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(401, 403, 404, 422))
-def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal = Depends(require_principal),
-              ctx: Context = Depends(get_context)) -> Any:
-    """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    raw = ctx.redis.get(ctx.keys.view(game_id, chosen))
-    if raw is None:
-        from projections.read_models import view
-
-        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,

@@ -1,4 +1,5 @@
-"""The routes a game's clients hit on every move: ``/legal`` and ``POST /commands``, async on ``redis.asyncio``.
+"""The routes a game's clients hit on every move (``/legal``, ``POST /commands``, the public and seat views),
+async on ``redis.asyncio``.
 
 No worker-thread hand-off on the way: the token and the game's record are read in one pipelined round
 trip (the record from this process's cache, caught up with the log by one XRANGE), and a command is
@@ -19,13 +20,16 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from domain.core import InvalidCommand, get_game
 from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, parse_command
+from projections import read_models
 
 from ...async_commands import CommandIdReused, fingerprint
+from ...async_play.deadlines import TurnClocks
+from ...async_play.vacation import Vacations
 from ...eventstore import Envelope
 from ..bounds import MAX_INT
-from ..deps import BEARER, Context, Principal, bearer_token, get_context, resolve_seat
+from ..deps import BEARER, Context, Principal, bearer_token, get_context, hash_token, resolve_seat
 from ..errors import ApiError, error_responses
-from ..schemas import CommandAccepted, CommandQueued, LegalCommands
+from ..schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -157,3 +161,87 @@ async def _accepted(ctx: Context, game_id: str, seat: int, command_id: str, from
     if record.status == "active" and seat in answer["to_act"]:
         answer["legal"] = legal_for(record, after.version, seat)
     return answer
+
+
+class _Prefetched:
+    """A read-only stand-in for the Redis client :class:`TurnClocks` reads a clock view through, answering
+    from what one pipelined round trip fetched (the clock hash, the vacations of the waiting players), so
+    the clock logic runs as it is, on the event loop, without a worker thread. Any other read is a bug."""
+
+    def __init__(self, hashes: dict[str, dict[bytes, bytes]], zsets: dict[str, list[bytes]]) -> None:
+        self.hashes, self.zsets = hashes, zsets
+
+    def hgetall(self, key: str) -> dict[bytes, bytes]:
+        return self.hashes[key]
+
+    def hget(self, key: str, field: str) -> bytes | None:
+        return self.hashes[key].get(field.encode())
+
+    def zrange(self, key: str, start: int, end: int) -> list[bytes]:
+        assert (start, end) == (0, -1)
+        return self.zsets[key]
+
+
+async def _view(request: Request, ctx: Context, game_id: str, seat: int | None, public: bool) -> Response:
+    """A projected view (or one built from the record while the projector lags) with the clock of now."""
+    parts = ctx.loop_parts()
+    token = None if public else bearer_token(request)
+    if not public and token is None:
+        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
+    view_key = ctx.keys.view(game_id, None)
+    clock_key = ctx.keys.clock(game_id)
+
+    def reads(pipe: Any) -> None:
+        if token is not None:
+            pipe.get(ctx.keys.token(hash_token(token)))
+        pipe.hgetall(clock_key)
+        if public:
+            pipe.get(view_key)
+
+    loaded, replies = await parts.records.current(parts.redis, game_id, reads)
+    if token is not None:
+        if not replies[0]:
+            raise ApiError("unauthorized", "unknown or revoked token")
+        principal: Principal | None = Principal(**orjson.loads(replies.pop(0)))
+    else:
+        principal = None
+    record = loaded.record
+    if record is None:
+        parts.records.drop(game_id)
+        raise ApiError("game_not_found", f"no game {game_id!r}")
+    clock_hash = replies[0]
+    if public:
+        raw = replies[1]
+    else:
+        seat = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+        raw = await parts.redis.get(ctx.keys.view(game_id, seat))
+    data = orjson.loads(raw) if raw is not None else read_models.view(record, seat if not public else None, 0.0)
+    waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
+    players = {record.seats[s].player_id for s in waiting if s < len(record.seats) and record.seats[s].player_id}
+    zsets: dict[str, list[bytes]] = {}
+    if players and record.pace is not None:
+        pipe = parts.redis.pipeline(transaction=False)
+        for player in sorted(players):
+            pipe.zrange(ctx.keys.vacations(player), 0, -1)
+        zsets = dict(zip((ctx.keys.vacations(p) for p in sorted(players)), await pipe.execute()))
+    reader = _Prefetched({clock_key: clock_hash}, zsets)
+    clocks = TurnClocks(reader, ctx.keys, Vacations(reader, ctx.keys, 0))  # type: ignore[arg-type]
+    data["clock"] = clocks.view(record)
+    return _json(data)
+
+
+@router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(404, 422))
+async def public_view(request: Request, game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
+    """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
+    timeouts, and after how many a seat is taken over."""
+    return await _view(request, ctx, game_id, None, public=True)
+
+
+@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 422))
+async def seat_view(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
+                    _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                    ctx: Context = Depends(get_context)) -> Any:
+    """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
+    return await _view(request, ctx, game_id, seat, public=False)
