@@ -16,7 +16,7 @@ import orjson
 
 from domain.core.lifecycle import GameRecord, apply
 
-from .eventstore import GENESIS_HASH, EventStore, Keys
+from .eventstore import GENESIS_HASH, Envelope, EventStore, Keys
 from .eventstore.envelope import decode_event
 
 
@@ -159,13 +159,18 @@ class AsyncRecords:
             entries = read
         return self._fold(game_id, entries), replies
 
-    def advance(self, game_id: str, from_version: int, raw: list[bytes]) -> Loaded | None:
-        """Fold the envelopes of one command settled at ``from_version`` (a reply's), when the cached record
-        is exactly there; returns the record then, else None (the next read catches up)."""
+    def advance(self, game_id: str, from_version: int, envelopes: list[Envelope]) -> Loaded | None:
+        """Fold the events of one command settled at ``from_version`` (those its reply carried), when the
+        cached record is exactly there; returns the record then, else None (the next read catches up)."""
         loaded = self._cache.get(game_id)
-        if loaded is None or loaded.version != from_version or not raw:
+        if loaded is None or loaded.version != from_version or not envelopes:
             return None
-        return self._put(game_id, fold_raw(loaded, game_id, raw))
+        record = loaded.record
+        for env in envelopes:
+            game_type = record.game_type if record else env.payload.get("game", "")
+            record = apply(record, game_id, env.event(game_type))
+        last = envelopes[-1]
+        return self._put(game_id, Loaded(record, last.version, last.hash, last.ts))
 
     def drop(self, game_id: str) -> None:
         self._cache.pop(game_id, None)

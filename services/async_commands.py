@@ -15,7 +15,6 @@ pops expires after ``REPLY_TTL_SECONDS``.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -24,8 +23,8 @@ import orjson
 import redis
 import redis.asyncio
 
-from .commands import Outcome, new_reply, parse_reply
-from .eventstore import Keys
+from .commands import CommandMessage, CommandOutcome, new_reply, parse_reply
+from .eventstore import Envelope, Keys
 from .eventstore.store import REPLY_TTL_SECONDS
 
 SUBMIT_SCRIPT = resources.files("services.eventstore").joinpath("submit.lua").read_text()
@@ -40,13 +39,8 @@ class Settled:
     """A command's outcome as the processor handed it over, with its events' envelopes (JSON) when the
     append script pushed it (none for a rejection, or for an outcome the id already had)."""
 
-    outcome: Outcome
+    outcome: CommandOutcome
     events: list[bytes]
-
-
-def fingerprint(body: dict[str, Any], expected: int | None) -> str:
-    """What a command id is claimed for: the command's body and the version it expects."""
-    return hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 class AsyncCommandBus:
@@ -57,18 +51,18 @@ class AsyncCommandBus:
         self.fingerprint_ttl = fingerprint_ttl
         self.stream_maxlen = stream_maxlen
 
-    async def submit_and_wait(self, message: dict[str, Any], timeout: float,
+    async def submit_and_wait(self, message: CommandMessage, timeout: float, body: dict[str, Any],
                               claim: str | None = None) -> Settled | None:
-        """Queue ``message`` (a command stream message without its reply nonce) and wait up to ``timeout``
-        seconds for its outcome; None: still queued. With ``claim`` (the body's :func:`fingerprint`) the
-        command id is claimed first: :class:`CommandIdReused` when it names another command."""
-        game_id, command_id = message["game_id"], message["command_id"]
+        """Queue ``message`` (its reply nonce is set here) and wait up to ``timeout`` seconds for its
+        outcome; None: still queued. With ``claim`` (the fingerprint of ``body``, the command with its seat)
+        the command id is claimed first: :class:`CommandIdReused` when it names another command."""
+        game_id, command_id = message.game_id, message.command_id
         reply = new_reply()
         key = self.keys.reply(game_id, reply)
         pipe = self.redis.pipeline(transaction=False)
         # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
         pipe.eval(SUBMIT_SCRIPT, 4, self.keys.cmd_stream_for(game_id), self.keys.command_body(game_id, command_id),
-                  self.keys.commands(game_id), key, orjson.dumps({**message, "reply": reply}), self.stream_maxlen,
+                  self.keys.commands(game_id), key, message.model_copy(update={"reply": reply}).to_json(), self.stream_maxlen,
                   claim or "", self.fingerprint_ttl, command_id, REPLY_TTL_SECONDS)
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
@@ -77,17 +71,22 @@ class AsyncCommandBus:
             raise CommandIdReused(command_id)
         if status == "check":  # the fingerprint lapsed, the applied record remembers the body
             applied = orjson.loads(queued[1])
-            if applied.get("command") != message["command"]:
+            if applied.get("command") != body:
                 await self.redis.delete(self.keys.command_body(game_id, command_id))
                 raise CommandIdReused(command_id)
-            return await self.submit_and_wait(message, timeout)  # answered with the outcome it has
+            return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
             outcome, events = parse_reply(popped[1])
             return Settled(outcome, events)
         found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
         return Settled(found, []) if found is not None else None
 
-    async def outcome(self, game_id: str, command_id: str) -> Outcome | None:
+    async def read(self, game_id: str, after: int, until: int) -> list[Envelope]:
+        """The events of versions ``after + 1`` to ``until``."""
+        entries = await self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", f"{until}-1")
+        return [Envelope.trusted(fields[b"e"]) for _, fields in entries]
+
+    async def outcome(self, game_id: str, command_id: str) -> CommandOutcome | None:
         """A command's outcome from the game's records (None: not decided yet)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(self.keys.outcome(game_id, command_id))
@@ -95,10 +94,9 @@ class AsyncCommandBus:
         pipe.hget(self.keys.rejections(game_id), command_id)
         stored, applied, rejected = await pipe.execute()
         if stored:
-            return Outcome(**orjson.loads(stored))
+            return CommandOutcome.from_json(stored)
         if rejected:
-            return Outcome(**orjson.loads(rejected))
+            return CommandOutcome.from_json(rejected)
         if applied:
-            record = orjson.loads(applied)
-            return Outcome("accepted", command_id, game_id, record.get("from_version", 0), record.get("to_version", 0))
+            return CommandOutcome.from_record(game_id, command_id, orjson.loads(applied))
         return None

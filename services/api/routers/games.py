@@ -8,27 +8,24 @@ processor's outcome.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
-from domain.core import get_game
-from domain.core.lifecycle import new_game_pace
-from domain.core.seating import bot_seat_names
+from domain.core.lifecycle import SeatSpec
 
 from ...aggregates import Repository
-from ...bots import LEVELS
-from ...commands import new_reply
+from ...application import games
+from ...application.results import Queued, Rejected
 from ...eventstore import Envelope
-from ..abuse import StreamSlot, client_address
+from ..abuse import BotGames, GuestSeats, StreamSlot, client_address
 from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat, seats_of
-from ..errors import ApiError, error_response, error_responses
+from ..errors import ApiError, error_response, error_responses, queued_response
 from ..schemas import (
     CommandAccepted,
     CommandQueued,
@@ -40,30 +37,20 @@ from ..schemas import (
     NewGame,
     SeatCreated,
 )
-from ..seating import check_one_seat
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _outcome_or_error(ctx: Context, game_id: str, command_id: str, reply: str | None = None) -> dict[str, Any]:
-    outcome = ctx.bus.wait(game_id, command_id, ctx.settings.command_wait_seconds, reply=reply)
-    if outcome is None:
-        raise _Queued(game_id, command_id)
-    if not outcome.accepted:
-        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
-    return outcome.to_dict()
-
-
-class _Queued(Exception):
-    def __init__(self, game_id: str, command_id: str) -> None:
-        self.game_id, self.command_id = game_id, command_id
-
-
-def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSONResponse:
-    return JSONResponse({"status": "queued", "command_id": exc.command_id,
-                         "poll": poll or f"/games/{exc.game_id}/commands/{exc.command_id}", **extra},
-                        status_code=202)
+def _seat_specs(body: NewGame, player_id: str | None) -> list[SeatSpec]:
+    specs = []
+    for index, seat in enumerate(body.seats):
+        if seat.me and player_id is None:
+            raise ApiError("unauthorized", f"seat {index} says me=true: send a player token")
+        if seat.me and seat.bot:
+            raise ApiError("invalid_request", f"seat {index} cannot be both a bot and yours")
+        specs.append(SeatSpec(name=seat.name, bot=seat.bot, player_id=player_id if seat.me else None))
+    return specs
 
 
 @router.post("/games", response_model=GameCreatedResponse, status_code=201,
@@ -72,60 +59,19 @@ def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSON
 def create_game(body: NewGame, principal: Principal | None = Depends(optional_principal),
                 ctx: Context = Depends(get_context)) -> Any:
     """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join."""
-    game = get_game(body.game)
-    options = game.parse_options(body.options)
-    game.check_seats(options, len(body.seats))
-    if body.seed is not None and not ctx.settings.allow_client_seed:
-        raise ApiError("seed_not_allowed", "this server keeps seeds secret; a chosen seed is for development only")
-    pace = new_game_pace(body.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
-    if pace is not None and pace.autopilot_level not in LEVELS:
-        raise ApiError("invalid_request", f"unknown autopilot level {pace.autopilot_level!r}; known: {', '.join(sorted(LEVELS))}")
     player_id = principal.player_id if principal and principal.kind == "player" else None
-    game_id = uuid.uuid4().hex[:12]
-    specs, tokens = [], {}
-    bot_names = bot_seat_names([(s.name, s.bot) for s in body.seats])
-    for index, seat in enumerate(body.seats):
-        if seat.bot is not None and seat.bot not in LEVELS:
-            raise ApiError("invalid_request", f"seat {index}: unknown bot level {seat.bot!r}; known: {', '.join(sorted(LEVELS))}")
-        if seat.me and player_id is None:
-            raise ApiError("unauthorized", f"seat {index} says me=true: send a player token")
-        if seat.me and seat.bot:
-            raise ApiError("invalid_request", f"seat {index} cannot be both a bot and yours")
-        name = bot_names[index] or seat.name
-        if seat.me and not name:
-            name = ctx.redis.hget(ctx.keys.player(player_id or ""), "name")
-            name = name.decode() if name else "player"
-        specs.append({"name": name, "bot": seat.bot, "player_id": player_id if seat.me else None})
-        if name and not seat.bot and not seat.me:
-            tokens[index] = ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": index})
-    has_bots = any(s["bot"] for s in specs)
-    if has_bots and player_id is None:  # each bot game costs worker time: only known players, and a few each
-        raise ApiError("unauthorized", "games with bots need a player token (POST /players)")
-    if has_bots:
-        ctx.guard.claim_bot_game(player_id or "", game_id)
-    command = {"type": "taproom.CreateGame", "game": game.id, "options": options.model_dump(mode="json"),
-               "seats": specs, "seed_commitment": "", "creator": player_id, "hot_seat": body.hot_seat}
-    if pace is not None:
-        command["pace"] = pace.model_dump(mode="json")
-    reply = new_reply()
-    command_id = ctx.bus.submit(game_id, command, seat=-1, actor=f"player:{player_id}" if player_id else "guest",
-                                dev_seed=body.seed, reply=reply)
-    try:
-        _outcome_or_error(ctx, game_id, command_id, reply)
-    except ApiError:
-        for token in tokens.values():
-            ctx.revoke_token(token)
-        if has_bots:
-            ctx.guard.release_bot_game(player_id or "", game_id)
-        raise
-    except _Queued as queued:  # the tokens are shown now or never: hand them out with the 202
-        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id,
-                               seats=[{"seat": i, "name": s["name"], "bot": s["bot"], "token": tokens.get(i)}
-                                      for i, s in enumerate(specs)])
-    meta = ctx.meta(game_id)
-    return GameCreatedResponse(
-        game_id=game_id, version=meta["version"], seed_commitment=meta["seed_commitment"],
-        seats=[SeatCreated(seat=i, name=s["name"], bot=s["bot"], token=tokens.get(i)) for i, s in enumerate(specs)])
+    new = games.NewGame(game=body.game, seats=_seat_specs(body, player_id), options=body.options, pace=body.pace,
+                        hot_seat=body.hot_seat, creator=player_id, dev_seed=body.seed)
+    created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id))
+    seats = [SeatCreated(seat=s.seat, name=s.name, bot=s.bot, token=s.token) for s in created.seats]
+    result = created.result
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):  # the tokens are shown now or never: hand them out with the 202
+        return queued_response(result, game_id=created.game_id, seats=[s.model_dump() for s in seats])
+    meta = ctx.meta(created.game_id)
+    return GameCreatedResponse(game_id=created.game_id, version=meta["version"],
+                               seed_commitment=meta["seed_commitment"], seats=seats)
 
 
 @router.post("/games/{game_id}/join", response_model=JoinResponse,
@@ -135,39 +81,16 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
     meta = ctx.meta(game_id)
     player_id = principal.player_id if principal and principal.kind == "player" else None
-    name = body.name
-    if player_id and not name:
-        raw = ctx.redis.hget(ctx.keys.player(player_id), "name")
-        name = raw.decode() if raw else None
-    if not name:
-        raise ApiError("invalid_request", "a guest must give a name")
-    if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
-        check_one_seat(seats_of(principal, game_id, meta), game_id, bool(meta.get("hot_seat")))
-    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
-    if not open_seats:
-        raise ApiError("no_open_seat", f"game {game_id} has no open seat")
-    seat = body.seat if body.seat is not None else open_seats[0]
-    if seat not in open_seats:
-        raise ApiError("seat_taken", f"seat {seat} is not open; open seats: {open_seats}")
     guest = player_id is None and (principal is None or principal.kind != "seat") and not meta.get("hot_seat")
-    if guest:
-        ctx.guard.claim_guest_seat(game_id, client_address(request), seat)
-    command = {"type": "taproom.ClaimSeat", "name": name, "player_id": player_id}
-    token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
-    reply = new_reply()
-    command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest",
-                                reply=reply)
-    try:
-        outcome = _outcome_or_error(ctx, game_id, command_id, reply)
-    except ApiError:
-        if token:
-            ctx.revoke_token(token)
-        if guest:
-            ctx.guard.release_guest_seat(game_id, client_address(request))
-        raise
-    except _Queued as queued:
-        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id, seat=seat, token=token)
-    return JoinResponse(game_id=game_id, seat=seat, version=outcome["version"], token=token)
+    taken = games.join_game(ctx.root, game_id, meta, seat=body.seat, name=body.name, player_id=player_id,
+                            held=seats_of(principal, game_id, meta), seat_token=player_id is None,
+                            admission=GuestSeats(ctx.guard, client_address(request)) if guest else None)
+    result = taken.result
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):
+        return queued_response(result, game_id=game_id, seat=taken.seat, token=taken.token)
+    return JoinResponse(game_id=game_id, seat=taken.seat, version=result.version, token=taken.token)
 
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
@@ -177,12 +100,13 @@ def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80)
     """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    outcome = ctx.bus.outcome(game_id, f"{game_id}:{chosen}:{command_id}")
-    if outcome is None:
-        return JSONResponse({"status": "queued", "command_id": command_id}, status_code=202)
-    if not outcome.accepted:
-        return error_response(outcome.code or "rejected", outcome.message or "command rejected")
-    return {"status": "accepted", "command_id": command_id, "version": outcome.version}
+    assert chosen is not None
+    result = games.command_outcome(ctx.root, game_id, chosen, command_id)
+    if isinstance(result, Queued):
+        return queued_response(result)
+    if isinstance(result, Rejected):
+        return error_response(result.code, result.message)
+    return {"status": "accepted", "command_id": command_id, "version": result.version}
 
 
 @router.get("/games/{game_id}/events", response_model=History, responses=error_responses(401, 403, 404, 422))

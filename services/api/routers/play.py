@@ -10,25 +10,25 @@ its seat is still to act, so a client needs about one request per move.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials
 
-from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, parse_command
+from domain.core import get_game
+from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
 from projections import read_models
 
-from ...async_commands import CommandIdReused, fingerprint
+from ...application import games
+from ...application.commands import actor_of
+from ...application.results import Accepted, Queued, Rejected
 from ...async_play.deadlines import TurnClocks
 from ...async_play.vacation import Vacations
-from ...eventstore import Envelope
 from ..bounds import MAX_INT
 from ..deps import BEARER, Context, Principal, bearer_token, get_context, hash_token, resolve_seat
-from ..errors import ApiError, error_responses
+from ..errors import ApiError, error_responses, queued_response
 from ..schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
 
 router = APIRouter(tags=["games"])
@@ -106,58 +106,38 @@ async def submit_command(request: Request,
             raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
         seat = named
     record, _, principal, chosen = await _seated(request, ctx, game_id, seat)
-    command_id = data.pop("command_id", None) or uuid.uuid4().hex
+    command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
-    if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
+    if command_id is not None and not isinstance(command_id, str):
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise ApiError("invalid_request", "expected_version must be an integer")
-    kind = str(data.get("type", ""))
-    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
-        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
-                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
+    games.check_player_command_type(str(data.get("type", "")))
     data["seat"] = chosen
     command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
-    body = command.model_dump(mode="json")
-    scoped = f"{game_id}:{chosen}:{command_id}"
-    message: dict[str, Any] = {"game_id": game_id, "command_id": scoped, "command": body, "seat": chosen,
-                               "actor": f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"}
-    if expected is not None:
-        message["expected_version"] = expected
-    parts = ctx.loop_parts()
-    try:
-        settled = await parts.bus.submit_and_wait(message, ctx.settings.command_wait_seconds,
-                                                  claim=fingerprint(body, expected))
-    except CommandIdReused:
-        raise ApiError("command_id_reused", f"command id {command_id!r} was already used for another command in "
-                                            "this game: choose a new id for a new command") from None
-    if settled is None:
-        return JSONResponse({"status": "queued", "command_id": command_id,
-                             "poll": f"/games/{game_id}/commands/{command_id}"}, status_code=202)
-    outcome = settled.outcome
-    if not outcome.accepted:
-        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
-    return _json(await _accepted(ctx, game_id, chosen, command_id, outcome.from_version, outcome.version,
-                                 settled.events))
+    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
+    result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, command, actor=actor,
+                                              command_id=command_id, expected_version=expected)
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):
+        return queued_response(result)
+    return _json(await _accepted(ctx, game_id, chosen, result))
 
 
-async def _accepted(ctx: Context, game_id: str, seat: int, command_id: str, from_version: int, version: int,
-                    events: list[bytes]) -> dict[str, Any]:
+async def _accepted(ctx: Context, game_id: str, seat: int, result: Accepted) -> dict[str, Any]:
     """The answer to an accepted move: its events redacted for the caller, who acts now, and the caller's
     legal commands while it is still to act."""
     parts = ctx.loop_parts()
-    after = parts.records.advance(game_id, from_version, events) if events else None
-    if not events:  # an outcome the id already had: its events from the log
-        entries = await parts.redis.xrange(ctx.keys.events(game_id), f"{from_version + 1}-0", f"{version}-1")
-        events = [fields[b"e"] for _, fields in entries]
+    events = result.events or []
+    after = parts.records.advance(game_id, result.from_version, events)
     if after is None:  # another process moved the game meanwhile, or nothing cached: catch up
         after, _ = await parts.records.current(parts.redis, game_id)
     record = after.record
     assert record is not None
     over = record.status == "scored"
-    answer: dict[str, Any] = {"status": "accepted", "command_id": command_id, "version": version,
-                              "events": [Envelope.trusted(e).redacted(seat, over) for e in events],
-                              "to_act": record.to_act()}
+    answer: dict[str, Any] = {"status": "accepted", "command_id": result.command_id, "version": result.version,
+                              "events": [e.redacted(seat, over) for e in events], "to_act": record.to_act()}
     if record.status == "active" and seat in answer["to_act"]:
         answer["legal"] = legal_for(record, after.version, seat)
     return answer
