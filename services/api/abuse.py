@@ -146,22 +146,23 @@ class Guard:
         self.redis.hdel(self.keys.guest_seats(game_id), _digest(address))
 
     # -- event streams ----------------------------------------------------------
-    def open_stream(self, holders: list[tuple[str, int]]) -> StreamSlot:
-        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full."""
+    async def open_stream(self, aredis: redis.asyncio.Redis, holders: list[tuple[str, int]]) -> StreamSlot:
+        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full
+        (on the event loop, through ``aredis``)."""
         slot = StreamSlot(uuid.uuid4().hex, [])
         for holder, cap in holders:
             key = self.keys.stream_slots(holder)
             now = time.time()
-            pipe = self.redis.pipeline(transaction=True)
+            pipe = aredis.pipeline(transaction=True)
             pipe.zremrangebyscore(key, "-inf", now)
             pipe.zadd(key, {slot.id: now + STREAM_SLOT_SECONDS})
             pipe.zcard(key)
             pipe.expire(key, int(STREAM_SLOT_SECONDS * 2))
-            count = pipe.execute()[2]
+            count = (await pipe.execute())[2]
             slot.keys.append(key)
             if count > cap:
                 for taken in slot.keys:
-                    self.redis.zrem(taken, slot.id)
+                    await aredis.zrem(taken, slot.id)
                 who = "this address" if holder.startswith("addr:") else "you"
                 raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first")
         return slot

@@ -13,7 +13,6 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
 from domain.core.lifecycle import SeatSpec
@@ -37,6 +36,7 @@ from ..schemas import (
     NewGame,
     SeatCreated,
 )
+from .play import seat_facts
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -186,7 +186,7 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                              "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
-def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
+async def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None, ge=0, le=MAX_INT),
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
                "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
@@ -198,22 +198,21 @@ def stream(request: Request, game_id: str = GameId, after: int | None = Query(No
     if principal is None and ticket is not None:
         from .web import principal_for_ticket
 
-        principal = principal_for_ticket(ctx, ticket, game_id)
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+        principal = await principal_for_ticket(ctx, ticket, game_id)
+    record, version, _, _ = await ctx.record_and_principal(game_id, None)
+    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=False)
     if last_event_id is not None and last_event_id.strip():
         if not last_event_id.strip().isdigit():
             raise ApiError("invalid_request", f"Last-Event-ID must be an event version (an integer), "
                                               f"not {last_event_id[:20]!r}")
         after = int(last_event_id.strip())
-    start = meta["version"] if after is None else after
+    start = version if after is None else after
     holders = [(f"addr:{client_address(request)}", ctx.settings.max_streams_per_address)]
     if principal is not None:
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
-    slot = ctx.guard.open_stream(holders)
-    # The checks above run in a worker thread and return at once; the stream itself is async and waits on
-    # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
+    slot = await ctx.guard.open_stream(ctx.aredis(), holders)
+    # Checks and stream run on the event loop: an open page holds no worker thread.
     return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -270,5 +269,6 @@ async def _status(ctx: Context, game_id: str) -> str:
     raw = await ctx.aredis().get(ctx.keys.meta(game_id))
     if raw is not None:
         return orjson.loads(raw)["status"]
-    # The projector lags: build the meta from the record, in a worker thread (it is sync and may replay).
-    return (await run_in_threadpool(ctx.meta, game_id))["status"]
+    # The projector lags: the record itself (this process's cache, caught up with the log) says.
+    record, _, _, _ = await ctx.record_and_principal(game_id, None)
+    return record.status
