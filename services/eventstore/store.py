@@ -110,6 +110,13 @@ class EventStore:
         return [self._result(reply) for reply in run_scripts(pipe, [self._append])]
 
     @staticmethod
+    def reply_of(req: AppendRequest) -> bytes:
+        """What the append script pushes onto ``req.reply`` once the command is settled (for code that settles
+        after the script, e.g. once replicas confirmed it): the outcome and the events' envelopes."""
+        events = b",".join(env.to_json() for env in req.envelopes) if not req.reject else b""
+        return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]}"
+
+    @staticmethod
     def _result(reply: Any) -> AppendResult:
         status, value = reply
         status = status.decode() if isinstance(status, bytes) else status

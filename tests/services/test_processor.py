@@ -256,3 +256,21 @@ def test_the_reply_of_an_append_carries_its_events(kernel):
     outcome, events = parse_reply(kernel.client.lpop(key))
     assert [orjson.loads(e)["version"] for e in events] == [4, 5] == list(range(outcome.from_version + 1,
                                                                                outcome.version + 1))
+
+
+def test_a_reply_built_in_python_is_the_one_the_append_script_pushes(kernel):
+    """EventStore.reply_of (for code that settles after the script) gives the bytes append.lua pushes."""
+    gid = kernel.create()
+    pushed = {}
+
+    def capture(requests):
+        for req in requests:
+            pushed[req.command_id] = kernel.store.reply_of(req)
+        return original(requests)
+
+    original, kernel.store.append_many = kernel.store.append_many, capture
+    kernel.processor.store.append_many = capture
+    reply = "capture-reply"
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", command_id="c-1", reply=reply)
+    kernel.pump()
+    assert kernel.client.lpop(kernel.keys.reply(gid, reply)) == pushed["c-1"]
