@@ -1,8 +1,8 @@
 -- Move a settled stretch of a game's log into one compressed segment, atomically.
 -- KEYS: 1 events stream, 2 command records hash, 3 segments hash, 4 settled-ids index (all in the game's slot)
--- ARGV: 1 first version, 2 last version (a command boundary), 3 segment field, 4 segment (zlib: the
---       envelopes, a blank line, the command records), 5 index entries of the segment's commands,
---       6.. the segment's command ids
+-- ARGV: 1 first version in the stream, 2 last version (a command boundary), 3 segment field, 4 segment
+--       (zlib: the envelopes, a blank line, the command records), 5 index entries of the stretch's
+--       commands, 6 the field of the segment merged into this one ("" when none), 7.. the stretch's command ids
 -- Returns 1 when moved, 0 when the stream no longer starts at the first version or lacks the last one
 -- (nothing changed).
 local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
@@ -12,10 +12,16 @@ end
 if #redis.call('XRANGE', KEYS[1], ARGV[2] .. '-1', ARGV[2] .. '-1') == 0 then
   return 0
 end
+if ARGV[6] ~= '' then
+  if redis.call('HDEL', KEYS[3], ARGV[6]) == 0 then
+    return 0
+  end
+end
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
 redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[2]) + 1) .. '-0')
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   redis.call('HDEL', KEYS[2], ARGV[i])
 end
-redis.call('APPEND', KEYS[4], ARGV[5])
+-- SET, not APPEND: an appended string keeps room to grow (up to twice its size)
+redis.call('SET', KEYS[4], (redis.call('GET', KEYS[4]) or '') .. ARGV[5])
 return 1

@@ -50,7 +50,7 @@ class Keys:
 
     def settled(self, game_id: str) -> str:
         """String: the index of the command ids whose records moved into segments (one applied id, one outcome:
-        the append script looks a repeated id up here), 32 characters each."""
+        the append script looks a repeated id up here), 20 bytes each."""
         return self._g(game_id, "settled")
 
     def seed(self, game_id: str) -> str:
@@ -62,6 +62,11 @@ class Keys:
 
     def outcome(self, game_id: str, command_id: str) -> str:
         return self._g(game_id, f"out:{command_id}")
+
+    def reply(self, game_id: str, nonce: str) -> str:
+        """List: the outcome of one submission, pushed by the processor for the request waiting on it (BLPOP);
+        in the game's slot, so the append script may push it."""
+        return self._g(game_id, f"reply:{nonce}")
 
     def command_body(self, game_id: str, command_id: str) -> str:
         """The fingerprint of the body first sent with a client's command id (a reuse with another body is refused)."""
