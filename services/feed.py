@@ -21,6 +21,7 @@ import redis
 from .aggregates import Repository
 from .eventstore import EventStore, Keys
 from .leases import ShardLeases
+from .redisconn import read_streams
 from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
 
@@ -81,7 +82,7 @@ class FeedFollower:
                 ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
                 self._checkpoints[shard] = ckpt.decode() if ckpt else "0-0"
             streams[self.keys.feed(shard)] = self._checkpoints[shard]
-        reply = self.redis.xread(streams, count=count, block=block_ms or None)
+        reply = read_streams(self.redis, streams, count=count, block_ms=block_ms)
         handled = 0
         for stream, entries in reply or []:
             self.handle_entries(shard_of(stream), entries)

@@ -26,6 +26,7 @@ from .async_play import clock
 from .commands import CommandBus, Outcome
 from .eventstore import Keys
 from .players import Player, Players
+from .redisconn import mget
 
 T = TypeVar("T")
 WithRecord = Callable[[str, Callable[[GameRecord, int], T]], T]
@@ -130,7 +131,7 @@ class Invitations:
         entries: list[tuple[str, float]] = [(m.decode(), float(score)) for m, score in rows]
         if not entries:
             return []
-        metas = self.redis.mget([self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])
+        metas = mget(self.redis, [self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])
         now = clock.now()
         found, stale = [], []
         for (member, expires_at), raw in zip(entries, metas):

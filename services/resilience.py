@@ -20,8 +20,18 @@ from redis.retry import Retry
 
 log = structlog.get_logger("taproom.resilience")
 
-UNAVAILABLE: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
-"""What an unreachable Redis raises (``BusyLoadingError``, a server replaying its AOF, is a ConnectionError)."""
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis.ConnectionError, redis.TimeoutError,
+    # A Redis Cluster in failover: slots without a master, a node demoted to replica, a slot map to read again.
+    redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.SlotNotCoveredError,
+    redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError)
+"""What an unreachable Redis raises (``BusyLoadingError``, a server replaying its AOF, is a ConnectionError;
+``ClusterDownError`` is a ClusterError)."""
+
+
+class ReplicationShortfall(redis.ConnectionError):
+    """Appends reached their master but not the replicas they must reach before being acknowledged
+    (``TAPROOM_APPEND_REPLICAS``): handled like an outage, the commands are taken up again afterwards."""
 
 OUTAGES = Counter("taproom_redis_outages_total", "Redis outages a part rode out", ["part"])
 

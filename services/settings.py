@@ -21,6 +21,16 @@ class Settings(AsyncSettings):
 
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))
     """Without it the whole service runs in one process on an in-process Redis (fakeredis)."""
+    redis_cluster: bool = False
+    """``REDIS_URL`` names a node of a Redis Cluster (the event store's keys are hash-tagged per shard)."""
+    queue_redis_url: str | None = None
+    """rq's job queues and the API's rate-limit counters: a plain Redis server (rq does not support Redis
+    Cluster). Default: ``REDIS_URL``; required when ``redis_cluster`` is set."""
+    append_replicas: int = 0
+    """Acknowledge a command only once this many replicas have its append (``WAIT``): set it to 1 on a
+    cluster (or any replicated Redis) so a failover cannot lose an acknowledged command. 0: do not wait."""
+    append_replica_timeout_ms: int = 1000
+    """How long an append waits for its replicas before the processor backs off and takes it up again."""
     key_prefix: str = "tr:"
     shards: int = 16
     snapshot_every: int = 100

@@ -25,8 +25,9 @@ REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "r
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
 
 
-def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
-    context = Context(client, settings)
+def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None) -> FastAPI:
+    """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same)."""
+    context = Context(client, settings, queue_client)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

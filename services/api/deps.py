@@ -33,13 +33,16 @@ T = TypeVar("T")
 class Context:
     """Everything a request handler needs, built once per app."""
 
-    def __init__(self, client: redis.Redis, settings: Settings) -> None:
+    def __init__(self, client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None) -> None:
+        """``client``: the event store's Redis (a cluster client, maybe); ``queue_client``: rq's (default: the
+        same server), which also keeps the rate-limit counters."""
         self.redis = client
+        self.queue_redis = queue_client if queue_client is not None else client
         self.settings = settings
         self.keys = Keys(settings.key_prefix, settings.shards)
         self.store = EventStore(client, self.keys)
         self.bus = CommandBus(client, self.keys)
-        self.guard = Guard(client, settings, self.keys)
+        self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
         self._aredis: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None

@@ -45,15 +45,16 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     import uvicorn
 
     from ..api.app import create_app
-    from ..runtime import Service, client_factory
+    from ..runtime import Service, client_factory, queue_client_factory
 
     settings = _settings()
     clients = client_factory(settings)
-    service = Service(settings, clients, workers=workers).start()
+    queues = queue_client_factory(settings, clients)
+    service = Service(settings, clients, workers=workers, queue_clients=queues).start()
     mode = settings.redis_url or "embedded (in-process Redis)"
     click.echo(f"taproom: serving on http://{host or settings.host}:{port or settings.port} — redis: {mode}", err=True)
     try:
-        uvicorn.run(create_app(clients(), settings), host=host or settings.host, port=port or settings.port,
+        uvicorn.run(create_app(clients(), settings, queues()), host=host or settings.host, port=port or settings.port,
                     log_level="warning")
     finally:
         service.stop()
@@ -69,12 +70,13 @@ def api(host: str | None, port: int | None) -> None:
     from domain.catalog import load_games
 
     from ..api.app import create_app
-    from ..runtime import client_factory
+    from ..runtime import client_factory, queue_client_factory
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    uvicorn.run(create_app(client_factory(settings)(), settings), host=host or settings.host,
+    clients = client_factory(settings)
+    uvicorn.run(create_app(clients(), settings, queue_client_factory(settings, clients)()), host=host or settings.host,
                 port=port or settings.port, log_level="warning")
 
 
@@ -112,10 +114,17 @@ def projector() -> None:
 
 @cli.command()
 def reactor() -> None:
-    """The reactor alone (events -> rq jobs)."""
-    from ..reactor import Reactor
+    """The reactor alone (events -> rq jobs, on TAPROOM_QUEUE_REDIS_URL when set)."""
+    from rq import Queue
 
-    _run_part(Reactor)
+    from ..reactor import Reactor
+    from ..runtime import queue_client_factory
+
+    def make(client: Any, settings: Settings) -> Reactor:
+        jobs = queue_client_factory(settings, lambda: client)()
+        return Reactor(client, settings, queue=Queue(settings.rq_queue, connection=jobs))
+
+    _run_part(make)
 
 
 @cli.command()
@@ -123,13 +132,16 @@ def worker() -> None:
     """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
 
-    from ..runtime import client_factory
+    from ..runtime import client_factory, queue_client_factory
     from ..workers.worker import run_rq_worker
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    run_rq_worker(client_factory(settings)(), settings.rq_queue, settings)
+    clients = client_factory(settings)
+    queues = queue_client_factory(settings, clients)
+    # rq's Redis for the queues; the jobs reach the event store on REDIS_URL when that is another (a cluster)
+    run_rq_worker(queues(), settings.rq_queue, settings, store=None if queues is clients else client_factory(settings))
 
 
 @cli.command("vapid-keys")
@@ -163,10 +175,11 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
     """Play a full game of bots through the real pipeline and print the result table."""
     from ..commands import CommandBus
     from ..eventstore import EventStore, Keys
-    from ..runtime import Service, client_factory
+    from ..runtime import Service, client_factory, queue_client_factory
 
     settings = _settings().model_copy(update={"allow_client_seed": True})
     clients = client_factory(settings)
+    queues = queue_client_factory(settings, clients)
     parsed = {}
     for item in options:
         key, _, value = item.partition("=")
@@ -174,7 +187,7 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             parsed[key] = json.loads(value)
         except json.JSONDecodeError:
             parsed[key] = value
-    with Service(settings, clients, workers=1):
+    with Service(settings, clients, workers=1, queue_clients=queues):
         client = clients()
         keys = Keys(settings.key_prefix, settings.shards)
         bus, store = CommandBus(client, keys), EventStore(client, keys)
