@@ -30,6 +30,9 @@ class Settings(AsyncSettings):
     """Acknowledge a command only once this many replicas have its append (``WAIT``): set it to 1 on a
     cluster (or any replicated Redis) so a failover cannot lose an acknowledged command. 0: do not wait."""
     append_replica_timeout_ms: int = 1000
+    feed_rewind_seconds: float = 5.0
+    """After a Redis outage the projector and reactor resume this long before their checkpoints: a failover
+    can lose the last writes made before it, and handling those feed entries again restores them."""
     """How long an append waits for its replicas before the processor backs off and takes it up again."""
     key_prefix: str = "tr:"
     shards: int = 16

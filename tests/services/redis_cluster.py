@@ -126,6 +126,7 @@ class RedisClusterServers:
         subprocess.run([self.cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
                        check=True, capture_output=True, timeout=timeout)
         self.wait_healthy(timeout)
+        self.wait_replicated(timeout)
         return self
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
@@ -138,6 +139,26 @@ class RedisClusterServers:
                 raise RuntimeError("the Redis Cluster did not become healthy")
             time.sleep(0.1)
 
+    def wait_replicated(self, timeout: float = 30.0) -> None:
+        """Until every master has a replica in sync (``WAIT`` on appends needs one)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if all(self._replicated(node) for node in self.masters()):
+                    return
+            except redis.RedisError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("a master of the Redis Cluster has no replica in sync")
+            time.sleep(0.1)
+
+    @staticmethod
+    def _replicated(node: ClusterNode) -> bool:
+        with node.client() as client:
+            info = client.info("replication")
+        return any(isinstance(v, dict) and v.get("state") == "online" for k, v in info.items()
+                   if k.startswith("slave"))
+
     @staticmethod
     def _ok(node: ClusterNode) -> bool:
         try:
@@ -146,6 +167,32 @@ class RedisClusterServers:
         except redis.RedisError:
             return False
         return str(info.get("cluster_state")) == "ok" and int(info.get("cluster_slots_ok", 0)) == 16384
+
+    def replicas_of(self, master: ClusterNode) -> list[ClusterNode]:
+        found = []
+        for node in self.nodes:
+            if node.alive and node is not master:
+                with node.client() as client:
+                    info = client.info("replication")
+                if info.get("role") == "slave" and int(info.get("master_port", 0)) == master.port:
+                    found.append(node)
+        return found
+
+    def wait_promoted(self, replicas: list[ClusterNode], timeout: float = 30.0) -> ClusterNode:
+        """Until one of ``replicas`` (of a master that died) has taken over as master and the cluster is ok."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for node in replicas:
+                try:
+                    with node.client() as client:
+                        if client.info("replication").get("role") == "master":
+                            self.wait_healthy(max(1.0, deadline - time.monotonic()))
+                            return node
+                except redis.RedisError:
+                    pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("no replica took over the dead master")
+            time.sleep(0.05)
 
     def masters(self) -> list[ClusterNode]:
         """The live nodes that serve slots as masters now."""
