@@ -9,6 +9,7 @@ On a cluster every multi-key command must keep its keys in one hash slot: the he
 slots (``mget``, reading several shard streams) into one command per slot, and :func:`by_node` lets the event
 store send its append scripts to each master over that node's own connection (redis-py's cluster pipeline
 refuses EVALSHA), followed by ``WAIT`` on the same connection when appends must reach a replica first.
+The clients themselves are made in one place, the composition root (``services/bootstrap.py``).
 """
 
 from __future__ import annotations
@@ -19,11 +20,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import fakeredis
 import redis
 from redis.cluster import RedisCluster
-
-from .resilience import command_retry
 
 ClientFactory = Callable[[], redis.Redis]
 
@@ -37,42 +35,6 @@ def cluster_client(url: str) -> RedisCluster:
     after re-reading the slot map, so a failover looks like a short outage."""
     return RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0,
                                  cluster_error_retry_attempts=3)
-
-
-def store_client_factory(settings: Any, server: fakeredis.FakeServer | None = None) -> ClientFactory:
-    """New clients on ``REDIS_URL`` (a cluster client when ``redis_cluster``), or on one in-process server
-    when there is no URL."""
-    if settings.redis_url and getattr(settings, "redis_cluster", False):
-        url = settings.redis_url
-        state: dict[str, Any] = {}
-
-        def shared() -> redis.Redis:
-            # One client per process (thread-safe: a pool per node inside), made when first asked for, so a
-            # part may start before the cluster answers, and a forked rq job makes its own.
-            if state.get("pid") != os.getpid():
-                state.update(pid=os.getpid(), client=cluster_client(url))
-            return state["client"]
-
-        return shared
-    if settings.redis_url:
-        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
-        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
-        return lambda: redis.Redis(connection_pool=pool)
-    shared_server = server or fakeredis.FakeServer()
-    return lambda: fakeredis.FakeRedis(server=shared_server)
-
-
-def queue_client_factory(settings: Any, store: ClientFactory) -> ClientFactory:
-    """Clients for rq (queues, scheduler, job records) and the rate limits: ``TAPROOM_QUEUE_REDIS_URL``,
-    else the event store's own server. A cluster event store needs a queue URL of its own."""
-    url = getattr(settings, "queue_redis_url", None)
-    if url:
-        pool = redis.ConnectionPool.from_url(url, retry=command_retry(), socket_connect_timeout=2.0)
-        return lambda: redis.Redis(connection_pool=pool)
-    if settings.redis_url and getattr(settings, "redis_cluster", False):
-        raise ValueError("rq does not support Redis Cluster: set TAPROOM_QUEUE_REDIS_URL to a plain Redis server "
-                         "for the job queues")
-    return store
 
 
 # -- the store client of rq jobs ------------------------------------------------------------------------------

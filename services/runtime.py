@@ -19,9 +19,9 @@ from domain.catalog import load_games
 
 from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
+from .bootstrap import ClientFactory, queue_client_factory, store_client_factory
 from .processor import Processor
 from .reactor import Reactor
-from .redisconn import ClientFactory, queue_client_factory, store_client_factory
 from .settings import Settings
 from .workers.worker import run_worker_thread
 

@@ -27,7 +27,7 @@ REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time",
 
 def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None) -> FastAPI:
     """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same)."""
-    context = Context(client, settings, queue_client)
+    context = Context(client, settings, queue_client=queue_client)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
