@@ -78,13 +78,21 @@ def ride_out(part: str, turn: Callable[[], object], stop: threading.Event,
              on_outage: Callable[[], None] | None = None) -> None:
     """Call ``turn()`` until ``stop`` is set; when Redis is unreachable, call ``on_outage()`` (forget what
     memory says about Redis; it must not talk to Redis) and try again after a backoff, as long as it takes."""
+    from . import health
+
     outage = Outage(part)
-    while not stop.is_set():
-        try:
-            turn()
-        except UNAVAILABLE as exc:
-            if on_outage is not None:
-                on_outage()
-            stop.wait(outage.failed(exc))
-            continue
-        outage.recovered()
+    loop = f"{part}@{threading.current_thread().name}"  # its health (services/health.py) while it runs
+    try:
+        while not stop.is_set():
+            try:
+                turn()
+            except UNAVAILABLE as exc:
+                health.beat(loop, ok=False)
+                if on_outage is not None:
+                    on_outage()
+                stop.wait(outage.failed(exc))
+                continue
+            health.beat(loop, ok=True)
+            outage.recovered()
+    finally:
+        health.forget(loop)

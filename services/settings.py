@@ -74,6 +74,11 @@ class Settings(AsyncSettings):
     log_json: bool | None = None
     """JSON logs; default: JSON unless stderr is a terminal."""
     log_level: str = "INFO"
+    health_port: int | None = None
+    """``TAPROOM_HEALTH_PORT``: processor, projector, reactor and worker serve ``/livez`` and ``/readyz`` on it
+    (``services/health.py``); unset, no health server."""
+    health_stale_seconds: float = 60.0
+    """A part whose loop has not turned for this long is not alive (its probe fails and it is restarted)."""
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"

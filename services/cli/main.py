@@ -77,19 +77,51 @@ def api(host: str | None, port: int | None) -> None:
     _need_redis(settings)
     load_games()
     clients = client_factory(settings)
-    uvicorn.run(create_app(clients(), settings, queue_client_factory(settings, clients)()), host=host or settings.host,
+    store = _store_client(settings)  # a cluster client waits for the cluster to answer
+    uvicorn.run(create_app(store, settings, queue_client_factory(settings, clients)()), host=host or settings.host,
                 port=port or settings.port, log_level="warning")
+
+
+def _store_client(settings: Settings) -> Any:
+    """The event store's client; a cluster client is only made once the cluster answers (it reads the slot
+    map when made), so a part may start before its Redis does, like on one server."""
+    from ..resilience import UNAVAILABLE, Outage
+    from ..runtime import client_factory
+
+    factory = client_factory(settings)
+    outage = Outage("startup")
+    while True:
+        try:
+            client = factory()  # a plain client connects lazily: this returns at once
+            outage.recovered()
+            return client
+        except (*UNAVAILABLE, OSError) as exc:
+            time.sleep(outage.failed(exc))
+        except Exception as exc:  # redis-py's RedisClusterException: no node of the cluster answers yet
+            if type(exc).__name__ != "RedisClusterException":
+                raise
+            time.sleep(outage.failed(exc))
+
+
+def _health_server(settings: Settings, store: Any, queue: Any) -> None:
+    """``TAPROOM_HEALTH_PORT``: serve /livez and /readyz for the probes (services/health.py)."""
+    if settings.health_port:
+        from .. import health
+
+        health.serve(settings.health_port, settings.health_stale_seconds,
+                     {"event_store": store.ping, "queue": queue.ping})
 
 
 def _run_part(make: Any) -> None:
     from domain.catalog import load_games
 
-    from ..runtime import client_factory
-
     settings = _settings()
     _need_redis(settings)
     load_games()
-    part = make(client_factory(settings)(), settings)  # connects lazily: it may start before Redis does
+    client = _store_client(settings)
+    part = make(client, settings)
+    queue = getattr(getattr(part, "queue", None), "connection", client)
+    _health_server(settings, client, queue)
     stop = threading.Event()
     try:
         part.run(stop)  # rides out Redis outages by itself
@@ -141,8 +173,35 @@ def worker() -> None:
     load_games()
     clients = client_factory(settings)
     queues = queue_client_factory(settings, clients)
+    separate = queues is not clients
+    _health_server(settings, _store_client(settings) if separate else queues(), queues())
     # rq's Redis for the queues; the jobs reach the event store on REDIS_URL when that is another (a cluster)
-    run_rq_worker(queues(), settings.rq_queue, settings, store=None if queues is clients else client_factory(settings))
+    run_rq_worker(queues(), settings.rq_queue, settings, store=client_factory(settings) if separate else None)
+
+
+@cli.command()
+@click.option("--port", type=int, default=None, help="the part's health port (default TAPROOM_HEALTH_PORT)")
+@click.option("--live", is_flag=True, help="ask only whether the part is alive (default: whether it is ready)")
+@click.option("--timeout", default=3.0, show_default=True)
+def health(port: int | None, live: bool, timeout: float) -> None:
+    """Ask a running processor, projector, reactor or worker on this machine whether it is ready (or alive):
+    exit 0 if so, 1 if not (an exec probe; the manifests use the HTTP port directly)."""
+    import urllib.error
+    import urllib.request
+
+    port = port or get_settings().health_port
+    if not port:
+        raise click.UsageError("no health port: pass --port or set TAPROOM_HEALTH_PORT")
+    url = f"http://127.0.0.1:{port}/{'livez' if live else 'readyz'}"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            click.echo(answer.read().decode())
+    except urllib.error.HTTPError as err:
+        click.echo(err.read().decode(), err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"no answer from {url}: {err}", err=True)
+        sys.exit(1)
 
 
 @cli.command("vapid-keys")

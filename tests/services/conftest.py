@@ -197,7 +197,7 @@ def service(clients, settings):
     """The whole pipeline as threads (processor, projector, reactor, rq worker)."""
     from services.runtime import Service
 
-    svc = Service(settings, clients, workers=1, queue_clients=clients.queue).start()
+    svc = Service(settings, clients, workers=1, queue_clients=getattr(clients, "queue", None)).start()
     yield svc
     svc.stop()
 
@@ -208,5 +208,6 @@ def api(service, clients, settings):
 
     from services.api.app import create_app
 
-    with TestClient(create_app(clients(), settings, queue_client=clients.queue())) as test_client:
+    queue = getattr(clients, "queue", clients)  # a test's own factory may be a plain function (one server)
+    with TestClient(create_app(clients(), settings, queue_client=queue())) as test_client:
         yield test_client

@@ -22,10 +22,10 @@ import redis
 
 from services import audit
 from services.aggregates import Repository
+from services.bootstrap import queue_client_factory
 from services.commands import CommandBus
 from services.eventstore import EventStore, Keys
 from services.processor import Processor
-from services.redisconn import queue_client_factory
 from services.resilience import UNAVAILABLE, ReplicationShortfall
 from services.runtime import Service
 from services.settings import Settings
