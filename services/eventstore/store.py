@@ -24,8 +24,25 @@ from ..resilience import UNAVAILABLE, ReplicationShortfall
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 
+REPLY_TTL_SECONDS = 60
+"""A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
+
 SNAPSHOT_FORMAT = 1
 """Bump when a state class changes shape: older snapshots are then ignored and the log replayed."""
+
+
+def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
+    """Execute a pipeline of EVALSHA calls; should Redis not know a script (a restart, a flushed cache),
+    load it and run the pipeline again. redis-py's own script handling asks SCRIPT EXISTS on every
+    execution; this asks nothing while the scripts are there."""
+    commands = list(pipe.command_stack)
+    try:
+        return pipe.execute()  # type: ignore[no-any-return]
+    except redis.exceptions.NoScriptError:
+        for script in scripts:
+            script.registered_client.script_load(script.script)
+        pipe.command_stack.extend(commands)
+        return pipe.execute()  # type: ignore[no-any-return]
 
 
 def pickle_record(record: Any) -> bytes:
@@ -49,6 +66,9 @@ class AppendRequest:
     version check (a dead letter is set aside whatever the log's head)."""
     prev_hash: str = ""
     """The head hash the command was decided on, for a rejection (an append takes its first envelope's)."""
+    reply: str = ""
+    """The reply list a request waits on (BLPOP): the outcome is pushed there instead of written to the
+    outcome key."""
 
 
 @dataclass(frozen=True)
@@ -92,26 +112,31 @@ class EventStore:
             group, entry = req.ack if req.ack and not durable else ("", "")
             args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
                                b"" if durable else req.outcome, req.outcome_ttl, group, entry,
-                               "reject" if req.reject else "append", len(req.envelopes)]
+                               "reject" if req.reject else "append", len(req.envelopes),
+                               REPLY_TTL_SECONDS if req.reply and not durable else 0]
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             shard = k.shard(req.game_id)
+            outcome_key = k.outcome(req.game_id, req.command_id)
             calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
-                           k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard),
-                           k.rejections(req.game_id)], args))
+                           k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
+                           req.reply or outcome_key], args))
         replies = self._run_cluster(calls, durable) if is_cluster(self.redis) else self._run(calls, durable)
         results = [self._result(reply) for reply in replies]
         if durable:
             self._acknowledge([(req, res) for req, res in zip(requests, results) if res.status == "ok"])
         return results
 
-    def _run(self, calls: list[tuple[list[str], list[Any]]], durable: bool) -> list[Any]:
-        pipe = self.redis.pipeline(transaction=False)
+    def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
         for keys, args in calls:
-            self._append(keys=keys, args=args, client=pipe)
+            pipe.evalsha(self._append.sha, len(keys), *keys, *args)
         if durable:  # same connection: waits for everything these scripts wrote
             pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
-        replies = pipe.execute()
+
+    def _run(self, calls: list[tuple[list[str], list[Any]]], durable: bool) -> list[Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        self._queue(pipe, calls, durable)
+        replies = run_scripts(pipe, [self._append])
         if durable:
             self._check_replicas(replies.pop())
         return replies
@@ -123,12 +148,14 @@ class EventStore:
         replies: list[Any] = [None] * len(calls)
         try:
             for node_client, positions in by_node(self.redis, [keys[0] for keys, _ in calls]).values():
+                mine = [calls[i] for i in positions]
                 pipe = node_client.pipeline(transaction=False)
-                for i in positions:
-                    self._append(keys=calls[i][0], args=calls[i][1], client=pipe)
-                if durable:
-                    pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+                self._queue(pipe, mine, durable)
                 out = pipe.execute(raise_on_error=False)
+                if any(isinstance(r, redis.exceptions.NoScriptError) for r in out):  # a node new to the script
+                    self._append.registered_client.script_load(self._append.script)
+                    self._queue(pipe, mine, durable)
+                    out = pipe.execute(raise_on_error=False)
                 if durable:
                     acks = out.pop()
                     self._check_replicas(acks if not isinstance(acks, Exception) else 0)
@@ -149,16 +176,27 @@ class EventStore:
                                        f"{self.replica_timeout_ms} ms")
 
     def _acknowledge(self, done: list[tuple[AppendRequest, AppendResult]]) -> None:
-        """Store outcomes and acknowledge stream entries of appends the replicas confirmed."""
+        """Answer (the reply list a request waits on, else the outcome key) and acknowledge the stream entries
+        of appends the replicas confirmed: what the script does itself when nothing waits for replicas."""
         if not done:
             return
         pipe = self.redis.pipeline(transaction=False)
         for req, _ in done:
-            if req.outcome:
+            if req.outcome and req.reply:
+                pipe.rpush(req.reply, self.reply_of(req))
+                pipe.expire(req.reply, REPLY_TTL_SECONDS)
+            elif req.outcome:
                 pipe.set(self.keys.outcome(req.game_id, req.command_id), req.outcome, ex=req.outcome_ttl)
             if req.ack:
                 pipe.xack(self.keys.cmd_stream_for(req.game_id), req.ack[0], req.ack[1])
         pipe.execute()
+
+    @staticmethod
+    def reply_of(req: AppendRequest) -> bytes:
+        """What the append script pushes onto ``req.reply`` once the command is settled (for code that settles
+        after the script, e.g. once replicas confirmed it): the outcome and the events' envelopes."""
+        events = b",".join(env.to_json() for env in req.envelopes) if not req.reject else b""
+        return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]}"
 
     def replicated(self, shards: list[int]) -> None:
         """Return once replicas hold everything written so far to the masters of ``shards`` (a write of a
@@ -210,6 +248,13 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end)
         return [fields[b"e"] for _, fields in entries]
 
+    def read_raw_many(self, game_ids: list[str]) -> list[list[bytes]]:
+        """The whole logs of several games in one round trip (stored envelopes, raw JSON)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrange(self.keys.events(game_id), "-", "+")
+        return [[fields[b"e"] for _, fields in entries] for entries in pipe.execute()]
+
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.head(game_id)))
 
@@ -253,7 +298,11 @@ class EventStore:
             "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": pickled})
 
     def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
-        raw = self.redis.hgetall(self.keys.snapshot(game_id))
+        return self.snapshot_from(self.redis.hgetall(self.keys.snapshot(game_id)))
+
+    @staticmethod
+    def snapshot_from(raw: dict[bytes, bytes]) -> tuple[int, str, Any, float] | None:
+        """(version, hash, record, ts) of a snapshot hash as read, or None (none, or of another format)."""
         if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
             return None
         try:
