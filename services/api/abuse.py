@@ -211,7 +211,7 @@ async def _limit(request: Request) -> None:
 
     ctx = request.app.state.context
     guard: Guard = ctx.guard
-    aredis = ctx.aredis()
+    aredis = ctx.acounters()
     address = client_address(request)
     await guard.ahit(aredis, "rate_limit_address", f"addr:{address}")
     route = request.scope.get("route")

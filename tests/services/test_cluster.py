@@ -321,17 +321,25 @@ def test_an_append_waits_for_a_replica_before_it_is_acknowledged(clients, settin
     client.xreadgroup("processors", "p", {stream: ">"})
     request = AppendRequest(game_id, 0, "c1", {"command_id": "c1", "from_version": 0, "to_version": 1}, [env],
                             b'{"status": "accepted"}', 60, ("processors", entry))
+    waiting = AppendRequest(game_id, 1, "c2", {"command_id": "c2", "from_version": 1, "to_version": 2},
+                            [seal(game_id, 2, Added(seat=0, amount=1, roll=1), "c2", "test", 0.0, env.hash)],
+                            b'{"status": "accepted"}', 60, reply=keys.reply(game_id, "n2"))
     replicated = bool(clients.separate)  # the cluster has a replica per master; the single server none
     if replicated:
         assert store.append_many([request])[0].status == "ok"
         assert client.get(keys.outcome(game_id, "c1")) is not None
         assert client.xpending(stream, "processors")["pending"] == 0
+        assert store.append_many([waiting])[0].status == "ok"  # a request waits: its reply, after the WAIT
+        assert client.lrange(keys.reply(game_id, "n2"), 0, -1) == [EventStore.reply_of(waiting)]
     else:
         with pytest.raises(ReplicationShortfall):
             store.append_many([request])
         assert store.head(game_id)[0] == 1  # appended on the master ...
         assert client.get(keys.outcome(game_id, "c1")) is None  # ... but not answered
         assert client.xpending(stream, "processors")["pending"] == 1  # and taken up again later
+        with pytest.raises(ReplicationShortfall):
+            store.append_many([waiting])
+        assert client.llen(keys.reply(game_id, "n2")) == 0  # the waiting request hears nothing yet
 
 
 def test_a_cluster_event_store_needs_a_queue_redis_of_its_own():
