@@ -8,8 +8,6 @@ from typing import Any
 from . import data as _data
 from . import tavern
 
-PHASES = ("A", "B", "C", "D", "E", "F", "G", "end")
-
 
 @dataclass
 class Player:
