@@ -73,6 +73,7 @@ class CounterGame(Game[CounterState]):
     Options = CounterOptions
     command_types = (Add,)
     event_types = (CounterSetUp, Added, CardDealt)
+    state_type = CounterState
 
     def bot_support(self) -> BotSupport:
         return BotSupport(state_from_view, evaluate, scale=5.0)

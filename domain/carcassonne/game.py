@@ -118,6 +118,7 @@ class CarcassonneGame(Game[CarcassonneState]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("Pass",)
+    state_type = CarcassonneState
     example_options = {"hills_and_sheep": True}
 
     # -- capabilities ----------------------------------------------------------

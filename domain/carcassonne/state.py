@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from domain.core.codec import TupleKeyed
+
 from .rules import FOLLOWERS_PER_PLAYER
 
 CATEGORIES = ("roads", "cities", "monasteries", "vineyards", "gardens", "fields", "sheep")
@@ -24,8 +26,8 @@ class CarcassonneState:
     # -- board ---------------------------------------------------------------
     placements: list[tuple[int, int, str, int]] = field(default_factory=list)
     """(x, y, tile, rotation) in placement order; the index is the placement id."""
-    board: dict[tuple[int, int], int] = field(default_factory=dict)
-    frontier: dict[tuple[int, int], str] = field(default_factory=dict)
+    board: TupleKeyed[dict[tuple[int, int], int]] = field(default_factory=dict)
+    frontier: TupleKeyed[dict[tuple[int, int], str]] = field(default_factory=dict)
     """Empty cells next to a tile -> edge signature (N, E, S, W; ``.`` where nothing faces)."""
     tile_base: list[int] = field(default_factory=list)
     """First feature node of each placement; its features are nodes base + local index."""

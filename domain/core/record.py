@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
+from pydantic import BeforeValidator
+
+from .codec import as_tuples
 from .game import Game, Score
 from .kernel_messages import (
     GameCreated,
@@ -50,9 +53,9 @@ class Seat:
     player_id: str | None = None
     autopilot: str | None = None  # the away policy playing for this seat, None while its holder plays
     invitation: Invitation | None = None  # an open seat reserved for an invited player
-    # Plain defaults (no factories), so records pickled before these fields existed load with them.
     timeouts: int = 0  # consecutive timed-out turns; a move or reclaim of the holder resets it
-    overdue: tuple[Hashable] | None = None  # (turn key,) of the timed-out turn the policy is finishing
+    overdue: Annotated[tuple[Any, ...] | None, BeforeValidator(as_tuples)] = None
+    """(turn key,) of the timed-out turn the policy is finishing."""
     last_timeout: int = 0  # version of the seat's latest TurnTimedOut
     votes: tuple[int, ...] = ()  # seats that voted about this taken-over seat
 

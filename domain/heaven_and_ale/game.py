@@ -56,6 +56,7 @@ class HeavenAndAle(Game[HAState]):
     command_types = COMMAND_TYPES
     event_types = ev.EVENT_TYPES
     pass_commands = ("Pass", "EndBuying", "DeclinePrivilege")
+    state_type = HAState
     example_options = {"kegs_and_more": True}
 
     def bot_support(self) -> BotSupport:

@@ -39,6 +39,7 @@ class TiefenthalGame(Game[State]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("EndTurn", "FinishPlanning")
+    state_type = State
 
     def bot_support(self) -> BotSupport:
         from . import determinize, heuristics

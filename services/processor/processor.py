@@ -33,7 +33,7 @@ from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import AppendRequest, pickle_record
+from ..eventstore.store import AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
@@ -385,7 +385,7 @@ class Processor:
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:
@@ -421,7 +421,7 @@ class Plan:
     outcome: dict[str, Any]
     append: AppendRequest | None = None
     after: Loaded | None = None
-    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
