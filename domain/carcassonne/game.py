@@ -20,6 +20,7 @@ from domain.core import (
     Score,
 )
 from domain.core.capabilities import THREE_TURNS
+from domain.core.decision import Decision
 
 from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
@@ -95,18 +96,24 @@ def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, i
     return dict(sorted(out.items()))
 
 
-class _Turn:
-    """Events of one decision, folded into a scratch copy as they are produced (later ones depend on earlier)."""
+def evolve_state(state: CarcassonneState | None, event: Event) -> CarcassonneState:
+    """Fold one event (in place; the first event makes the state)."""
+    if isinstance(event, GameStarted):
+        return started(event)
+    assert state is not None
+    handler = HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
 
-    def __init__(self, game: CarcassonneGame, state: CarcassonneState) -> None:
-        self.game = game
-        self.state = state.clone()
-        self.events: list[Event] = []
 
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.game.evolve(self.state, event)
+class Ctx(Decision[CarcassonneState]):
+    """The core decision context (:class:`~domain.core.decision.Decision`) bound to Carcassonne's fold."""
+
+    __slots__ = ()
+
+    def __init__(self, state: CarcassonneState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, evolve_state, CarcassonneState.clone, eager=True)
 
 
 class CarcassonneGame(Game[CarcassonneState]):
@@ -155,8 +162,8 @@ class CarcassonneGame(Game[CarcassonneState]):
         started = GameStarted(players=n_seats, hills_and_sheep=options.hills_and_sheep, river=options.river,
                               start_tile=start, tiles=tiles, river_tiles=river_tiles, lake=options.river, bag=bag,
                               abbot=options.abbot)
-        turn = _Turn(self, self.evolve(None, started))
-        turn.events.append(started)
+        turn = Ctx(None, rng)
+        turn.emit(started)
         self._next_tile(turn, 0, rng)
         return turn.events
 
@@ -277,7 +284,7 @@ class CarcassonneGame(Game[CarcassonneState]):
                 # Taken here rather than at the draw: no draw comes in between, so the odds are the same.
                 events.append(TileBuried(seat=seat, x=command.x, y=command.y, tile=draw_tile(state.remaining, rng)))
             return events
-        turn = _Turn(self, state)
+        turn = Ctx(state, rng)
         if isinstance(command, TendFlock):
             self._tend(turn, seat, command.action, rng)
         else:
@@ -291,7 +298,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         self._end_turn(turn, rng)
         return turn.events
 
-    def _figure(self, turn: _Turn, command: Command, rng: random.Random) -> bool:
+    def _figure(self, turn: Ctx, command: Command, rng: random.Random) -> bool:
         """The figure step; False when it is not over yet (a wolf on placement, if the rules allow a retry)."""
         seat = command.seat
         if isinstance(command, Pass):
@@ -325,7 +332,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         kind: Literal["monastery", "garden"] = "garden" if state.kind[node] == GARDEN else "monastery"
         return AbbotRecalled(seat=seat, x=x, y=y, feature=local, kind=kind, points=points)
 
-    def _tend(self, turn: _Turn, seat: int, action: str, rng: random.Random) -> None:
+    def _tend(self, turn: Ctx, seat: int, action: str, rng: random.Random) -> None:
         """Grow the flock (draw; a wolf scatters the whole field) or guide it to the stable (H&S)."""
         s = turn.state
         root = s.root[s.shepherds[seat]]
@@ -337,7 +344,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         if token == WOLF:
             turn.emit(scatter(s, root))
 
-    def _end_turn(self, turn: _Turn, rng: random.Random) -> None:
+    def _end_turn(self, turn: Ctx, rng: random.Random) -> None:
         """Closed fields gather, completed features score, the next seat draws (§7.4 steps 4-6)."""
         s = turn.state
         if s.hills_and_sheep and CLOSED_FIELD_GATHERS:
@@ -346,7 +353,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         turn.emit(*completed_by(s, s.placed))
         self._next_tile(turn, (s.turn_seat + 1) % s.players, rng)
 
-    def _next_tile(self, turn: _Turn, seat: int, rng: random.Random) -> None:
+    def _next_tile(self, turn: Ctx, seat: int, rng: random.Random) -> None:
         """Draw until a tile fits (unplaceable ones are discarded); with none left, score the end (§5.5)."""
         s = turn.state
         while s.tiles_left():
@@ -369,13 +376,7 @@ class CarcassonneGame(Game[CarcassonneState]):
 
     # -- evolve ----------------------------------------------------------------
     def evolve(self, state: CarcassonneState | None, event: Event) -> CarcassonneState:
-        if isinstance(event, GameStarted):
-            return started(event)
-        assert state is not None
-        handler = HANDLERS.get(type(event))
-        if handler is not None:
-            handler(state, event)
-        return state
+        return evolve_state(state, event)
 
     # -- queries ---------------------------------------------------------------
     def to_act(self, state: CarcassonneState) -> list[int]:

@@ -74,8 +74,8 @@ class HeavenAndAle(Game[HAState]):
         rounds = options.rounds or ROUNDS_BY_PLAYERS[n_seats]
         start = rng.randrange(n_seats) if RANDOM_START_PLAYER else 0
         first = ev.GameSetUp(players=n_seats, rounds=rounds, kegs_and_more=options.kegs_and_more, start_player=start)
-        ctx = Ctx(evolve(None, first), rng)
-        ctx.events.append(first)
+        ctx = Ctx(None, rng)
+        ctx.emit(first)
         stock_track(ctx, 1)
         ctx.emit(ev.StartingSpaceTaken(seat=start, slot="first"))
         if options.kegs_and_more:
@@ -91,7 +91,7 @@ class HeavenAndAle(Game[HAState]):
             raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
         if command.seat not in to_act(state):
             raise NotYourTurn(f"seat {command.seat} may not act now; waiting for seat(s) {to_act(state)}")
-        ctx = Ctx(state.copy(), rng)
+        ctx = Ctx(state, rng)
         handler(ctx, command)
         return ctx.events
 

@@ -1,13 +1,15 @@
 """The round (Game Play, phases A to G): automatic steps, bonuses and the monastery track.
 
-``decide`` collects events in a :class:`Ctx`; reading ``ctx.state`` after an event
-was emitted gives the state with those events folded in (a clone, made once).
+``decide`` collects events in a :class:`Ctx` (the core :class:`~domain.core.decision.Decision`); reading
+``ctx.state`` after an event was emitted gives the state with those events folded in (a copy, made once).
 """
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+from domain.core.decision import Decision
 
 from . import data
 from . import events as ev
@@ -25,30 +27,13 @@ MONASTERY_START_COUNTS_AS_STEP: bool = data.MONASTERY_START_COUNTS_AS_STEP.value
 COUNTER_GUEST_USE: dict[str, Any] = dict(data.COUNTER_GUEST_USE.value)
 
 
-class Ctx:
-    """Events of one decision, with the state they lead to."""
+class Ctx(Decision[State]):
+    """The core decision context (:class:`~domain.core.decision.Decision`) bound to Tiefenthal's fold."""
 
-    def __init__(self, state: State | None) -> None:
-        self.base = state
-        self.work: State | None = None
-        self.events: list[Any] = []
+    __slots__ = ()
 
-    @property
-    def state(self) -> State:
-        if not self.events:
-            assert self.base is not None
-            return self.base
-        if self.work is None:
-            work = self.base.copy() if self.base is not None else None
-            for e in self.events:
-                work = apply(work, e)
-            self.work = work
-        return self.work  # type: ignore[return-value]
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        if self.work is not None:
-            self.work = apply(self.work, event)
+    def __init__(self, state: State | None, rng: random.Random) -> None:
+        super().__init__(state, rng, apply, State.copy)
 
 
 # -- bonuses (round track, monastery track, guests' recruit bonus) -----------------------
@@ -143,7 +128,7 @@ def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool
                          display=display, three_beer=list(GROUPS["three_beer"]), box=box,
                          counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value, counter_guest_redraw=redraw,
                          rounds=rounds)
-    ctx = Ctx(None)
+    ctx = Ctx(None, rng)
     ctx.emit(first)
     start_round(ctx, 1, start_player)
     advance(ctx, rng)

@@ -68,7 +68,7 @@ class TiefenthalGame(Game[State]):
         err = actions.check(state, command)
         if err is not None:
             raise err
-        ctx = flow.Ctx(state)
+        ctx = flow.Ctx(state, rng)
         actions.execute(ctx, command, rng)
         return ctx.events
 
