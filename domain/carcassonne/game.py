@@ -96,6 +96,43 @@ def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, i
     return dict(sorted(out.items()))
 
 
+FIGURES: tuple[Literal["follower", "shepherd", "abbot"], ...] = ("follower", "shepherd", "abbot")
+"""Figure kinds, in the order the legal commands list them for each feature."""
+
+
+def _figure_rule(state: CarcassonneState, seat: int, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
+    """Why ``figure`` may not go on ``feature`` (of kind ``kind``, node ``node``) of the tile just placed."""
+    if figure == "follower":
+        if kind == GARDEN:
+            return IllegalMove("only the abbot may stand in a garden")
+        if kind == FIELD and not FARMERS:
+            return IllegalMove("farmers are not in play")
+        if state.supply[seat] <= 0:
+            return IllegalMove("no follower left in your supply")
+        if state.occupied[state.root[node]]:
+            return IllegalMove(f"feature {feature} already holds a follower")
+        return None
+    if figure == "abbot":
+        if not state.abbot:
+            return IllegalMove("abbots are only in play with the Abbot option")
+        if kind not in (MONASTERY, GARDEN):
+            return IllegalMove(f"the abbot stands on a monastery or a garden; {feature} is neither")
+        if seat in state.abbots:
+            return IllegalMove("your abbot is already on the board")
+        if state.occupied[node]:
+            return IllegalMove(f"feature {feature} is already occupied")
+        return None
+    if not state.hills_and_sheep:
+        return IllegalMove("shepherds are only in play with Hills & Sheep")
+    if kind != FIELD:
+        return IllegalMove(f"a shepherd stands on a field; {feature} is not a field")
+    if seat in state.shepherds or state.shepherd_placed:
+        return IllegalMove("your shepherd is already on the board")
+    if seats_in_field(state, state.root[node]):
+        return IllegalMove(f"field {feature} already holds a shepherd")
+    return None
+
+
 def evolve_state(state: CarcassonneState | None, event: Event) -> CarcassonneState:
     """Fold one event (in place; the first event makes the state)."""
     if isinstance(event, GameStarted):
@@ -113,7 +150,7 @@ class Ctx(Decision[CarcassonneState]):
     __slots__ = ()
 
     def __init__(self, state: CarcassonneState | None, rng: random.Random) -> None:
-        super().__init__(state, rng, evolve_state, CarcassonneState.clone, eager=True)
+        super().__init__(state, rng, evolve_state, CarcassonneState.copy, eager=True)
 
 
 class CarcassonneGame(Game[CarcassonneState]):
@@ -168,82 +205,56 @@ class CarcassonneGame(Game[CarcassonneState]):
         return turn.events
 
     # -- validation (the one source of truth for legality) --------------------
-    def _check(self, state: CarcassonneState, command: Command) -> None:
+    def check(self, state: CarcassonneState, command: Command) -> RuleError | None:
+        """Why ``command`` is not allowed now, or None when it is."""
         if state.phase == OVER:
-            raise GameNotActive("the game is over")
+            return GameNotActive("the game is over")
         if command.seat != state.turn_seat:
-            raise NotYourTurn(f"seat {command.seat} may not act; seat {state.turn_seat} is to {state.phase}")
+            return NotYourTurn(f"seat {command.seat} may not act; seat {state.turn_seat} is to {state.phase}")
         if isinstance(command, PlaceTile):
             if state.phase != PLACE:
-                raise IllegalMove(f"the tile is already placed; now {self._phase_hint(state)}")
+                return IllegalMove(f"the tile is already placed; now {self._phase_hint(state)}")
             assert state.current_tile is not None
             if not can_place(state, state.current_tile, command.x, command.y, command.rotation):
-                raise IllegalMove(f"tile {state.current_tile} does not fit at ({command.x}, {command.y}) "
-                                  f"with rotation {command.rotation}")
-        elif isinstance(command, (PlaceFigure, Pass, RecallAbbot)):
+                return IllegalMove(f"tile {state.current_tile} does not fit at ({command.x}, {command.y}) "
+                                   f"with rotation {command.rotation}")
+            return None
+        if isinstance(command, (PlaceFigure, Pass, RecallAbbot)):
             if state.phase != FIGURE:
-                raise IllegalMove(f"no figure step now; {self._phase_hint(state)}")
+                return IllegalMove(f"no figure step now; {self._phase_hint(state)}")
             if isinstance(command, PlaceFigure):
-                self._check_figure(state, command)
-            elif isinstance(command, RecallAbbot) and command.seat not in state.abbots:
-                raise IllegalMove("your abbot is not on the board")
-        elif isinstance(command, TendFlock):
+                return self._figure_error(state, command)
+            if isinstance(command, RecallAbbot) and command.seat not in state.abbots:
+                return IllegalMove("your abbot is not on the board")
+            return None
+        if isinstance(command, TendFlock):
             if state.phase != TEND:
-                raise IllegalMove(f"no flock to tend now; {self._phase_hint(state)}")
-        else:
-            raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
+                return IllegalMove(f"no flock to tend now; {self._phase_hint(state)}")
+            return None
+        return InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
 
     @staticmethod
     def _phase_hint(state: CarcassonneState) -> str:
         return {PLACE: "place the drawn tile", FIGURE: "place a figure or pass",
                 TEND: "grow or gather your flock"}.get(state.phase, state.phase)
 
-    def _check_figure(self, state: CarcassonneState, command: PlaceFigure) -> None:
+    def _figure_error(self, state: CarcassonneState, command: PlaceFigure) -> RuleError | None:
         """Figures go on an unoccupied feature of the tile just placed (§5.2 step 2; H&S shepherd placement)."""
         rt = rotated_at(state, state.placed)
         index = TILES[rt.tile].local_index.get(command.feature)
         if index is None:
             names = ", ".join(f.local_id for f in rt.features)
-            raise InvalidCommand(f"tile {rt.tile} has no feature {command.feature!r}; it has {names}")
+            return InvalidCommand(f"tile {rt.tile} has no feature {command.feature!r}; it has {names}")
         node = state.tile_base[state.placed] + index
-        kind = rt.features[index].kind
-        if command.figure == "follower":
-            if kind == GARDEN:
-                raise IllegalMove("only the abbot may stand in a garden")
-            if kind == FIELD and not FARMERS:
-                raise IllegalMove("farmers are not in play")
-            if state.supply[command.seat] <= 0:
-                raise IllegalMove("no follower left in your supply")
-            if state.occupied[state.root[node]]:
-                raise IllegalMove(f"feature {command.feature} already holds a follower")
-            return
-        if command.figure == "abbot":
-            if not state.abbot:
-                raise IllegalMove("abbots are only in play with the Abbot option")
-            if kind not in (MONASTERY, GARDEN):
-                raise IllegalMove(f"the abbot stands on a monastery or a garden; {command.feature} is neither")
-            if command.seat in state.abbots:
-                raise IllegalMove("your abbot is already on the board")
-            if state.occupied[node]:
-                raise IllegalMove(f"feature {command.feature} is already occupied")
-            return
-        if not state.hills_and_sheep:
-            raise IllegalMove("shepherds are only in play with Hills & Sheep")
-        if kind != FIELD:
-            raise IllegalMove(f"a shepherd stands on a field; {command.feature} is not a field")
-        if command.seat in state.shepherds or state.shepherd_placed:
-            raise IllegalMove("your shepherd is already on the board")
-        if seats_in_field(state, state.root[node]):
-            raise IllegalMove(f"field {command.feature} already holds a shepherd")
+        return _figure_rule(state, command.seat, command.figure, command.feature, rt.features[index].kind, node)
 
     def is_legal(self, state: CarcassonneState, command: Command) -> bool:
-        try:
-            self._check(state, command)
-        except RuleError:
-            return False
-        return True
+        return self.check(state, command) is None
 
     def legal_commands(self, state: CarcassonneState, seat: int) -> list[Command]:
+        """The candidates that pass :meth:`check`: tile placements are enumerated by :func:`placements`, the
+        generator of exactly the cells and rotations ``can_place`` accepts; figures by the same rule
+        (:func:`_figure_rule`) that checks a sent command."""
         if state.phase == OVER or seat != state.turn_seat:
             return []
         if state.phase == PLACE:
@@ -254,25 +265,19 @@ class CarcassonneGame(Game[CarcassonneState]):
         out: list[Command] = [Pass(seat=seat)]
         rt = rotated_at(state, state.placed)
         base = state.tile_base[state.placed]
-        followers = state.supply[seat] > 0
-        shepherd = state.hills_and_sheep and seat not in state.shepherds and not state.shepherd_placed
-        abbot = state.abbot and seat not in state.abbots
         for i, f in enumerate(rt.features):
-            node = base + i
-            free = not state.occupied[state.root[node]]
-            if followers and free and f.kind != GARDEN and (FARMERS or f.kind != FIELD):
-                out.append(PlaceFigure(seat=seat, figure="follower", feature=f.local_id))
-            if shepherd and f.kind == FIELD and not seats_in_field(state, state.root[node]):
-                out.append(PlaceFigure(seat=seat, figure="shepherd", feature=f.local_id))
-            if abbot and free and f.kind >= MONASTERY:
-                out.append(PlaceFigure(seat=seat, figure="abbot", feature=f.local_id))
+            for figure in FIGURES:
+                if _figure_rule(state, seat, figure, f.local_id, f.kind, base + i) is None:
+                    out.append(PlaceFigure(seat=seat, figure=figure, feature=f.local_id))
         if state.abbot and seat in state.abbots:
             out.append(RecallAbbot(seat=seat))
         return out
 
     # -- decide ----------------------------------------------------------------
     def decide(self, state: CarcassonneState, command: Command, rng: random.Random) -> list[Event]:
-        self._check(state, command)
+        error = self.check(state, command)
+        if error is not None:
+            raise error
         seat = command.seat
         if isinstance(command, PlaceTile):
             tile = state.current_tile
@@ -392,7 +397,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         return view_module.build(state, seat)
 
     def clone(self, state: CarcassonneState) -> CarcassonneState:
-        return state.clone()
+        return state.copy()
 
     def description(self, options: BaseModel | None = None) -> dict[str, Any]:
         """Every tile type's features and where they lie; one document for all options (clients cache it)."""

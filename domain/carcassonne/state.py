@@ -80,7 +80,7 @@ class CarcassonneState:
                    supply=[FOLLOWERS_PER_PLAYER] * players, scores=[0] * players,
                    breakdown=[{c: 0 for c in CATEGORIES} for _ in range(players)])
 
-    def clone(self) -> CarcassonneState:
+    def copy(self) -> CarcassonneState:
         """A fast independent copy (bots branch thousands of times)."""
         new = object.__new__(CarcassonneState)
         d = dict(self.__dict__)
@@ -94,6 +94,8 @@ class CarcassonneState:
         d["breakdown"] = [b.copy() for b in self.breakdown]
         new.__dict__.update(d)
         return new
+
+    clone = copy  # the old name, kept while branches that use it merge (heuristics)
 
     def tiles_left(self) -> int:
         return sum(self.remaining.values()) + sum(self.river_remaining.values()) + int(self.lake_pending)

@@ -75,7 +75,7 @@ from .state import (
     STEP_PRIVILEGE,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
     Player,
 )
 from .supply import MONK_BASE, TILE_CODES
@@ -85,7 +85,7 @@ SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
 TRIGGERED_MONKS_ACTIVATE_MONKS = True
 
 
-def _need_step(s: HAState, *steps: str) -> None:
+def _need_step(s: HeavenAndAleState, *steps: str) -> None:
     if s.phase != PLAYING or s.step not in steps:
         raise IllegalMove(f"not possible now: the current decision is {s.step or s.phase!r}, not {'/'.join(steps)}")
 
@@ -97,7 +97,7 @@ def _colour(name: str | None) -> int:
 
 
 # -- starting area ---------------------------------------------------------------------------------
-def slot_commands(s: HAState, seat: int) -> list[Command]:
+def slot_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     slots = free_slots(s, seat, forced=s.phase == PLAYING)
     out: list[Command] = []
     for i in slots:
@@ -213,7 +213,7 @@ def end_buying(ctx: Ctx, c: cmd.EndBuying) -> None:
     after_base(ctx)
 
 
-def shed_commands(s: HAState, seat: int) -> list[Command]:
+def shed_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     shed = s.sheds_pending[0]
     kind = s.players[seat].sheds[shed]
     return [cmd.ChooseShedTiles(seat=seat, spots=[SPOT_NAMES[x] for x in opt]) for opt in shed_options(shed, kind)]
@@ -236,12 +236,12 @@ def choose_shed_tiles(ctx: Ctx, c: cmd.ChooseShedTiles) -> None:
 
 
 # -- discs (§3.6) and privileges (§3.9) ---------------------------------------------------------------
-def disc_commands(s: HAState, seat: int) -> list[Command]:
+def disc_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.TakeDisc(seat=seat, spot=SCORING_SPOTS[spot], number=n)
             for spot, n in disc_options(s, s.players[seat], s.space)]
 
 
-def disc_gains(s: HAState, seat: int, spot: int, number: int | None) -> tuple[Gains, str]:
+def disc_gains(s: HeavenAndAleState, seat: int, spot: int, number: int | None) -> tuple[Gains, str]:
     """The rewards of putting a disc on scoring ``spot`` (§3.6, §3.8); also the view's preview of each choice."""
     gains = Gains(s, seat)
     garden = s.players[seat].garden
@@ -287,7 +287,7 @@ def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
     after_base(ctx)
 
 
-def privilege_commands(s: HAState, seat: int) -> list[Command]:
+def privilege_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     out: list[Command] = []
     for card in p.cards:
@@ -350,7 +350,7 @@ def claim(ctx: Ctx, c: cmd.ClaimBarrels) -> None:
 
 
 # -- Kegs & More -------------------------------------------------------------------------------------
-def storage_commands(s: HAState, seat: int) -> list[Command]:
+def storage_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     shed = s.sheds_pending[0]
     tile = p.storage_tiles[shed]
@@ -395,7 +395,7 @@ def move_cart(ctx: Ctx, seat: int, steps: int, load: int, source: str) -> None:
     ctx.emit(ev.CartMoved(seat=seat, to=to, steps=steps, loaded=loaded, delivered=delivered, source=source))
 
 
-def goods_commands(s: HAState, seat: int) -> list[Command]:
+def goods_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.TakeGoods(seat=seat, kegs=k, bales=b, rental=r)
             for k, b, r in goods_options(s, s.players[seat], s.space)]
 
@@ -412,7 +412,7 @@ def take_goods(ctx: Ctx, c: cmd.TakeGoods) -> None:
     after_goods(ctx)
 
 
-def cart_commands(s: HAState, seat: int) -> list[Command]:
+def cart_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     return [cmd.UseCarterDie(seat=seat, load=x) for x in cart_loads(p, carter_value(s, p), from_die=True)]
 
@@ -427,7 +427,7 @@ def use_carter_die(ctx: Ctx, c: cmd.UseCarterDie) -> None:
     end_turn(ctx)
 
 
-def can_pass(s: HAState) -> bool:
+def can_pass(s: HeavenAndAleState) -> bool:
     if not s.kegs_and_more or s.phase != PLAYING:
         return False
     if s.step == STEP_BUY and s.bought:

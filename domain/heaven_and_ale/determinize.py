@@ -23,7 +23,7 @@ from .board import START_SLOTS
 from .garden import SHED_NAMES, SPOT_NAMES
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS
-from .state import EMPTY, PLACING, HAState, Player
+from .state import EMPTY, PLACING, HeavenAndAleState, Player
 from .supply import (
     MONK_BASE,
     MONK_TYPES,
@@ -68,11 +68,11 @@ def _player(b: dict[str, Any], km: bool) -> Player:
 
 
 def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
-                    legal: Sequence[Any] | None = None) -> HAState:
+                    legal: Sequence[Any] | None = None) -> HeavenAndAleState:
     """A state consistent with ``view``; pile contents sampled from ``rng``."""
     km = view["kegs_and_more"]
     n = view["players"]
-    s = HAState(n=n, rounds=view["rounds"], kegs_and_more=km, start_player=view["start_player"],
+    s = HeavenAndAleState(n=n, rounds=view["rounds"], kegs_and_more=km, start_player=view["start_player"],
                 players=[_player(b, km) for b in view["boards"]])
     s.phase = view["phase"]
     s.round = view["round"]
@@ -105,7 +105,7 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
     return s
 
 
-def _deal_piles(s: HAState, view: dict[str, Any], rng: random.Random) -> None:
+def _deal_piles(s: HeavenAndAleState, view: dict[str, Any], rng: random.Random) -> None:
     seen = [c for space in s.tiles for c in space] + [c for p in s.players for c in p.garden if c != EMPTY]
     counts = [sum(per) for per in zip(*initial_resource_piles())]
     monks = [sum(per) for per in zip(*initial_monk_piles())]

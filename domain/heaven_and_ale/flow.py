@@ -40,25 +40,25 @@ from .state import (
     STEP_GOODS,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
 )
 from .supply import MONK_BASE, MONKS_PER_PILE, pile_back_for_round, tile_name
 
 
-class Ctx(Decision[HAState]):
+class Ctx(Decision[HeavenAndAleState]):
     """The core decision context (:class:`~domain.core.decision.Decision`) bound to Heaven & Ale's fold."""
 
     __slots__ = ()
 
-    def __init__(self, state: HAState | None, rng: random.Random) -> None:
-        super().__init__(state, rng, evolve, HAState.copy, eager=True)
+    def __init__(self, state: HeavenAndAleState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, evolve, HeavenAndAleState.copy, eager=True)
 
 
 # -- rewards ---------------------------------------------------------------------------------------
 class Gains:
     """Accumulates activation rewards for one seat, applying the caps at 20 (§3.6, U8)."""
 
-    def __init__(self, s: HAState, seat: int) -> None:
+    def __init__(self, s: HeavenAndAleState, seat: int) -> None:
         self.p = s.players[seat]
         self.seat = seat
         self.ducats = 0
@@ -319,5 +319,5 @@ def start_play(ctx: Ctx) -> None:
     begin_turn(ctx, ctx.state.start_player)
 
 
-def game_over(s: HAState) -> bool:
+def game_over(s: HeavenAndAleState) -> bool:
     return s.phase == OVER

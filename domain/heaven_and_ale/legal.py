@@ -32,12 +32,12 @@ from .state import (
     STEP_PRIVILEGE,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
 )
 from .supply import tile_name
 
 
-def to_act(s: HAState) -> list[int]:
+def to_act(s: HeavenAndAleState) -> list[int]:
     if s.phase == PLAYING:
         return [s.turn] if s.turn >= 0 else []
     if s.phase == PLACING:
@@ -47,7 +47,7 @@ def to_act(s: HAState) -> list[int]:
     return []
 
 
-def legal_commands(s: HAState, seat: int) -> list[Command]:
+def legal_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     if s.phase == PLACING:
         return slot_commands(s, seat) if s.place_order[:1] == [seat] else []
     if s.phase == ARRANGING:

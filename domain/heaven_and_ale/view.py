@@ -14,11 +14,11 @@ from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
 from .rules import cart_loads, carter_value, disc_options, simulate_cart
 from .scoring import preview
-from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HAState, Player
+from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HeavenAndAleState, Player
 from .supply import tile_name
 
 
-def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
+def _player(s: HeavenAndAleState, seat: int, p: Player) -> dict[str, Any]:
     rate, value = bracket(p.brewmaster)
     out: dict[str, Any] = {
         "seat": seat,
@@ -70,7 +70,7 @@ def _gains(gains: Gains) -> dict[str, Any]:
             "brewmaster": gains.brew}
 
 
-def _shed_choices(s: HAState) -> list[dict[str, Any]]:
+def _shed_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """What each way of activating the pending shed would give now (§3.7 step 3), computed by the rules' own
     reward code so a client only shows it."""
     shed = s.sheds_pending[0]
@@ -84,13 +84,13 @@ def _shed_choices(s: HAState) -> list[dict[str, Any]]:
     return out
 
 
-def _disc_choices(s: HAState) -> list[dict[str, Any]]:
+def _disc_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """What each disc choice on the current space would give now (§3.6, §3.8)."""
     return [{"spot": SCORING_SPOTS[spot], "number": n, **_gains(disc_gains(s, s.turn, spot, n)[0])}
             for spot, n in disc_options(s, s.players[s.turn], s.space)]
 
 
-def _cart_choices(s: HAState) -> list[dict[str, Any]]:
+def _cart_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """Where each use of the carter die takes the cart and what it loads and delivers (expansion A3)."""
     p = s.players[s.turn]
     steps = carter_value(s, p)
@@ -102,13 +102,13 @@ def _cart_choices(s: HAState) -> list[dict[str, Any]]:
     return out
 
 
-def _barrel_choice(s: HAState) -> dict[str, list[int]]:
+def _barrel_choice(s: HeavenAndAleState) -> dict[str, list[int]]:
     """The goals whose large and small barrels ``ClaimBarrels`` would take now (§3.11)."""
     large, small = claimable(s, s.turn)
     return {"large": large, "small": small}
 
 
-def view(s: HAState, seat: int | None) -> dict[str, Any]:
+def view(s: HeavenAndAleState, seat: int | None) -> dict[str, Any]:
     track = []
     for i, kind in enumerate(TRACK):
         space: dict[str, Any] = {"index": i, "kind": kind}

@@ -18,7 +18,7 @@ from . import data
 from . import events as ev
 from .cards import CARDS, TAVERN_TYPES
 from .flow import COUNTER_GUEST_USE, Ctx, advance, fill_tavern, grant, move_monastery, upgrade
-from .state import Player, State
+from .state import OVER, Player, TiefenthalState
 from .tavern import (
     DISCOUNT_CARD,
     PER_CARD,
@@ -40,7 +40,7 @@ PER_TYPE: int = data.TAVERN_CARDS_PER_TYPE_PER_ROUND.value
 
 # -- who may act ------------------------------------------------------------------------
 
-def to_act(s: State) -> list[int]:
+def to_act(s: TiefenthalState) -> list[int]:
     """Seats that must act now: several in the simultaneous phases A and E, one in D and F."""
     if s.phase == "A":
         return [p.seat for p in s.players if p.pending]
@@ -55,8 +55,8 @@ def to_act(s: State) -> list[int]:
     return []
 
 
-def _turn_error(s: State, seat: int, phases: str, what: str) -> RuleError | None:
-    if s.phase == "end":
+def _turn_error(s: TiefenthalState, seat: int, phases: str, what: str) -> RuleError | None:
+    if s.phase == OVER:
         return IllegalMove("the game is over")
     if not 0 <= seat < s.n:
         return NotYourTurn(f"seat {seat} is not in this game")
@@ -87,7 +87,7 @@ def spaces_of(p: Player) -> list[str]:
     return list(TILE_SPACES) + [f"table:{i}" for i in range(len(p.tables))]
 
 
-def _check_place(s: State, c: cmd.PlaceDie) -> RuleError | None:
+def _check_place(s: TiefenthalState, c: cmd.PlaceDie) -> RuleError | None:
     p = s.players[c.seat]
     if c.die not in p.dice:
         return IllegalMove(f"die {c.die} is not one of your dice in play")
@@ -156,14 +156,14 @@ def returnable(p: Player, tile: str) -> int:
 
 # -- one rule per command: when, the check that returns the error, the handler -------------
 
-def _pick_error(s: State, c: cmd.PickDie) -> RuleError | None:
+def _pick_error(s: TiefenthalState, c: cmd.PickDie) -> RuleError | None:
     values = [s.die_value[d] for d in s.coasters[s.held_coaster(c.seat)]]
     if c.value not in values:
         return IllegalMove(f"no {c.value} on your coaster (it shows {sorted(values)})")
     return None
 
 
-def _choose_error(s: State, c: cmd.ChooseBonus) -> RuleError | None:
+def _choose_error(s: TiefenthalState, c: cmd.ChooseBonus) -> RuleError | None:
     p = s.players[c.seat]
     if not p.pending:
         return IllegalMove("no bonus choice is pending")
@@ -172,13 +172,13 @@ def _choose_error(s: State, c: cmd.ChooseBonus) -> RuleError | None:
     return None
 
 
-def _take_error(s: State, c: cmd.TakeDie) -> RuleError | None:
+def _take_error(s: TiefenthalState, c: cmd.TakeDie) -> RuleError | None:
     if c.die not in s.players[c.seat].placed:
         return IllegalMove(f"die {c.die} is not on an action space")
     return None
 
 
-def _buy_error(s: State, c: cmd.BuyCard) -> RuleError | None:
+def _buy_error(s: TiefenthalState, c: cmd.BuyCard) -> RuleError | None:
     p = s.players[c.seat]
     if c.card_type not in TAVERN_TYPES:
         return InvalidCommand(f"unknown tavern card type {c.card_type!r}; one of {list(TAVERN_TYPES)}")
@@ -192,7 +192,7 @@ def _buy_error(s: State, c: cmd.BuyCard) -> RuleError | None:
     return None
 
 
-def _upgrade_error(s: State, c: cmd.UpgradeTile) -> RuleError | None:
+def _upgrade_error(s: TiefenthalState, c: cmd.UpgradeTile) -> RuleError | None:
     p = s.players[c.seat]
     if c.tile not in UPGRADABLE:
         return InvalidCommand(f"tile {c.tile!r} cannot be upgraded; one of {list(UPGRADABLE)}")
@@ -206,7 +206,7 @@ def _upgrade_error(s: State, c: cmd.UpgradeTile) -> RuleError | None:
     return None
 
 
-def _recruit_guest_error(s: State, c: cmd.RecruitGuest) -> RuleError | None:
+def _recruit_guest_error(s: TiefenthalState, c: cmd.RecruitGuest) -> RuleError | None:
     p = s.players[c.seat]
     if p.recruited >= GUEST_RECRUITS:
         return IllegalMove("you already recruited a guest this round")
@@ -218,7 +218,7 @@ def _recruit_guest_error(s: State, c: cmd.RecruitGuest) -> RuleError | None:
     return None
 
 
-def _recruit_nobles_error(s: State, c: cmd.RecruitNobles) -> RuleError | None:
+def _recruit_nobles_error(s: TiefenthalState, c: cmd.RecruitNobles) -> RuleError | None:
     p = s.players[c.seat]
     if c.count not in NOBLE_PRICES:
         return InvalidCommand(f"recruit {sorted(NOBLE_PRICES)} nobles, not {c.count}")
@@ -231,13 +231,13 @@ def _recruit_nobles_error(s: State, c: cmd.RecruitNobles) -> RuleError | None:
     return None
 
 
-def _counter_guest_error(s: State, c: cmd.UseCounterGuest) -> RuleError | None:
+def _counter_guest_error(s: TiefenthalState, c: cmd.UseCounterGuest) -> RuleError | None:
     if s.players[c.seat].counter_guests <= 0:
         return IllegalMove("you have no counter guest")
     return None
 
 
-def _no_error(s: State, c: Command) -> RuleError | None:
+def _no_error(s: TiefenthalState, c: Command) -> RuleError | None:
     return None
 
 
@@ -341,7 +341,7 @@ class Rule:
     which emits the events and answers whether the automatic steps of the round follow."""
 
     phases: str
-    error: Callable[[State, Any], RuleError | None]
+    error: Callable[[TiefenthalState, Any], RuleError | None]
     handle: Callable[[Ctx, Any, random.Random], bool]
 
 
@@ -362,7 +362,7 @@ RULES: dict[type[Command], Rule] = {
 }
 
 
-def check(s: State, c: Command) -> RuleError | None:
+def check(s: TiefenthalState, c: Command) -> RuleError | None:
     """Why ``c`` is not allowed now, or None when it is (the one source of truth for legality)."""
     rule = RULES.get(type(c))
     if rule is None:
@@ -391,9 +391,9 @@ def _c(kind: type[Command], seat: int, *args: Any) -> Command:
     return got
 
 
-def candidates(s: State, seat: int) -> list[Command]:
+def candidates(s: TiefenthalState, seat: int) -> list[Command]:
     """A superset of the legal commands of ``seat`` (each is then checked)."""
-    if s.phase == "end" or seat not in to_act(s):
+    if s.phase == OVER or seat not in to_act(s):
         return []
     p = s.players[seat]
     if p.pending:

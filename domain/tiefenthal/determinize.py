@@ -26,7 +26,7 @@ from typing import Any
 
 from .cards import CARDS, GROUPS, TAVERN_TYPES, VP
 from .scoring import vp
-from .state import COLOURED_PER_PLAYER, WHITE_PER_PLAYER, Player, State, is_white
+from .state import COLOURED_PER_PLAYER, WHITE_PER_PLAYER, Player, TiefenthalState, is_white
 from .tavern import TILES
 
 
@@ -83,10 +83,10 @@ def _ids(cards: list[dict[str, Any]]) -> list[int]:
 
 
 def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
-                    legal: Sequence[Any] | None = None) -> State:
+                    legal: Sequence[Any] | None = None) -> TiefenthalState:
     """A state consistent with ``view``; hidden card placement sampled from ``rng`` (``legal`` unused)."""
     n = len(view["players"])
-    s = State(n=n, round=view["round"], phase=view["phase"], start=view["start_player"])
+    s = TiefenthalState(n=n, round=view["round"], phase=view["phase"], start=view["start_player"])
     s.rounds = view.get("rounds", s.rounds)
     s.active = view["active"] if view["active"] is not None else -1
     to_act = view["to_act"]

@@ -15,7 +15,7 @@ from . import data
 from . import events as ev
 from .cards import GROUPS, GUEST_KINDS, KIND
 from .evolve import apply
-from .state import COLOURED_PER_PLAYER, State, coloured_die, is_white
+from .state import COLOURED_PER_PLAYER, TiefenthalState, coloured_die, is_white
 from .tavern import UPGRADABLE
 
 ROUNDS: int = data.ROUNDS.value
@@ -27,13 +27,13 @@ MONASTERY_START_COUNTS_AS_STEP: bool = data.MONASTERY_START_COUNTS_AS_STEP.value
 COUNTER_GUEST_USE: dict[str, Any] = dict(data.COUNTER_GUEST_USE.value)
 
 
-class Ctx(Decision[State]):
+class Ctx(Decision[TiefenthalState]):
     """The core decision context (:class:`~domain.core.decision.Decision`) bound to Tiefenthal's fold."""
 
     __slots__ = ()
 
-    def __init__(self, state: State | None, rng: random.Random) -> None:
-        super().__init__(state, rng, apply, State.copy)
+    def __init__(self, state: TiefenthalState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, apply, TiefenthalState.copy)
 
 
 # -- bonuses (round track, monastery track, guests' recruit bonus) -----------------------

@@ -8,6 +8,9 @@ from typing import Any
 from . import data as _data
 from . import tavern
 
+OVER = "end"
+"""The phase after the game ended (the name every engine uses; the value is Tiefenthal's view vocabulary)."""
+
 
 @dataclass
 class Player:
@@ -82,7 +85,7 @@ class Player:
 
 
 @dataclass
-class State:
+class TiefenthalState:
     """The whole game."""
 
     n: int
@@ -103,8 +106,8 @@ class State:
     redraw: bool = True  # counter guests may redraw the tavern in phase B (option)
     rounds: int = _data.ROUNDS.value  # the game ends after this round (option ``rounds``, for short test games)
 
-    def copy(self) -> State:
-        s = State.__new__(State)
+    def copy(self) -> TiefenthalState:
+        s = TiefenthalState.__new__(TiefenthalState)
         s.__dict__.update(self.__dict__)
         s.players = [p.copy() for p in self.players]
         s.supply = {k: v[:] for k, v in self.supply.items()}
@@ -144,3 +147,7 @@ def coloured_die(seat: int, k: int, n: int) -> int:
 
 def is_white(die: int, n: int) -> bool:
     return die < n * WHITE_PER_PLAYER
+
+
+State = TiefenthalState
+"""The short name, kept while branches that use it merge (heuristics)."""

@@ -11,7 +11,7 @@ from .actions import die_yield, returnable, space_rule, spaces_of, to_act
 from .cards import CARDS, TAVERN_TYPES
 from .flow import MONASTERY_TRACK, ROUND_TRACK
 from .scoring import breakdown, vp
-from .state import Player, State, is_white
+from .state import Player, TiefenthalState, is_white
 from .tavern import TILE_COST, TILES, UPGRADABLE, table_index, upgrade_price
 
 
@@ -19,7 +19,7 @@ def _card(card: int) -> dict[str, Any]:
     return CARDS[card].public()
 
 
-def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
+def _player(s: TiefenthalState, p: Player, me: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": p.seat,
         "colour": data.PLAYER_COLOURS.value[p.seat],
@@ -75,7 +75,7 @@ def _space(p: Player, sp: str) -> dict[str, Any]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: TiefenthalState, seat: int | None) -> dict[str, Any]:
     coasters = None
     if s.phase == "D":
         coasters = {str(seat_): [s.die_value[d] for d in s.coasters[s.held_coaster(seat_)]] for seat_ in range(s.n)}
