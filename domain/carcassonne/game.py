@@ -63,6 +63,7 @@ from .shepherds import WOLF, closed_fields, draw_token, flock_field_extended, ga
 from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
 from .tiledefs import SHEEP_TOKENS
 from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
+from .view_models import VIEW_MODELS
 
 
 class CarcassonneOptions(BaseModel):
@@ -162,6 +163,7 @@ class CarcassonneGame(Game[CarcassonneState]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("Pass",)
+    view_models = VIEW_MODELS
     state_type = CarcassonneState
     example_options = {"hills_and_sheep": True}
 

@@ -23,6 +23,7 @@ from .legal import legal_commands, to_act
 from .scoring import breakdown
 from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
+from .view_models import VIEW_MODELS
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True
@@ -56,6 +57,7 @@ class HeavenAndAle(Game[HeavenAndAleState]):
     command_types = COMMAND_TYPES
     event_types = ev.EVENT_TYPES
     pass_commands = ("Pass", "EndBuying", "DeclinePrivilege")
+    view_models = VIEW_MODELS
     state_type = HeavenAndAleState
     example_options = {"kegs_and_more": True}
 

@@ -17,6 +17,7 @@ from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import apply
 from .state import OVER, TiefenthalState
+from .view_models import VIEW_MODELS
 
 
 class TiefenthalOptions(BaseModel):
@@ -39,6 +40,7 @@ class TiefenthalGame(Game[TiefenthalState]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("EndTurn", "FinishPlanning")
+    view_models = VIEW_MODELS
     state_type = TiefenthalState
 
     def bot_support(self) -> BotSupport:
