@@ -86,19 +86,31 @@ def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int,
     """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
     kind = TRACK[space]
     out: list[tuple[int, int | None]] = []
-    garden = p.garden
-    if kind in (DISC_A, DISC_ABC) and not p.discs[X_SPOT]:
-        # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
-        # the x spot only needs a resource tile on the board ("a type of tile that is not present").
-        if any(t != EMPTY and t < MONK_BASE for t in garden):
-            out.extend((X_SPOT, n) for n in FERTILITIES)
+    if kind in (DISC_A, DISC_ABC):
+        out.extend(_x_spot_options(p))
     if kind in (DISC_C, DISC_ABC):
-        colours = {t // 5 for t in garden if t != EMPTY and t < MONK_BASE}
-        out.extend((spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours)
+        out.extend(_colour_spot_options(p))
     if kind in (DISC_B, DISC_ABC):
-        types = {t - MONK_BASE for t in garden if t != EMPTY and t >= MONK_BASE}
-        out.extend((spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types)
+        out.extend(_monk_spot_options(p))
     return out
+
+
+def _x_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
+    # the x spot only needs a resource tile on the board ("a type of tile that is not present").
+    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in p.garden):
+        return []
+    return [(X_SPOT, n) for n in FERTILITIES]
+
+
+def _colour_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    colours = {t // 5 for t in p.garden if t != EMPTY and t < MONK_BASE}
+    return [(spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours]
+
+
+def _monk_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    types = {t - MONK_BASE for t in p.garden if t != EMPTY and t >= MONK_BASE}
+    return [(spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types]
 
 
 # -- Kegs & More (expansion A2, A3) ---------------------------------------------------------------

@@ -403,17 +403,22 @@ def candidates(s: TiefenthalState, seat: int) -> list[Command]:
     if s.phase == "D":
         values = sorted({s.die_value[d] for d in s.coasters[s.held_coaster(seat)]})
         return [_c(cmd.PickDie, seat, v) for v in values]
-    out: list[Command] = []
-    spaces = spaces_of(p)
-    for die in sorted(p.dice):
-        if s.phase == "E" and die in p.placed:
-            continue
-        for space in spaces:
-            out.append(_c(cmd.PlaceDie, seat, die, space))
+    out = _placements(s, p, seat)
     if s.phase == "E":
         out.append(_c(cmd.FinishPlanning, seat))
         return out
-    out.extend(_c(cmd.TakeDie, seat, die) for die in sorted(p.placed))
+    return out + _turn_candidates(s, p, seat)
+
+
+def _placements(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
+    spaces = spaces_of(p)
+    return [_c(cmd.PlaceDie, seat, die, space) for die in sorted(p.dice)
+            if not (s.phase == "E" and die in p.placed) for space in spaces]
+
+
+def _turn_candidates(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
+    """Phase F besides placing dice: take a die back, buy, upgrade, recruit, use a counter guest, end."""
+    out: list[Command] = [_c(cmd.TakeDie, seat, die) for die in sorted(p.placed)]
     out.extend(_c(cmd.BuyCard, seat, t) for t in TAVERN_TYPES)
     for tile in UPGRADABLE:
         if tile not in p.upgraded:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from domain.core.decision import Decision
@@ -182,52 +183,72 @@ def waitress_dice(ctx: Ctx, seat: int, rng: random.Random) -> None:
         ctx.emit(ev.WaitressDiceRolled(seat=seat, dice=dice, values=[rng.randint(1, 6) for _ in dice]))
 
 
+def _after_a(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if any(p.pending for p in s.players):
+        return False
+    ctx.emit(ev.PhaseStarted(phase="B"))
+    for seat in s.order():
+        fill_tavern(ctx, seat, rng)
+    return True
+
+
+def _after_b(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.redraw and any(not p.kept and p.counter_guests > 0 for p in s.players):
+        return False
+    ctx.emit(ev.PhaseStarted(phase="C"))
+    for seat in s.order():
+        waitress_dice(ctx, seat, rng)
+    ctx.emit(ev.PhaseStarted(phase="D"))
+    ctx.emit(ev.WhiteDiceRolled(values=[[rng.randint(1, 6) for _ in c] for c in ctx.state.coasters]))
+    return False
+
+
+def _after_d(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.picks >= s.white_dice():
+        ctx.emit(ev.PhaseStarted(phase="E"))
+    return False
+
+
+def _after_e(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if all(p.planned for p in s.players):
+        ctx.emit(ev.PhaseStarted(phase="F"))
+        start_turn(ctx, s.start)
+    return False
+
+
+def _after_f(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.players[s.active].done is False:
+        return False
+    order = s.order()
+    i = order.index(s.active)
+    if i + 1 < len(order):
+        start_turn(ctx, order[i + 1])
+        return False
+    ctx.emit(ev.RoundClosed(round=s.round, next_start=(s.start + 1) % s.n))
+    if s.round >= s.rounds:
+        ctx.emit(ev.GameEnded())
+        return False
+    start_round(ctx, s.round + 1, ctx.state.start)
+    return True
+
+
+AUTOMATIC: dict[str, Callable[[Ctx, random.Random], bool]] = {
+    "A": _after_a, "B": _after_b, "D": _after_d, "E": _after_e, "F": _after_f,
+}
+"""Per phase: the automatic steps once nobody must decide there; True when the next phase may go on too."""
+
+
 def advance(ctx: Ctx, rng: random.Random) -> None:
     """Run the automatic steps until some seat must decide (or the game is over)."""
     while True:
-        s = ctx.state
-        if s.phase == "A":
-            if any(p.pending for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="B"))
-            for seat in s.order():
-                fill_tavern(ctx, seat, rng)
-            continue
-        if s.phase == "B":
-            if s.redraw and any(not p.kept and p.counter_guests > 0 for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="C"))
-            for seat in s.order():
-                waitress_dice(ctx, seat, rng)
-            ctx.emit(ev.PhaseStarted(phase="D"))
-            ctx.emit(ev.WhiteDiceRolled(values=[[rng.randint(1, 6) for _ in c] for c in ctx.state.coasters]))
+        step = AUTOMATIC.get(ctx.state.phase)
+        if step is None or not step(ctx, rng):
             return
-        if s.phase == "D":
-            if s.picks < s.white_dice():
-                return
-            ctx.emit(ev.PhaseStarted(phase="E"))
-            return
-        if s.phase == "E":
-            if not all(p.planned for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="F"))
-            start_turn(ctx, s.start)
-            return
-        if s.phase == "F":
-            if s.players[s.active].done is False:
-                return
-            order = s.order()
-            i = order.index(s.active)
-            if i + 1 < len(order):
-                start_turn(ctx, order[i + 1])
-                return
-            ctx.emit(ev.RoundClosed(round=s.round, next_start=(s.start + 1) % s.n))
-            if s.round >= s.rounds:
-                ctx.emit(ev.GameEnded())
-                return
-            start_round(ctx, s.round + 1, ctx.state.start)
-            continue
-        return
 
 
 def start_turn(ctx: Ctx, seat: int) -> None:

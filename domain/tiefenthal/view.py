@@ -30,14 +30,8 @@ def _player(s: TiefenthalState, p: Player, me: bool) -> dict[str, Any]:
         "counter_guests": p.counter_guests,
         "deck_count": len(p.deck_top) + len(p.deck_rest),
         "discard": [_card(c) for c in p.discard],
-        "tavern": {
-            "tables": [[_card(c) for c in t] for t in p.tables],
-            "noble_table": p.noble_table if p.noble_table >= 0 else None,
-            "staff": {k: [_card(c) for c in v] for k, v in p.staff.items() if v},
-        },
-        "dice": [{"die": d, "value": v, "white": is_white(d, s.n),
-                  "space": p.placed[d][0] if d in p.placed else None,
-                  "boost": p.placed[d][1] if d in p.placed else 0} for d, v in sorted(p.dice.items())],
+        "tavern": _tavern(p),
+        "dice": _dice(s, p),
         "dishwashers": {"capacity": p.boost_capacity(), "in_use": p.boost_in_use()},
         "used_spaces": sorted(p.used_spaces),
         "doubloons": p.doubloons,
@@ -61,6 +55,20 @@ def _player(s: TiefenthalState, p: Player, me: bool) -> dict[str, Any]:
         out["deck_top"] = [_card(c) for c in p.deck_top]
         out["deck_rest"] = dict(sorted(Counter(CARDS[c].name for c in p.deck_rest).items()))
     return out
+
+
+def _tavern(p: Player) -> dict[str, Any]:
+    return {
+        "tables": [[_card(c) for c in t] for t in p.tables],
+        "noble_table": p.noble_table if p.noble_table >= 0 else None,
+        "staff": {k: [_card(c) for c in v] for k, v in p.staff.items() if v},
+    }
+
+
+def _dice(s: TiefenthalState, p: Player) -> list[dict[str, Any]]:
+    return [{"die": d, "value": v, "white": is_white(d, s.n),
+             "space": p.placed[d][0] if d in p.placed else None,
+             "boost": p.placed[d][1] if d in p.placed else 0} for d, v in sorted(p.dice.items())]
 
 
 def _space(p: Player, sp: str) -> dict[str, Any]:
