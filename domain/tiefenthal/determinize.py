@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from domain.core.views import parse_view
@@ -54,6 +55,27 @@ def _match_vp(p: Player, target: int, guest_deck: list[int], rng: random.Random)
     guest_deck.sort()
 
 
+def _swappable(p: Player, q: Player, good: Callable[[int], bool]) -> list[tuple[int, int]]:
+    """Index pairs of non-regular cards of ``p`` and ``q`` whose swap (``q``'s VP minus ``p``'s) is ``good``."""
+    return [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
+            for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular" and good(VP[b] - VP[a])]
+
+
+def _swap(p: Player, q: Player, moves: list[tuple[int, int]], rng: random.Random) -> None:
+    if moves:
+        i, j = rng.choice(moves)
+        p.deck_rest[i], q.deck_rest[j] = q.deck_rest[j], p.deck_rest[i]
+
+
+def _settles(error: int, gain: int) -> bool:
+    return gain == error
+
+
+def _shrinks(ep: int, eq: int, gain: int) -> bool:
+    """Both players' errors together get smaller when ``p`` gains ``gain`` VP from ``q``."""
+    return abs(ep - gain) + abs(eq + gain) < abs(ep) + abs(eq)
+
+
 def _balance_vp(others: list[Player], target: dict[int, int], rng: random.Random) -> None:
     """Swap dealt non-regular cards between other players until each one's public VP total is met."""
     for _ in range(300):
@@ -61,24 +83,14 @@ def _balance_vp(others: list[Player], target: dict[int, int], rng: random.Random
         wrong = [p for p in others if err[p.seat]]
         if not wrong or len(others) < 2:
             return
-        if len(wrong) >= 2:  # both errors shrink
-            p, q = rng.sample(wrong, 2)
-            moves = [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
-                     for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular"
-                     and abs(err[p.seat] - (VP[b] - VP[a])) + abs(err[q.seat] + (VP[b] - VP[a]))
-                     < abs(err[p.seat]) + abs(err[q.seat])]
-        else:  # one wrong: pass its error on to another, whose guests may then swap with the guest deck
+        if len(wrong) == 1:  # pass its error on to another, whose guests may then swap with the guest deck
             p = wrong[0]
             q = rng.choice([o for o in others if o is not p])
-            moves = [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
-                     for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular" and VP[b] - VP[a] == err[p.seat]]
-            if moves:
-                i, j = rng.choice(moves)
-                p.deck_rest[i], q.deck_rest[j] = q.deck_rest[j], p.deck_rest[i]
+            _swap(p, q, _swappable(p, q, partial(_settles, err[p.seat])), rng)
             return
-        if moves:
-            i, j = rng.choice(moves)
-            p.deck_rest[i], q.deck_rest[j] = q.deck_rest[j], p.deck_rest[i]
+        p, q = rng.sample(wrong, 2)  # both errors shrink
+        ep, eq = err[p.seat], err[q.seat]
+        _swap(p, q, _swappable(p, q, partial(_shrinks, ep, eq)), rng)
 
 
 def _ids(cards: list[Card]) -> list[int]:
