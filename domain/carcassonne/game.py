@@ -101,34 +101,54 @@ FIGURES: tuple[Literal["follower", "shepherd", "abbot"], ...] = ("follower", "sh
 """Figure kinds, in the order the legal commands list them for each feature."""
 
 
+_FIGURE_COMMANDS: dict[tuple[int, str, str], PlaceFigure] = {}
+
+
+def _place_figure(seat: int, figure: Literal["follower", "shepherd", "abbot"], feature: str) -> PlaceFigure:
+    """The (frozen, so shared) figure command: a few dozen exist, built once instead of at every listing."""
+    key = (seat, figure, feature)
+    command = _FIGURE_COMMANDS.get(key)
+    if command is None:
+        command = _FIGURE_COMMANDS[key] = PlaceFigure(seat=seat, figure=figure, feature=feature)
+    return command
+
+
 def _figure_rule(state: CarcassonneState, seat: int, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
     """Why ``figure`` may not go on ``feature`` (of kind ``kind``, node ``node``) of the tile just placed."""
+    return _figure_unavailable(state, seat, figure) or _spot_error(state, figure, feature, kind, node)
+
+
+def _figure_unavailable(state: CarcassonneState, seat: int, figure: str) -> RuleError | None:
+    """The part of the figure rule that depends on the seat only (is the figure in play and in hand)."""
+    if figure == "follower":
+        return IllegalMove("no follower left in your supply") if state.supply[seat] <= 0 else None
+    if figure == "abbot":
+        if not state.abbot:
+            return IllegalMove("abbots are only in play with the Abbot option")
+        return IllegalMove("your abbot is already on the board") if seat in state.abbots else None
+    if not state.hills_and_sheep:
+        return IllegalMove("shepherds are only in play with Hills & Sheep")
+    if seat in state.shepherds or state.shepherd_placed:
+        return IllegalMove("your shepherd is already on the board")
+    return None
+
+
+def _spot_error(state: CarcassonneState, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
+    """The part of the figure rule that depends on the feature: its kind and who is there already."""
     if figure == "follower":
         if kind == GARDEN:
             return IllegalMove("only the abbot may stand in a garden")
         if kind == FIELD and not FARMERS:
             return IllegalMove("farmers are not in play")
-        if state.supply[seat] <= 0:
-            return IllegalMove("no follower left in your supply")
         if state.occupied[state.root[node]]:
             return IllegalMove(f"feature {feature} already holds a follower")
         return None
     if figure == "abbot":
-        if not state.abbot:
-            return IllegalMove("abbots are only in play with the Abbot option")
         if kind not in (MONASTERY, GARDEN):
             return IllegalMove(f"the abbot stands on a monastery or a garden; {feature} is neither")
-        if seat in state.abbots:
-            return IllegalMove("your abbot is already on the board")
-        if state.occupied[node]:
-            return IllegalMove(f"feature {feature} is already occupied")
-        return None
-    if not state.hills_and_sheep:
-        return IllegalMove("shepherds are only in play with Hills & Sheep")
+        return IllegalMove(f"feature {feature} is already occupied") if state.occupied[node] else None
     if kind != FIELD:
         return IllegalMove(f"a shepherd stands on a field; {feature} is not a field")
-    if seat in state.shepherds or state.shepherd_placed:
-        return IllegalMove("your shepherd is already on the board")
     if seats_in_field(state, state.root[node]):
         return IllegalMove(f"field {feature} already holds a shepherd")
     return None
@@ -256,7 +276,8 @@ class CarcassonneGame(Game[CarcassonneState]):
     def legal_commands(self, state: CarcassonneState, seat: int) -> list[Command]:
         """The candidates that pass :meth:`check`: tile placements are enumerated by :func:`placements`, the
         generator of exactly the cells and rotations ``can_place`` accepts; figures by the same rule
-        (:func:`_figure_rule`) that checks a sent command."""
+        (:func:`_figure_rule`: its seat part once per figure, its feature part per feature) that checks a sent
+        command."""
         if state.phase == OVER or seat != state.turn_seat:
             return []
         if state.phase == PLACE:
@@ -267,10 +288,11 @@ class CarcassonneGame(Game[CarcassonneState]):
         out: list[Command] = [Pass(seat=seat)]
         rt = rotated_at(state, state.placed)
         base = state.tile_base[state.placed]
+        figures = [figure for figure in FIGURES if _figure_unavailable(state, seat, figure) is None]
         for i, f in enumerate(rt.features):
-            for figure in FIGURES:
-                if _figure_rule(state, seat, figure, f.local_id, f.kind, base + i) is None:
-                    out.append(PlaceFigure(seat=seat, figure=figure, feature=f.local_id))
+            for figure in figures:
+                if _spot_error(state, figure, f.local_id, f.kind, base + i) is None:
+                    out.append(_place_figure(seat, figure, f.local_id))
         if state.abbot and seat in state.abbots:
             out.append(RecallAbbot(seat=seat))
         return out
