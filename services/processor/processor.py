@@ -35,7 +35,7 @@ from domain.core.rng import SeedDice
 from ..aggregates import Loaded, Repository
 from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
@@ -415,7 +415,7 @@ class Processor:
                                reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:
@@ -451,7 +451,7 @@ class Plan:
     outcome: CommandOutcome
     append: AppendRequest | None = None
     after: Loaded | None = None
-    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
