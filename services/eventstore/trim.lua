@@ -1,6 +1,7 @@
 -- Trim a shard's streams behind what their readers have settled (no entry still to be read is removed).
--- Kind "feed": KEYS 1 the feed, 2.. the checkpoint of every follower role; the feed loses the entries
---   below the lowest checkpoint (an entry at a checkpoint is already handled; it stays, harmlessly).
+-- Kind "feed": KEYS 1 the feed, 2.. the checkpoint of every follower role; ARGV 2 a margin (ms). The feed
+--   loses the entries older than the lowest checkpoint by more than the margin (a follower resuming
+--   after an outage rereads that far back; an entry at a checkpoint is already handled).
 --   A role without a checkpoint has not read the feed yet: nothing is trimmed.
 -- Kind "commands": KEYS 1 the command stream; ARGV 2 the consumer group. The stream loses the entries
 --   below the oldest entry still pending in the group, or below the last one delivered when none is
@@ -24,6 +25,11 @@ if ARGV[1] == 'feed' then
     if low == nil then low = ckpt else low = lower(low, ckpt) end
   end
   if low == nil then return 0 end
+  local ms, seq = parse(low)
+  local margin = tonumber(ARGV[2] or '0')
+  if margin > 0 then
+    low = math.max(0, ms - margin) .. '-0'
+  end
   return redis.call('XTRIM', KEYS[1], 'MINID', low)
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
