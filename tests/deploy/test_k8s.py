@@ -3,6 +3,7 @@ and scale what the autoscalers point at."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ K8S = ROOT / "deploy" / "k8s"
 PARTS = ("api", "processor", "projector", "reactor", "worker")
 
 
+@cache
 def documents() -> list[dict[str, Any]]:
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     docs = []

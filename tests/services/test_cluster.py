@@ -9,6 +9,7 @@ as in a cluster deployment. "Acknowledged" is what a client is told: the outcome
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
@@ -22,8 +23,10 @@ import redis
 
 from services import audit
 from services.aggregates import Repository
+from services.api.aio import async_twin
+from services.async_commands import AsyncCommandBus
 from services.bootstrap import queue_client_factory
-from services.commands import CommandBus
+from services.commands import CommandBus, CommandMessage
 from services.eventstore import EventStore, Keys
 from services.processor import Processor
 from services.resilience import UNAVAILABLE, ReplicationShortfall
@@ -77,7 +80,10 @@ class Load:
             assert outcome is not None and outcome.accepted, outcome
             self.game_ids.append(game_id)
         for i, game_id in enumerate(self.game_ids):
-            thread = threading.Thread(target=self.play, args=(game_id, random.Random(i)), daemon=True)
+            # half the humans play the way the API does (submit script, BLPOP on a reply list), half through
+            # the command bus's outcome key
+            target = self.play_like_the_api if i % 2 else self.play
+            thread = threading.Thread(target=target, args=(game_id, random.Random(i)), daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
@@ -108,6 +114,41 @@ class Load:
             if outcome is not None and outcome.accepted:
                 with self.lock:
                     self.acks.append(Ack(game_id, command_id, outcome.version, time.monotonic()))
+
+    def play_like_the_api(self, game_id: str, rng: random.Random) -> None:
+        asyncio.run(self._play_like_the_api(game_id, rng))
+
+    async def _play_like_the_api(self, game_id: str, rng: random.Random) -> None:
+        client = self.clients()
+        repo = Repository(EventStore(client, self.keys), cache_size=1)
+        aclient = async_twin(client)
+        bus = AsyncCommandBus(aclient, self.keys, 3600)
+        try:
+            while not self.stop.is_set():
+                try:
+                    loaded = repo.current(game_id)
+                    record = loaded.record
+                    assert record is not None
+                    if record.status != "active":
+                        return
+                    if HUMAN not in record.to_act():
+                        await asyncio.sleep(0.01)
+                        continue
+                    command_id = f"human:{game_id}:{loaded.version}"
+                    body = {"type": "Add", "amount": rng.randint(1, 3)}
+                    message = CommandMessage(game_id=game_id, command_id=command_id, command=body, seat=HUMAN,
+                                             actor="human", expected_version=loaded.version)
+                    settled = await bus.submit_and_wait(message, 10.0, body)
+                except TRANSIENT:
+                    with self.lock:
+                        self.errors += 1
+                    await asyncio.sleep(0.1)
+                    continue
+                if settled is not None and settled.outcome.accepted:
+                    with self.lock:
+                        self.acks.append(Ack(game_id, command_id, settled.outcome.version, time.monotonic()))
+        finally:
+            await aclient.aclose()
 
     def wait_acks(self, count: int, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -159,6 +200,7 @@ class Load:
         """Every acknowledged command is in the log with the version it was acknowledged at; every log verifies;
         each event belongs to exactly one applied command (nothing applied twice, nothing dropped)."""
         store = EventStore(self.clients(), self.keys)
+        assert {a.game_id for a in self.acks} == set(self.game_ids), "a human (of either path) was never answered"
         for ack in self.acks:
             record = store.command_record(ack.game_id, ack.command_id)
             assert record is not None, f"acknowledged command {ack.command_id} is not in the log"

@@ -82,3 +82,14 @@ def test_search_meets_the_strength_targets(game_id: str, request: pytest.Fixture
     assert against_greedy.score / against_greedy.games >= 0.65 and low >= 0.55, against_greedy.line()
     against_random = arena.run_pairing(game_id, "search", "random", 20, "targets", 1.0, None, {}, 2)
     assert against_random.score / against_random.games >= 0.95, against_random.line()
+
+
+def test_the_committed_history_has_search_against_greedy_for_every_game() -> None:
+    """The file kept in the repository: every game has a search-greedy row with an interval."""
+    import csv
+
+    rows = list(csv.DictReader(arena.HISTORY.open()))
+    for game_id in arena.GAMES:
+        mine = [r for r in rows if r["game"] == game_id and r["pairing"] == "search:greedy"]
+        assert mine, game_id
+        assert all(0.0 <= float(r["ci95_low"]) <= float(r["win_rate"]) <= float(r["ci95_high"]) <= 1.0 for r in mine)
