@@ -11,7 +11,8 @@ deploy/k8s; nothing shared is touched) and measures:
 * per game type, bot games played to the end straight through the processor: events and commands per
   game, Redis memory of one game while active (half-way) and once finished (every key of the game,
   MEMORY USAGE), and the share of the shard feed;
-* archived-game memory, when the archive (issue 18's other half) is there: taken from its figures script.
+* archived-game memory, when the archive (issue 18's other half) is there: its figures script
+  (``bench/memory_figures.py``) run against the same Redis, printed after the plan.
 
 Then it sizes a deployment for ``--concurrent`` games at ``--moves-per-hour`` commands per active game.
 """
@@ -313,20 +314,19 @@ def delete_prefix(client: redis.Redis, prefix: str) -> None:
         client.delete(*batch[i:i + 1000])
 
 
-def archived_figures() -> dict[str, float] | None:
-    """The archive's own figures, when its script is in the tree (issue 18's bounded-memory half)."""
-    script = Path(__file__).with_name("memory_bench.py")
+def archived_figures(url: str, games: int) -> str | None:
+    """The archive's own figures (active, finished and archived game memory, archive bytes and times), when
+    its script is in the tree (issue 18's bounded-memory half): run against this run's Redis, printed as is."""
+    script = Path(__file__).with_name("memory_figures.py")
     if not script.exists():
         return None
-    out = subprocess.run([sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=900)
-    try:
-        return orjson.loads(out.stdout.strip().splitlines()[-1])
-    except Exception:
-        return None
+    out = subprocess.run([sys.executable, str(script), "--redis", url, "--games", str(games)],
+                         capture_output=True, text=True, timeout=1800)
+    return out.stdout.strip() or out.stderr.strip()[-2000:]
 
 
 def plan(rate: dict[str, float], durable: dict[str, float], per_type: dict[str, dict[str, float]],
-         raw_ops: float, args: argparse.Namespace, archived: dict[str, float] | None,
+         raw_ops: float, args: argparse.Namespace,
          moves_per_hour: float, job_ops: float) -> list[str]:
     concurrent = args.concurrent
     commands_per_second = concurrent * moves_per_hour / 3600
@@ -356,8 +356,6 @@ def plan(rate: dict[str, float], durable: dict[str, float], per_type: dict[str, 
         f"alone ({args.bot_share:.0%} of moves, {job_ops:.0f} ops per job): "
         f"{commands_per_second * args.bot_share * job_ops / (raw_ops * HEADROOM):.1f}x the half of one server",
     ]
-    if archived:
-        lines.append(f"archived games: {archived}")
     return lines
 
 
@@ -413,11 +411,13 @@ def main() -> None:
                   f"Redis {fig['active_bytes'] / 1024:6.1f} KiB active (mean over its life, peak "
                   f"{fig['peak_bytes'] / 1024:.1f}), {fig['finished_bytes'] / 1024:6.1f} KiB "
                   f"finished + {fig['feed_bytes'] / 1024:5.1f} KiB of shard feed")
-        archived = archived_figures()
         for rate in (float(r) for r in args.moves_per_hour.split(",")):
             print()
-            for line in plan(plain, durable, per_type, raw, args, archived, rate, job_ops):
+            for line in plan(plain, durable, per_type, raw, args, rate, job_ops):
                 print(line)
+        archived = archived_figures(pair.url, args.games_per_type)
+        if archived:
+            print("\nthe archive's figures (bench/memory_figures.py on this Redis):\n" + archived)
     finally:
         pair.stop()
 

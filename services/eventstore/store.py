@@ -151,7 +151,7 @@ class EventStore:
         map is read again and the caller takes the commands up again (the scripts are idempotent)."""
         replies: list[Any] = [None] * len(calls)
         try:
-            for node_client, positions in by_node(self.redis, [keys[0] for keys, _ in calls]).values():
+            for node_client, positions in by_node(self.redis, [keys[0] for keys, _ in calls]).values():  # type: ignore[arg-type]
                 mine = [calls[i] for i in positions]
                 pipe = node_client.pipeline(transaction=False)
                 self._queue(pipe, mine, durable)
