@@ -70,6 +70,18 @@ from .seating import (
     invitation_of,
     superseded,
 )
+from .undo import (
+    MoveUndone,
+    Undo,
+    UndoTrail,
+    actor_seat,
+    after_game_event,
+    before_game_event,
+    begin_command,
+    decide_undo,
+    undo_point,
+    undone,
+)
 
 
 class StaleVersion(RuleError):
@@ -173,10 +185,10 @@ class ExpireGame(Command):
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation, Vote, WithdrawVote)
+              EndInvitation, Vote, WithdrawVote, Undo)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
-PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote")
+PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo")
 """Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
@@ -283,7 +295,7 @@ KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
               TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
-              SeatReturned, VoteCast, VoteWithdrawn, VotePassed)
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone)
 }
 
 SKIP_TYPES: tuple[str, ...] = ("Pass", "EndTurn", "EndBuying", "DeclinePrivilege", "FinishPlanning")
@@ -334,6 +346,9 @@ class GameRecord:
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    # Plain defaults, so records pickled before undo existed load with them (see domain.core.undo).
+    undo: UndoTrail | None = None  # the acting seat's stretch of undoable commands
+    acting: int | None = None  # the seat whose command is being folded, until its first game event
 
     @property
     def game(self) -> Game:
@@ -379,6 +394,8 @@ def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
     if record.status != "active" or not 0 <= seat < len(record.seats):
         return []
     out: list[Command] = []
+    if undo_point(record, seat) is not None:
+        out.append(Undo(seat=seat))
     info = record.seats[seat]
     if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None):
         out.append(ReclaimSeat(seat=seat))
@@ -415,9 +432,14 @@ def parse_event(game_type: str, data: dict[str, Any]) -> Event:
     return get_game(game_type).parse_event(data)
 
 
-def execute(record: GameRecord | None, game_id: str, command: Command, dice: Dice) -> tuple[list[Event], GameRecord]:
-    """Decide ``command`` and fold its events; a refused command raises RuleError and changes nothing."""
+def execute(record: GameRecord | None, game_id: str, command: Command, dice: Dice,
+            actor: str | None = None) -> tuple[list[Event], GameRecord]:
+    """Decide ``command`` and fold its events; a refused command raises RuleError and changes nothing.
+
+    ``actor`` is what the command's envelopes will say acted (``player:<id>``, ``seat:<n>``, ``bot:<level>``,
+    ...): undo trails follow it, the same way a replay of the envelopes does (``begin_command``)."""
     events = _decide(record, game_id, command, dice)
+    begin_command(record, actor_seat(record, actor))
     for event in events:
         record = apply(record, game_id, event)
     assert record is not None
@@ -454,15 +476,8 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
         return [GameExpired()]
     if isinstance(command, (TimeOut, PlayFor)):
         return _play_for(record, command, dice)
-    if isinstance(command, ReclaimSeat):
-        if record.status != "active":
-            raise GameNotActive(f"game {game_id} is {record.status}; seats are reclaimed while it runs")
-        if not 0 <= command.seat < len(record.seats) or not _missed(record.seats[command.seat]):
-            raise IllegalMove(f"seat {command.seat} is not on autopilot and has no missed turn "
-                              f"at version {record.version}")
-        return [SeatReclaimed(seat=command.seat)]
-    if isinstance(command, (Vote, WithdrawVote)):
-        return _vote(record, command)
+    if isinstance(command, (ReclaimSeat, Vote, WithdrawVote, Undo)):
+        return _seat_request(record, command)
     if isinstance(command, ScoreGame):
         if record.status != "ended":
             raise GameNotActive(f"game {game_id} is {record.status}; only an ended game is scored")
@@ -478,6 +493,20 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
         # the holder is back: their move takes the seat back and ends the run of timeouts
         events.insert(0, SeatReclaimed(seat=command.seat))
     return events
+
+
+def _seat_request(record: GameRecord, command: ReclaimSeat | Vote | WithdrawVote | Undo) -> list[Event]:
+    """A seat's holder about the seat rather than a move: take it back, vote, undo their last move."""
+    if isinstance(command, Undo):
+        return list(decide_undo(record, command))
+    if isinstance(command, (Vote, WithdrawVote)):
+        return _vote(record, command)
+    if record.status != "active":
+        raise GameNotActive(f"game {record.game_id} is {record.status}; seats are reclaimed while it runs")
+    if not 0 <= command.seat < len(record.seats) or not _missed(record.seats[command.seat]):
+        raise IllegalMove(f"seat {command.seat} is not on autopilot and has no missed turn "
+                          f"at version {record.version}")
+    return [SeatReclaimed(seat=command.seat)]
 
 
 def _play_for(record: GameRecord, command: TimeOut | PlayFor, dice: Dice) -> list[Event]:
@@ -618,6 +647,8 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
                             hot_seat=event.hot_seat)
     else:
         assert record is not None
+        if record.undo is not None and event.type in KERNEL_EVENTS and not isinstance(event, _KEEP_TRAIL):
+            record.undo = None  # the lifecycle moved (a timeout, a vote, the end): nothing before it is undone
         if isinstance(event, SeatClaimed):
             record.seats[event.seat] = Seat(name=event.name, player_id=event.player_id)
         elif isinstance(event, GameStarted):
@@ -668,9 +699,23 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
         elif isinstance(event, InvitationEnded):
             record.seats[event.seat].invitation = None
         else:
-            record.state = record.game.evolve(record.state, event)
+            _fold(record, event)
     record.version += 1
     return record
+
+
+_KEEP_TRAIL = (MoveUndone, SeatReclaimed)
+"""Kernel events that leave the undo trail as it is (a move of a seat back from a timeout starts with a reclaim)."""
+
+
+def _fold(record: GameRecord, event: Event) -> None:
+    """An undo, or a game event (which also extends or ends the acting seat's undo trail)."""
+    if isinstance(event, MoveUndone):
+        undone(record, event)
+        return
+    before_game_event(record)
+    record.state = record.game.evolve(record.state, event)
+    after_game_event(record, event)
 
 
 def check_reveal(record: GameRecord) -> bool:
@@ -686,5 +731,5 @@ __all__ = [
     "parse_command", "parse_event", "parse_pace", "skip_move",
     "PLAYER_KERNEL_COMMANDS", "SeatReturned", "TAKEOVER_AFTER", "TAKEOVER_VOTE", "TakeoverVote", "TimeoutPolicy",
     "Vote", "VoteCast", "VotePassed", "VoteWithdrawn", "WithdrawVote", "kernel_commands", "new_game_pace",
-    "turn_of", "voters",
+    "turn_of", "voters", "Undo", "MoveUndone", "begin_command", "actor_seat", "undo_point",
 ]

@@ -176,7 +176,7 @@ class Profile(BaseModel):
     finished: list[ProfileGame] = Field(description="finished games, newest first")
 
 
-@router.get("/games/types/{game}/leaderboard", response_model=Leaderboard, responses=error_responses(404, 422))
+@router.get("/games/types/{game}/leaderboard", response_model=Leaderboard, responses=error_responses(400, 422))
 def leaderboard(game: str = Path(max_length=64), limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=100_000),
                 ctx: Context = Depends(get_context)) -> Leaderboard:
     """The game's ratings, best first (players and bot levels alike)."""
