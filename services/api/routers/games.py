@@ -211,7 +211,8 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX
 def legal_commands(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                    principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
+    taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
+    last move of this turn may be taken back) whenever they apply."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None

@@ -137,6 +137,7 @@ def rematch(game_id: str = GameId, player: Principal = Depends(require_player),
 # -- ratings, leaderboards, profiles -------------------------------------------------------
 
 class RatingRow(BaseModel):
+    game: str
     rank: int | None = None
     identity: str = Field(description="`player:<id>` or `bot:<level>`")
     player_id: str | None
@@ -182,7 +183,8 @@ def leaderboard(game: str = Path(max_length=64), limit: int = Query(50, ge=1, le
     """The game's ratings, best first (players and bot levels alike)."""
     game_id = get_game(game).id
     rows = Ratings(ctx.redis, ctx.keys).leaderboard(game_id, limit, offset)
-    return Leaderboard(game=game_id, rows=[RatingRow(rank=offset + i + 1, **r.to_dict()) for i, r in enumerate(rows)])
+    return Leaderboard(game=game_id, rows=[RatingRow(game=game_id, rank=offset + i + 1, **r.to_dict())
+                                           for i, r in enumerate(rows)])
 
 
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=error_responses(404, 422))
@@ -198,7 +200,7 @@ def profile(player_id: str = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$"), ctx: Contex
     for game in sorted({g["game"] for g in finished}):
         found = ratings.standing(game, f"player:{player_id}")
         if found is not None:
-            rows.append(RatingRow(rank=ratings.rank(game, found.identity), **found.to_dict()))
+            rows.append(RatingRow(game=game, rank=ratings.rank(game, found.identity), **found.to_dict()))
         history[game] = [{"ts": g["ts"], "rating": g["rating"]} for g in reversed(finished)
                          if g["game"] == game and g["rating"] is not None]
     return Profile(player_id=player_id, name=player.name, handle=player.handle, games_played=len(finished),
