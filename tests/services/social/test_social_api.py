@@ -118,3 +118,35 @@ def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> Non
 
 def test_an_unknown_game_has_no_leaderboard(api) -> None:
     assert api.get("/games/types/nope/leaderboard").json()["code"] == "unknown_game"
+
+
+def test_undo_over_http_with_carcassonne(api) -> None:
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    made = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "seed": "undo", "seats": [{"me": True}, {}]}).json()
+    gid = made["game_id"]
+    api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active" and b["to_act"] == [0])
+    me = bearer(ann["token"])
+
+    def legal() -> list[dict]:
+        return api.get(f"/games/{gid}/legal", headers=me).json()["commands"]
+
+    before = api.get(f"/games/{gid}/view", headers=me).json()
+    assert not any(c["type"] == "taproom.Undo" for c in legal())
+    tile = next(c for c in legal() if c["type"] == "PlaceTile")
+    assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
+    assert {"type": "taproom.Undo"} in legal()
+    undone = api.post(f"/games/{gid}/commands", headers=me, json={"type": "taproom.Undo"})
+    assert undone.status_code == 200 and undone.json()["events"][0]["type"] == "taproom.MoveUndone"
+    after = api.get(f"/games/{gid}/view", headers=me).json()
+    assert after["board"] == before["board"] and after["version"] == before["version"] + 2
+    # a finished turn (the next tile is drawn for Bob) is not undone
+    assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
+    assert api.post(f"/games/{gid}/commands", headers=me, json={"type": "Pass"}).status_code == 200
+    assert not any(c["type"] == "taproom.Undo" for c in legal())
+    refused = api.post(f"/games/{gid}/commands", headers=me, json={"type": "taproom.Undo"})
+    assert refused.json()["code"] == "illegal_move", refused.text
+    # the replay of the log shows the same board at the undo's version as before the move
+    version = after["version"]
+    assert api.get(f"/games/{gid}/at/{version}", headers=me).json()["board"] == before["board"]
