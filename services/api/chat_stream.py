@@ -7,7 +7,7 @@ from typing import Any
 
 import redis.asyncio
 
-from ..chat import CHANNELS, Speaker, messages, readable
+from ..application.chat import CHANNELS, Speaker, messages, readable
 from ..players import Players
 from .abuse import caller_of
 from .deps import Context, Principal, seats_of

@@ -354,7 +354,7 @@ class Processor:
                 raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
             if seed is None:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
-            events, new_record = execute(record, game_id, command, SeedDice(seed), message.get("actor", "system"))
+            events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
         except RuleError as err:
             log.info("command rejected", code=err.code)
             rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)

@@ -27,12 +27,12 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
+from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.config import AsyncSettings
 from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
 from ..feed import FeedFollower
-from ..ratings import Ratings
 from ..resilience import UNAVAILABLE
 from ..settings import Settings
 from ..workers import jobs

@@ -18,10 +18,10 @@ from domain.core import SYSTEM_SEAT
 from domain.core.lifecycle import ScoreGame
 
 from ..aggregates import Repository
+from ..application.ratings import Ratings
 from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
-from ..ratings import Ratings
 
 log = structlog.get_logger("taproom.jobs")
 

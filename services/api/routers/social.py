@@ -1,5 +1,5 @@
 """Playing together: table chat and mutes, rematch, leaderboards and player profiles (thin adapters over
-:mod:`services.chat`, :mod:`services.rematch` and :mod:`services.ratings`)."""
+:mod:`services.application.chat`, `.rematch` and `.ratings`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.core import get_game
 
-from ...chat import Chat, readable
+from ...application.chat import Chat, readable
+from ...application.ratings import Ratings
+from ...application.rematch import Rematches
 from ...players import Players
-from ...ratings import Ratings
-from ...rematch import Rematches
-from ..abuse import caller_of
+from ..abuse import BotGames, caller_of
 from ..chat_stream import speaker_of
 from ..deps import Context, Principal, get_context, optional_principal, require_player, require_principal
 from ..errors import ApiError, error_responses
@@ -130,7 +130,7 @@ def rematch(game_id: str = GameId, player: Principal = Depends(require_player),
     """A new game with the same players, options and pace, the seats rotated one place (the second player sits
     first). You take your seat; the other registered players are invited (their inbox shows it) and accept; bots
     keep their levels. Asked again (by anyone of the table), it answers with the same new game."""
-    service = Rematches(ctx.redis, ctx.keys, ctx.bus, ctx.with_record, ctx.guard, ctx.settings)
+    service = Rematches(ctx.root, ctx.with_record, BotGames(ctx.guard, player.player_id))
     return RematchOut(**service.rematch(game_id, player.player_id or ""))
 
 

@@ -15,18 +15,16 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-import redis
-
-from domain.core import RuleError
+from domain.core import SYSTEM_SEAT, Command, RuleError
 from domain.core.lifecycle import CreateGame, GameRecord
 from domain.core.seating import InviteToSeat
 
-from .async_play import clock
-from .commands import CommandBus, Outcome
-from .eventstore import Keys
+from ..async_play import clock
+from ..bootstrap import Root
+from .commands import actor_of, poll_path, send
+from .games import Admission
 from .invitations import Invitations
-from .players import Players
-from .settings import Settings
+from .results import StillQueued, accepted_or_raise
 
 WithRecord = Callable[[str, Callable[[GameRecord, int], Any]], Any]
 REMATCH_OF = ("ended", "scored")
@@ -38,16 +36,15 @@ def rotated(n: int) -> list[int]:
 
 
 class Rematches:
-    def __init__(self, client: redis.Redis, keys: Keys, bus: CommandBus, with_record: WithRecord, guard: Any,
-                 settings: Settings) -> None:
-        self.redis = client
-        self.keys = keys
-        self.bus = bus
+    def __init__(self, root: Root, with_record: WithRecord, admission: Admission | None = None) -> None:
+        self.root = root
+        self.redis = root.redis
+        self.keys = root.keys
         self.with_record = with_record
-        self.guard = guard  # the API's limits: a rematch with bots counts as a bot game of its creator
-        self.settings = settings
-        self.invitations = Invitations(client, keys, bus, with_record, settings.command_wait_seconds,
-                                       settings.invitation_ttl_seconds)
+        self.admission = admission  # a rematch with bots counts as a bot game of its creator
+        self.settings = root.settings
+        self.invitations = Invitations(root.redis, root.keys, root.bus, with_record, root.settings.command_wait_seconds,
+                                       root.settings.invitation_ttl_seconds)
 
     def rematch(self, game_id: str, player_id: str) -> dict[str, Any]:
         old: GameRecord = self.with_record(game_id, lambda record, _: _copy_of(record))
@@ -62,6 +59,8 @@ class Rematches:
             return self._join_existing(game_id, player_id)
         try:
             invited = self._create(old, new_id, player_id)
+        except StillQueued:
+            raise  # it will be decided: the key stays, asking again answers with this game
         except Exception:
             self.redis.delete(self.keys.rematch(game_id))  # nothing was made: the next request tries again
             raise
@@ -82,7 +81,7 @@ class Rematches:
         return {"game_id": new_id, "of": game_id, "seat": seat, "created": False, "invited": invited}
 
     def _create(self, old: GameRecord, new_id: str, player_id: str) -> list[int]:
-        players = Players(self.redis, self.keys)
+        players = self.root.players
         me = players.get(player_id)
         seats: list[dict[str, Any]] = []
         to_invite: list[tuple[int, str]] = []
@@ -97,16 +96,15 @@ class Rematches:
                 if info.player_id:
                     to_invite.append((new_seat, info.player_id))
         has_bots = any(s.get("bot") for s in seats)
-        if has_bots:
-            self.guard.claim_bot_game(player_id, new_id)
+        if has_bots and self.admission is not None:
+            self.admission.admit(new_id, None)
         command = CreateGame(game=old.game_type, options=old.options, seats=seats, seed_commitment="",
                              pace=old.pace, creator=player_id, hot_seat=old.hot_seat)
         try:
-            self._send(new_id, command.model_dump(mode="json", exclude={"seat"}), f"rematch:{old.game_id}",
-                       f"player:{player_id}")
+            self._send(new_id, command, f"rematch:{old.game_id}", player_id, poll_path(new_id))
         except Exception:
-            if has_bots:
-                self.guard.release_bot_game(player_id, new_id)
+            if has_bots and self.admission is not None:
+                self.admission.release(new_id)
             raise
         expires = clock.now() + self.settings.invitation_ttl_seconds
         for seat, invitee_id in to_invite:
@@ -114,18 +112,13 @@ class Rematches:
             name = invitee.name if invitee else (old.seats[rotated(len(old.seats))[seat]].name or "player")
             invite = InviteToSeat(for_seat=seat, player_id=invitee_id, name=name,
                                   handle=invitee.handle if invitee else None, expires_at=expires, by=player_id)
-            self._send(new_id, invite.model_dump(mode="json", exclude={"seat"}), f"rematch-invite:{new_id}:{seat}",
-                       f"player:{player_id}")
+            self._send(new_id, invite, f"rematch-invite:{new_id}:{seat}", player_id, poll_path(new_id))
         return [seat for seat, _ in to_invite]
 
-    def _send(self, game_id: str, command: dict[str, Any], command_id: str, actor: str) -> Outcome:
-        self.bus.submit(game_id, command, seat=-1, actor=actor, command_id=command_id)
-        outcome = self.bus.wait(game_id, command_id, self.settings.command_wait_seconds)
-        if outcome is None:
-            raise RuleError("the rematch is still being set up; ask again in a moment", code="unavailable")
-        if not outcome.accepted:
-            raise RuleError(outcome.message or "refused", code=outcome.code or "rejected")
-        return outcome
+    def _send(self, game_id: str, command: Command, command_id: str, player_id: str, poll: str) -> None:
+        """Sent as the service on the asker's behalf (a queued one answers 202: asking again is safe)."""
+        accepted_or_raise(send(self.root, game_id, command, seat=SYSTEM_SEAT, actor=actor_of(player_id),
+                               command_id=command_id, poll=poll))
 
 
 def _copy_of(record: GameRecord) -> GameRecord:

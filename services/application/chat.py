@@ -29,7 +29,7 @@ import redis
 
 from domain.core import RuleError
 
-from .eventstore import Keys
+from ..eventstore import Keys
 
 Channel = Literal["seats", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("seats", "spectators")
