@@ -57,6 +57,13 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
     for (const c of channels) load(c);
     if (token) get("/chat/mutes", token).then((m) => setMuted(m.muted)).catch(() => {});
   }, [gameId, token, channels.join(), connection]);
+  // the stream of a finished game ends, the table may still talk ("good game"): read the chat now and then
+  useEffect(() => {
+    if (connection !== "ended") return;
+    for (const c of channels) load(c);
+    const timer = setInterval(() => document.visibilityState === "visible" && channels.forEach(load), 15000);
+    return () => clearInterval(timer);
+  }, [gameId, token, channels.join(), connection]);
   // messages from the stream join their channel once (a reload of the history may already hold them)
   useEffect(() => {
     if (!incoming.length) return;
