@@ -63,7 +63,12 @@ class ChatListener:
             self.muted = {m.decode() for m in await aredis.smembers(self.mutes_key)}  # type: ignore[misc]
 
 
-def chat_listener(ctx: Context, game_id: str, meta: dict[str, Any], principal: Principal | None) -> ChatListener:
-    speaker = speaker_of(ctx, principal, game_id, meta)
-    keys = [ctx.keys.chat(game_id, c) for c in CHANNELS if readable(c, speaker, meta["status"])]
+def chat_listener(ctx: Context, game_id: str, facts: dict[str, Any], status: str,
+                  principal: Principal | None) -> ChatListener:
+    """The channels the caller may read (``facts``: the seats as :func:`~services.api.deps.seats_of` reads them);
+    no I/O, so the async stream route may call it."""
+    speaker = None if principal is None else Speaker(
+        key=caller_of(principal.__dict__, ""), name="", seats=tuple(seats_of(principal, game_id, facts)),
+        registered=principal.kind == "player")
+    keys = [ctx.keys.chat(game_id, c) for c in CHANNELS if readable(c, speaker, status)]
     return ChatListener(keys, ctx.keys.mutes(speaker.key) if speaker else None)
