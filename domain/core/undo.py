@@ -27,7 +27,7 @@ from .messages import Command, Event
 
 if TYPE_CHECKING:
     from .game import Game
-    from .lifecycle import GameRecord
+    from .record import GameRecord
 
 
 class Undo(Command):

@@ -46,7 +46,7 @@ from ..eventstore import Keys
 from . import clock
 from .config import AsyncSettings, get_async_settings
 from .mail import Mailer
-from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
+from .prefs import Preferences
 from .secretbox import InvalidToken, SecretBox, secret_box
 from .webpush import Pusher
 

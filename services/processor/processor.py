@@ -35,7 +35,7 @@ from domain.core.rng import SeedDice
 from ..aggregates import Loaded, Repository
 from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
@@ -62,6 +62,7 @@ class Processor:
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
+        self._snapshot_owed: set[str] = set()  # games whose due snapshot waits for the end of an undo trail
         self._last_claim = 0.0
         self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
@@ -415,7 +416,15 @@ class Processor:
                                reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        due = bool(every) and (new_version // every > loaded.version // every or game_id in self._snapshot_owed)
+        if due and new_record.undo is not None:
+            # a snapshot never carries an undo trail (the state copy where it began): it is taken once the
+            # trail has ended, so a record loaded from it is the one the log folds to
+            self._snapshot_owed.add(game_id)
+            due = False
+        elif due:
+            self._snapshot_owed.discard(game_id)
+        snapshot = snapshot_bytes(new_record) if due else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:
@@ -451,7 +460,7 @@ class Plan:
     outcome: CommandOutcome
     append: AppendRequest | None = None
     after: Loaded | None = None
-    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
