@@ -82,11 +82,13 @@ def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> Non
     ann, bob = register(api, "Ann"), register(api, "Bob")
     gid = two_player_game(api, ann, bob, target=3)
     assert api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])).json()["code"] == "game_not_active"
-    seat = 0
-    while api.get(f"/games/{gid}", headers=bearer(ann["token"])).json()["status"] == "active":
-        who = ann if seat == 0 else bob
-        assert api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1}).status_code == 200
-        seat = 1 - seat
+    deadline = time.monotonic() + 20
+    while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
+        for who in (ann, bob):
+            legal = api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]
+            if legal:
+                api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
+        time.sleep(0.01)
     scored = wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")
     winner = ann["player_id"] if scored["places"]["0"] == 1 else bob["player_id"]
 
@@ -126,21 +128,22 @@ def test_undo_over_http_with_carcassonne(api) -> None:
         "game": "carcassonne", "seed": "undo", "seats": [{"me": True}, {}]}).json()
     gid = made["game_id"]
     api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
-    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active" and b["to_act"] == [0])
+    head = wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active" and b["to_act"] == [0])["version"]
     me = bearer(ann["token"])
 
     def legal() -> list[dict]:
         return api.get(f"/games/{gid}/legal", headers=me).json()["commands"]
 
-    before = api.get(f"/games/{gid}/view", headers=me).json()
+    # the projected views follow the log a moment later: wait for the version meant
+    before = wait_for(api, f"/games/{gid}/view", me, lambda b: b["version"] == head)
     assert not any(c["type"] == "taproom.Undo" for c in legal())
     tile = next(c for c in legal() if c["type"] == "PlaceTile")
     assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
     assert {"type": "taproom.Undo"} in legal()
     undone = api.post(f"/games/{gid}/commands", headers=me, json={"type": "taproom.Undo"})
     assert undone.status_code == 200 and undone.json()["events"][0]["type"] == "taproom.MoveUndone"
-    after = api.get(f"/games/{gid}/view", headers=me).json()
-    assert after["board"] == before["board"] and after["version"] == before["version"] + 2
+    after = wait_for(api, f"/games/{gid}/view", me, lambda b: b["version"] == head + 2)
+    assert after["board"] == before["board"] and after["version"] == head + 2
     # a finished turn (the next tile is drawn for Bob) is not undone
     assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
     assert api.post(f"/games/{gid}/commands", headers=me, json={"type": "Pass"}).status_code == 200
