@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib
 
+from .core.game import Game
 from .core.registry import register
 
 GAME_PACKAGES: tuple[str, ...] = ("domain.carcassonne", "domain.heaven_and_ale", "domain.tiefenthal")
 
 
-def load_games() -> None:
-    """Import every game package and register its ``GAME`` (idempotent)."""
-    for name in GAME_PACKAGES:
-        register(importlib.import_module(name).GAME)
+def load_games(packages: tuple[str, ...] = GAME_PACKAGES) -> list[Game]:
+    """Import every game package and register its ``GAME`` (idempotent); the games, in that order."""
+    games = [register(importlib.import_module(name).GAME) for name in packages]
+    return games

@@ -9,18 +9,58 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import redis
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from domain.core import SYSTEM_SEAT, Command
 
 from .eventstore import Keys
 
 
-@dataclass(frozen=True)
-class Outcome:
-    status: str  # "accepted" | "rejected"
+class CommandMessage(BaseModel):
+    """The one message on a command stream (``cmd:{sN}``, field ``m``, JSON): what the processor decides.
+
+    ``command`` is the kernel or game command as JSON without its seat (``seat`` says whose it is); the
+    processor parses it against the game, which only the game's record names."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    game_id: StrictStr
+    command_id: StrictStr
+    command: dict[str, Any]
+    seat: int = SYSTEM_SEAT
+    actor: str = "system"
+    expected_version: int | None = None
+    """Refused as ``stale_version`` unless the game is at this version when decided."""
+    dev_seed: str | None = None
+    """A creation's chosen seed (development only: ignored unless ``allow_client_seed``)."""
+
+    @classmethod
+    def of(cls, game_id: str, command_id: str, command: Command | dict[str, Any], *, seat: int, actor: str,
+           expected_version: int | None = None, dev_seed: str | None = None) -> CommandMessage:
+        """A message for ``command``: a model, or (tests of what the processor does with bad input, tools
+        replaying recorded JSON) the command's JSON as it came."""
+        if isinstance(command, Command):
+            body = command.model_dump(mode="json", exclude={"seat"})
+        else:
+            body = {k: v for k, v in command.items() if k != "seat"}
+        return cls(game_id=game_id, command_id=command_id, command=body, seat=seat, actor=actor,
+                   expected_version=expected_version, dev_seed=dev_seed)
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.model_dump(exclude_none=True))
+
+
+class CommandOutcome(BaseModel):
+    """The one outcome of a command id, forever: where the API waits (``outcome:`` key) and what the
+    rejection records hold."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    status: Literal["accepted", "rejected"]
     command_id: str
     game_id: str
     from_version: int = 0
@@ -33,7 +73,26 @@ class Outcome:
         return self.status == "accepted"
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        return self.model_dump(exclude_none=True)
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.model_dump(exclude_none=True))
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> CommandOutcome:
+        return cls.model_validate_json(raw)
+
+    @classmethod
+    def rejected(cls, game_id: str, command_id: str, code: str, message: str, version: int = 0,
+                 from_version: int | None = None) -> CommandOutcome:
+        return cls(status="rejected", command_id=command_id, game_id=game_id, code=code, message=message,
+                   version=version, from_version=version if from_version is None else from_version)
+
+    @classmethod
+    def from_record(cls, game_id: str, command_id: str, record: dict[str, Any]) -> CommandOutcome:
+        """The accepted outcome of an applied command, from its audit record."""
+        return cls(status="accepted", command_id=command_id, game_id=game_id,
+                   from_version=record.get("from_version", 0), version=record.get("to_version", 0))
 
 
 def new_command_id() -> str:
@@ -46,22 +105,22 @@ class CommandBus:
         self.keys = keys
         self.stream_maxlen = stream_maxlen
 
-    def submit(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
+    def submit(self, game_id: str, command: Command | dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
                expected_version: int | None = None, dev_seed: str | None = None) -> str:
         """Queue a command; returns its id. One id has one outcome forever: an id already applied or
         rejected is answered with that outcome again and never decided anew (retry a rejection under a
         new id)."""
-        command_id = command_id or new_command_id()
-        message = {"game_id": game_id, "command_id": command_id, "command": command, "seat": seat, "actor": actor}
-        if expected_version is not None:
-            message["expected_version"] = expected_version
-        if dev_seed is not None:
-            message["dev_seed"] = dev_seed
-        self.redis.xadd(self.keys.cmd_stream_for(game_id), {"m": orjson.dumps(message)},
-                        maxlen=self.stream_maxlen, approximate=True)
-        return command_id
+        message = CommandMessage.of(game_id, command_id or new_command_id(), command, seat=seat, actor=actor,
+                                    expected_version=expected_version, dev_seed=dev_seed)
+        return self.put(message)
 
-    def outcome(self, game_id: str, command_id: str) -> Outcome | None:
+    def put(self, message: CommandMessage) -> str:
+        """Queue a message as it is; returns its command id."""
+        self.redis.xadd(self.keys.cmd_stream_for(message.game_id), {"m": message.to_json()},
+                        maxlen=self.stream_maxlen, approximate=True)
+        return message.command_id
+
+    def outcome(self, game_id: str, command_id: str) -> CommandOutcome | None:
         """The command's outcome, also once its outcome key expired (from the game's records)."""
         found = self._stored(game_id, command_id)
         if found is not None:
@@ -71,17 +130,16 @@ class CommandBus:
         pipe.hget(self.keys.rejections(game_id), command_id)
         applied, rejected = pipe.execute()
         if rejected:
-            return Outcome(**orjson.loads(rejected))
+            return CommandOutcome.from_json(rejected)
         if applied:
-            record = orjson.loads(applied)
-            return Outcome("accepted", command_id, game_id, record.get("from_version", 0), record.get("to_version", 0))
+            return CommandOutcome.from_record(game_id, command_id, orjson.loads(applied))
         return None
 
-    def _stored(self, game_id: str, command_id: str) -> Outcome | None:
+    def _stored(self, game_id: str, command_id: str) -> CommandOutcome | None:
         raw = self.redis.get(self.keys.outcome(game_id, command_id))
-        return Outcome(**orjson.loads(raw)) if raw else None
+        return CommandOutcome.from_json(raw) if raw else None
 
-    def wait(self, game_id: str, command_id: str, timeout: float) -> Outcome | None:
+    def wait(self, game_id: str, command_id: str, timeout: float) -> CommandOutcome | None:
         """Poll for the outcome (1 ms, backing off to 20 ms) until ``timeout`` seconds pass."""
         deadline = time.monotonic() + timeout
         delay = 0.001
@@ -95,7 +153,7 @@ class CommandBus:
             time.sleep(delay)
             delay = min(delay * 2, 0.02)
 
-    def send(self, game_id: str, command: dict[str, Any], *, seat: int, actor: str, timeout: float = 10.0,
-             **kwargs: Any) -> Outcome | None:
+    def send(self, game_id: str, command: Command | dict[str, Any], *, seat: int, actor: str, timeout: float = 10.0,
+             **kwargs: Any) -> CommandOutcome | None:
         command_id = self.submit(game_id, command, seat=seat, actor=actor, **kwargs)
         return self.wait(game_id, command_id, timeout)

@@ -4,17 +4,22 @@ Seats take turns adding 1 to 3 to a shared counter; every move also rolls a
 die (chance in ``decide``) and deals the mover a secret card that only they may
 see until the game ends (hidden information). The game ends when the counter
 reaches ``target``.
+
+It declares its capabilities like the real games (bot support, what reveals, view models, the state
+codec) and the shared tests reach it the way they reach them: through its package's ``GAME`` and the
+registry (``tests/games_under_test.py``), with no special case.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from domain.core import Command, Event, Game, IllegalMove, NotYourTurn, Score
+from domain.core import BotSupport, Command, Event, Game, IllegalMove, NotYourTurn, Score
 
 
 class CounterOptions(BaseModel):
@@ -69,6 +74,13 @@ class CounterGame(Game[CounterState]):
     command_types = (Add,)
     event_types = (CounterSetUp, Added, CardDealt)
 
+    def bot_support(self) -> BotSupport:
+        return BotSupport(state_from_view, evaluate, scale=5.0)
+
+    def reveals(self, event: Event) -> bool:
+        # Every move rolls a die and deals a card; only the opening is free of chance.
+        return not isinstance(event, CounterSetUp)
+
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         assert isinstance(options, CounterOptions)
         return [CounterSetUp(players=n_seats, target=options.target)]
@@ -120,4 +132,21 @@ class CounterGame(Game[CounterState]):
                 for seat in range(state.players)]
 
 
+def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
+                    legal: Sequence[Any] | None = None) -> CounterState:
+    """The counter's state from ``seat``'s view: the other seats' cards (hidden) are sampled."""
+    held = view["cards_held"]
+    cards = [list(view["my_cards"]) if s == seat else [rng.randint(1, 100) for _ in range(n)]
+             for s, n in enumerate(held)]
+    return CounterState(players=len(held), target=view["target"], total=view["total"], turn=view["turn"],
+                        points=list(view["points"]), cards=cards)
+
+
+def evaluate(state: CounterState, seat: int) -> float:
+    """Points ahead of the best other seat."""
+    others = [p for s, p in enumerate(state.points) if s != seat]
+    return state.points[seat] - max(others, default=0)
+
+
 COUNTER = CounterGame()
+GAME = COUNTER

@@ -7,7 +7,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.core import Command, Event, Game, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, Score
+from domain.core import (
+    BotSupport,
+    Command,
+    Event,
+    Game,
+    GameNotActive,
+    IllegalMove,
+    InvalidCommand,
+    NotYourTurn,
+    RuleError,
+    Score,
+)
+from domain.core.capabilities import THREE_TURNS
 
 from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
@@ -105,6 +117,19 @@ class CarcassonneGame(Game[CarcassonneState]):
     Options = CarcassonneOptions
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
+    pass_commands = ("Pass",)
+    example_options = {"hills_and_sheep": True}
+
+    # -- capabilities ----------------------------------------------------------
+    def bot_support(self) -> BotSupport:
+        from . import determinize, heuristics
+
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=THREE_TURNS)
+
+    def reveals(self, event: Event) -> bool:
+        # A drawn, discarded or buried tile and a sheep token come from chance; everything else follows
+        # from the board and the command.
+        return isinstance(event, (GameStarted, TileDrawn, TileDiscarded, TileBuried, TokenDrawn))
 
     # -- setup ---------------------------------------------------------------
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:

@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from .capabilities import BotSupport, ViewModels
 from .errors import InvalidCommand, InvalidOptions, plain_errors
 from .messages import Command, Event
 
@@ -96,6 +97,16 @@ class Game(ABC, Generic[S]):
     command_types: ClassVar[tuple[type[Command], ...]]
     event_types: ClassVar[tuple[type[Event], ...]]
 
+    # -- capabilities (see domain.core.capabilities) -------------------------
+    pass_commands: ClassVar[tuple[str, ...]] = ()
+    """Command types that give a turn up, by preference; the kernel's skip policy (a timed-out seat)
+    plays the first the rules offer, else the game's first legal command."""
+    view_models: ClassVar[ViewModels | None] = None
+    """The pydantic models of the seat and spectator views (for the API's schema), None if not declared."""
+    example_options: ClassVar[dict[str, Any]] = {}
+    """Options that show most of the game (its expansions on): the golden playthrough and the shared
+    tests play them besides the defaults."""
+
     # -- static facts -------------------------------------------------------
     def player_range(self, options: BaseModel) -> tuple[int, int]:
         """Allowed seat counts for these options (an expansion may add a colour)."""
@@ -149,6 +160,24 @@ class Game(ABC, Generic[S]):
         Deadlines and timeouts (``domain.core.lifecycle``) run per turn in this sense.
         """
         return None
+
+    def bot_support(self) -> BotSupport | None:
+        """What the generic greedy and search bots need (state from view, evaluation, pruning, search
+        settings); None: bots play this game at random."""
+        return None
+
+    def reveals(self, event: Event) -> bool:
+        """True when ``event`` carries chance or shows what was hidden (a drawn tile, a die roll, a card
+        turned up): nobody may undo past it. The default (every event) makes a game that does not say
+        never undoable."""
+        return True
+
+    def undo_barrier(self, event: Event, after: S, actor: int) -> bool:
+        """True when no undo may go back past ``event``, an event of a command of ``actor`` that left the
+        game in ``after``: the event reveals something, or the actor's turn is over (another seat acts
+        next, or the game ended). The undo itself (a service of social play) also stops at any command of
+        another seat in between."""
+        return self.reveals(event) or self.is_over(after) or actor not in self.to_act(after)
 
     def clone(self, state: S) -> S:
         """An independent copy of ``state`` (search bots branch from it)."""

@@ -286,10 +286,6 @@ KERNEL_EVENTS: dict[str, type[Event]] = {
               SeatReturned, VoteCast, VoteWithdrawn, VotePassed)
 }
 
-SKIP_TYPES: tuple[str, ...] = ("Pass", "EndTurn", "EndBuying", "DeclinePrivilege", "FinishPlanning")
-"""Command types that give a turn up; the skip policy plays one of them when the rules offer it."""
-
-
 class Dice(Protocol):
     """What the aggregate needs of the secret seed: RNGs per version, and the seed at the end."""
 
@@ -566,7 +562,7 @@ def skip_move(game: Game, state: Any, seat: int) -> Command:
     legal = game.legal_commands(state, seat)
     if not legal:
         raise IllegalMove(f"seat {seat} has no legal move to skip with")
-    for kind in SKIP_TYPES:
+    for kind in game.pass_commands:
         for command in legal:
             if command.type == kind:
                 return command

@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, NotYourTurn, Score
+from domain.core import BotSupport, Command, Event, Game, GameNotActive, InvalidCommand, NotYourTurn, Score
+from domain.core.capabilities import WHOLE_TURN
 
 from . import delivery
 from . import events as ev
@@ -54,6 +55,17 @@ class HeavenAndAle(Game[HAState]):
     Options = HeavenAndAleOptions
     command_types = COMMAND_TYPES
     event_types = ev.EVENT_TYPES
+    pass_commands = ("Pass", "EndBuying", "DeclinePrivilege")
+    example_options = {"kegs_and_more": True}
+
+    def bot_support(self) -> BotSupport:
+        from . import determinize, heuristics
+
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=4.0, search=WHOLE_TURN)
+
+    def reveals(self, event: Event) -> bool:
+        # Chance: the start player, the tiles and monks drawn onto the track, the carter die (Kegs & More).
+        return isinstance(event, (ev.GameSetUp, ev.TrackStocked, ev.CarterDiePlaced))
 
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         assert isinstance(options, HeavenAndAleOptions)

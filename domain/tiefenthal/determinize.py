@@ -56,13 +56,23 @@ def _balance_vp(others: list[Player], target: dict[int, int], rng: random.Random
     for _ in range(300):
         err = {p.seat: target[p.seat] - vp(p) for p in others}
         wrong = [p for p in others if err[p.seat]]
-        if len(wrong) < 2:
+        if not wrong or len(others) < 2:
             return
-        p, q = rng.sample(wrong, 2)
-        moves = [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
-                 for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular"
-                 and abs(err[p.seat] - (VP[b] - VP[a])) + abs(err[q.seat] + (VP[b] - VP[a]))
-                 < abs(err[p.seat]) + abs(err[q.seat])]
+        if len(wrong) >= 2:  # both errors shrink
+            p, q = rng.sample(wrong, 2)
+            moves = [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
+                     for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular"
+                     and abs(err[p.seat] - (VP[b] - VP[a])) + abs(err[q.seat] + (VP[b] - VP[a]))
+                     < abs(err[p.seat]) + abs(err[q.seat])]
+        else:  # one wrong: pass its error on to another, whose guests may then swap with the guest deck
+            p = wrong[0]
+            q = rng.choice([o for o in others if o is not p])
+            moves = [(i, j) for i, a in enumerate(p.deck_rest) if CARDS[a].kind != "regular"
+                     for j, b in enumerate(q.deck_rest) if CARDS[b].kind != "regular" and VP[b] - VP[a] == err[p.seat]]
+            if moves:
+                i, j = rng.choice(moves)
+                p.deck_rest[i], q.deck_rest[j] = q.deck_rest[j], p.deck_rest[i]
+            return
         if moves:
             i, j = rng.choice(moves)
             p.deck_rest[i], q.deck_rest[j] = q.deck_rest[j], p.deck_rest[i]
@@ -148,8 +158,13 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
         need = view["players"][p.seat]["deck_count"] - len(p.deck_rest)
         p.deck_rest.extend(loose[:max(0, need)])
         loose = loose[max(0, need):]
-        _match_vp(p, view["players"][p.seat]["victory_points"], s.guest_deck, rng)
-    _balance_vp(others, {p.seat: view["players"][p.seat]["victory_points"] for p in others}, rng)
+    target = {p.seat: view["players"][p.seat]["victory_points"] for p in others}
+    for _ in range(8):  # alternate: the guest deck absorbs what swaps between opponents cannot
+        for p in others:
+            _match_vp(p, target[p.seat], s.guest_deck, rng)
+        _balance_vp(others, target, rng)
+        if all(vp(p) == target[p.seat] for p in others):
+            break
     s.guest_deck.sort()
     # dice
     total = n * (WHITE_PER_PLAYER + COLOURED_PER_PLAYER)
@@ -173,3 +188,11 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
         for d in free:
             s.coasters[d // WHITE_PER_PLAYER].append(d)
     return s
+
+
+def prune(view: dict[str, Any], legal: list[Any]) -> list[Any]:
+    """Moving a die that is already placed only undoes a move; a heuristic bot would shuffle it for ever."""
+    me = next(p for p in view["players"] if p["seat"] == view["you"])
+    placed = {d["die"] for d in me["dice"] if d["space"] is not None}
+    kept = [c for c in legal if not (c.type == "PlaceDie" and c.die in placed)]
+    return kept or legal

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Hashable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.core import Command, Event, Game, GameNotActive, InvalidCommand, Score
+from domain.core import BotSupport, Command, Event, Game, GameNotActive, InvalidCommand, Score
+from domain.core.capabilities import THREE_TURNS
 
-from . import actions, data, description, flow, scoring, view
+from . import actions, data, description, events, flow, scoring, view
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import apply
@@ -36,6 +38,21 @@ class TiefenthalGame(Game[State]):
     Options = TiefenthalOptions
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
+    pass_commands = ("EndTurn", "FinishPlanning")
+
+    def bot_support(self) -> BotSupport:
+        from . import determinize, heuristics
+
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=8.0,
+                          search=dataclasses.replace(THREE_TURNS, playout_depth=16), prune=determinize.prune)
+
+    def reveals(self, event: Event) -> bool:
+        # Chance: cards drawn into the tavern (the deck is unordered), the dice, a guest turned up from the
+        # guest deck. Everything else is public and follows from the command.
+        if isinstance(event, events.GuestRecruited):
+            return event.refill is not None
+        return isinstance(event, (events.GameSetUp, events.TavernFilled, events.WaitressDiceRolled,
+                                  events.WhiteDiceRolled))
 
     def setup(self, options: BaseModel, n_seats: int, rng: random.Random) -> list[Event]:
         self.check_seats(options, n_seats)

@@ -24,10 +24,10 @@ from limits import RateLimitItem, parse_many
 from limits.storage import RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from ..application.seating import check_one_seat
 from ..eventstore import Keys
 from ..settings import Settings
 from .errors import ApiError
-from .seating import check_one_seat
 
 RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/players"): (("rate_limit_register", "address"),),
@@ -192,3 +192,32 @@ def _limit(request: Request) -> None:
             caller = caller_of(principal, address)
         guard.hit(rule, caller if scope == "caller" else f"addr:{address}")
 
+
+@dataclass(frozen=True)
+class BotGames:
+    """The bot-game limit of one player as an :class:`services.application.games.Admission`."""
+
+    guard: Guard
+    player_id: str | None
+
+    def admit(self, game_id: str, seat: int | None) -> None:
+        if self.player_id is None:  # each bot game costs worker time: only known players, and a few each
+            raise ApiError("unauthorized", "games with bots need a player token (POST /players)")
+        self.guard.claim_bot_game(self.player_id, game_id)
+
+    def release(self, game_id: str) -> None:
+        self.guard.release_bot_game(self.player_id or "", game_id)
+
+
+@dataclass(frozen=True)
+class GuestSeats:
+    """One guest seat per client address and game, as an :class:`services.application.games.Admission`."""
+
+    guard: Guard
+    address: str
+
+    def admit(self, game_id: str, seat: int | None) -> None:
+        self.guard.claim_guest_seat(game_id, self.address, seat if seat is not None else -1)
+
+    def release(self, game_id: str) -> None:
+        self.guard.release_guest_seat(game_id, self.address)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,8 +18,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from domain.core.lifecycle import GameRecord
 
 from ..aggregates import Loaded, Repository
-from ..commands import CommandBus
-from ..eventstore import EventStore, Keys
+from ..bootstrap import Root, bootstrap
+from ..eventstore import EventStore
 from ..settings import Settings
 from .abuse import Guard
 from .aio import async_twin
@@ -31,14 +29,16 @@ T = TypeVar("T")
 
 
 class Context:
-    """Everything a request handler needs, built once per app."""
+    """Everything a request handler needs, built once per app: the composition root's parts, the abuse
+    guard and a per-game record cache for reads."""
 
-    def __init__(self, client: redis.Redis, settings: Settings) -> None:
+    def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None) -> None:
+        self.root = root or bootstrap(settings, client)
         self.redis = client
         self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
-        self.bus = CommandBus(client, self.keys)
+        self.keys = self.root.keys
+        self.store = self.root.store
+        self.bus = self.root.bus
         self.guard = Guard(client, settings, self.keys)
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
@@ -79,16 +79,13 @@ class Context:
 
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:
-        token = secrets.token_urlsafe(24)
-        self.redis.set(self.keys.token(hash_token(token)), orjson.dumps(principal))
-        return token
+        return self.root.tokens.issue(principal)
 
     def revoke_token(self, token: str) -> None:
-        self.redis.delete(self.keys.token(hash_token(token)))
+        self.root.tokens.revoke(token)
 
     def principal_for(self, token: str) -> dict[str, Any] | None:
-        raw = self.redis.get(self.keys.token(hash_token(token)))
-        return orjson.loads(raw) if raw else None
+        return self.root.tokens.principal_for(token)
 
 
 class KeyedLocks:
@@ -139,10 +136,6 @@ class SharedRepository(Repository):
     def clear(self) -> None:
         with self._cache_lock:
             super().clear()
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def get_context(request: Request) -> Context:

@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from domain.core import RuleError
 from domain.core.errors import describe_errors
 
+from ..application.results import Queued, StillQueued
 from ..resilience import UNAVAILABLE
 
 STATUS_BY_CODE: dict[str, int] = {
@@ -126,7 +127,18 @@ def request_errors(errors: list) -> str:
     return "; ".join(plain[:5]) + (f" (and {more} more)" if more > 0 else "")
 
 
+def queued_response(queued: Queued, **extra: Any) -> JSONResponse:
+    """Every command still queued after the short wait answers alike: 202 ``{"status": "queued", "command_id",
+    "poll", ...}``; ``poll`` answers the outcome once it is decided (the command is not lost)."""
+    return JSONResponse({"status": "queued", "command_id": queued.command_id, "poll": queued.poll, **extra},
+                        status_code=202)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StillQueued)
+    async def _queued(_: Request, exc: StillQueued) -> JSONResponse:
+        return queued_response(exc.queued)
+
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         return error_response(exc.code, exc.message, exc.status, exc.headers)

@@ -4,7 +4,7 @@ A bot never receives the game state: it gets the view dict the game built for
 that seat and the legal commands of that seat, nothing else. ``greedy`` and
 ``search`` rebuild candidate states from the view with the game's
 ``determinize.state_from_view`` (hidden parts sampled, never read); games are
-plugged in by one line in :mod:`services.bots.games`.
+declared by each game (``Game.bot_support()``, read in :mod:`services.bots.games`).
 
 Levels: ``random`` (uniform), ``greedy`` (best immediate gain by the game's
 heuristic), ``search`` (determinized Monte Carlo search with a time budget).
@@ -21,7 +21,7 @@ from domain.core import Command
 from domain.core.registry import get_game
 
 from .config import SearchConfig
-from .games import BotGame, bot_game, register
+from .games import BotGame, bot_game
 from .search import greedy_choice, search_choice
 
 Bot = Callable[[str, dict[str, Any], Sequence[Command], random.Random], Command]
@@ -82,4 +82,4 @@ def get_bot(level: str) -> Bot:
 
 
 __all__ = ["Bot", "BotGame", "LEVELS", "SEARCH_BUDGET", "SearchConfig", "choose", "get_bot", "make_search_bot", "random_bot", "greedy_bot",
-           "search_bot", "register", "bot_game"]
+           "search_bot", "bot_game"]

@@ -6,10 +6,11 @@ import json
 import sys
 import threading
 import time
-import uuid
 from typing import Any
 
 import click
+
+from domain.core import RuleError
 
 from ..settings import Settings, get_settings
 
@@ -161,9 +162,12 @@ def vapid_keys() -> None:
 def play(game: str, players: int, level: str, seed: str | None, options: tuple[str, ...], as_json: bool,
          export_to: str | None, timeout: float) -> None:
     """Play a full game of bots through the real pipeline and print the result table."""
-    from ..commands import CommandBus
-    from ..eventstore import EventStore, Keys
-    from ..runtime import Service, client_factory
+    from domain.core.lifecycle import SeatSpec
+
+    from ..application import games
+    from ..application.results import Accepted
+    from ..bootstrap import bootstrap, client_factory
+    from ..runtime import Service
 
     settings = _settings().model_copy(update={"allow_client_seed": True})
     clients = client_factory(settings)
@@ -175,15 +179,16 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
         except json.JSONDecodeError:
             parsed[key] = value
     with Service(settings, clients, workers=1):
-        client = clients()
-        keys = Keys(settings.key_prefix, settings.shards)
-        bus, store = CommandBus(client, keys), EventStore(client, keys)
-        game_id = uuid.uuid4().hex[:12]
-        seats = [{"name": f"{level} bot {i + 1}", "bot": level} for i in range(players)]
-        outcome = bus.send(game_id, {"type": "taproom.CreateGame", "game": game, "options": parsed, "seats": seats,
-                                     "seed_commitment": ""}, seat=-1, actor="cli", dev_seed=seed)
-        if outcome is None or not outcome.accepted:
-            raise click.ClickException(f"could not create the game: {outcome.message if outcome else 'timed out'}")
+        root = bootstrap(settings, clients())
+        store = root.store
+        new = games.NewGame(game=game, seats=[SeatSpec(bot=level)] * players, options=parsed, dev_seed=seed)
+        try:
+            created = games.create_game(root, new, wait=10.0, actor="cli", issue_seat_tokens=False)
+        except RuleError as err:
+            raise click.ClickException(f"could not create the game: {err.message}") from None
+        game_id, result = created.game_id, created.result
+        if not isinstance(result, Accepted):
+            raise click.ClickException(f"could not create the game: {getattr(result, 'message', 'timed out')}")
         deadline = time.monotonic() + timeout
         from ..aggregates import Repository
 

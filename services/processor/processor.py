@@ -32,6 +32,7 @@ from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
+from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import AppendRequest, pickle_record
 from ..feed import shard_of
@@ -171,26 +172,23 @@ class Processor:
         record. Rejections and dead letters are settled at the end of the batch.
         """
         settle = self.redis.pipeline(transaction=False)
-        messages: list[tuple[Any, dict[str, Any] | None, dict]] = []
+        messages: list[tuple[Any, CommandMessage | None, dict]] = []
         for entry_id, fields in entries:
             try:
-                message = orjson.loads(fields[b"m"])
-                ok = isinstance(message, dict) and isinstance(message.get("game_id"), str) \
-                    and isinstance(message.get("command_id"), str) and isinstance(message.get("command"), dict)
-                messages.append((entry_id, message if ok else None, fields))
+                messages.append((entry_id, CommandMessage.model_validate_json(fields[b"m"]), fields))
             except Exception:
                 messages.append((entry_id, None, fields))
-        readable = [(m["game_id"], m["command_id"]) for _, m, _ in messages if m is not None]
+        readable = [(m.game_id, m.command_id) for _, m, _ in messages if m is not None]
         settled = iter(self.store.settled_for(readable)) if readable else iter(())
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
-        repeats: list[tuple[Any, dict[str, Any], dict]] = []
+        repeats: list[tuple[Any, CommandMessage, dict]] = []
         for entry_id, message, fields in messages:
             if message is None:
                 self._dead_letter(stream, entry_id, fields, settle, "unreadable message")
                 continue
-            known = _known(message["game_id"], message["command_id"], *next(settled))
-            key = (message["game_id"], message["command_id"])
+            known = _known(message.game_id, message.command_id, *next(settled))
+            key = (message.game_id, message.command_id)
             if key in planned:  # the same command twice in one batch: answer it once the first is settled
                 repeats.append((entry_id, message, fields))
                 continue
@@ -203,9 +201,9 @@ class Processor:
             except UNAVAILABLE:  # Redis went away, not the command's fault: resumed after the outage
                 raise
             except Exception:
-                log.exception("command crashed", game_id=message.get("game_id"), command_id=message.get("command_id"))
+                log.exception("command crashed", game_id=message.game_id, command_id=message.command_id)
                 self._commit(plans, settle)  # what came before goes first, then this one alone
-                self.repo.drop(message["game_id"])  # the crash may have left the cached record half-changed
+                self.repo.drop(message.game_id)  # the crash may have left the cached record half-changed
                 plans = []
                 self._process_alone(stream, entry_id, message, fields, settle)
         self._commit(plans, settle)
@@ -221,30 +219,30 @@ class Processor:
         status = {id(p): r for p, r in zip(appends, results)}
         failed: set[str] = set()
         for plan in plans:
-            game_id, command_id = plan.message["game_id"], plan.message["command_id"]
+            game_id, command_id = plan.message.game_id, plan.message.command_id
             if game_id in failed:
                 self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)
                 continue
             result = status.get(id(plan))
             if result is None:  # settled before: answered with the outcome the id already has
                 self._settle(settle, plan.ack, plan.outcome)
-                COMMANDS.labels(plan.outcome["status"]).inc()
+                COMMANDS.labels(plan.outcome.status).inc()
             elif result.status in ("dup", "refused"):  # another processor settled it first
                 outcome = _settled_result(game_id, command_id, result)
                 self._settle(settle, plan.ack, outcome)
-                COMMANDS.labels(outcome["status"]).inc()
+                COMMANDS.labels(outcome.status).inc()
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
             elif result.status == "ok":  # appended, or rejected, and settled by the script
                 self._after_append(plan)
-                COMMANDS.labels(plan.outcome["status"]).inc()
+                COMMANDS.labels(plan.outcome.status).inc()
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
                 self.repo.drop(game_id)
                 self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)  # counts it itself
 
-    def _process_alone(self, stream: str, entry_id: Any, message: dict[str, Any], fields: dict, settle: Any) -> None:
+    def _process_alone(self, stream: str, entry_id: Any, message: CommandMessage, fields: dict, settle: Any) -> None:
         """The careful path: one command, retried on a fresh record, a dead letter if it keeps failing."""
         error = ""
         for attempt in range(1, self.settings.max_deliveries + 1):
@@ -254,21 +252,21 @@ class Processor:
             except UNAVAILABLE:
                 raise
             except Exception as exc:  # a bug: retry on a fresh record, then give up on this message
-                self.repo.drop(message.get("game_id", ""))
-                log.exception("command crashed", game_id=message.get("game_id"),
-                              command_id=message.get("command_id"), attempt=attempt)
+                self.repo.drop(message.game_id)
+                log.exception("command crashed", game_id=message.game_id, command_id=message.command_id,
+                              attempt=attempt)
                 error = repr(exc)
         else:
-            self._dead_letter(stream, entry_id, fields or {b"m": orjson.dumps(message)}, settle, error)
+            self._dead_letter(stream, entry_id, fields or {b"m": message.to_json()}, settle, error)
             return
         if outcome is not None:
             self._settle(settle, (stream, entry_id), outcome)
 
-    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: dict[str, Any]) -> None:
+    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: CommandOutcome) -> None:
         """Store an outcome the append script did not store, and acknowledge its entry.
         A rejection never replaces an outcome already there (it may be an accepted one)."""
-        pipe.set(self.keys.outcome(outcome["game_id"], outcome["command_id"]), orjson.dumps(outcome),
-                 ex=self.settings.outcome_ttl_seconds, nx=outcome["status"] != "accepted")
+        pipe.set(self.keys.outcome(outcome.game_id, outcome.command_id), outcome.to_json(),
+                 ex=self.settings.outcome_ttl_seconds, nx=not outcome.accepted)
         pipe.xack(ack[0], GROUP, ack[1])
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
@@ -286,12 +284,12 @@ class Processor:
         except Exception:  # not even readable: acknowledge it, it is kept in the dead-letter stream
             pipe.xack(stream, GROUP, entry_id)
         else:
-            outcome = {"status": "rejected", "command_id": command_id, "game_id": game_id,
-                       "code": "internal_error", "message": "the command could not be processed; it was set aside"}
+            outcome = CommandOutcome.rejected(game_id, command_id, "internal_error",
+                                              "the command could not be processed; it was set aside")
             # Recorded now, not with the batch's settlements: a repeat of this id later in the batch must
             # find it. Version -1: set aside whatever the log's head (one id, one outcome, even here).
             result = self.store.append_many([AppendRequest(
-                game_id, -1, command_id, outcome, [], orjson.dumps(outcome), self.settings.outcome_ttl_seconds,
+                game_id, -1, command_id, outcome.to_dict(), [], outcome.to_json(), self.settings.outcome_ttl_seconds,
                 (GROUP, entry_id), reject=True)])[0]
             if result.status != "ok":  # settled meanwhile after all
                 self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result))
@@ -299,23 +297,25 @@ class Processor:
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
     # -- one command -------------------------------------------------------------
-    def process(self, message: dict[str, Any], ack: tuple[str, Any] | None = None,
-                known: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    def process(self, message: CommandMessage | dict[str, Any], ack: tuple[str, Any] | None = None,
+                known: CommandOutcome | None = None) -> CommandOutcome | None:
         """Handle one command on its own. Returns the outcome still to be stored, or None when the
         append script already stored it and acknowledged ``ack`` (stream, entry id)."""
-        game_id, command_id = message["game_id"], message["command_id"]
+        if not isinstance(message, CommandMessage):
+            message = CommandMessage.model_validate(message)
+        game_id, command_id = message.game_id, message.command_id
         if known is None:  # a settled command is answered from its record, never decided again
             known = _known(game_id, command_id, *self.store.settled_for([(game_id, command_id)])[0])
         started = time.perf_counter()
         for _ in range(3):
             plan = self._plan(message, ack, known)
             if plan.append is None:
-                COMMANDS.labels(plan.outcome["status"]).inc()
+                COMMANDS.labels(plan.outcome.status).inc()
                 return plan.outcome
             result = self.store.append_many([plan.append])[0]
             if result.status == "ok":
                 self._after_append(plan)
-                COMMANDS.labels(plan.outcome["status"]).inc()
+                COMMANDS.labels(plan.outcome.status).inc()
                 LATENCY.observe(time.perf_counter() - started)
                 return None if ack is not None else plan.outcome
             self.repo.drop(game_id)
@@ -324,33 +324,32 @@ class Processor:
             known = None  # someone else appended: reload and decide again
         raise RuntimeError(f"could not append to {game_id}: the log kept moving")
 
-    def _plan(self, message: dict[str, Any], ack: tuple[str, Any] | None,
-              known: dict[str, Any] | None) -> Plan:
+    def _plan(self, message: CommandMessage, ack: tuple[str, Any] | None, known: CommandOutcome | None) -> Plan:
         """Decide one command against the cached record (``known``: the outcome it already has, if any);
         an accepted one is folded in speculatively."""
         ack = ack or ("", "")
         if known is not None:
             return Plan(message, ack, known)
-        game_id, command_id = message["game_id"], message["command_id"]
+        game_id, command_id = message.game_id, message.command_id
         loaded = self.repo.cached(game_id) or self.repo.current(game_id)
         with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
             return self._decide(message, ack, loaded)
 
-    def _decide(self, message: dict[str, Any], ack: tuple[str, Any], loaded: Loaded) -> Plan:
-        game_id, command_id = message["game_id"], message["command_id"]
+    def _decide(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded) -> Plan:
+        game_id, command_id = message.game_id, message.command_id
         record = loaded.record
         try:
-            data = dict(message["command"])
+            data = dict(message.command)
             is_create = data.get("type") == CreateGame.model_fields["type"].default
             if record is None and not is_create:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
             game = get_game(record.game_type) if record else None
-            data["seat"] = message.get("seat", -1)
+            data["seat"] = message.seat
             seed = self._seed_for_new_game(game_id, message) if is_create and record is None else self._seed(game_id)
             if is_create:
                 data["seed_commitment"] = commitment(seed) if seed else ""
             command = parse_command(game, data)
-            expected = message.get("expected_version")
+            expected = message.expected_version
             if expected is not None and expected != loaded.version:
                 raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
             if seed is None:
@@ -358,30 +357,28 @@ class Processor:
             events, new_record = execute(record, game_id, command, SeedDice(seed))
         except RuleError as err:
             log.info("command rejected", code=err.code)
-            rejected = {"status": "rejected", "command_id": command_id, "game_id": game_id,
-                        "from_version": loaded.version, "version": loaded.version,
-                        "code": err.code, "message": err.message}
+            rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
             # Recorded like an append, on the version and head it was decided on: a rejection decided on a
             # stale record is refused by the script and decided again.
             return Plan(message, ack, rejected, AppendRequest(
-                game_id, loaded.version, command_id, rejected, [], orjson.dumps(rejected),
+                game_id, loaded.version, command_id, rejected.to_dict(), [], rejected.to_json(),
                 self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
                 prev_hash=loaded.hash))
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):
-            env = seal(game_id, loaded.version + offset, event, command_id, message.get("actor", "system"), now, prev)
+            env = seal(game_id, loaded.version + offset, event, command_id, message.actor, now, prev)
             envelopes.append(env)
             prev = env.hash
         new_version = loaded.version + len(events)
-        audit = {"command_id": command_id, "command": command.model_dump(mode="json"), "actor": message.get("actor"),
+        audit = {"command_id": command_id, "command": command.model_dump(mode="json"), "actor": message.actor,
                  "seat": command.seat, "from_version": loaded.version, "to_version": new_version, "ts": now}
         outcome = _accepted(game_id, command_id, audit)
         after = Loaded(new_record, new_version, prev, now)
         self.repo.put(game_id, after)  # speculative: the next command of this game builds on it
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
-        append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, orjson.dumps(outcome),
+        append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
@@ -391,7 +388,7 @@ class Processor:
     def _after_append(self, plan: Plan) -> None:
         after = plan.after
         if plan.snapshot is not None and after is not None:
-            self.store.save_snapshot_bytes(plan.message["game_id"], after.version, after.hash, plan.snapshot, after.ts)
+            self.store.save_snapshot_bytes(plan.message.game_id, after.version, after.hash, plan.snapshot, after.ts)
 
     def _seed(self, game_id: str) -> bytes | None:
         seed = self._seeds.get(game_id)
@@ -403,8 +400,8 @@ class Processor:
                 self._seeds[game_id] = seed
         return seed
 
-    def _seed_for_new_game(self, game_id: str, message: dict[str, Any]) -> bytes:
-        dev_seed = message.get("dev_seed")
+    def _seed_for_new_game(self, game_id: str, message: CommandMessage) -> bytes:
+        dev_seed = message.dev_seed
         if dev_seed is not None and self.settings.allow_client_seed:
             fresh = seed_from_text(str(dev_seed))
         else:
@@ -416,27 +413,28 @@ class Processor:
 class Plan:
     """A decided command waiting to be committed (``append`` None: nothing to append)."""
 
-    message: dict[str, Any]
+    message: CommandMessage
     ack: tuple[str, Any]
-    outcome: dict[str, Any]
+    outcome: CommandOutcome
     append: AppendRequest | None = None
     after: Loaded | None = None
     snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
-           rejection: dict[str, Any] | None) -> dict[str, Any] | None:
+           rejection: dict[str, Any] | None) -> CommandOutcome | None:
     """The outcome a command id already has: accepted (from its record), rejected, or None (undecided)."""
-    return _accepted(game_id, command_id, applied) if applied is not None else rejection
+    if applied is not None:
+        return CommandOutcome.from_record(game_id, command_id, applied)
+    return CommandOutcome.model_validate(rejection) if rejection is not None else None
 
 
-def _settled_result(game_id: str, command_id: str, result: Any) -> dict[str, Any]:
+def _settled_result(game_id: str, command_id: str, result: Any) -> CommandOutcome:
     """The outcome behind a "dup" (applied) or "refused" (rejected) answer of the append script."""
     if result.status == "dup":
-        return _accepted(game_id, command_id, result.record or {})
-    return result.record or {}
+        return CommandOutcome.from_record(game_id, command_id, result.record or {})
+    return CommandOutcome.model_validate(result.record)
 
 
-def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> dict[str, Any]:
-    return {"status": "accepted", "command_id": command_id, "game_id": game_id,
-            "from_version": audit.get("from_version", 0), "version": audit.get("to_version", 0)}
+def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> CommandOutcome:
+    return CommandOutcome.from_record(game_id, command_id, audit)

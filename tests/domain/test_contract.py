@@ -18,11 +18,10 @@ import random
 
 import pytest
 
-from domain.catalog import load_games
-from domain.core import NotYourTurn, RuleError, all_games, rng_for, seed_from_text
+from domain.core import NotYourTurn, RuleError, rng_for, seed_from_text
+from tests.games_under_test import games_under_test
 
-load_games()
-GAMES = [g for g in all_games() if g.id in ("carcassonne", "heaven-and-ale", "tiefenthal")]
+GAMES = games_under_test()
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from domain.catalog import load_games
 from domain.core import get_game, rng_for, seed_from_text
+from tests.games_under_test import games_under_test
 
-load_games()
 GOLDEN = Path(__file__).parent / "golden"
 STEPS = 12
-CASES = [("carcassonne", {"hills_and_sheep": True}), ("heaven-and-ale", {"kegs_and_more": True}), ("tiefenthal", {})]
+CASES = [(game.id, game.example_options) for game in games_under_test()]
 
 
 def playthrough(game_id: str, options: dict) -> list[dict]:

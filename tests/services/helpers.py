@@ -8,7 +8,8 @@ from typing import Any
 import redis
 
 from projections.projector import Projector
-from services.commands import CommandBus, Outcome
+from services.commands import CommandBus
+from services.commands import CommandOutcome as Outcome
 from services.eventstore import EventStore, Keys
 from services.processor import Processor
 from services.settings import Settings

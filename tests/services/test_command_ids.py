@@ -72,7 +72,7 @@ def test_a_processor_on_a_stale_record_cannot_reject_what_the_log_accepts(kernel
     kernel.processor.repo.current(gid)  # cached at version 3: seat 0 to act
     rogue = Processor(kernel.client, kernel.settings, name="rogue")  # another writer moves the log
     assert rogue.process({"game_id": gid, "command_id": "r0", "seat": 0, "actor": "t",
-                          "command": {"type": "Add", "amount": 1}})["status"] == "accepted"
+                          "command": {"type": "Add", "amount": 1}}).status == "accepted"
     outcome = kernel.add(gid, 1, command_id="b1")  # rejected on the cached record, refused, decided again
     assert outcome.accepted and outcome.version == 7
     assert kernel.store.rejection(gid, "b1") is None

@@ -163,8 +163,8 @@ def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, 
     a meta that contradicts it (the game started) or its lapse drops it."""
     import orjson
 
+    from services.application.invitations import Invitations
     from services.eventstore import Keys
-    from services.invitations import Invitations
 
     keys = Keys(settings.key_prefix, settings.shards)
     invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60)  # type: ignore[arg-type]

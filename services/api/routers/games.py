@@ -7,9 +7,7 @@ processor's outcome.
 
 from __future__ import annotations
 
-import hashlib
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,19 +16,20 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from domain.core import InvalidCommand, get_game
-from domain.core.lifecycle import PLAYER_KERNEL_COMMANDS, GameRecord, kernel_commands, new_game_pace, parse_command
-from domain.core.seating import bot_seat_names
+from domain.core import get_game
+from domain.core.lifecycle import GameRecord, SeatSpec, kernel_commands, parse_command
 
 from ...aggregates import Repository
+from ...application import games
+from ...application.commands import actor_of
+from ...application.results import Queued, Rejected
 from ...async_play.deadlines import TurnClocks
 from ...async_play.vacation import Vacations
-from ...bots import LEVELS
 from ...eventstore import Envelope
-from ..abuse import StreamSlot, client_address
+from ..abuse import BotGames, GuestSeats, StreamSlot, client_address
 from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat, seats_of
-from ..errors import ApiError, error_response, error_responses
+from ..errors import ApiError, error_response, error_responses, queued_response
 from ..schemas import (
     CommandAccepted,
     CommandQueued,
@@ -43,30 +42,20 @@ from ..schemas import (
     NewGame,
     SeatCreated,
 )
-from ..seating import check_one_seat
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _outcome_or_error(ctx: Context, game_id: str, command_id: str) -> dict[str, Any]:
-    outcome = ctx.bus.wait(game_id, command_id, ctx.settings.command_wait_seconds)
-    if outcome is None:
-        raise _Queued(game_id, command_id)
-    if not outcome.accepted:
-        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
-    return outcome.to_dict()
-
-
-class _Queued(Exception):
-    def __init__(self, game_id: str, command_id: str) -> None:
-        self.game_id, self.command_id = game_id, command_id
-
-
-def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSONResponse:
-    return JSONResponse({"status": "queued", "command_id": exc.command_id,
-                         "poll": poll or f"/games/{exc.game_id}/commands/{exc.command_id}", **extra},
-                        status_code=202)
+def _seat_specs(body: NewGame, player_id: str | None) -> list[SeatSpec]:
+    specs = []
+    for index, seat in enumerate(body.seats):
+        if seat.me and player_id is None:
+            raise ApiError("unauthorized", f"seat {index} says me=true: send a player token")
+        if seat.me and seat.bot:
+            raise ApiError("invalid_request", f"seat {index} cannot be both a bot and yours")
+        specs.append(SeatSpec(name=seat.name, bot=seat.bot, player_id=player_id if seat.me else None))
+    return specs
 
 
 @router.post("/games", response_model=GameCreatedResponse, status_code=201,
@@ -75,59 +64,19 @@ def queued_response(exc: _Queued, poll: str | None = None, **extra: Any) -> JSON
 def create_game(body: NewGame, principal: Principal | None = Depends(optional_principal),
                 ctx: Context = Depends(get_context)) -> Any:
     """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join."""
-    game = get_game(body.game)
-    options = game.parse_options(body.options)
-    game.check_seats(options, len(body.seats))
-    if body.seed is not None and not ctx.settings.allow_client_seed:
-        raise ApiError("seed_not_allowed", "this server keeps seeds secret; a chosen seed is for development only")
-    pace = new_game_pace(body.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
-    if pace is not None and pace.autopilot_level not in LEVELS:
-        raise ApiError("invalid_request", f"unknown autopilot level {pace.autopilot_level!r}; known: {', '.join(sorted(LEVELS))}")
     player_id = principal.player_id if principal and principal.kind == "player" else None
-    game_id = uuid.uuid4().hex[:12]
-    specs, tokens = [], {}
-    bot_names = bot_seat_names([(s.name, s.bot) for s in body.seats])
-    for index, seat in enumerate(body.seats):
-        if seat.bot is not None and seat.bot not in LEVELS:
-            raise ApiError("invalid_request", f"seat {index}: unknown bot level {seat.bot!r}; known: {', '.join(sorted(LEVELS))}")
-        if seat.me and player_id is None:
-            raise ApiError("unauthorized", f"seat {index} says me=true: send a player token")
-        if seat.me and seat.bot:
-            raise ApiError("invalid_request", f"seat {index} cannot be both a bot and yours")
-        name = bot_names[index] or seat.name
-        if seat.me and not name:
-            name = ctx.redis.hget(ctx.keys.player(player_id or ""), "name")
-            name = name.decode() if name else "player"
-        specs.append({"name": name, "bot": seat.bot, "player_id": player_id if seat.me else None})
-        if name and not seat.bot and not seat.me:
-            tokens[index] = ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": index})
-    has_bots = any(s["bot"] for s in specs)
-    if has_bots and player_id is None:  # each bot game costs worker time: only known players, and a few each
-        raise ApiError("unauthorized", "games with bots need a player token (POST /players)")
-    if has_bots:
-        ctx.guard.claim_bot_game(player_id or "", game_id)
-    command = {"type": "taproom.CreateGame", "game": game.id, "options": options.model_dump(mode="json"),
-               "seats": specs, "seed_commitment": "", "creator": player_id, "hot_seat": body.hot_seat}
-    if pace is not None:
-        command["pace"] = pace.model_dump(mode="json")
-    command_id = ctx.bus.submit(game_id, command, seat=-1, actor=f"player:{player_id}" if player_id else "guest",
-                                dev_seed=body.seed)
-    try:
-        _outcome_or_error(ctx, game_id, command_id)
-    except ApiError:
-        for token in tokens.values():
-            ctx.revoke_token(token)
-        if has_bots:
-            ctx.guard.release_bot_game(player_id or "", game_id)
-        raise
-    except _Queued as queued:  # the tokens are shown now or never: hand them out with the 202
-        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id,
-                               seats=[{"seat": i, "name": s["name"], "bot": s["bot"], "token": tokens.get(i)}
-                                      for i, s in enumerate(specs)])
-    meta = ctx.meta(game_id)
-    return GameCreatedResponse(
-        game_id=game_id, version=meta["version"], seed_commitment=meta["seed_commitment"],
-        seats=[SeatCreated(seat=i, name=s["name"], bot=s["bot"], token=tokens.get(i)) for i, s in enumerate(specs)])
+    new = games.NewGame(game=body.game, seats=_seat_specs(body, player_id), options=body.options, pace=body.pace,
+                        hot_seat=body.hot_seat, creator=player_id, dev_seed=body.seed)
+    created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id))
+    seats = [SeatCreated(seat=s.seat, name=s.name, bot=s.bot, token=s.token) for s in created.seats]
+    result = created.result
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):  # the tokens are shown now or never: hand them out with the 202
+        return queued_response(result, game_id=created.game_id, seats=[s.model_dump() for s in seats])
+    meta = ctx.meta(created.game_id)
+    return GameCreatedResponse(game_id=created.game_id, version=meta["version"],
+                               seed_commitment=meta["seed_commitment"], seats=seats)
 
 
 @router.post("/games/{game_id}/join", response_model=JoinResponse,
@@ -137,37 +86,16 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
     meta = ctx.meta(game_id)
     player_id = principal.player_id if principal and principal.kind == "player" else None
-    name = body.name
-    if player_id and not name:
-        raw = ctx.redis.hget(ctx.keys.player(player_id), "name")
-        name = raw.decode() if raw else None
-    if not name:
-        raise ApiError("invalid_request", "a guest must give a name")
-    if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
-        check_one_seat(seats_of(principal, game_id, meta), game_id, bool(meta.get("hot_seat")))
-    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
-    if not open_seats:
-        raise ApiError("no_open_seat", f"game {game_id} has no open seat")
-    seat = body.seat if body.seat is not None else open_seats[0]
-    if seat not in open_seats:
-        raise ApiError("seat_taken", f"seat {seat} is not open; open seats: {open_seats}")
     guest = player_id is None and (principal is None or principal.kind != "seat") and not meta.get("hot_seat")
-    if guest:
-        ctx.guard.claim_guest_seat(game_id, client_address(request), seat)
-    command = {"type": "taproom.ClaimSeat", "name": name, "player_id": player_id}
-    token = None if player_id else ctx.issue_token({"kind": "seat", "game_id": game_id, "seat": seat})
-    command_id = ctx.bus.submit(game_id, command, seat=seat, actor=f"player:{player_id}" if player_id else "guest")
-    try:
-        outcome = _outcome_or_error(ctx, game_id, command_id)
-    except ApiError:
-        if token:
-            ctx.revoke_token(token)
-        if guest:
-            ctx.guard.release_guest_seat(game_id, client_address(request))
-        raise
-    except _Queued as queued:
-        return queued_response(queued, poll=f"/games/{game_id}", game_id=game_id, seat=seat, token=token)
-    return JoinResponse(game_id=game_id, seat=seat, version=outcome["version"], token=token)
+    taken = games.join_game(ctx.root, game_id, meta, seat=body.seat, name=body.name, player_id=player_id,
+                            held=seats_of(principal, game_id, meta), seat_token=player_id is None,
+                            admission=GuestSeats(ctx.guard, client_address(request)) if guest else None)
+    result = taken.result
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):
+        return queued_response(result, game_id=game_id, seat=taken.seat, token=taken.token)
+    return JoinResponse(game_id=game_id, seat=taken.seat, version=result.version, token=taken.token)
 
 
 def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -251,50 +179,25 @@ def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_
         seat = named
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
-    command_id = data.pop("command_id", None) or uuid.uuid4().hex
+    command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
-    if not isinstance(command_id, str) or not 1 <= len(command_id) <= 80:
+    if command_id is not None and not isinstance(command_id, str):
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise ApiError("invalid_request", "expected_version must be an integer")
-    kind = str(data.get("type", ""))
-    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
-        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
-                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
+    games.check_player_command_type(str(data.get("type", "")))
     data["seat"] = chosen
     command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
-    actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    body = command.model_dump(mode="json")
-    _claim_command_id(ctx, game_id, f"{game_id}:{chosen}:{command_id}", body, expected)
-    ctx.bus.submit(game_id, body, seat=chosen, actor=actor,
-                   command_id=f"{game_id}:{chosen}:{command_id}", expected_version=expected)
-    try:
-        outcome = _outcome_or_error(ctx, game_id, f"{game_id}:{chosen}:{command_id}")
-    except _Queued as queued:
-        return queued_response(queued)
-    events = ctx.store.read(game_id, after=outcome["from_version"], until=outcome["version"])
+    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
+    result = games.submit_command(ctx.root, game_id, command, actor=actor, command_id=command_id,
+                                  expected_version=expected)
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):
+        return queued_response(result)
     over = meta["status"] == "scored"
-    return {"status": "accepted", "command_id": command_id, "version": outcome["version"],
-            "events": [e.redacted(chosen, over) for e in events]}
-
-
-def _claim_command_id(ctx: Context, game_id: str, command_id: str, body: dict[str, Any], expected: int | None) -> None:
-    """A command id names one command: re-sending it with the same body is answered with the first outcome,
-    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
-    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
-    key = ctx.keys.command_body(game_id, command_id)
-    if ctx.redis.set(key, fingerprint, nx=True, ex=ctx.settings.outcome_ttl_seconds):
-        # First use, as far as the fingerprints remember: an applied command's record outlives them.
-        applied = ctx.store.command_record(game_id, command_id)
-        if applied is None or applied.get("command") == body:
-            return
-        ctx.redis.delete(key)  # the applied command's body stays the one this id names
-    else:
-        first = ctx.redis.get(key)
-        if first is None or first.decode() == fingerprint:
-            return
-    raise ApiError("command_id_reused", f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another "
-                                        "command in this game: choose a new id for a new command")
+    return {"status": "accepted", "command_id": result.command_id, "version": result.version,
+            "events": [e.redacted(chosen, over) for e in result.events or []]}
 
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
@@ -304,12 +207,13 @@ def command_outcome(game_id: str = GameId, command_id: str = Path(max_length=80)
     """The outcome of a command submitted earlier (poll after a 202); it never changes once given."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    outcome = ctx.bus.outcome(game_id, f"{game_id}:{chosen}:{command_id}")
-    if outcome is None:
-        return JSONResponse({"status": "queued", "command_id": command_id}, status_code=202)
-    if not outcome.accepted:
-        return error_response(outcome.code or "rejected", outcome.message or "command rejected")
-    return {"status": "accepted", "command_id": command_id, "version": outcome.version}
+    assert chosen is not None
+    result = games.command_outcome(ctx.root, game_id, chosen, command_id)
+    if isinstance(result, Queued):
+        return queued_response(result)
+    if isinstance(result, Rejected):
+        return error_response(result.code, result.message)
+    return {"status": "accepted", "command_id": command_id, "version": result.version}
 
 
 @router.get("/games/{game_id}/events", response_model=History, responses=error_responses(401, 403, 404, 422))

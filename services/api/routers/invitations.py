@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...invitations import Invitations, Pending
+from ...application.invitations import Invitations, Pending
 from ..deps import Context, Principal, get_context, require_player
 from ..errors import error_responses
 from .games import GameId

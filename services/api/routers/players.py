@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Header, Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...application import players as application_players
 from ...players import Credentials, Player, Players
 from ..deps import Context, Principal, get_context, require_player
 from ..errors import ApiError, error_responses
@@ -58,9 +59,9 @@ def _created(made: Credentials) -> PlayerCreated:
 
 
 @router.post("/players", response_model=PlayerCreated, status_code=201, responses=error_responses(400, 409, 413, 422))
-def register_player(body: NewPlayer, repo: Players = Depends(players)) -> PlayerCreated:
+def register_player(body: NewPlayer, ctx: Context = Depends(get_context)) -> PlayerCreated:
     """Register a player. The token (acts for all the player's seats) and the recovery code are shown once."""
-    return _created(repo.register(body.name, body.handle))
+    return _created(application_players.register_player(ctx.root, body.name, body.handle))
 
 
 @router.get("/players/me", response_model=PlayerProfile, responses=error_responses(401, 403, 404))

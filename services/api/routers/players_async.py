@@ -16,6 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.core import Command
 from domain.core.lifecycle import ReclaimSeat, Vote, WithdrawVote
 
+from ...application import games, vacations
+from ...application.commands import actor_of
+from ...application.results import Queued, accepted_or_raise
 from ...async_play.config import AsyncSettings, get_async_settings
 from ...async_play.deadlines import TurnClocks
 from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
@@ -24,8 +27,8 @@ from ...async_play.vacation import Vacations
 from ...eventstore import Keys
 from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
-from ..errors import ApiError, error_responses
-from ..schemas import Clock, Notifications, SeatActionAccepted, VacationStatus, WebhookStatus
+from ..errors import ApiError, error_responses, queued_response
+from ..schemas import Clock, CommandQueued, Notifications, SeatActionAccepted, VacationStatus, WebhookStatus
 
 router = APIRouter(tags=["asynchronous play"])
 
@@ -109,7 +112,8 @@ def _vacations(ctx: Context, request: Request) -> Vacations:
 @router.get("/players/me/vacation", response_model=VacationStatus, responses=error_responses(401, 403))
 def vacation_status(request: Request, player: Principal = Depends(require_player),
                     ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    return _vacations(ctx, request).status(player.player_id or "")
+    return vacations.vacation_status(ctx.root, player.player_id or "",
+                                     days_per_year=_settings(request).vacation_days_per_year)
 
 
 @router.post("/players/me/vacation", status_code=201, response_model=VacationStatus,
@@ -117,64 +121,59 @@ def vacation_status(request: Request, player: Principal = Depends(require_player
 def start_vacation(body: VacationRequest, request: Request, player: Principal = Depends(require_player),
                    ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Pause the clocks of all the caller's seats for ``days`` days, starting now."""
-    vacations = _vacations(ctx, request)
-    vacations.start(player.player_id or "", body.days)
-    return vacations.status(player.player_id or "")
+    return vacations.start_vacation(ctx.root, player.player_id or "", body.days,
+                                    days_per_year=_settings(request).vacation_days_per_year)
 
 
 @router.delete("/players/me/vacation", response_model=VacationStatus, responses=error_responses(401, 403, 404))
 def end_vacation(request: Request, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """End the current vacation now; unused days return to the allowance."""
-    vacations = _vacations(ctx, request)
-    if vacations.end(player.player_id or "") is None:
-        raise ApiError("not_found", "you are not on vacation")
-    return vacations.status(player.player_id or "")
+    return vacations.end_vacation(ctx.root, player.player_id or "",
+                                  days_per_year=_settings(request).vacation_days_per_year)
 
 
 @router.post("/games/{game_id}/reclaim", response_model=SeatActionAccepted,
-             responses=error_responses(401, 403, 404, 409, 422, 503))
+             responses={202: {"model": CommandQueued}, **error_responses(401, 403, 404, 409, 422, 503)})
 def reclaim_seat(game_id: str, seat: int | None = Query(None, ge=0, le=MAX_INT),
                  principal: Principal = Depends(require_principal),
-                 ctx: Context = Depends(get_context)) -> dict[str, Any]:
+                 ctx: Context = Depends(get_context)) -> Any:
     """Take your seat back from the autopilot, or after a missed deadline (any move of yours does it too);
     your count of consecutive timeouts starts again from zero."""
     return _send_as_seat(ctx, game_id, principal, seat, ReclaimSeat())
 
 
 @router.post("/games/{game_id}/votes", response_model=SeatActionAccepted,
-             responses=error_responses(400, 401, 403, 404, 409, 413, 422, 503))
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
 def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None, ge=0, le=MAX_INT),
-         principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> dict[str, Any]:
+         principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
     bot (the game's pace fixes which). It passes when every other human seat has voted."""
     return _send_as_seat(ctx, game_id, principal, seat, Vote(about_seat=body.about_seat, choice=body.choice))
 
 
 @router.delete("/games/{game_id}/votes/{about_seat}", response_model=SeatActionAccepted,
-               responses=error_responses(401, 403, 404, 409, 422, 503))
+               responses={202: {"model": CommandQueued}, **error_responses(401, 403, 404, 409, 422, 503)})
 def withdraw_vote(game_id: str, about_seat: int = Path(ge=0, le=MAX_INT),
                   seat: int | None = Query(None, ge=0, le=MAX_INT),
                   principal: Principal = Depends(require_principal),
-                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
+                  ctx: Context = Depends(get_context)) -> Any:
     """Take back your vote about ``about_seat`` (before it passes)."""
     return _send_as_seat(ctx, game_id, principal, seat, WithdrawVote(about_seat=about_seat))
 
 
 def _send_as_seat(ctx: Context, game_id: str, principal: Principal, seat: int | None,
-                  command: Command) -> dict[str, Any]:
-    """Send a kernel command as the caller's seat and wait for its outcome."""
+                  command: Command) -> Any:
+    """Send a kernel command as the caller's seat and wait for its outcome (202 with a poll link if queued)."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
-    actor = f"player:{principal.player_id}" if principal.kind == "player" else f"seat:{chosen}"
-    outcome = ctx.bus.send(game_id, command.model_dump(mode="json", exclude={"seat"}), seat=chosen, actor=actor,
-                           timeout=ctx.settings.command_wait_seconds)
-    if outcome is None:
-        raise ApiError("unavailable", "the command is still queued; try again", 503)
-    if not outcome.accepted:
-        raise ApiError(outcome.code or "rejected", outcome.message or "command rejected")
-    return {"status": "accepted", "seat": chosen, "version": outcome.version}
+    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
+    result = games.seat_command(ctx.root, game_id, command.model_copy(update={"seat": chosen}), actor=actor)
+    if isinstance(result, Queued):
+        return queued_response(result)
+    accepted = accepted_or_raise(result)
+    return {"status": "accepted", "seat": chosen, "version": accepted.version}
 
 
 @router.get("/games/{game_id}/clock", response_model=Clock, response_model_exclude_unset=True,

@@ -20,8 +20,9 @@ from pydantic import BaseModel, Field
 from domain.core import get_game
 
 from ...audit import verify
+from ...tokens import hash_token
 from ...web import STATIC_DIR
-from ..deps import Context, Principal, get_context, hash_token, require_principal, seats_of
+from ..deps import Context, Principal, get_context, require_principal, seats_of
 from ..errors import ApiError, error_responses
 
 router = APIRouter(tags=["web"])

@@ -147,7 +147,7 @@ def test_both_seats_miss_one_deadline_and_each_loses_one_turn_not_the_game(table
     assert record.seats[1].autopilot == "autopilot" and record.seats[0].autopilot is None
     assert [s.timeouts for s in record.seats] == [1, 3] and record.to_act() == [0]
     assert api.post(f"/games/{gid}/votes", headers=alice.auth,
-                    json={"about_seat": 1, "choice": "end"}).status_code in (200, 503)
+                    json={"about_seat": 1, "choice": "end"}).status_code in (200, 202)
     table.settle()
     assert table.record(gid).status == "scored"
     assert count(table, gid, "taproom.TurnTimedOut") == 5
@@ -210,7 +210,7 @@ def test_reclaiming_resets_the_count_of_timeouts(table: Table, api: TestClient, 
     assert [(m["game_id"], m["timeouts"]) for m in delivered] == [(gid, 1), (gid, 2)]
     assert {"type": "taproom.ReclaimSeat"} in api.get(f"/games/{gid}/legal", headers=alice.auth).json()["commands"]
     reclaimed = api.post(f"/games/{gid}/reclaim", headers=alice.auth)
-    assert reclaimed.status_code in (200, 503)  # 503: still queued (the table settles below)
+    assert reclaimed.status_code in (200, 202)  # 503: still queued (the table settles below)
     table.settle()
     assert table.record(gid).seats[0].timeouts == 0
     table.tick(61)  # one more miss is the first of a new run, not the third
@@ -227,7 +227,7 @@ def test_the_table_votes_to_replace_a_taken_over_player_with_a_bot(table: Table,
     table.tick(61)
     assert table.record(gid).seats[0].autopilot == "autopilot"
     assert api.post(f"/games/{gid}/votes", headers=bob.auth,
-                    json={"about_seat": 0, "choice": "replace"}).status_code in (200, 503)
+                    json={"about_seat": 0, "choice": "replace"}).status_code in (200, 202)
     table.settle()
     record = table.record(gid)
     assert record.seats[0].bot == "random" and record.seats[0].autopilot is None

@@ -12,16 +12,6 @@ from domain.core.rng import rng_for, seed_from_text
 
 load_games()
 
-CONFIGS: list[tuple[str, dict[str, Any], int]] = [
-    ("carcassonne", {}, 2),
-    ("carcassonne", {"hills_and_sheep": True, "river": True, "abbot": True}, 3),
-    ("heaven-and-ale", {}, 2),
-    ("heaven-and-ale", {"kegs_and_more": True}, 3),
-    ("tiefenthal", {}, 2),
-    ("tiefenthal", {"counter_guest_redraw": False}, 2),
-]
-
-
 def positions(game_id: str, options: dict[str, Any], players: int, seed: str, every: int = 1) -> Iterator[Any]:
     """Copies of the states of one seeded random game, every ``every``-th command, to the end (inclusive)."""
     game = get_game(game_id)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import ApiError
+from domain.core import RuleError
 
 
 def check_one_seat(held: Sequence[int], game_id: str, hot_seat: bool) -> None:
     """Refuse (409 ``already_seated``) a caller who holds ``held`` seats of a game that is not hot-seat:
     otherwise one client could fill every open seat and play a game alone."""
     if held and not hot_seat:
-        raise ApiError("already_seated", f"you hold seat {held[0]} of game {game_id} already; one seat per player")
+        raise RuleError(f"you hold seat {held[0]} of game {game_id} already; one seat per player", code="already_seated")

@@ -18,14 +18,16 @@ from typing import Any, TypeVar
 import orjson
 import redis
 
-from domain.core import GameNotActive, RuleError
+from domain.core import Command, GameNotActive, RuleError
 from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
 
-from .async_play import clock
-from .commands import CommandBus, Outcome
-from .eventstore import Keys
-from .players import Player, Players
+from ..async_play import clock
+from ..commands import CommandBus
+from ..eventstore import Keys
+from ..players import Player, Players
+from .commands import poll_path
+from .results import Accepted, accepted_or_raise, result_of
 
 T = TypeVar("T")
 WithRecord = Callable[[str, Callable[[GameRecord, int], T]], T]
@@ -77,7 +79,7 @@ class Invitations:
                                 expires_at=clock.now() + self.ttl_seconds, by=by)
         command = InviteToSeat(for_seat=chosen, player_id=invitation.player_id, name=invitation.name,
                                handle=invitation.handle, expires_at=invitation.expires_at, by=by)
-        outcome = self._send(game_id, command.model_dump(mode="json"), f"invite:{uuid.uuid4().hex}", f"player:{by}")
+        outcome = self._send(game_id, command, f"invite:{uuid.uuid4().hex}", f"player:{by}")
         return chosen, invitation, outcome.version or 0
 
     def standing(self, game_id: str, seat: int, player_id: str | None = None) -> Invitation:
@@ -102,7 +104,7 @@ class Invitations:
                             code="invitation_expired")
         player = self.players.get(player_id)
         command = ClaimSeat(name=player.name if player else invitation.name, player_id=player_id)
-        outcome = self._send(game_id, command.model_dump(mode="json", exclude={"seat"}),
+        outcome = self._send(game_id, command,
                              f"accept:{game_id}:{seat}:{player_id}:{invitation.expires_at!r}", f"player:{player_id}",
                              seat=seat)
         return outcome.version or 0
@@ -117,7 +119,7 @@ class Invitations:
     def _end(self, game_id: str, seat: int, invitation: Invitation, reason: str, by: str) -> int:
         command = EndInvitation(for_seat=seat, player_id=invitation.player_id, reason=reason,  # type: ignore[arg-type]
                                 by=by)
-        outcome = self._send(game_id, command.model_dump(mode="json"),
+        outcome = self._send(game_id, command,
                              # whose request it is belongs in the id: a refused stranger's must not answer for the creator
                              f"{reason}:{game_id}:{seat}:{invitation.player_id}:{invitation.expires_at!r}:{by}",
                              f"player:{by}")
@@ -155,11 +157,7 @@ class Invitations:
             self.redis.zrem(key, *stale)
         return found
 
-    def _send(self, game_id: str, command: dict[str, Any], command_id: str, actor: str, seat: int = -1) -> Outcome:
+    def _send(self, game_id: str, command: Command, command_id: str, actor: str, seat: int = -1) -> Accepted:
         self.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id)
         outcome = self.bus.wait(game_id, command_id, self.wait_seconds)
-        if outcome is None:
-            raise RuleError("the command is still queued; repeat the request to see its outcome", code="unavailable")
-        if not outcome.accepted:
-            raise RuleError(outcome.message or "refused", code=outcome.code or "rejected")
-        return outcome
+        return accepted_or_raise(result_of(outcome, game_id, command_id, poll_path(game_id)))

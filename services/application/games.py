@@ -1,0 +1,247 @@
+"""Use cases of a game's table: create a game, take a seat, submit a move, the seat's kernel commands.
+
+Each takes typed input (kernel or game command models, seat specs), checks what the service can check
+cheaply before queueing (raising :class:`domain.core.RuleError` with a stable code), sends the kernel
+command through the command stream and answers with :mod:`.results`. Authentication (which seats a
+token holds) and abuse limits stay with the adapters; a limit that must be undone when the command is
+rejected is passed in as an :class:`Admission`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+from domain.core import SYSTEM_SEAT, Command, InvalidCommand, RuleError, get_game
+from domain.core.lifecycle import (
+    PLAYER_KERNEL_COMMANDS,
+    ClaimSeat,
+    CreateGame,
+    ReclaimSeat,
+    SeatSpec,
+    new_game_pace,
+)
+from domain.core.seating import bot_seat_names
+
+from ..bootstrap import Root
+from ..bots import LEVELS
+from .commands import actor_of, poll_path, send
+from .results import Accepted, CommandResult, Queued, Rejected
+from .seating import check_one_seat
+
+
+class Admission(Protocol):
+    """A limit an adapter holds a new game or seat to (bot games per player, guest seats per address):
+    ``admit`` raises a RuleError to refuse; ``release`` gives the place back when the command is rejected."""
+
+    def admit(self, game_id: str, seat: int | None) -> None: ...
+
+    def release(self, game_id: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class CreatedSeat:
+    seat: int
+    name: str | None
+    bot: str | None = None
+    token: str | None = None
+    """A named human seat's token (shown once); None for bots, open seats and the creator's own seats."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game as asked for: the kernel's seat specs (``player_id`` set on the creator's own seats)."""
+
+    game: str
+    seats: Sequence[SeatSpec]
+    options: dict[str, Any] = field(default_factory=dict)
+    pace: str | dict[str, Any] | None = None
+    hot_seat: bool = False
+    creator: str | None = None
+    dev_seed: str | None = None
+
+
+@dataclass(frozen=True)
+class GameCreation:
+    game_id: str
+    seats: list[CreatedSeat]
+    result: CommandResult
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    game_id: str
+    seat: int
+    token: str | None
+    result: CommandResult
+
+
+def _check_level(level: str, what: str) -> None:
+    if level not in LEVELS:
+        raise RuleError(f"{what}: unknown bot level {level!r}; known: {', '.join(sorted(LEVELS))}",
+                        code="invalid_request")
+
+
+def player_name(root: Root, player_id: str) -> str:
+    player = root.players.get(player_id)
+    return player.name if player else "player"
+
+
+def _creation_command(root: Root, new: NewGame) -> CreateGame:
+    """The kernel's CreateGame for ``new``, after the checks the service makes before queueing."""
+    game = get_game(new.game)
+    options = game.parse_options(new.options)
+    game.check_seats(options, len(new.seats))
+    if new.dev_seed is not None and not root.settings.allow_client_seed:
+        raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
+                        code="seed_not_allowed")
+    pace = new_game_pace(new.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
+    if pace is not None:
+        _check_level(pace.autopilot_level, "autopilot")
+    seats = []
+    bot_names = bot_seat_names([(s.name, s.bot) for s in new.seats])
+    for index, spec in enumerate(new.seats):
+        if spec.bot is not None:
+            _check_level(spec.bot, f"seat {index}")
+            if spec.player_id is not None:
+                raise RuleError(f"seat {index} cannot be both a bot and yours", code="invalid_request")
+        if spec.player_id is not None and spec.player_id != new.creator:
+            raise RuleError(f"seat {index}: only the creator's own seats are bound at creation", code="invalid_request")
+        name = bot_names[index] or spec.name or (player_name(root, spec.player_id) if spec.player_id else None)
+        seats.append(SeatSpec(name=name, bot=spec.bot, player_id=spec.player_id))
+    return CreateGame(game=game.id, options=options.model_dump(mode="json"), seats=seats, seed_commitment="",
+                      creator=new.creator, hot_seat=new.hot_seat, pace=pace)
+
+
+def create_game(root: Root, new: NewGame, *, admission: Admission | None = None, issue_seat_tokens: bool = True,
+                actor: str | None = None, wait: float | None = None) -> GameCreation:
+    """Create a game: named human seats that are not the creator's get a seat token (shown once), bots and
+    open seats none. ``admission`` is asked for a game with bots (they cost worker time). A rejected
+    creation revokes the tokens and releases the admission."""
+    command = _creation_command(root, new)
+    game_id = uuid.uuid4().hex[:12]
+    if admission is not None and any(s.bot for s in command.seats):
+        admission.admit(game_id, None)
+        bot_admission: Admission | None = admission
+    else:
+        bot_admission = None
+    tokens = {i: root.tokens.issue_seat(game_id, i) for i, s in enumerate(command.seats)
+              if issue_seat_tokens and s.name and not s.bot and s.player_id is None}
+    result = send(root, game_id, command, seat=SYSTEM_SEAT, actor=actor or actor_of(new.creator),
+                  dev_seed=new.dev_seed, poll=poll_path(game_id), wait=wait)
+    if isinstance(result, Rejected):
+        for token in tokens.values():
+            root.tokens.revoke(token)
+        if bot_admission is not None:
+            bot_admission.release(game_id)
+    seats = [CreatedSeat(seat=i, name=s.name, bot=s.bot, token=tokens.get(i)) for i, s in enumerate(command.seats)]
+    return GameCreation(game_id=game_id, seats=seats, result=result)
+
+
+def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | None, name: str | None,
+              player_id: str | None, held: Sequence[int] = (), seat_token: bool,
+              admission: Admission | None = None) -> SeatTaken:
+    """Take an open seat (the first unless ``seat``) as ``player_id`` or as a named guest; a guest gets a seat
+    token (``seat_token``). ``meta`` is the game's read model; ``held``: the seats the caller's token holds."""
+    if player_id and not name:
+        name = player_name(root, player_id)
+    if not name:
+        raise RuleError("a guest must give a name", code="invalid_request")
+    if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
+        check_one_seat(held, game_id, bool(meta.get("hot_seat")))
+    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
+    if not open_seats:
+        raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")
+    chosen = seat if seat is not None else open_seats[0]
+    if chosen not in open_seats:
+        raise RuleError(f"seat {chosen} is not open; open seats: {open_seats}", code="seat_taken")
+    if admission is not None:
+        admission.admit(game_id, chosen)
+    token = root.tokens.issue_seat(game_id, chosen) if seat_token else None
+    result = send(root, game_id, ClaimSeat(name=name, player_id=player_id), seat=chosen, actor=actor_of(player_id),
+                  poll=poll_path(game_id))
+    if isinstance(result, Rejected):
+        if token:
+            root.tokens.revoke(token)
+        if admission is not None:
+            admission.release(game_id)
+    return SeatTaken(game_id=game_id, seat=chosen, token=token, result=result)
+
+
+def scoped_command_id(game_id: str, seat: int, command_id: str) -> str:
+    """A client's command id is scoped to the game and seat it was sent for."""
+    return f"{game_id}:{seat}:{command_id}"
+
+
+def check_player_command_type(kind: str) -> None:
+    """Refuse the service's own kernel commands (scoring, timeouts ...) from a seat."""
+    if kind.startswith("taproom.") and kind not in PLAYER_KERNEL_COMMANDS:
+        raise InvalidCommand(f"service commands cannot be submitted here; a player's are: "
+                             f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
+
+
+def submit_command(root: Root, game_id: str, command: Command, *, actor: str, command_id: str | None = None,
+                   expected_version: int | None = None) -> CommandResult:
+    """A seat's move (or a kernel command a seat may send: reclaim, votes) under the client's ``command_id``:
+    one id, one outcome forever; the same id with another command is refused (``command_id_reused``).
+    Accepted: with the events it caused. Queued: poll ``/games/{game_id}/commands/{command_id}``."""
+    check_player_command_type(command.type)
+    client_id = command_id or uuid.uuid4().hex
+    if not 1 <= len(client_id) <= 80:
+        raise RuleError("command_id must be a string of 1 to 80 characters", code="invalid_request")
+    scoped = scoped_command_id(game_id, command.seat, client_id)
+    _claim_command_id(root, game_id, scoped, command.model_dump(mode="json"), expected_version)
+    result = send(root, game_id, command, seat=command.seat, actor=actor, command_id=scoped,
+                  expected_version=expected_version, poll=poll_path(game_id, client_id))
+    if isinstance(result, Accepted):
+        events = root.store.read(game_id, after=result.from_version, until=result.version)
+        return result.model_copy(update={"command_id": client_id, "events": events})
+    return result.model_copy(update={"command_id": client_id})
+
+
+def command_outcome(root: Root, game_id: str, seat: int, command_id: str) -> CommandResult:
+    """The outcome of a command a seat submitted earlier under ``command_id`` (never changes once given)."""
+    outcome = root.bus.outcome(game_id, scoped_command_id(game_id, seat, command_id))
+    if outcome is None:
+        return Queued(game_id=game_id, command_id=command_id, poll=poll_path(game_id, command_id))
+    if not outcome.accepted:
+        return Rejected(game_id=game_id, command_id=command_id, code=outcome.code or "rejected",
+                        message=outcome.message or "command rejected", version=outcome.version)
+    return Accepted(game_id=game_id, command_id=command_id, from_version=outcome.from_version,
+                    version=outcome.version)
+
+
+def _claim_command_id(root: Root, game_id: str, command_id: str, body: dict[str, Any],
+                      expected: int | None) -> None:
+    """A command id names one command: re-sending it with the same body is answered with the first outcome,
+    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
+    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
+    key = root.keys.command_body(game_id, command_id)
+    if root.redis.set(key, fingerprint, nx=True, ex=root.settings.outcome_ttl_seconds):
+        # First use, as far as the fingerprints remember: an applied command's record outlives them.
+        applied = root.store.command_record(game_id, command_id)
+        if applied is None or applied.get("command") == body:
+            return
+        root.redis.delete(key)  # the applied command's body stays the one this id names
+    else:
+        first = root.redis.get(key)
+        if not isinstance(first, bytes) or first.decode() == fingerprint:
+            return
+    raise RuleError(f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another command in "
+                    "this game: choose a new id for a new command", code="command_id_reused")
+
+
+def seat_command(root: Root, game_id: str, command: Command, *, actor: str) -> CommandResult:
+    """A kernel command of a seat's holder outside the turn order (take the seat back, vote about a
+    taken-over seat, withdraw a vote), under a fresh id."""
+    return send(root, game_id, command, seat=command.seat, actor=actor)
+
+
+def reclaim_seat(root: Root, game_id: str, seat: int, *, actor: str) -> CommandResult:
+    """Take ``seat`` back from the autopilot or after a missed deadline (its timeouts count from zero)."""
+    return seat_command(root, game_id, ReclaimSeat(seat=seat), actor=actor)

@@ -1,0 +1,11 @@
+"""Players: register (the token and recovery code are shown once)."""
+
+from __future__ import annotations
+
+from ..bootstrap import Root
+from ..players import Credentials
+
+
+def register_player(root: Root, name: str, handle: str | None = None) -> Credentials:
+    """A new player with a unique handle (the one given, else one made from the name)."""
+    return root.players.register(name, handle)
