@@ -9,7 +9,7 @@
   database: the base number from REDIS_TEST_URL (13 by default) plus the worker's index, so workers
   gw0 and gw1 use 13 and 14. Servers the tests start take free ports of their own anyway. Chaos tests
   (every part as a process) run one after another on one worker, and so do the browser tests (one
-  embedded web server and one chromium at a time).
+  embedded web server and one chromium at a time) and the Redis Cluster tests (one cluster per run).
 """
 
 from __future__ import annotations
@@ -20,8 +20,20 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 DEFAULT_REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
-# Markers whose tests must not run beside each other on two xdist workers: one group each.
-SERIAL_GROUPS = {"chaos": "chaos", "browser": "browser"}
+# Tests that must not run beside each other on two xdist workers, or that share a costly session fixture
+# one worker should start once: one group each, by marker or by fixture.
+SERIAL_GROUPS = {"chaos": "chaos", "browser": "browser", "cluster_backend": "cluster"}
+GROUP_BY_FIXTURE = {"redis_cluster": "cluster"}  # six redis-servers per session: one worker starts them
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    for marker, group in SERIAL_GROUPS.items():
+        if item.get_closest_marker(marker) is not None:
+            return group
+    for fixture, group in GROUP_BY_FIXTURE.items():
+        if fixture in getattr(item, "fixturenames", ()):
+            return group
+    return None
 
 
 def worker_redis_url(base: str, worker: str | None) -> str:
@@ -41,10 +53,9 @@ os.environ["REDIS_TEST_URL"] = worker_redis_url(os.environ.get("REDIS_TEST_URL",
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        for marker, group in SERIAL_GROUPS.items():
-            if item.get_closest_marker(marker) is not None and item.get_closest_marker("xdist_group") is None:
-                item.add_marker(pytest.mark.xdist_group(group))
-                break
+        group = xdist_group_of(item)
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
