@@ -30,7 +30,7 @@ from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
 from ..bots import choose
-from ..commands import CommandBus
+from ..commands import CommandBus, new_reply
 from ..eventstore import EventStore, Keys
 from . import clock
 from .config import settings_in_job
@@ -85,10 +85,11 @@ def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
         if isinstance(plan, dict):
             return {**plan, "attempts": attempt} if attempt else plan
         command, command_id, actor = plan
+        reply = new_reply()
         bus.submit(game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor=actor,
-                   command_id=command_id, expected_version=loaded.version)
+                   command_id=command_id, expected_version=loaded.version, reply=reply)
         result = {"command_id": command_id}
-        outcome = bus.wait(game_id, command_id, play.settings.system_command_wait_seconds)
+        outcome = bus.wait(game_id, command_id, play.settings.system_command_wait_seconds, reply=reply)
         if outcome is None or outcome.code != StaleVersion.code:
             return result  # accepted, refused for good, or not processed yet (the watchdog's part then)
         log.info("system command stale; deciding again", game_id=game_id, command_id=command_id,
