@@ -58,6 +58,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's hook: the grouped tests' ids must carry their group now
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not getattr(session.config.option, "loadgroup", False):  # set by xdist in its workers only
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"--dist loadgroup does not group {lost[0]} (and {len(lost) - 1} more): this pytest "
+                                "and pytest-xdist do not work together (pytest-xdist issue 1386)")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--soak-full", action="store_true", default=False,
                      help="run the full count of soak games (slow) instead of a seeded sample")
