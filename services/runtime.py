@@ -12,49 +12,48 @@ import threading
 from collections.abc import Callable
 
 import fakeredis
-import redis
 import structlog
+from rq import Queue
 
 from domain.catalog import load_games
 
 from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
+from .bootstrap import ClientFactory, queue_client_factory, store_client_factory
 from .processor import Processor
 from .reactor import Reactor
-from .resilience import command_retry
 from .settings import Settings
 from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
 
-ClientFactory = Callable[[], redis.Redis]
+__all__ = ["ClientFactory", "Service", "client_factory", "queue_client_factory"]
 
 
 def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
-    """New clients on ``REDIS_URL``, or on one in-process server when there is none."""
-    if settings.redis_url:
-        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
-        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
-        return lambda: redis.Redis(connection_pool=pool)
-    shared = server or fakeredis.FakeServer()
-    return lambda: fakeredis.FakeRedis(server=shared)
+    """New event-store clients on ``REDIS_URL`` (a cluster client with ``TAPROOM_REDIS_CLUSTER``), or on one
+    in-process server when there is none. rq's clients: :func:`queue_client_factory`."""
+    return store_client_factory(settings, server)
 
 
 class Service:
     """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""
 
     def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1,
-                 async_settings: AsyncSettings | None = None) -> None:
+                 async_settings: AsyncSettings | None = None, queue_clients: ClientFactory | None = None) -> None:
+        """``clients``: the event store's; ``queue_clients``: rq's (default: the same server)."""
         load_games()
         self.settings = settings
         self.async_settings = async_settings or settings
         self.clients = clients
+        self.queue_clients = queue_clients or clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)
         from projections.projector import Projector
 
         self.projector = Projector(clients(), settings)
-        self.reactor = Reactor(clients(), settings, async_settings=self.async_settings)  # also runs the watchdog
+        self.reactor = Reactor(clients(), settings, queue=Queue(settings.rq_queue, connection=self.queue_clients()),
+                               async_settings=self.async_settings)  # also runs the watchdog
         self.workers = workers
         self.threads: list[threading.Thread] = []
 
@@ -63,12 +62,14 @@ class Service:
             ("processor", lambda: self.processor.run(self.stop_event)),
             ("projector", lambda: self.projector.run(self.stop_event)),
             ("reactor", lambda: self.reactor.run(self.stop_event)),
-            ("scheduler", lambda: run_scheduler_thread(self.clients(), self.settings.rq_queue,
+            ("scheduler", lambda: run_scheduler_thread(self.queue_clients(), self.settings.rq_queue,
                                                        self.async_settings, self.stop_event)),
         ]
+        store = self.clients() if self.queue_clients is not self.clients else None
         for i in range(self.workers):
-            client = self.clients()
-            parts.append((f"worker-{i}", lambda c=client: run_worker_thread(c, self.settings.rq_queue, self.stop_event)))
+            client = self.queue_clients()
+            parts.append((f"worker-{i}", lambda c=client: run_worker_thread(c, self.settings.rq_queue, self.stop_event,
+                                                                            store=store)))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()

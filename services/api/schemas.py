@@ -74,14 +74,6 @@ class JoinResponse(BaseModel):
     token: str | None = None
 
 
-class CommandResponse(BaseModel):
-    status: str
-    command_id: str
-    version: int | None = None
-    events: list[dict[str, Any]] | None = None
-    poll: str | None = None
-
-
 # -- responses -----------------------------------------------------------------
 # Read models are JSON built by the projector and the games; these models describe them in the OpenAPI schema
 # (extra fields allowed: a game or a later version may add some, and clients should ignore what they don't know).

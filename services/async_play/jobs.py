@@ -32,6 +32,7 @@ from ..aggregates import Loaded, Repository
 from ..bots import choose
 from ..commands import CommandBus, new_reply
 from ..eventstore import EventStore, Keys
+from ..redisconn import job_store
 from . import clock
 from .config import settings_in_job
 from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
@@ -44,9 +45,11 @@ def _env(connection: redis.Redis | None, prefix: str, shards: int,
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's own
+        assert connection is not None
     keys = Keys(prefix, shards)
-    queue = Queue(job.origin if job is not None else "taproom", connection=connection)
+    # Follow-up jobs go to rq's Redis, which on a cluster deployment is not the event store's.
+    queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else connection)
     settings = settings_in_job(async_settings)  # the secrets (SMTP, VAPID) from this worker's environment
     return connection, keys, AsyncPlay(connection, keys, queue, settings)
 

@@ -43,10 +43,11 @@ from rq.job import Job
 from domain.core import InvalidCommand
 
 from ..eventstore import Keys
+from ..redisconn import job_store
 from . import clock
 from .config import AsyncSettings, get_async_settings
 from .mail import Mailer
-from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
+from .prefs import Preferences
 from .secretbox import InvalidToken, SecretBox, secret_box
 from .webpush import Pusher
 
@@ -225,7 +226,7 @@ class Notifier:
                           when: float | None = None) -> None:
         """Enqueue the webhook job unless a send interrupted before its marker already did (same job id)."""
         job_id = self.hook_job_id(delivery)
-        if Job.exists(job_id, connection=self.redis):
+        if Job.exists(job_id, connection=self.queue.connection):
             return
         intervals = self.settings.webhook_retry_intervals
         options: dict[str, Any] = dict(prefix=self.keys.prefix, shards=self.keys.shards,
@@ -256,7 +257,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
     if connection is None:
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
     try:
         hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
     except InvalidToken:  # retrying cannot help: no configured key opens this secret

@@ -35,9 +35,10 @@ from domain.core.rng import SeedDice
 from ..aggregates import Loaded, Repository
 from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
-from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
+from ..redisconn import read_streams
 from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
@@ -56,7 +57,7 @@ class Processor:
         self.redis = client
         self.settings = settings
         self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
+        self.store = EventStore(client, self.keys, settings.append_replicas, settings.append_replica_timeout_ms)
         self.repo = Repository(self.store, settings.aggregate_cache_size)
         self.name = name or f"{socket.gethostname()}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
@@ -104,7 +105,7 @@ class Processor:
             time.sleep(block_ms / 1000 or 0.01)
             return 0
         streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
-        batches = self.redis.xreadgroup(GROUP, self.name, streams, count=count, block=block_ms or None)
+        batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=count, block_ms=block_ms)
         handled = 0
         for stream, entries in batches or []:
             handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries,
@@ -222,7 +223,10 @@ class Processor:
         self._commit(plans, settle)
         for entry_id, message, fields in repeats:
             self._process_alone(stream, entry_id, message, fields, settle)
-        settle.execute()
+        if len(settle):
+            # Outcomes answered from the log (redelivered commands) wait for the replicas like fresh appends.
+            self.store.replicated([shard_of(stream)])
+            settle.execute()
         return len(entries)
 
     def _commit(self, plans: list[Plan], settle: Any) -> None:
@@ -415,7 +419,7 @@ class Processor:
                                reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:
@@ -451,7 +455,7 @@ class Plan:
     outcome: CommandOutcome
     append: AppendRequest | None = None
     after: Loaded | None = None
-    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,

@@ -64,7 +64,7 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
 
 
 def _mailer(ctx: Context, request: Request) -> Mailer:
-    return Mailer(ctx.redis, ctx.keys, Queue(ctx.settings.rq_queue, connection=ctx.redis), _settings(request))
+    return Mailer(ctx.redis, ctx.keys, Queue(ctx.settings.rq_queue, connection=ctx.queue_redis), _settings(request))
 
 
 @router.get("/players/me/notification-settings", response_model=NotificationSettings,
