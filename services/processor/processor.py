@@ -63,6 +63,7 @@ class Processor:
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
+        self._snapshot_owed: set[str] = set()  # games whose due snapshot waits for the end of an undo trail
         self._last_claim = 0.0
         self._trimmed_at = time.monotonic()
         self._resume = False  # set by an outage: take up our own pending entries before anything new
@@ -403,7 +404,7 @@ class Processor:
                 raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
             if seed is None:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
-            events, new_record = execute(record, game_id, command, SeedDice(seed))
+            events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
         except RuleError as err:
             log.info("command rejected", code=err.code)
             rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
@@ -437,7 +438,15 @@ class Processor:
                                reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
+        due = bool(every) and (new_version // every > loaded.version // every or game_id in self._snapshot_owed)
+        if due and new_record.undo is not None:
+            # a snapshot never carries an undo trail (the state copy where it began): it is taken once the
+            # trail has ended, so a record loaded from it is the one the log folds to
+            self._snapshot_owed.add(game_id)
+            due = False
+        elif due:
+            self._snapshot_owed.discard(game_id)
+        snapshot = snapshot_bytes(new_record) if due else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:

@@ -18,6 +18,7 @@ from domain.core import SYSTEM_SEAT
 from domain.core.lifecycle import ScoreGame
 
 from ..aggregates import Repository
+from ..application.ratings import Ratings
 from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
@@ -72,6 +73,22 @@ def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redi
     command_id = bus.submit(game_id, ScoreGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system",
                             command_id=f"score:{game_id}")
     return {"command_id": command_id}
+
+
+def rate_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
+    """End-game scoring, second step: rate the scored game (openskill) and file it in each player's profile.
+
+    Enqueued by the reactor once the score sheet is in the log; idempotent (a game is rated once, a re-run
+    writes the stored result again)."""
+    client = _connection(connection)
+    keys = Keys(prefix, shards)
+    loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    record = loaded.record
+    if record is None or record.status != "scored":
+        return {"skipped": "not scored"}
+    result = Ratings(client, keys).rate(record, loaded.ts)
+    log.info("game rated", game_id=game_id, rated=sorted(result["standings"]))
+    return {"rated": sorted(result["standings"])}
 
 
 def archive_game(game_id: str, *, prefix: str, shards: int, archive_dir: str | None = None,
