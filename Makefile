@@ -25,5 +25,8 @@ bench: $(STAMP)  ## benchmarks: kernel (needs a real Redis) and each game engine
 	$(BIN)/python bench/kernel_bench.py
 	for f in bench/*_bench.py; do [ "$$f" = bench/kernel_bench.py ] || $(BIN)/python $$f; done
 
-lint: $(STAMP)
-	$(BIN)/mypy domain
+lint: $(STAMP)  ## ruff, mypy (0 errors), the layer contract (import-linter), complexity (no function above 20)
+	$(BIN)/ruff check .
+	$(BIN)/mypy domain services projections
+	$(BIN)/lint-imports
+	$(BIN)/xenon --max-absolute C domain services projections

@@ -17,12 +17,12 @@ import structlog
 
 from domain.catalog import load_games
 
-from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
 from .processor import Processor
+from .projector import Projector
 from .reactor import Reactor
 from .resilience import command_retry
-from .settings import Settings
+from .settings import AsyncSettings, Settings
 from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
@@ -51,8 +51,6 @@ class Service:
         self.clients = clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)
-        from projections.projector import Projector
-
         self.projector = Projector(clients(), settings)
         self.reactor = Reactor(clients(), settings, async_settings=self.async_settings)  # also runs the watchdog
         self.workers = workers
@@ -67,13 +65,15 @@ class Service:
                                                        self.async_settings, self.stop_event)),
         ]
         for i in range(self.workers):
-            client = self.clients()
-            parts.append((f"worker-{i}", lambda c=client: run_worker_thread(c, self.settings.rq_queue, self.stop_event)))
+            parts.append((f"worker-{i}", self._worker(self.clients())))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
+
+    def _worker(self, client: redis.Redis) -> Callable[[], None]:
+        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stop_event.set()

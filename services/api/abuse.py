@@ -190,7 +190,7 @@ def _limit(request: Request) -> None:
             scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
             principal = ctx.principal_for(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
             caller = caller_of(principal, address)
-        guard.hit(rule, caller if scope == "caller" else f"addr:{address}")
+        guard.hit(rule, caller if scope == "caller" and caller is not None else f"addr:{address}")
 
 
 @dataclass(frozen=True)

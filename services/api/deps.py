@@ -64,7 +64,7 @@ class Context:
 
     async def aclose(self) -> None:
         if self._aredis is not None and self._aredis[0] is asyncio.get_running_loop():
-            await self._aredis[1].aclose()
+            await self._aredis[1].aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
         self._aredis = None
 
     def meta(self, game_id: str) -> dict[str, Any]:
@@ -161,7 +161,7 @@ def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None 
     authorization = request.headers.get("authorization")
     if not authorization:
         return None
-    scheme, _, token = authorization.partition(" ")
+    scheme, _space, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise ApiError("unauthorized", "use 'Authorization: Bearer <token>'")
     found = ctx.principal_for(token.strip())

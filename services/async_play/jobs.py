@@ -32,15 +32,65 @@ from ..aggregates import Loaded, Repository
 from ..bots import choose
 from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
+from ..settings import AsyncSettings
 from . import clock
-from .config import settings_in_job
-from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
+from .config import job_settings, settings_in_job
+from .notify import Notifier
+from .turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
+from .vacation import Vacations
 
 log = structlog.get_logger("taproom.async_jobs")
 
 
+class Clockwork:
+    """The turn clocks, the notifier and the deadline jobs, over one Redis and rq queue: what the deadline
+    jobs use, and what the reactor's :class:`~services.async_play.deadlines.AsyncPlay` builds on."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+        self.redis = client
+        self.keys = keys
+        self.queue = queue
+        self.settings = settings
+        self.store = EventStore(client, keys)
+        self.vacations = Vacations(client, keys, settings.vacation_days_per_year)
+        self.clocks = TurnClocks(client, keys, self.vacations)
+        self.notifier = Notifier(client, keys, queue, settings)
+
+    @property
+    def tag(self) -> str:
+        """Job ids carry the key prefix, so each deployment (and test) finds and cleans its own."""
+        return job_safe(self.keys.prefix.rstrip(":")) or "tr"
+
+    def ctx(self) -> dict[str, Any]:
+        """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
+        return {"prefix": self.keys.prefix, "shards": self.keys.shards,
+                "async_settings": job_settings(self.settings)}
+
+    def deadline_job_id(self, game_id: str, seat: int, wait: Wait, due: float) -> str:
+        return f"deadline-{self.tag}-{job_safe(game_id)}-{wait.version}-{seat}-{int(due)}"
+
+    def schedule_deadline(self, record: GameRecord, seat: int, wait: Wait, due: float | None = None) -> list[str]:
+        """Enqueue the deadline job (and its warnings) of ``seat``'s current wait at its due time."""
+        due = self.clocks.deadline(record, seat, wait) if due is None else due
+        gid = record.game_id
+        job_id = self.deadline_job_id(gid, seat, wait, due)
+        self.queue.enqueue_at(at(due), turn_deadline, gid, seat, wait.version, job_id=job_id,
+                              result_ttl=3600, **self.ctx())
+        ids = [job_id]
+        if record.seats[seat].player_id:
+            for hours in self.settings.deadline_warning_hours:
+                warn_at = due - hours * 3600
+                if warn_at > wait.since:
+                    warn_id = f"warn-{self.tag}-{job_safe(gid)}-{wait.version}-{seat}-{hours}-{int(warn_at)}"
+                    self.queue.enqueue_at(at(warn_at), deadline_warning, gid, seat, wait.version, hours,
+                                          job_id=warn_id, result_ttl=3600, **self.ctx())
+                    ids.append(warn_id)
+        log.info("deadline scheduled", game_id=gid, seat=seat, due=due)
+        return ids
+
+
 def _env(connection: redis.Redis | None, prefix: str, shards: int,
-         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, AsyncPlay]:
+         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, Clockwork]:
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
@@ -48,7 +98,7 @@ def _env(connection: redis.Redis | None, prefix: str, shards: int,
     keys = Keys(prefix, shards)
     queue = Queue(job.origin if job is not None else "taproom", connection=connection)
     settings = settings_in_job(async_settings)  # the secrets (SMTP, VAPID) from this worker's environment
-    return connection, keys, AsyncPlay(connection, keys, queue, settings)
+    return connection, keys, Clockwork(connection, keys, queue, settings)
 
 
 def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
@@ -71,7 +121,7 @@ Plan = tuple[Command, str, str]
 """A system command to send now: (command, command id, actor)."""
 
 
-def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
+def _send_system(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str,
                  decide: Callable[[Loaded, int], Plan | dict[str, Any]],
                  load: Callable[[], Loaded]) -> dict[str, Any]:
     """Send the system command ``decide(loaded, attempt)`` plans on the game's current version, and again
@@ -96,7 +146,7 @@ def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
     return {**result, "gave_up": True}
 
 
-def _overdue_turn(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str, seat: int
+def _overdue_turn(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str, seat: int
                   ) -> tuple[Loaded, bool]:
     """The head record, and whether ``seat`` stayed to act at every command since its clock was last
     brought up to date (the reactor may not have seen a turn that ended and began again since)."""

@@ -30,8 +30,9 @@ from rq.job import Job
 from domain.core import InvalidCommand
 
 from ..eventstore import Keys
+from ..settings import AsyncSettings
 from . import clock
-from .config import AsyncSettings, job_settings, settings_in_job
+from .config import job_settings, settings_in_job
 from .prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 
 log = structlog.get_logger("taproom.email")

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -40,14 +38,13 @@ import structlog
 from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
-from domain.core import InvalidCommand
-
 from ..eventstore import Keys
+from ..settings import AsyncSettings, get_settings
 from . import clock
-from .config import AsyncSettings, get_async_settings
 from .mail import Mailer
 from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
 from .secretbox import InvalidToken, SecretBox, secret_box
+from .urls import check_url
 from .webpush import Pusher
 
 log = structlog.get_logger("taproom.notify")
@@ -81,27 +78,6 @@ def verify_signature(secret: str, body: bytes, header: str) -> bool:
     return hmac.compare_digest(sign(secret, body), header or "")
 
 
-def check_url(url: str, allow_private: bool, allow_loopback: bool = False) -> None:
-    """Only http(s) URLs; loopback and private addresses only when allowed (against SSRF): ``allow_private``
-    admits every non-public address, ``allow_loopback`` (development) this machine's alone."""
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise InvalidCommand(f"a webhook URL must be http(s)://host/..., not {url!r}")
-    if allow_private:
-        return
-    try:
-        infos = socket.getaddrinfo(parsed.hostname, parsed.port or (443 if parsed.scheme == "https" else 80))
-    except OSError:
-        raise InvalidCommand(f"cannot resolve the webhook host {parsed.hostname!r}") from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if allow_loopback and address.is_loopback:
-            continue
-        if not address.is_global:  # private, loopback, link-local, shared (100.64/10), reserved ...
-            hint = "" if allow_loopback else " (TAPROOM_WEBHOOK_ALLOW_LOOPBACK=1 admits this machine for development)"
-            raise InvalidCommand(f"webhook host {parsed.hostname!r} is not a public address{hint}")
-
-
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     """A webhook answer of 3xx is a failure: following it would let a receiver point us anywhere."""
 
@@ -127,7 +103,7 @@ class Webhooks:
     @property
     def box(self) -> SecretBox:
         if self._box is None:  # looked up on first use: reading a URL needs no key
-            self._box = secret_box(get_async_settings())
+            self._box = secret_box(get_settings())
         return self._box
 
     def register(self, player_id: str, url: str, allow_private: bool = False, allow_loopback: bool = False) -> str:

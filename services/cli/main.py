@@ -106,7 +106,7 @@ def processor() -> None:
 @cli.command()
 def projector() -> None:
     """The projector alone."""
-    from projections.projector import Projector
+    from ..projector import Projector
 
     _run_part(Projector)
 
@@ -207,12 +207,12 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             with open(export_to, "wb") as fh:
                 for line in export_lines(store, game_id):
                     fh.write(line + b"\n")
-    result = {"game_id": game_id, "game": game, "version": loaded.version,
+    summary = {"game_id": game_id, "game": game, "version": loaded.version,
               "scores": {str(s.seat): s.total for s in record.scores},
               "places": {str(k): v for k, v in record.places.items()},
               "breakdown": {str(s.seat): s.breakdown for s in record.scores}}
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(summary))
         return
     click.echo(f"{game} game {game_id}: {loaded.version} events")
     for score in sorted(record.scores, key=lambda s: record.places[s.seat]):
@@ -320,8 +320,8 @@ def projections() -> None:
 def rebuild() -> None:
     """Delete every read model and fold them again from the event log."""
     from domain.catalog import load_games
-    from projections.projector import Projector
 
+    from ..projector import Projector
     from ..runtime import client_factory
 
     settings = _settings()

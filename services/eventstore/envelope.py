@@ -85,7 +85,7 @@ def _event_class(game_type: str, type_name: str) -> type[Event] | None:
 def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, ts: float, prev_hash: str) -> Envelope:
     """Wrap a domain event into a hashed envelope following ``prev_hash``."""
     private = bool(event.private_fields)
-    fields = dict(
+    fields: dict[str, Any] = dict(
         game_id=game_id, version=version, type=event.type, schema_version=type(event).schema_version,
         payload=event.model_dump(mode="json"), visibility="private" if private else "public",
         private_to=sorted(event.private_to()) if private else [],

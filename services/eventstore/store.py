@@ -96,7 +96,7 @@ class EventStore:
         if status == "ok":
             return AppendResult("ok", int(value))
         if status in ("dup", "refused"):
-            return AppendResult(status, record=orjson.loads(value))
+            return AppendResult("dup" if status == "dup" else "refused", record=orjson.loads(value))
         if status == "stale":
             return AppendResult("stale", int(value))
         return AppendResult("chain")
@@ -104,7 +104,7 @@ class EventStore:
     # -- reading -----------------------------------------------------------
     def head(self, game_id: str) -> tuple[int, str]:
         version, digest = self.redis.hmget(self.keys.head(game_id), "version", "hash")
-        return (int(version), digest.decode()) if version else (0, GENESIS_HASH)
+        return (int(version), digest.decode()) if version and digest else (0, GENESIS_HASH)
 
     def read(self, game_id: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Envelope]:
         end = f"{until}-1" if until is not None else "+"
@@ -173,7 +173,9 @@ class EventStore:
         """Store ``seed`` unless the game already has one (a redelivered create reuses it)."""
         key = self.keys.seed(game_id)
         self.redis.set(key, seed, nx=True)
-        return self.redis.get(key)
+        stored = self.redis.get(key)
+        assert stored is not None, "a seed just stored"
+        return bytes(stored)
 
     def seed(self, game_id: str) -> bytes | None:
         return self.redis.get(self.keys.seed(game_id))

@@ -23,7 +23,7 @@ from ...aggregates import Repository
 from ...application import games
 from ...application.commands import actor_of
 from ...application.results import Queued, Rejected
-from ...async_play.deadlines import TurnClocks
+from ...async_play.turns import TurnClocks
 from ...async_play.vacation import Vacations
 from ...eventstore import Envelope
 from ..abuse import BotGames, GuestSeats, StreamSlot, client_address

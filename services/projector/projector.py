@@ -16,11 +16,11 @@ import orjson
 import redis
 import structlog
 
-from services.aggregates import Repository
-from services.feed import FeedFollower
-from services.settings import Settings
+from projections import read_models
 
-from . import read_models
+from ..aggregates import Repository
+from ..feed import FeedFollower
+from ..settings import Settings
 
 log = structlog.get_logger("taproom.projector")
 
