@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import fakeredis
 from redis import ConnectionPool, Redis
@@ -75,6 +75,12 @@ class Root:
 def keys_for(settings: Settings) -> Keys:
     """The key layout settings describe (prefix, shards)."""
     return Keys(settings.key_prefix, settings.shards)
+
+
+def job_root(client: Redis, prefix: str, shards: int, given: dict[str, Any] | None = None) -> Root:
+    """The root inside an rq job: the key layout and the settings it was given (never secrets), the rest
+    (secrets included) from this worker's environment."""
+    return bootstrap(Settings(**{**(given or {}), "key_prefix": prefix, "shards": shards}), client)
 
 
 def bootstrap(settings: Settings, client: Redis | None = None, *,

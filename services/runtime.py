@@ -11,34 +11,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-import fakeredis
 import redis
 import structlog
 
 from domain.catalog import load_games
 
 from .async_play.scheduler import run_scheduler_thread
+from .bootstrap import ClientFactory
 from .processor import Processor
 from .projector import Projector
 from .reactor import Reactor
-from .resilience import command_retry
 from .settings import AsyncSettings, Settings
 from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
-
-ClientFactory = Callable[[], redis.Redis]
-
-
-def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
-    """New clients on ``REDIS_URL``, or on one in-process server when there is none."""
-    if settings.redis_url:
-        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
-        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
-        return lambda: redis.Redis(connection_pool=pool)
-    shared = server or fakeredis.FakeServer()
-    return lambda: fakeredis.FakeRedis(server=shared)
-
 
 class Service:
     """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""

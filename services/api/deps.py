@@ -16,6 +16,7 @@ from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from domain.core.lifecycle import GameRecord
+from projections import read_models
 
 from ..aggregates import Loaded, Repository
 from ..bootstrap import Root, bootstrap
@@ -73,9 +74,8 @@ class Context:
             return orjson.loads(raw)
         if not self.store.exists(game_id):
             raise ApiError("game_not_found", f"no game {game_id!r}")
-        from projections.read_models import meta  # the projector lags: build it here
-
-        return self.with_record(game_id, lambda record, _: meta(record, 0.0))
+        # the projector lags: build it here
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
 
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:

@@ -16,8 +16,7 @@ from fastapi import FastAPI
 
 from domain.core import all_games
 from domain.core.game import Game
-
-from .schemas import LIFE_CYCLE
+from projections.read_models import LIFE_CYCLE
 
 OVERVIEW = f"""Play-by-turn board games: every move an event in an audited, replayable log.
 
@@ -66,6 +65,28 @@ def install_docs(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.description = description()
+            return with_view_models(build())
         return build()
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def with_view_models(schema: dict[str, Any], games: list[Game] | None = None) -> dict[str, Any]:
+    """Name each registered game's view models (``Game.view_models``) in the schema: their components, and
+    ``GameView.board`` as one of them (or, for a game without models, any object)."""
+    from pydantic import BaseModel
+    from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+    mode: JsonSchemaMode = "serialization"
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, mode) for game in sorted(games if games is not None else all_games(), key=lambda g: g.id)
+              if game.view_models is not None for m in (game.view_models.seat, game.view_models.spectator)]
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    board = components.get("GameView", {}).get("properties", {}).get("board")
+    if not models or board is None:
+        return schema
+    refs, defs = models_json_schema(models, ref_template="#/components/schemas/{model}", by_alias=True)
+    components.update(defs.get("$defs", {}))
+    choices = [refs[key] for key in models]
+    board["anyOf"] = [*choices, {"type": "object", "additionalProperties": True}, {"type": "null"}]
+    return schema
+

@@ -29,12 +29,12 @@ from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion,
 from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
+from ..bootstrap import Root, bootstrap, job_root
 from ..bots import choose
-from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
-from ..settings import AsyncSettings
+from ..settings import AsyncSettings, Settings
 from . import clock
-from .config import job_settings, settings_in_job
+from .config import job_settings
 from .notify import Notifier
 from .turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
 from .vacation import Vacations
@@ -95,10 +95,16 @@ def _env(connection: redis.Redis | None, prefix: str, shards: int,
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job.connection
-    keys = Keys(prefix, shards)
+    root = job_root(connection, prefix, shards, async_settings)
     queue = Queue(job.origin if job is not None else "taproom", connection=connection)
-    settings = settings_in_job(async_settings)  # the secrets (SMTP, VAPID) from this worker's environment
-    return connection, keys, Clockwork(connection, keys, queue, settings)
+    return connection, root.keys, Clockwork(connection, root.keys, queue, root.settings)
+
+
+def _root(client: redis.Redis, play: Clockwork) -> Root:
+    """The composition root over the job's connection and settings (a job's settings are a whole Settings)."""
+    settings = play.settings
+    assert isinstance(settings, Settings)
+    return bootstrap(settings, client)
 
 
 def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
@@ -127,7 +133,7 @@ def _send_system(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str,
     """Send the system command ``decide(loaded, attempt)`` plans on the game's current version, and again
     on a fresh read each time it is refused as ``stale_version``; ``decide`` returns a result instead of
     a plan when nothing is to be done (any more)."""
-    bus = CommandBus(client, keys)
+    root = _root(client, play)
     result: dict[str, Any] = {}
     for attempt in range(max(1, play.settings.system_command_attempts)):
         loaded = load()
@@ -135,10 +141,10 @@ def _send_system(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str,
         if isinstance(plan, dict):
             return {**plan, "attempts": attempt} if attempt else plan
         command, command_id, actor = plan
-        bus.submit(game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor=actor,
-                   command_id=command_id, expected_version=loaded.version)
+        root.bus.submit(game_id, command, seat=SYSTEM_SEAT, actor=actor, command_id=command_id,
+                        expected_version=loaded.version)
         result = {"command_id": command_id}
-        outcome = bus.wait(game_id, command_id, play.settings.system_command_wait_seconds)
+        outcome = root.bus.wait(game_id, command_id, play.settings.system_command_wait_seconds)
         if outcome is None or outcome.code != StaleVersion.code:
             return result  # accepted, refused for good, or not processed yet (the watchdog's part then)
         log.info("system command stale; deciding again", game_id=game_id, command_id=command_id,
@@ -252,10 +258,9 @@ def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards
 def expire_open_game(game_id: str, *, prefix: str, shards: int, async_settings: dict[str, Any] | None = None,
                      connection: redis.Redis | None = None) -> dict[str, Any]:
     """Close an open game nobody filled in time (refused by the kernel if it has started since)."""
-    client, keys, _ = _env(connection, prefix, shards, async_settings)
-    command_id = CommandBus(client, keys).submit(
-        game_id, ExpireGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
-        command_id=f"expire:{game_id}")
+    client, _, play = _env(connection, prefix, shards, async_settings)
+    command_id = _root(client, play).bus.submit(game_id, ExpireGame(), seat=SYSTEM_SEAT, actor="system:expiry",
+                                                command_id=f"expire:{game_id}")
     return {"command_id": command_id}
 
 
@@ -264,9 +269,8 @@ def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float
                       connection: redis.Redis | None = None) -> dict[str, Any]:
     """End an unanswered invitation at its expiry, so the seat opens again (refused by the kernel if it was
     answered since; the command id is the invitation's, so a repeated job changes the game once)."""
-    client, keys, _ = _env(connection, prefix, shards, async_settings)
+    client, _, play = _env(connection, prefix, shards, async_settings)
     command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=clock.now())
-    command_id = CommandBus(client, keys).submit(
-        game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
-        command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
+    command_id = _root(client, play).bus.submit(game_id, command, seat=SYSTEM_SEAT, actor="system:expiry",
+                                                command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
     return {"command_id": command_id}

@@ -46,7 +46,8 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     import uvicorn
 
     from ..api.app import create_app
-    from ..runtime import Service, client_factory
+    from ..bootstrap import client_factory
+    from ..runtime import Service
 
     settings = _settings()
     clients = client_factory(settings)
@@ -70,7 +71,7 @@ def api(host: str | None, port: int | None) -> None:
     from domain.catalog import load_games
 
     from ..api.app import create_app
-    from ..runtime import client_factory
+    from ..bootstrap import client_factory
 
     settings = _settings()
     _need_redis(settings)
@@ -82,7 +83,7 @@ def api(host: str | None, port: int | None) -> None:
 def _run_part(make: Any) -> None:
     from domain.catalog import load_games
 
-    from ..runtime import client_factory
+    from ..bootstrap import client_factory
 
     settings = _settings()
     _need_redis(settings)
@@ -124,7 +125,7 @@ def worker() -> None:
     """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
 
-    from ..runtime import client_factory
+    from ..bootstrap import client_factory
     from ..workers.worker import run_rq_worker
 
     settings = _settings()
@@ -248,14 +249,13 @@ def _fetch_record(server: str, game_id: str, token: str | None) -> list[bytes]:
 
 def _store_record(game_id: str) -> list[bytes]:
     from ..audit import export_lines
-    from ..eventstore import EventStore, Keys
-    from ..runtime import client_factory
+    from ..bootstrap import bootstrap, client_factory
 
     settings = _settings()
     if not settings.redis_url:
         raise click.UsageError("without REDIS_URL the service keeps its games in its own process: "
                                "pass --server URL (e.g. --server http://127.0.0.1:8000) to read them over HTTP")
-    store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
+    store = bootstrap(settings, client_factory(settings)()).store
     if not store.exists(game_id):
         raise click.ClickException(f"no game {game_id}")
     return list(export_lines(store, game_id))
@@ -321,8 +321,8 @@ def rebuild() -> None:
     """Delete every read model and fold them again from the event log."""
     from domain.catalog import load_games
 
+    from ..bootstrap import client_factory
     from ..projector import Projector
-    from ..runtime import client_factory
 
     settings = _settings()
     _need_redis(settings)
@@ -350,12 +350,12 @@ def reencrypt() -> None:
     versions); then the older keys can be dropped. Prints the counts."""
     from ..async_play.notify import Webhooks
     from ..async_play.secretbox import secret_box
-    from ..eventstore import Keys
-    from ..runtime import client_factory
+    from ..bootstrap import bootstrap, client_factory
 
     settings = _settings()
     _need_redis(settings)
-    hooks = Webhooks(client_factory(settings)(), Keys(settings.key_prefix, settings.shards), secret_box(settings))
+    root = bootstrap(settings, client_factory(settings)())
+    hooks = Webhooks(root.redis, root.keys, secret_box(settings))
     click.echo(json.dumps(hooks.reencrypt_all()))
 
 

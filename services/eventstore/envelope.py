@@ -8,8 +8,9 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from domain.core import REDACTED, Event
+from domain.core import Event
 from domain.core.lifecycle import parse_event
+from domain.core.messages import hide_fields
 from domain.core.registry import get_game
 from domain.core.upcasting import upcast
 
@@ -61,8 +62,7 @@ class Envelope(BaseModel):
         """What ``seat`` may see of this envelope: private fields hidden until the game ends."""
         data = self.model_dump(exclude={"private_to", "private_fields"})
         if self.visibility == "private" and not game_over and (seat is None or seat not in self.private_to):
-            hidden = set(self.private_fields)
-            data["payload"] = {k: (REDACTED if k in hidden else v) for k, v in self.payload.items()}
+            data["payload"] = hide_fields(self.payload, self.private_fields)
         return data
 
 

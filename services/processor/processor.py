@@ -32,8 +32,9 @@ from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
+from ..bootstrap import bootstrap
 from ..commands import CommandMessage, CommandOutcome
-from ..eventstore import EventStore, Keys, seal
+from ..eventstore import seal
 from ..eventstore.store import AppendRequest, pickle_record
 from ..feed import shard_of
 from ..leases import ShardLeases
@@ -52,8 +53,9 @@ class Processor:
                  shards: list[int] | None = None) -> None:
         self.redis = client
         self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
+        root = bootstrap(settings, client)
+        self.keys = root.keys
+        self.store = root.store
         self.repo = Repository(self.store, settings.aggregate_cache_size)
         self.name = name or f"{socket.gethostname()}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from domain.core import get_game
 from domain.core.lifecycle import GameRecord, SeatSpec, kernel_commands, parse_command
+from projections.read_models import view
 
 from ...aggregates import Repository
 from ...application import games
@@ -112,8 +113,6 @@ def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> A
     timeouts, and after how many a seat is taken over."""
     raw = ctx.redis.get(ctx.keys.view(game_id, None))
     if raw is None:
-        from projections.read_models import view
-
         return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, None, 0.0)))
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
@@ -127,8 +126,6 @@ def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX
     chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     raw = ctx.redis.get(ctx.keys.view(game_id, chosen))
     if raw is None:
-        from projections.read_models import view
-
         return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
     return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
 
@@ -253,8 +250,6 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
     caller's seat or the public. A version inside a command shows the state after that one event."""
-    from projections.read_models import view
-
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if version > meta["version"]:
