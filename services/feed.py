@@ -37,9 +37,9 @@ class FeedFollower:
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
         self.redis = client
         self.settings = settings
-        root = bootstrap(settings, client)
-        self.keys = root.keys
-        self.store = root.store
+        self.root = bootstrap(settings, client)
+        self.keys = self.root.keys
+        self.store = self.root.store
         self.repo = Repository(self.store, settings.aggregate_cache_size)
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)

@@ -17,7 +17,7 @@ import structlog
 from domain.catalog import load_games
 
 from .async_play.scheduler import run_scheduler_thread
-from .bootstrap import ClientFactory
+from .bootstrap import ClientFactory, queue_client
 from .processor import Processor
 from .projector import Projector
 from .reactor import Reactor
@@ -47,16 +47,20 @@ class Service:
             ("processor", lambda: self.processor.run(self.stop_event)),
             ("projector", lambda: self.projector.run(self.stop_event)),
             ("reactor", lambda: self.reactor.run(self.stop_event)),
-            ("scheduler", lambda: run_scheduler_thread(self.clients(), self.settings.rq_queue,
+            ("scheduler", lambda: run_scheduler_thread(self._queue_client(), self.settings.rq_queue,
                                                        self.async_settings, self.stop_event)),
         ]
         for i in range(self.workers):
-            parts.append((f"worker-{i}", self._worker(self.clients())))
+            parts.append((f"worker-{i}", self._worker(self._queue_client())))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
+
+    def _queue_client(self) -> redis.Redis:
+        """rq's connection (jobs, schedules): ``queue_client``, or the embedded server's when there is no Redis."""
+        return queue_client(self.settings, fallback=self.clients())
 
     def _worker(self, client: redis.Redis) -> Callable[[], None]:
         return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event)

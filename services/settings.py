@@ -12,8 +12,12 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-class AsyncSettings(BaseSettings):
+class _Section(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+
+
+class ClockSettings(_Section):
+    """Asynchronous play: expiry of open games, vacations, deadlines, the watchdog, the service's own moves."""
 
     open_game_expiry_seconds: int = 7 * 86400
     """An open game nobody fills is closed after this long (a game's pace may say otherwise)."""
@@ -30,6 +34,15 @@ class AsyncSettings(BaseSettings):
     another seat moved first is sent again at the new version. 0: do not wait (the watchdog recovers)."""
     system_command_attempts: int = 5
     """Sends of one deadline's or autopilot turn's command at most (each after a ``stale_version`` refusal)."""
+    notifications_kept: int = 50
+    public_url: str = ""
+    """Where clients reach the service (``https://taproom.example``): the start of links in messages
+    (reclaim a seat, open a game); empty: links are paths."""
+    bot_think_seconds: float = 1.0
+    """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
+
+
+class WebhookSettings(_Section):
     webhook_timeout_seconds: float = 5.0
     webhook_retry_intervals: list[int] = Field(default_factory=lambda: [10, 30, 90, 270, 810])
     """Exponential backoff between webhook delivery attempts (rq ``Retry``)."""
@@ -42,14 +55,23 @@ class AsyncSettings(BaseSettings):
     """Comma-separated Fernet keys, newest first, that encrypt webhook secrets at rest (see
     ``services/async_play/secretbox.py`` for rotation). Required on a shared Redis; the embedded service
     makes one per process."""
-    notifications_kept: int = 50
-    public_url: str = ""
-    """Where clients reach the service (``https://taproom.example``): the start of links in messages
-    (reclaim a seat, open a game); empty: links are paths."""
-    bot_think_seconds: float = 1.0
-    """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
 
-    # -- e-mail (SMTP through an rq job) ---------------------------------------------------------------
+    @field_validator("webhook_secret_keys")
+    @classmethod
+    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
+        from cryptography.fernet import Fernet
+
+        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
+            try:
+                Fernet(key.encode())
+            except ValueError:
+                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
+        return value
+
+
+class MailSettings(_Section):
+    """E-mail (SMTP through an rq job)."""
+
     smtp_host: str = ""
     """SMTP server for e-mail notifications; empty: e-mail is off (addresses can still be stored)."""
     smtp_port: int = 587
@@ -67,7 +89,11 @@ class AsyncSettings(BaseSettings):
     mail_unsubscribe_ttl_seconds: int = 90 * 86400
     """How long the one-click unsubscribe link of a message works."""
 
-    # -- Web Push (VAPID) ---------------------------------------------------------------------------------
+
+
+class PushSettings(_Section):
+    """Web Push (VAPID)."""
+
     vapid_private_key: SecretStr = SecretStr("")
     """The VAPID signing key (PEM, or base64url of the raw 32-byte P-256 key); empty: Web Push is off."""
     vapid_public_key: str = ""
@@ -76,17 +102,11 @@ class AsyncSettings(BaseSettings):
     push_ttl_seconds: int = 86400
     push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
 
-    @field_validator("webhook_secret_keys")
-    @classmethod
-    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
-        from cryptography.fernet import Fernet
 
-        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
-            try:
-                Fernet(key.encode())
-            except ValueError:
-                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
-        return value
+class AsyncSettings(ClockSettings, WebhookSettings, MailSettings, PushSettings):
+    """The asynchronous-play sections: what its jobs are given (without the secrets)."""
+
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
 
 
 
@@ -95,11 +115,8 @@ SECRET_FIELDS = frozenset({"smtp_password", "vapid_private_key", "webhook_secret
 """Never copied into job arguments (rq stores those in Redis): jobs read them from their own environment."""
 
 
-class Settings(AsyncSettings):
-    """Everything configurable, from ``TAPROOM_*`` (and ``REDIS_URL``); the asynchronous-play
-    fields (deadlines, vacations, webhooks, watchdog) come from :class:`AsyncSettings`."""
-
-    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+class StoreSettings(_Section):
+    """Where and how games are kept: Redis, keys, snapshots, seeds, command outcomes."""
 
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))
     """Without it the whole service runs in one process on an in-process Redis (fakeredis)."""
@@ -114,6 +131,11 @@ class Settings(AsyncSettings):
     command_wait_seconds: float = 2.0
     outcome_ttl_seconds: int = 24 * 3600
     max_body_bytes: int = 64 * 1024
+
+
+class LimitSettings(_Section):
+    """Limits on what one client can do."""
+
     # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
     # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by
     # seat and an anonymous request by client address (the socket peer: behind a proxy run uvicorn with
@@ -136,6 +158,11 @@ class Settings(AsyncSettings):
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20
     max_streams_per_address: int = 50
+
+
+class ProcessSettings(_Section):
+    """The running parts: leases, retries, caches, logs, the HTTP server, the rq queue."""
+
     lease_ms: int = 10_000
     max_deliveries: int = 3
     """A command that crashed the processor this many times becomes a dead letter."""
@@ -146,6 +173,16 @@ class Settings(AsyncSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"
+
+
+class Settings(StoreSettings, LimitSettings, ProcessSettings, AsyncSettings):
+    """Everything configurable, one object read once from ``TAPROOM_*`` (and ``REDIS_URL``), in sections
+    (:class:`StoreSettings`, :class:`LimitSettings`, :class:`ProcessSettings`, and the asynchronous-play
+    :class:`AsyncSettings`: :class:`ClockSettings`, :class:`WebhookSettings`, :class:`MailSettings`,
+    :class:`PushSettings`). A part that needs one section takes that type; the fields stay flat, so every
+    variable keeps its name."""
+
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
 
 
 @lru_cache(maxsize=1)

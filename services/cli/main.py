@@ -125,13 +125,13 @@ def worker() -> None:
     """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
 
-    from ..bootstrap import client_factory
+    from ..bootstrap import queue_client
     from ..workers.worker import run_rq_worker
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    run_rq_worker(client_factory(settings)(), settings.rq_queue, settings)
+    run_rq_worker(queue_client(settings), settings.rq_queue, settings)
 
 
 @cli.command("vapid-keys")

@@ -47,7 +47,7 @@ class Reactor(FeedFollower):
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
                  name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
         super().__init__(client, settings, name)
-        self.queue = queue or Queue(settings.rq_queue, connection=client)
+        self.queue = queue or self.root.queue()
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
         self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
