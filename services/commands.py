@@ -51,7 +51,7 @@ class CommandMessage(BaseModel):
                    expected_version=expected_version, dev_seed=dev_seed)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump(exclude_none=True))
+        return self.model_dump_json(exclude_none=True).encode()
 
 
 class CommandOutcome(BaseModel):
@@ -76,7 +76,7 @@ class CommandOutcome(BaseModel):
         return self.model_dump(exclude_none=True)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump(exclude_none=True))
+        return self.model_dump_json(exclude_none=True).encode()
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> CommandOutcome:
