@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: serve test test-full bench lint
+.PHONY: serve test test-full bench arena tune-heaven-and-ale lint
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,13 @@ test-full: $(STAMP)  ## also the full count of soak games (slow)
 bench: $(STAMP)  ## benchmarks: kernel (needs a real Redis) and each game engine
 	$(BIN)/python bench/kernel_bench.py
 	for f in bench/*_bench.py; do [ "$$f" = bench/kernel_bench.py ] || $(BIN)/python $$f; done
+
+arena: $(STAMP)  ## the standard bot arena (each game: search-greedy, search-random, greedy-random), appended to bench/strength_history.csv
+	$(BIN)/python bench/arena.py --standard --jobs 2 --history
+
+tune-heaven-and-ale: $(STAMP)  ## refit the Heaven & Ale evaluation by seeded self-play (writes domain/heaven_and_ale/weights.py)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/tune_heaven_and_ale.py --generations 4 --games 60 --every 2 --jobs 2 --write
 
 lint: $(STAMP)  ## ruff, mypy (0 errors), the layer contract (import-linter), complexity (no function above 20)
 	$(BIN)/ruff check .

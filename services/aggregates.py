@@ -16,7 +16,7 @@ import orjson
 
 from domain.core.lifecycle import GameRecord, apply
 
-from .eventstore import GENESIS_HASH, EventStore
+from .eventstore import GENESIS_HASH, Envelope, EventStore, Keys
 from .eventstore.envelope import decode_event
 
 
@@ -122,3 +122,73 @@ class Repository:
 
     def clear(self) -> None:
         self._cache.clear()
+
+
+class AsyncRecords:
+    """Game records for the API's event loop (``redis.asyncio``, no worker thread): an LRU of records, each
+    caught up with the log on every use by one XRANGE after the cached version, folded by :func:`fold_raw`
+    like :class:`Repository`. Used from one event loop only: a fold runs between two awaits, so no lock is
+    needed; a record is only ever folded in the cache entry that holds it."""
+
+    def __init__(self, keys: Keys, cache_size: int = 2048) -> None:
+        self.keys = keys
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+
+    async def current(self, client: Any, game_id: str, extra: Callable[[Any], None] | None = None
+                      ) -> tuple[Loaded, list[Any]]:
+        """The record at the head of the log, and the replies of the reads ``extra(pipe)`` queued in the
+        same round trip (a token, say)."""
+        cached = self._cache.get(game_id)
+        pipe = client.pipeline(transaction=False)
+        if extra is not None:
+            extra(pipe)
+        if cached is None:
+            pipe.hgetall(self.keys.snapshot(game_id))
+        else:
+            pipe.xrange(self.keys.events(game_id), f"{cached.version + 1}-0", "+")
+        replies = await pipe.execute()
+        read = replies.pop()
+        if cached is None:
+            snap = EventStore.snapshot_from(read)
+            base = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
+            entries = await client.xrange(self.keys.events(game_id), f"{base.version + 1}-0", "+")
+            if game_id not in self._cache:  # else another request loaded it meanwhile: fold onto that one
+                self._put(game_id, base)
+        else:
+            entries = read
+        return self._fold(game_id, entries), replies
+
+    def advance(self, game_id: str, from_version: int, envelopes: list[Envelope]) -> Loaded | None:
+        """Fold the events of one command settled at ``from_version`` (those its reply carried), when the
+        cached record is exactly there; returns the record then, else None (the next read catches up)."""
+        loaded = self._cache.get(game_id)
+        if loaded is None or loaded.version != from_version or not envelopes:
+            return None
+        record = loaded.record
+        for env in envelopes:
+            game_type = record.game_type if record else env.payload.get("game", "")
+            record = apply(record, game_id, env.event(game_type))
+        last = envelopes[-1]
+        return self._put(game_id, Loaded(record, last.version, last.hash, last.ts))
+
+    def drop(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+    def _fold(self, game_id: str, entries: list[Any]) -> Loaded:
+        loaded = self._cache[game_id]
+        fresh = [fields[b"e"] for entry_id, fields in entries
+                 if int(entry_id.split(b"-", 1)[0] if isinstance(entry_id, bytes) else entry_id.split("-", 1)[0])
+                 > loaded.version]
+        return self._put(game_id, fold_raw(loaded, game_id, fresh)) if fresh else self._touch(game_id, loaded)
+
+    def _touch(self, game_id: str, loaded: Loaded) -> Loaded:
+        self._cache.move_to_end(game_id)
+        return loaded
+
+    def _put(self, game_id: str, loaded: Loaded) -> Loaded:
+        self._cache[game_id] = loaded
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return loaded

@@ -37,10 +37,14 @@ class CommandMessage(BaseModel):
     """Refused as ``stale_version`` unless the game is at this version when decided."""
     dev_seed: str | None = None
     """A creation's chosen seed (development only: ignored unless ``allow_client_seed``)."""
+    reply: str | None = None
+    """A reply nonce (:func:`new_reply`): the processor pushes the outcome onto ``Keys.reply(game, nonce)``,
+    where the request that sent the command waits (BLPOP) instead of polling."""
 
     @classmethod
     def of(cls, game_id: str, command_id: str, command: Command | dict[str, Any], *, seat: int, actor: str,
-           expected_version: int | None = None, dev_seed: str | None = None) -> CommandMessage:
+           expected_version: int | None = None, dev_seed: str | None = None,
+           reply: str | None = None) -> CommandMessage:
         """A message for ``command``: a model, or (tests of what the processor does with bad input, tools
         replaying recorded JSON) the command's JSON as it came."""
         if isinstance(command, Command):
@@ -48,7 +52,7 @@ class CommandMessage(BaseModel):
         else:
             body = {k: v for k, v in command.items() if k != "seat"}
         return cls(game_id=game_id, command_id=command_id, command=body, seat=seat, actor=actor,
-                   expected_version=expected_version, dev_seed=dev_seed)
+                   expected_version=expected_version, dev_seed=dev_seed, reply=reply)
 
     def to_json(self) -> bytes:
         return self.model_dump_json(exclude_none=True).encode()
@@ -99,6 +103,19 @@ def new_command_id() -> str:
     return uuid.uuid4().hex
 
 
+def new_reply() -> str:
+    """A reply nonce: the processor pushes the command's outcome onto ``Keys.reply(game, nonce)``."""
+    return uuid.uuid4().hex
+
+
+def parse_reply(raw: bytes) -> tuple[CommandOutcome, list[bytes]]:
+    """A reply popped from a reply list: the outcome, and the events' envelopes (JSON) when the append
+    script pushed it (empty for a rejection or an outcome settled before)."""
+    data = orjson.loads(raw)
+    events = [orjson.dumps(e) for e in data.get("events") or ()]
+    return CommandOutcome.model_validate(data["outcome"]), events
+
+
 class CommandBus:
     def __init__(self, client: redis.Redis, keys: Keys, stream_maxlen: int = 1_000_000) -> None:
         self.redis = client
@@ -106,12 +123,13 @@ class CommandBus:
         self.stream_maxlen = stream_maxlen
 
     def submit(self, game_id: str, command: Command | dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
-               expected_version: int | None = None, dev_seed: str | None = None) -> str:
+               expected_version: int | None = None, dev_seed: str | None = None, reply: str | None = None) -> str:
         """Queue a command; returns its id. One id has one outcome forever: an id already applied or
         rejected is answered with that outcome again and never decided anew (retry a rejection under a
-        new id)."""
+        new id). With ``reply`` (see :func:`new_reply`) the processor pushes the outcome to that reply list
+        for :meth:`wait`."""
         message = CommandMessage.of(game_id, command_id or new_command_id(), command, seat=seat, actor=actor,
-                                    expected_version=expected_version, dev_seed=dev_seed)
+                                    expected_version=expected_version, dev_seed=dev_seed, reply=reply)
         return self.put(message)
 
     def put(self, message: CommandMessage) -> str:
@@ -139,9 +157,33 @@ class CommandBus:
         raw = self.redis.get(self.keys.outcome(game_id, command_id))
         return CommandOutcome.from_json(raw) if raw else None
 
-    def wait(self, game_id: str, command_id: str, timeout: float) -> CommandOutcome | None:
-        """Poll for the outcome (1 ms, backing off to 20 ms) until ``timeout`` seconds pass."""
+    def wait(self, game_id: str, command_id: str, timeout: float, reply: str | None = None) -> CommandOutcome | None:
+        """The outcome within ``timeout`` seconds, else None (still queued).
+
+        With the ``reply`` nonce the command was submitted with, the processor hands the outcome over
+        directly: a blocking pop on the reply list, no polling. Redis going away meanwhile (a restart) is
+        waited out until the deadline: the reply list is written with the command's settlement, so it
+        survives a restart with AOF. Without ``reply`` the outcome key is polled (commands queued by older
+        code)."""
         deadline = time.monotonic() + timeout
+        if reply is not None:
+            return self._wait_reply(game_id, command_id, reply, deadline)
+        return self._poll(game_id, command_id, deadline)
+
+    def _wait_reply(self, game_id: str, command_id: str, reply: str, deadline: float) -> CommandOutcome | None:
+        key = self.keys.reply(game_id, reply)
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                popped = self.redis.blpop([key], timeout=max(left, 0.001))
+            except (redis.ConnectionError, redis.TimeoutError):
+                time.sleep(min(0.05, max(deadline - time.monotonic(), 0)))
+                continue
+            if popped is not None:
+                return parse_reply(popped[1])[0]
+        return self.outcome(game_id, command_id)
+
+    def _poll(self, game_id: str, command_id: str, deadline: float) -> CommandOutcome | None:
+        """Poll for the outcome (1 ms, backing off to 20 ms) until ``deadline``."""
         delay = 0.001
         while True:
             # The processor writes the outcome key when it settles, so polling that one key is enough.
@@ -155,5 +197,6 @@ class CommandBus:
 
     def send(self, game_id: str, command: Command | dict[str, Any], *, seat: int, actor: str, timeout: float = 10.0,
              **kwargs: Any) -> CommandOutcome | None:
-        command_id = self.submit(game_id, command, seat=seat, actor=actor, **kwargs)
-        return self.wait(game_id, command_id, timeout)
+        reply = new_reply()
+        command_id = self.submit(game_id, command, seat=seat, actor=actor, reply=reply, **kwargs)
+        return self.wait(game_id, command_id, timeout, reply=reply)

@@ -27,6 +27,8 @@ piles (their counts only, not used).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from .board import TRACK_LEN
 from .garden import N_SPOTS, NEIGHBOURS, SHED_NEIGHBOURS, SPOT_SHEDS, is_sunny
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
@@ -34,6 +36,7 @@ from .production import BRACKETS, EMERGENCY_COIN_DUCATS, FINAL_DUCATS_PER_STEP, 
 from .scoring import breakdown
 from .state import EMPTY, HAState, Player
 from .supply import colour_of, fertility_of, is_monk, monk_type
+from .weights import WEIGHTS
 
 DISC_VISITS_PER_ROUND = 6.0
 """Disc spaces a player lands on in a round (6 disc spaces shared by the table; tuned by eye)."""
@@ -171,10 +174,62 @@ def estimate(s: HAState, seat: int) -> float:
     return score
 
 
-def evaluate(state: HAState, seat: int) -> float:
-    """Estimated score of ``seat`` minus the best estimated opponent score."""
+FEATURES: tuple[str, ...] = (
+    "bias", "estimate", "production_now", "other_points", "least_marker", "brewmaster", "money", "track_left",
+    "free_spots", "bias x left", "estimate x left", "production_now x left", "money x left",
+)
+"""The evaluation's features of one seat, public state only; ``x left`` ones are multiplied by the share of the
+game still to play (1 at the start, 0 at the end), so a weight can change as the game goes on. Few on
+purpose: a game gives one final score per seat, so the fit has only about twice as many independent
+targets as games. ``bench/tune_heaven_and_ale.py`` fits their weights."""
+
+
+def features(s: HAState, seat: int) -> list[float]:
+    """The feature vector of ``seat`` (see :data:`FEATURES`)."""
+    p = s.players[seat]
+    parts = breakdown(s, seat)
+    now = float(parts["production"])
+    other = float(sum(v for k, v in parts.items() if k != "production"))
+    estimate = other + projected_production(s, p)
+    money = float(p.money)
+    left = rounds_left(s, p) / s.rounds
+    track_left = 0.0 if p.done else (TRACK_LEN - p.pos) / TRACK_LEN
+    return [1.0, estimate, now, other, float(max(-10, min(p.markers))), float(max(-10, p.brewmaster)), money,
+            track_left, float(p.discs.count(False)), left, estimate * left, now * left, money * left]
+
+
+def fitted_estimate(s: HAState, seat: int, weights: Sequence[float] = WEIGHTS) -> float:
+    """Final score of ``seat`` predicted by ``weights`` (the exact score once the game is over)."""
+    if s.phase == "over":
+        return float(sum(breakdown(s, seat).values()))
+    return sum(w * f for w, f in zip(weights, features(s, seat)))
+
+
+def hand_evaluate(state: HAState, seat: int) -> float:
+    """The hand-made evaluation (:func:`estimate` margins): the starting point of the self-play tuning."""
     mine = estimate(state, seat)
     others = [estimate(state, i) for i in range(state.n) if i != seat]
     return mine - (max(others) if others else 0.0)
 
-__all__ = ["evaluate", "estimate", "evened_level", "bracket_value", "projected_production"]
+
+def make_evaluate(weights: Sequence[float]) -> Callable[[HAState, int], float]:
+    """The evaluation with these fitted weights: predicted final score of the seat minus the best predicted
+    opponent score (the tuning script tries new weights through this)."""
+    if len(weights) != len(FEATURES):
+        raise ValueError(f"{len(weights)} weights for {len(FEATURES)} features")
+    w = tuple(weights)
+
+    def evaluate(state: HAState, seat: int) -> float:
+        values = [fitted_estimate(state, i, w) for i in range(state.n)]
+        others = [v for i, v in enumerate(values) if i != seat]
+        return values[seat] - (max(others) if others else 0.0)
+
+    return evaluate
+
+
+evaluate: Callable[[HAState, int], float] = make_evaluate(WEIGHTS) if len(WEIGHTS) == len(FEATURES) else hand_evaluate
+"""The bots' evaluation: the fitted one (``weights.py``), or the hand-made one while no weights are fitted."""
+
+
+__all__ = ["FEATURES", "evaluate", "estimate", "evened_level", "bracket_value", "features", "fitted_estimate",
+           "hand_evaluate", "make_evaluate", "projected_production"]

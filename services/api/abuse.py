@@ -21,6 +21,8 @@ import redis
 import redis.asyncio
 from fastapi import Request
 from limits import RateLimitItem, parse_many
+from limits.aio.storage import RedisStorage as AsyncRedisStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter as AsyncSlidingWindowCounterRateLimiter
 from limits.storage import RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
@@ -28,6 +30,7 @@ from ..application.seating import check_one_seat
 from ..eventstore import Keys
 from ..settings import Settings
 from .errors import ApiError
+from .principals import principal_of
 
 RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/players"): (("rate_limit_register", "address"),),
@@ -78,6 +81,7 @@ class Guard:
         self.keys = keys
         storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=keys.rate_limits())
         self._limiter = SlidingWindowCounterRateLimiter(storage)
+        self._alimiter: tuple[redis.asyncio.Redis, AsyncSlidingWindowCounterRateLimiter] | None = None
 
     # -- rates ------------------------------------------------------------------
     def hit(self, rule: str, who: str) -> None:
@@ -85,10 +89,23 @@ class Guard:
         for item in parse_rate(getattr(self.settings, rule)):
             if not self._limiter.hit(item, rule, who):
                 reset = self._limiter.get_window_stats(item, rule, who).reset_time
-                retry = max(1, math.ceil(reset - time.time()))
-                what = rule.removeprefix("rate_limit_")
-                raise ApiError("rate_limited", f"too many requests: at most {item} ({what}); retry in {retry} s",
-                               headers={"Retry-After": str(retry)})
+                raise _rate_limited(rule, item, reset)
+
+    async def ahit(self, aredis: redis.asyncio.Redis, rule: str, who: str) -> None:
+        """:meth:`hit` on the event loop (``limits``' asyncio strategy over the loop's ``redis.asyncio``
+        pool): the same counters, no worker thread."""
+        limiter = self._async_limiter(aredis)
+        for item in parse_rate(getattr(self.settings, rule)):
+            if not await limiter.hit(item, rule, who):
+                reset = (await limiter.get_window_stats(item, rule, who)).reset_time
+                raise _rate_limited(rule, item, reset)
+
+    def _async_limiter(self, aredis: redis.asyncio.Redis) -> AsyncSlidingWindowCounterRateLimiter:
+        if self._alimiter is None or self._alimiter[0] is not aredis:
+            storage = AsyncRedisStorage("async+redis://", implementation="redispy",
+                                        connection_pool=aredis.connection_pool, key_prefix=self.keys.rate_limits())
+            self._alimiter = (aredis, AsyncSlidingWindowCounterRateLimiter(storage))
+        return self._alimiter[1]
 
     # -- bot games --------------------------------------------------------------
     def claim_bot_game(self, player_id: str, game_id: str) -> None:
@@ -130,22 +147,23 @@ class Guard:
         self.redis.hdel(self.keys.guest_seats(game_id), _digest(address))
 
     # -- event streams ----------------------------------------------------------
-    def open_stream(self, holders: list[tuple[str, int]]) -> StreamSlot:
-        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full."""
+    async def open_stream(self, aredis: redis.asyncio.Redis, holders: list[tuple[str, int]]) -> StreamSlot:
+        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full
+        (on the event loop, through ``aredis``)."""
         slot = StreamSlot(uuid.uuid4().hex, [])
         for holder, cap in holders:
             key = self.keys.stream_slots(holder)
             now = time.time()
-            pipe = self.redis.pipeline(transaction=True)
+            pipe = aredis.pipeline(transaction=True)
             pipe.zremrangebyscore(key, "-inf", now)
             pipe.zadd(key, {slot.id: now + STREAM_SLOT_SECONDS})
             pipe.zcard(key)
             pipe.expire(key, int(STREAM_SLOT_SECONDS * 2))
-            count = pipe.execute()[2]
+            count = (await pipe.execute())[2]
             slot.keys.append(key)
             if count > cap:
                 for taken in slot.keys:
-                    self.redis.zrem(taken, slot.id)
+                    await aredis.zrem(taken, slot.id)
                 who = "this address" if holder.startswith("addr:") else "you"
                 raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first")
         return slot
@@ -167,30 +185,41 @@ class StreamSlot:
                 await aredis.zrem(key, self.id)
 
 
-def limit_requests(request: Request) -> None:
-    """App-wide dependency: count the request against its address's rate and against its route's rates."""
+def _rate_limited(rule: str, item: RateLimitItem, reset: float) -> ApiError:
+    retry = max(1, math.ceil(reset - time.time()))
+    what = rule.removeprefix("rate_limit_")
+    return ApiError("rate_limited", f"too many requests: at most {item} ({what}); retry in {retry} s",
+                    headers={"Retry-After": str(retry)})
+
+
+async def limit_requests(request: Request) -> None:
+    """App-wide dependency: count the request against its address's rate and against its route's rates
+    (async, on the event loop: a sync dependency would cost every request a worker-thread hand-off)."""
     try:
-        _limit(request)
-    except (redis.ConnectionError, redis.TimeoutError):
+        await _limit(request)
+    except (redis.ConnectionError, redis.TimeoutError, ConnectionError, TimeoutError):
         # Nothing can be counted while Redis is away; the route answers for itself (503, /health says
         # which dependency is down) instead of every request failing here alike.
         return
 
 
-def _limit(request: Request) -> None:
+async def _limit(request: Request) -> None:
     ctx = request.app.state.context
     guard: Guard = ctx.guard
+    aredis = ctx.aredis()
     address = client_address(request)
-    guard.hit("rate_limit_address", f"addr:{address}")
+    await guard.ahit(aredis, "rate_limit_address", f"addr:{address}")
     route = request.scope.get("route")
     rules = RULES.get((request.method, getattr(route, "path", "")), ())
     caller: str | None = None
     for rule, scope in rules:
         if scope == "caller" and caller is None:
-            scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
-            principal = ctx.principal_for(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+            try:
+                principal = await principal_of(request, ctx)
+            except ApiError:  # not a bearer token: the route refuses it
+                principal = None
             caller = caller_of(principal, address)
-        guard.hit(rule, caller if scope == "caller" and caller is not None else f"addr:{address}")
+        await guard.ahit(aredis, rule, caller if scope == "caller" and caller is not None else f"addr:{address}")
 
 
 @dataclass(frozen=True)

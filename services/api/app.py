@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import redis
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI
 from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
 
@@ -19,10 +20,52 @@ from .bounds import bounded_json_body
 from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .limits import BodySizeLimit
-from .routers import games, invitations, lobby, notifications, players, players_async, system, web
+from .routers import games, invitations, lobby, notifications, play, players, players_async, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
+
+
+class RequestMetrics:
+    """Counts requests by method, route and status, and times them: a pure ASGI middleware (no
+    ``BaseHTTPMiddleware``, whose extra task and stream per request cost more than the routes themselves)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            path = getattr(scope.get("route"), "path", "unmatched")  # the router sets it on this scope
+            REQUESTS.labels(scope["method"], path, str(status[0])).inc()
+            REQUEST_SECONDS.labels(path).observe(time.perf_counter() - started)
+
+
+def app_from_env() -> FastAPI:
+    """The app on ``REDIS_URL`` with the settings of the environment: what each of ``taproom api --workers N``'s
+    processes builds for itself (uvicorn imports it by name)."""
+    from domain.catalog import load_games
+
+    from ..bootstrap import client_factory
+    from ..logs import configure_logging
+    from ..settings import get_settings
+
+    settings = get_settings()
+    configure_logging(settings.log_json, settings.log_level)
+    load_games()
+    return create_app(client_factory(settings)(), settings)
 
 
 def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
@@ -42,20 +85,12 @@ def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
     app.state.context = context
     install_error_handlers(app)
 
-    @app.middleware("http")
-    async def count_requests(request: Request, call_next):  # type: ignore[no-untyped-def]
-        started = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        REQUESTS.labels(request.method, path, str(response.status_code)).inc()
-        REQUEST_SECONDS.labels(path).observe(time.perf_counter() - started)
-        return response
-
+    app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(system.router)
     app.include_router(players.router)
     app.include_router(games.router)
+    app.include_router(play.router)
     app.include_router(lobby.router)
     app.include_router(players_async.router)
     app.include_router(invitations.router)

@@ -18,13 +18,16 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from domain.core.lifecycle import GameRecord
 from projections import read_models
 
-from ..aggregates import Loaded, Repository
+from ..aggregates import AsyncRecords, Loaded, Repository
+from ..async_commands import AsyncCommandBus
 from ..bootstrap import Root, bootstrap
 from ..eventstore import EventStore
 from ..settings import Settings
+from ..tokens import hash_token
 from .abuse import Guard
 from .aio import async_twin
 from .errors import ApiError
+from .principals import bearer_token, principal_of
 
 T = TypeVar("T")
 
@@ -43,7 +46,7 @@ class Context:
         self.guard = Guard(client, settings, self.keys)
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
-        self._aredis: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
+        self._loop_parts: LoopParts | None = None
         self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
 
     def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
@@ -55,18 +58,44 @@ class Context:
                 raise ApiError("game_not_found", f"no game {game_id!r}")
             return use(loaded.record, loaded.version)
 
-    # -- asyncio Redis (server-sent events) -------------------------------------
-    def aredis(self) -> redis.asyncio.Redis:
-        """The asyncio twin of ``self.redis`` for the running event loop (its connections belong to one loop)."""
+    # -- the event loop's parts (the hot routes and the event streams) ------------
+    def loop_parts(self) -> LoopParts:
+        """The asyncio twin of ``self.redis`` and what is built on it, for the running event loop (its
+        connections belong to one loop)."""
         loop = asyncio.get_running_loop()
-        if self._aredis is None or self._aredis[0] is not loop:
-            self._aredis = (loop, async_twin(self.redis))
-        return self._aredis[1]
+        parts = self._loop_parts
+        if parts is None or parts.loop is not loop:
+            client = async_twin(self.redis)
+            parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size),
+                              AsyncCommandBus(client, self.keys, self.settings.outcome_ttl_seconds))
+            self._loop_parts = parts
+        return parts
+
+    def aredis(self) -> redis.asyncio.Redis:
+        return self.loop_parts().redis
 
     async def aclose(self) -> None:
-        if self._aredis is not None and self._aredis[0] is asyncio.get_running_loop():
-            await self._aredis[1].aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
-        self._aredis = None
+        if self._loop_parts is not None and self._loop_parts.loop is asyncio.get_running_loop():
+            await self._loop_parts.redis.aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
+        self._loop_parts = None
+
+    async def record_and_principal(self, game_id: str, token: str | None) -> tuple[GameRecord, int, float,
+                                                                                     Principal | None]:
+        """The game's record at the head of its log and the token's principal, in one round trip to Redis
+        (the record comes from this process's cache, caught up with the log)."""
+        parts = self.loop_parts()
+        key = self.keys.token(hash_token(token)) if token else None
+        loaded, replies = await parts.records.current(parts.redis, game_id,
+                                                      (lambda pipe: pipe.get(key)) if key else None)
+        principal = None
+        if key is not None:
+            if not replies[0]:
+                raise ApiError("unauthorized", "unknown or revoked token")
+            principal = Principal(**orjson.loads(replies[0]))
+        if loaded.record is None:
+            parts.records.drop(game_id)
+            raise ApiError("game_not_found", f"no game {game_id!r}")
+        return loaded.record, loaded.version, loaded.ts, principal
 
     def meta(self, game_id: str) -> dict[str, Any]:
         raw = self.redis.get(self.keys.meta(game_id))
@@ -86,6 +115,14 @@ class Context:
 
     def principal_for(self, token: str) -> dict[str, Any] | None:
         return self.root.tokens.principal_for(token)
+
+
+@dataclass
+class LoopParts:
+    loop: asyncio.AbstractEventLoop
+    redis: redis.asyncio.Redis
+    records: AsyncRecords
+    bus: AsyncCommandBus
 
 
 class KeyedLocks:
@@ -138,7 +175,7 @@ class SharedRepository(Repository):
             super().clear()
 
 
-def get_context(request: Request) -> Context:
+async def get_context(request: Request) -> Context:  # async: no worker thread for a dependency this small
     return request.app.state.context
 
 
@@ -156,27 +193,23 @@ BEARER = HTTPBearer(auto_error=False, scheme_name="token",
 scheme gets our own error instead of being ignored."""
 
 
-def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
-                       ctx: Context = Depends(get_context)) -> Principal | None:
-    authorization = request.headers.get("authorization")
-    if not authorization:
+async def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                             ctx: Context = Depends(get_context)) -> Principal | None:
+    if bearer_token(request) is None:
         return None
-    scheme, _space, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError("unauthorized", "use 'Authorization: Bearer <token>'")
-    found = ctx.principal_for(token.strip())
+    found = await principal_of(request, ctx)
     if found is None:
         raise ApiError("unauthorized", "unknown or revoked token")
     return Principal(**found)
 
 
-def require_principal(principal: Principal | None = Depends(optional_principal)) -> Principal:
+async def require_principal(principal: Principal | None = Depends(optional_principal)) -> Principal:
     if principal is None:
         raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
     return principal
 
 
-def require_player(principal: Principal = Depends(require_principal)) -> Principal:
+async def require_player(principal: Principal = Depends(require_principal)) -> Principal:
     if principal.kind != "player":
         raise ApiError("forbidden", "this route needs a player token (POST /players)")
     return principal

@@ -150,6 +150,10 @@ class CommandAccepted(BaseModel):
     version: int = Field(description="the game's version after the command")
     events: list[EventOut] | None = Field(default=None, description="the events the command caused, redacted "
                                                                     "for the caller")
+    to_act: list[int] | None = Field(default=None, description="the seats to act now (submissions only)")
+    legal: LegalCommands | None = Field(default=None, description="the caller's legal commands now, when its seat "
+                                                                  "is still to act (submissions only): no "
+                                                                  "`/legal` request needed before the next move")
 
 
 class CommandQueued(_Open):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.core import Command
 
 from ..bootstrap import Root
+from ..commands import new_reply
 from .results import CommandResult, result_of
 
 
@@ -25,8 +26,9 @@ def send(root: Root, game_id: str, command: Command, *, seat: int, actor: str, c
          poll: str | None = None) -> CommandResult:
     """Queue ``command`` for ``seat`` and wait up to ``wait`` seconds (default: the settings'
     ``command_wait_seconds``; 0: do not wait) for its outcome."""
-    command_id = root.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id,
-                                 expected_version=expected_version, dev_seed=dev_seed)
     timeout = root.settings.command_wait_seconds if wait is None else wait
-    outcome = root.bus.wait(game_id, command_id, timeout) if timeout > 0 else None
+    reply = new_reply() if timeout > 0 else None  # the processor hands the outcome over on it: no polling
+    command_id = root.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id,
+                                 expected_version=expected_version, dev_seed=dev_seed, reply=reply)
+    outcome = root.bus.wait(game_id, command_id, timeout, reply=reply) if timeout > 0 else None
     return result_of(outcome, game_id, command_id, poll or poll_path(game_id, command_id))

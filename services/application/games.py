@@ -28,10 +28,13 @@ from domain.core.lifecycle import (
 )
 from domain.core.seating import bot_seat_names
 
+from ..async_commands import AsyncCommandBus, CommandIdReused
 from ..bootstrap import Root
 from ..bots import LEVELS
+from ..commands import CommandMessage
+from ..eventstore import Envelope
 from .commands import actor_of, poll_path, send
-from .results import Accepted, CommandResult, Queued, Rejected
+from .results import Accepted, CommandResult, Queued, Rejected, result_of
 from .seating import check_one_seat
 
 
@@ -204,6 +207,43 @@ def submit_command(root: Root, game_id: str, command: Command, *, actor: str, co
     return result.model_copy(update={"command_id": client_id})
 
 
+async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, command: Command, *, actor: str,
+                               command_id: str | None = None, expected_version: int | None = None) -> CommandResult:
+    """:func:`submit_command` on the event loop (``redis.asyncio``, for the API's hot path): the command id is
+    claimed, the command queued and its outcome awaited in one round trip, and the processor hands the
+    outcome over with the events it caused (no polling, no read of the log)."""
+    check_player_command_type(command.type)
+    client_id = command_id or uuid.uuid4().hex
+    if not 1 <= len(client_id) <= 80:
+        raise RuleError("command_id must be a string of 1 to 80 characters", code="invalid_request")
+    scoped = scoped_command_id(game_id, command.seat, client_id)
+    body = command.model_dump(mode="json")
+    message = CommandMessage.of(game_id, scoped, command, seat=command.seat, actor=actor,
+                                expected_version=expected_version)
+    try:
+        settled = await bus.submit_and_wait(message, root.settings.command_wait_seconds, body,
+                                            claim=command_fingerprint(body, expected_version))
+    except CommandIdReused:
+        raise _reused(scoped) from None
+    poll = poll_path(game_id, client_id)
+    if settled is None:
+        return Queued(game_id=game_id, command_id=client_id, poll=poll)
+    events = [Envelope.trusted(raw) for raw in settled.events]
+    if settled.outcome.accepted and not events:  # an outcome the id had already: its events from the log
+        events = await bus.read(game_id, settled.outcome.from_version, settled.outcome.version)
+    return result_of(settled.outcome, game_id, client_id, poll, events)
+
+
+def command_fingerprint(body: dict[str, Any], expected: int | None) -> str:
+    """What a command id is claimed for: the command's body and the version it expects."""
+    return hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def _reused(command_id: str) -> RuleError:
+    return RuleError(f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another command in "
+                     "this game: choose a new id for a new command", code="command_id_reused")
+
+
 def command_outcome(root: Root, game_id: str, seat: int, command_id: str) -> CommandResult:
     """The outcome of a command a seat submitted earlier under ``command_id`` (never changes once given)."""
     outcome = root.bus.outcome(game_id, scoped_command_id(game_id, seat, command_id))
@@ -220,7 +260,7 @@ def _claim_command_id(root: Root, game_id: str, command_id: str, body: dict[str,
                       expected: int | None) -> None:
     """A command id names one command: re-sending it with the same body is answered with the first outcome,
     with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
-    fingerprint = hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
+    fingerprint = command_fingerprint(body, expected)
     key = root.keys.command_body(game_id, command_id)
     if root.redis.set(key, fingerprint, nx=True, ex=root.settings.outcome_ttl_seconds):
         # First use, as far as the fingerprints remember: an applied command's record outlives them.
@@ -232,8 +272,7 @@ def _claim_command_id(root: Root, game_id: str, command_id: str, body: dict[str,
         first = root.redis.get(key)
         if not isinstance(first, bytes) or first.decode() == fingerprint:
             return
-    raise RuleError(f"command id {command_id.rsplit(':', 1)[-1]!r} was already used for another command in "
-                    "this game: choose a new id for a new command", code="command_id_reused")
+    raise _reused(command_id)
 
 
 def seat_command(root: Root, game_id: str, command: Command, *, actor: str) -> CommandResult:

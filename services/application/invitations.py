@@ -23,7 +23,7 @@ from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
 
 from ..async_play import clock
-from ..commands import CommandBus
+from ..commands import CommandBus, new_reply
 from ..eventstore import Keys
 from ..players import Player, Players
 from .commands import poll_path
@@ -158,6 +158,7 @@ class Invitations:
         return found
 
     def _send(self, game_id: str, command: Command, command_id: str, actor: str, seat: int = -1) -> Accepted:
-        self.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id)
-        outcome = self.bus.wait(game_id, command_id, self.wait_seconds)
+        reply = new_reply()
+        self.bus.submit(game_id, command, seat=seat, actor=actor, command_id=command_id, reply=reply)
+        outcome = self.bus.wait(game_id, command_id, self.wait_seconds, reply=reply)
         return accepted_or_raise(result_of(outcome, game_id, command_id, poll_path(game_id)))

@@ -31,6 +31,7 @@ from domain.core.seating import EndInvitation
 from ..aggregates import Loaded, Repository
 from ..bootstrap import Root, bootstrap, job_root
 from ..bots import choose
+from ..commands import new_reply
 from ..eventstore import EventStore, Keys
 from ..settings import AsyncSettings, Settings
 from . import clock
@@ -141,10 +142,11 @@ def _send_system(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str,
         if isinstance(plan, dict):
             return {**plan, "attempts": attempt} if attempt else plan
         command, command_id, actor = plan
+        reply = new_reply()
         root.bus.submit(game_id, command, seat=SYSTEM_SEAT, actor=actor, command_id=command_id,
-                        expected_version=loaded.version)
+                        expected_version=loaded.version, reply=reply)
         result = {"command_id": command_id}
-        outcome = root.bus.wait(game_id, command_id, play.settings.system_command_wait_seconds)
+        outcome = root.bus.wait(game_id, command_id, play.settings.system_command_wait_seconds, reply=reply)
         if outcome is None or outcome.code != StaleVersion.code:
             return result  # accepted, refused for good, or not processed yet (the watchdog's part then)
         log.info("system command stale; deciding again", game_id=game_id, command_id=command_id,

@@ -20,7 +20,9 @@ Two ways to search, chosen per game by its :class:`~services.bots.config.SearchC
   seed, and the best mean margin over whole rounds wins.
 
 Playouts stop after ``playout_depth`` commands, or when the turn has changed
-hands ``playout_turns`` times.
+hands ``playout_turns`` times. A hand-over counts only when one seat acts alone:
+in a simultaneous phase (Tiefenthal's planning) all seats act in one turn, so
+neither their interleaving nor the last seat still planning counts.
 """
 
 from __future__ import annotations
@@ -115,6 +117,9 @@ def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: rand
     return best_state
 
 
+_NO_PHASE = object()
+
+
 @dataclass
 class SearchStats:
     iterations: int = 0
@@ -125,17 +130,24 @@ def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Rand
     """Play on from ``state`` by the sampled-greedy policy until the game's depth (or the config's turn
     count) is reached; returns the leaf state (``state`` is consumed)."""
     last, switches = seat, 0
+    together: Any = _NO_PHASE  # the turn key of the last simultaneous phase seen
     for _ in range(config.playout_depth):
         if game.is_over(state):
             break
         seats = game.to_act(state)
         if not seats:
             break
-        actor = seats[0] if len(seats) == 1 else rng.choice(seats)
-        if actor != last:
-            switches, last = switches + 1, actor
-            if config.playout_turns and switches >= config.playout_turns:
-                break
+        if len(seats) > 1:
+            # A simultaneous phase (Tiefenthal's planning): every seat acts in the same turn, so whoever
+            # plays next hands nothing over; nor does the last seat still planning once the others are done.
+            actor = rng.choice(seats)
+            together = game.turn_key(state, actor)
+        else:
+            actor = seats[0]
+            if actor != last and game.turn_key(state, actor) != together:
+                switches, last = switches + 1, actor
+                if config.playout_turns and switches >= config.playout_turns:
+                    break
         nxt = _playout_step(game, adapter, state, actor, rng, config.playout_sample)
         if nxt is None:
             break

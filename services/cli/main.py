@@ -37,26 +37,50 @@ def cli() -> None:
     """
 
 
+UVICORN = {"loop": "uvloop", "http": "httptools", "log_level": "warning"}
+"""The server's event loop and HTTP parser in C (``uvicorn[standard]``)."""
+
+
+def _run_api(host: str, port: int, processes: int, app: Any = None) -> None:
+    """Serve the API: ``app`` in this process, or ``processes`` API processes (uvicorn's supervisor, each
+    building its app from the environment) sharing the port."""
+    import os
+    import tempfile
+
+    import uvicorn
+
+    if processes > 1 or app is None:
+        # The processes' Prometheus metrics go to files in one folder; /metrics of any of them adds them up.
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="taproom-metrics-"))
+        uvicorn.run("services.api.app:app_from_env", factory=True, host=host, port=port, workers=processes,
+                    **UVICORN)  # type: ignore[arg-type]
+    else:
+        uvicorn.run(app, host=host, port=port, **UVICORN)  # type: ignore[arg-type]
+
+
 @cli.command()
 @click.option("--host", default=None, help="interface to bind (default 127.0.0.1)")
 @click.option("--port", default=None, type=int, help="port (default 8000)")
 @click.option("--workers", default=2, show_default=True, help="rq worker threads")
-def serve(host: str | None, port: int | None, workers: int) -> None:
-    """The whole service: API, processor, projector, reactor and rq workers in one process."""
-    import uvicorn
-
+@click.option("--api-workers", default=1, show_default=True,
+              help="API processes; more than one needs REDIS_URL (the embedded Redis lives in this process)")
+def serve(host: str | None, port: int | None, workers: int, api_workers: int) -> None:
+    """The whole service: API, processor, projector, reactor and rq workers in one process (the API in
+    ``--api-workers`` processes of its own)."""
     from ..api.app import create_app
     from ..bootstrap import client_factory
     from ..runtime import Service
 
     settings = _settings()
+    if api_workers > 1:
+        _need_redis(settings)
     clients = client_factory(settings)
     service = Service(settings, clients, workers=workers).start()
     mode = settings.redis_url or "embedded (in-process Redis)"
     click.echo(f"taproom: serving on http://{host or settings.host}:{port or settings.port} — redis: {mode}", err=True)
     try:
-        uvicorn.run(create_app(clients(), settings), host=host or settings.host, port=port or settings.port,
-                    log_level="warning")
+        _run_api(host or settings.host, port or settings.port, api_workers,
+                 create_app(clients(), settings) if api_workers == 1 else None)
     finally:
         service.stop()
 
@@ -64,10 +88,9 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
 @cli.command()
 @click.option("--host", default=None)
 @click.option("--port", default=None, type=int)
-def api(host: str | None, port: int | None) -> None:
-    """The HTTP API alone (against REDIS_URL)."""
-    import uvicorn
-
+@click.option("--workers", default=1, show_default=True, help="API processes sharing the port")
+def api(host: str | None, port: int | None, workers: int) -> None:
+    """The HTTP API alone (against REDIS_URL), in one or more processes."""
     from domain.catalog import load_games
 
     from ..api.app import create_app
@@ -76,8 +99,8 @@ def api(host: str | None, port: int | None) -> None:
     settings = _settings()
     _need_redis(settings)
     load_games()
-    uvicorn.run(create_app(client_factory(settings)(), settings), host=host or settings.host,
-                port=port or settings.port, log_level="warning")
+    app = create_app(client_factory(settings)(), settings) if workers == 1 else None
+    _run_api(host or settings.host, port or settings.port, workers, app)
 
 
 def _run_part(make: Any) -> None:

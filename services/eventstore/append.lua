@@ -1,11 +1,15 @@
 -- Settle one command atomically: append its events (kind "append") or record its rejection
 -- (kind "reject"), store its outcome and acknowledge its stream entry.
 -- KEYS: 1 events stream, 2 head hash, 3 command records hash, 4 shard feed, 5 shard game set,
---       6 outcome key, 7 command stream, 8 rejections hash (all in the game's shard slot)
+--       6 outcome key, 7 command stream, 8 rejections hash, 9 reply list (all in the game's shard slot)
 -- ARGV: 1 game id, 2 expected version (-1: unchecked, for a dead letter), 3 expected head hash,
 --       4 command id, 5 record (JSON: the audit record, or the rejection outcome), 6 outcome (JSON or ""),
 --       7 outcome TTL seconds, 8 consumer group (or ""), 9 command stream entry id (or ""),
---       10 kind ("append" | "reject"), 11 count N, then N pairs (hash, envelope JSON)
+--       10 kind ("append" | "reject"), 11 count N, 12 reply TTL seconds ("0": nobody waits on KEYS[9]),
+--       then N pairs (hash, envelope JSON)
+-- A waiting request gets the outcome pushed onto its own reply list (it waits with BLPOP), with the events:
+-- {"outcome": <outcome>, "events": [<envelope>, ...]}; the outcome key is then not written (the command
+-- records and the rejections hash keep every outcome for later look-ups).
 -- Returns {"ok", version} | {"dup", record} | {"refused", rejection} | {"stale", head_version}
 --       | {"chain", head_hash}
 -- One command id has one outcome forever: an id already applied or already rejected is never
@@ -38,8 +42,8 @@ else
   local n = tonumber(ARGV[11])
   local last_hash = head_hash
   for i = 1, n do
-    last_hash = ARGV[10 + 2 * i]
-    redis.call('XADD', KEYS[1], (version + i) .. '-1', 'e', ARGV[11 + 2 * i])
+    last_hash = ARGV[11 + 2 * i]
+    redis.call('XADD', KEYS[1], (version + i) .. '-1', 'e', ARGV[12 + 2 * i])
   end
   new_version = version + n
   redis.call('HSET', KEYS[2], 'version', new_version, 'hash', last_hash)
@@ -47,7 +51,17 @@ else
   redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)
   redis.call('SADD', KEYS[5], ARGV[1])
 end
-if ARGV[6] ~= '' then
+local reply_ttl = tonumber(ARGV[12])
+if reply_ttl > 0 and ARGV[6] ~= '' then
+  local events = {}
+  if ARGV[10] ~= 'reject' then
+    for i = 1, tonumber(ARGV[11]) do
+      events[i] = ARGV[12 + 2 * i]
+    end
+  end
+  redis.call('RPUSH', KEYS[9], '{"outcome":' .. ARGV[6] .. ',"events":[' .. table.concat(events, ',') .. ']}')
+  redis.call('EXPIRE', KEYS[9], reply_ttl)
+elseif ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7]))
 end
 if ARGV[9] ~= '' then

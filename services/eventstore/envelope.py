@@ -9,7 +9,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from domain.core import Event
-from domain.core.lifecycle import parse_event
+from domain.core.lifecycle import KERNEL_EVENTS, parse_event
 from domain.core.messages import hide_fields
 from domain.core.registry import get_game
 from domain.core.upcasting import upcast
@@ -41,8 +41,14 @@ class Envelope(BaseModel):
     def compute_hash(self) -> str:
         return hashlib.sha256(self.prev_hash.encode() + self.body_bytes()).hexdigest()
 
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> Envelope:
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("_json", None)  # the JSON seal kept is of the original
+        return copied
+
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump())
+        cached = getattr(self, "_json", None)  # set by seal: the envelope is frozen, its JSON never changes
+        return cached if cached is not None else orjson.dumps(self.model_dump())
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Envelope:
@@ -52,7 +58,19 @@ class Envelope(BaseModel):
     @classmethod
     def trusted(cls, raw: bytes | str) -> Envelope:
         """Parse without validation: only for what this service itself wrote to its store."""
-        return cls.model_construct(**orjson.loads(raw))
+        values = orjson.loads(raw)
+        return cls._complete(values) if values.keys() == _FIELDS else cls.model_construct(**values)
+
+    @classmethod
+    def _complete(cls, values: dict[str, Any]) -> Envelope:
+        """What ``model_construct`` makes of a dict holding every field, without its per-field work (an
+        envelope is built per event on the processor's and the API's hot paths)."""
+        env = cls.__new__(cls)
+        object.__setattr__(env, "__dict__", values)
+        object.__setattr__(env, "__pydantic_fields_set__", set(_FIELDS))
+        object.__setattr__(env, "__pydantic_extra__", None)
+        object.__setattr__(env, "__pydantic_private__", None)
+        return env
 
     def event(self, game_type: str) -> Event:
         """The domain event, upcast to the current schema of its type."""
@@ -66,6 +84,9 @@ class Envelope(BaseModel):
         return data
 
 
+_FIELDS = frozenset(Envelope.model_fields)
+
+
 def decode_event(game_type: str, type_name: str, schema_version: int, payload: dict[str, Any]) -> Event:
     """A stored payload as the current domain event (upcast first when its schema is older)."""
     cls = _event_class(game_type, type_name)
@@ -75,8 +96,6 @@ def decode_event(game_type: str, type_name: str, schema_version: int, payload: d
 
 
 def _event_class(game_type: str, type_name: str) -> type[Event] | None:
-    from domain.core.lifecycle import KERNEL_EVENTS
-
     if type_name in KERNEL_EVENTS:
         return KERNEL_EVENTS[type_name]
     return get_game(game_type)._event_index().get(type_name)
@@ -92,9 +111,13 @@ def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, 
         private_fields=sorted(event.private_fields), command_id=command_id, actor=actor, ts=ts,
         prev_hash=prev_hash,
     )
-    env = Envelope.model_construct(**fields, hash="")
-    env.__dict__["hash"] = env.compute_hash()  # one definition of what the hash covers: compute_hash
-    return env
+    # What compute_hash covers (every field but the hash, keys sorted), serialized once from the plain values
+    # instead of through model_dump; test_eventstore checks the two agree.
+    digest = hashlib.sha256(prev_hash.encode() + orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    fields["hash"] = digest
+    env = Envelope._complete(fields)
+    object.__setattr__(env, "_json", orjson.dumps(fields))  # what to_json gives (same field order), never stale:
+    return env                                               # the envelope is frozen
 
 
 def verify_chain(envelopes: list[Envelope]) -> tuple[bool, str]:

@@ -53,6 +53,11 @@ class Keys:
     def outcome(self, game_id: str, command_id: str) -> str:
         return self._g(game_id, f"out:{command_id}")
 
+    def reply(self, game_id: str, nonce: str) -> str:
+        """List: the outcome of one submission, pushed by the processor for the request waiting on it (BLPOP);
+        in the game's slot, so the append script may push it."""
+        return self._g(game_id, f"reply:{nonce}")
+
     def command_body(self, game_id: str, command_id: str) -> str:
         """The fingerprint of the body first sent with a client's command id (a reuse with another body is refused)."""
         return self._g(game_id, f"body:{command_id}")

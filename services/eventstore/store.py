@@ -22,8 +22,25 @@ import redis
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 
+REPLY_TTL_SECONDS = 60
+"""A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
+
 SNAPSHOT_FORMAT = 1
 """Bump when a state class changes shape: older snapshots are then ignored and the log replayed."""
+
+
+def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
+    """Execute a pipeline of EVALSHA calls; should Redis not know a script (a restart, a flushed cache),
+    load it and run the pipeline again. redis-py's own script handling asks SCRIPT EXISTS on every
+    execution; this asks nothing while the scripts are there."""
+    commands = list(pipe.command_stack)
+    try:
+        return pipe.execute()  # type: ignore[no-any-return]
+    except redis.exceptions.NoScriptError:
+        for script in scripts:
+            script.registered_client.script_load(script.script)
+        pipe.command_stack.extend(commands)
+        return pipe.execute()  # type: ignore[no-any-return]
 
 
 def pickle_record(record: Any) -> bytes:
@@ -47,6 +64,9 @@ class AppendRequest:
     version check (a dead letter is set aside whatever the log's head)."""
     prev_hash: str = ""
     """The head hash the command was decided on, for a rejection (an append takes its first envelope's)."""
+    reply: str = ""
+    """The reply list a request waits on (BLPOP): the outcome is pushed there instead of written to the
+    outcome key."""
 
 
 @dataclass(frozen=True)
@@ -79,15 +99,22 @@ class EventStore:
             group, entry = req.ack if req.ack else ("", "")
             args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
                                req.outcome, req.outcome_ttl, group, entry, "reject" if req.reject else "append",
-                               len(req.envelopes)]
+                               len(req.envelopes), REPLY_TTL_SECONDS if req.reply else 0]
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             shard = k.shard(req.game_id)
-            self._append(keys=[k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
-                               k.games(shard), k.outcome(req.game_id, req.command_id), k.cmd_stream(shard),
-                               k.rejections(req.game_id)],
-                         args=args, client=pipe)
-        return [self._result(reply) for reply in pipe.execute()]
+            outcome_key = k.outcome(req.game_id, req.command_id)
+            pipe.evalsha(self._append.sha, 9,  # type: ignore[attr-defined]  # Script.sha: the stubs lag k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id),
+                         k.feed(shard), k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
+                         req.reply or outcome_key, *args)
+        return [self._result(reply) for reply in run_scripts(pipe, [self._append])]
+
+    @staticmethod
+    def reply_of(req: AppendRequest) -> bytes:
+        """What the append script pushes onto ``req.reply`` once the command is settled (for code that settles
+        after the script, e.g. once replicas confirmed it): the outcome and the events' envelopes."""
+        events = b",".join(env.to_json() for env in req.envelopes) if not req.reject else b""
+        return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]}"
 
     @staticmethod
     def _result(reply: Any) -> AppendResult:
@@ -115,6 +142,13 @@ class EventStore:
         end = f"{until}-1" if until is not None else "+"
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", end)
         return [fields[b"e"] for _, fields in entries]
+
+    def read_raw_many(self, game_ids: list[str]) -> list[list[bytes]]:
+        """The whole logs of several games in one round trip (stored envelopes, raw JSON)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrange(self.keys.events(game_id), "-", "+")
+        return [[fields[b"e"] for _, fields in entries] for entries in pipe.execute()]
 
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.head(game_id)))
@@ -159,7 +193,11 @@ class EventStore:
             "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": pickled})
 
     def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
-        raw = self.redis.hgetall(self.keys.snapshot(game_id))
+        return self.snapshot_from(self.redis.hgetall(self.keys.snapshot(game_id)))
+
+    @staticmethod
+    def snapshot_from(raw: dict[bytes, bytes]) -> tuple[int, str, Any, float] | None:
+        """(version, hash, record, ts) of a snapshot hash as read, or None (none, or of another format)."""
         if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
             return None
         try:

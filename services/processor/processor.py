@@ -14,6 +14,7 @@ message that keeps crashing becomes a dead letter (rejected for good).
 
 from __future__ import annotations
 
+import re
 import secrets
 import socket
 import threading
@@ -35,13 +36,15 @@ from ..aggregates import Loaded, Repository
 from ..bootstrap import bootstrap
 from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import seal
-from ..eventstore.store import AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
 GROUP = "processors"
+REPLY_NONCE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+"""The reply nonce a request puts in its message (the processor builds the key from it, in the game's slot)."""
 log = structlog.get_logger("taproom.processor")
 
 COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
@@ -106,7 +109,8 @@ class Processor:
         batches = self.redis.xreadgroup(GROUP, self.name, streams, count=count, block=block_ms or None)
         handled = 0
         for stream, entries in batches or []:
-            handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries)
+            handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries,
+                                          fresh=True)
         return handled
 
     def drain(self, max_rounds: int = 1000) -> int:
@@ -165,13 +169,19 @@ class Processor:
                 return handled
 
     # -- one batch -------------------------------------------------------------
-    def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False) -> int:
+    def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False, fresh: bool = False) -> int:
         """Decide the batch in order, then commit its appends in one pipeline (group commit).
 
         Each append script re-checks version, chain and command id and settles its command
         (outcome + ack) atomically. Should an append be refused (another writer moved the log),
         that game's remaining commands of the batch are decided again, one by one, on a fresh
         record. Rejections and dead letters are settled at the end of the batch.
+
+        Entries delivered for the first time (``fresh``) are not looked up in the settled records first:
+        a command id settled before (a client's retry) is decided again and its append script answers
+        with the outcome the id has ("dup" / "refused"), which is what is settled. Redeliveries (after a
+        crash or an outage) are looked up first, so a command that crashed the processor is not decided
+        again once it is settled.
         """
         settle = self.redis.pipeline(transaction=False)
         messages: list[tuple[Any, CommandMessage | None, dict]] = []
@@ -181,7 +191,10 @@ class Processor:
             except Exception:
                 messages.append((entry_id, None, fields))
         readable = [(m.game_id, m.command_id) for _, m, _ in messages if m is not None]
-        settled = iter(self.store.settled_for(readable)) if readable else iter(())
+        if fresh:
+            settled: Any = iter([(None, None)] * len(readable))
+        else:
+            settled = iter(self.store.settled_for(readable)) if readable else iter(())
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
         repeats: list[tuple[Any, CommandMessage, dict]] = []
@@ -227,11 +240,11 @@ class Processor:
                 continue
             result = status.get(id(plan))
             if result is None:  # settled before: answered with the outcome the id already has
-                self._settle(settle, plan.ack, plan.outcome)
+                self._settle(settle, plan.ack, plan.outcome, plan.message)
                 COMMANDS.labels(plan.outcome.status).inc()
             elif result.status in ("dup", "refused"):  # another processor settled it first
                 outcome = _settled_result(game_id, command_id, result)
-                self._settle(settle, plan.ack, outcome)
+                self._settle(settle, plan.ack, outcome, plan.message)
                 COMMANDS.labels(outcome.status).inc()
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
@@ -262,14 +275,35 @@ class Processor:
             self._dead_letter(stream, entry_id, fields or {b"m": message.to_json()}, settle, error)
             return
         if outcome is not None:
-            self._settle(settle, (stream, entry_id), outcome)
+            self._settle(settle, (stream, entry_id), outcome, message)
 
-    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: CommandOutcome) -> None:
-        """Store an outcome the append script did not store, and acknowledge its entry.
-        A rejection never replaces an outcome already there (it may be an accepted one)."""
-        pipe.set(self.keys.outcome(outcome.game_id, outcome.command_id), outcome.to_json(),
-                 ex=self.settings.outcome_ttl_seconds, nx=not outcome.accepted)
+    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: CommandOutcome,
+                message: CommandMessage | dict[str, Any] | None = None) -> None:
+        """Store an outcome the append script did not store (or hand it to the request waiting on its reply
+        list), and acknowledge its entry. A rejection never replaces an outcome already there (it may be an
+        accepted one)."""
+        reply = self._reply_key(message)
+        if reply:
+            pipe.rpush(reply, b'{"outcome":' + outcome.to_json() + b"}")
+            pipe.expire(reply, REPLY_TTL_SECONDS)
+        else:
+            pipe.set(self.keys.outcome(outcome.game_id, outcome.command_id), outcome.to_json(),
+                     ex=self.settings.outcome_ttl_seconds, nx=not outcome.accepted)
         pipe.xack(ack[0], GROUP, ack[1])
+
+    def _reply_key(self, message: CommandMessage | dict[str, Any] | None) -> str:
+        """The reply list a request waits on for this command ("": nobody waits)."""
+        game_id: Any
+        nonce: Any
+        if isinstance(message, CommandMessage):
+            game_id, nonce = message.game_id, message.reply
+        elif isinstance(message, dict):
+            game_id, nonce = message.get("game_id"), message.get("reply")
+        else:
+            return ""
+        if not isinstance(game_id, str) or not isinstance(nonce, str) or not REPLY_NONCE.fullmatch(nonce):
+            return ""
+        return self.keys.reply(game_id, nonce)
 
     def _deliveries(self, stream: str, entry_id: Any) -> int:
         info = self.redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
@@ -292,9 +326,9 @@ class Processor:
             # find it. Version -1: set aside whatever the log's head (one id, one outcome, even here).
             result = self.store.append_many([AppendRequest(
                 game_id, -1, command_id, outcome.to_dict(), [], outcome.to_json(), self.settings.outcome_ttl_seconds,
-                (GROUP, entry_id), reject=True)])[0]
+                (GROUP, entry_id), reject=True, reply=self._reply_key(message))])[0]
             if result.status != "ok":  # settled meanwhile after all
-                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result))
+                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result), message)
         COMMANDS.labels("dead_letter").inc()
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
@@ -365,7 +399,7 @@ class Processor:
             return Plan(message, ack, rejected, AppendRequest(
                 game_id, loaded.version, command_id, rejected.to_dict(), [], rejected.to_json(),
                 self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
-                prev_hash=loaded.hash))
+                prev_hash=loaded.hash, reply=self._reply_key(message)))
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):
@@ -381,7 +415,8 @@ class Processor:
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
-                               self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None)
+                               self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
+                               reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
         snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None

@@ -18,12 +18,15 @@ import structlog
 
 from projections import read_models
 
-from ..aggregates import Repository
+from ..aggregates import Loaded, fold_raw
+from ..eventstore import GENESIS_HASH
 from ..feed import FeedFollower
 from ..settings import Settings
 
 log = structlog.get_logger("taproom.projector")
 
+REBUILD_BATCH = 100
+"""Games whose logs a rebuild reads in one round trip."""
 INBOX_OTHER = 10_000_000_000.0
 """Inbox scores: games awaiting the player score their waiting-since time; others come after."""
 
@@ -45,9 +48,10 @@ class Projector(FeedFollower):
         self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
         pipe.execute()
 
-    def project(self, game_id: str, pipe: Any) -> int:
-        """Write every read model of ``game_id`` at the head of its log; returns the version."""
-        loaded = self.repo.current(game_id)
+    def project(self, game_id: str, pipe: Any, loaded: Loaded | None = None) -> int:
+        """Write every read model of ``game_id`` at the head of its log (``loaded``: its record there, when
+        the caller has it); returns the version."""
+        loaded = loaded or self.repo.current(game_id)
         record = loaded.record
         if record is None:
             return 0
@@ -87,21 +91,22 @@ class Projector(FeedFollower):
             for i in range(0, len(batch), 500):
                 self.redis.delete(*batch[i:i + 500])
         self.forget_checkpoints()
-        live_repo, self.repo = self.repo, Repository(self.store, cache_size=1, use_snapshots=False)  # the log alone
         self._waiting_since.clear()
         started = time.perf_counter()
         events = games = 0
         for shard in range(self.keys.shards):
             last = self.redis.xrevrange(self.keys.feed(shard), count=1)
             pipe = self.redis.pipeline(transaction=False)
-            for game_id in self.store.game_ids(shard):
-                events += self.project(game_id, pipe)
-                games += 1
+            ids = self.store.game_ids(shard)
+            for i in range(0, len(ids), REBUILD_BATCH):  # the logs of a batch of games in one round trip
+                batch = ids[i:i + REBUILD_BATCH]
+                for game_id, raw in zip(batch, self.store.read_raw_many(batch)):
+                    events += self.project(game_id, pipe, fold_raw(Loaded(None, 0, GENESIS_HASH), game_id, raw))
+                    games += 1
             if last:
                 self.save_checkpoint(shard, last[0][0], pipe)
             pipe.execute()
         seconds = time.perf_counter() - started
-        self.repo = live_repo
         self.repo.clear()
         log.info("projections rebuilt", games=games, events=events, seconds=round(seconds, 3))
         return {"games": games, "events": events, "seconds": seconds,

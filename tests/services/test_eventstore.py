@@ -122,3 +122,13 @@ def test_private_event_fields_are_redacted_until_the_end():
     assert env.redacted(None, game_over=True)["payload"]["card"] == 42
     public = seal("g", 1, GameStarted(), "c", "t", 1.0, GENESIS_HASH)
     assert public.redacted(None, game_over=False)["payload"] == {"type": "taproom.GameStarted"}
+
+
+def test_a_sealed_envelope_hashes_and_serializes_as_its_model_says():
+    """seal serializes the plain values once; the hash and the JSON are what the model's own methods give."""
+    from services.eventstore.envelope import Envelope
+
+    env = seal("g1", 7, Added(seat=1, amount=3, roll=9), "c1", "seat:1", 1234.5, "ab" * 32)
+    assert env.hash == env.compute_hash()
+    assert env.to_json() == orjson.dumps(env.model_dump())
+    assert Envelope.from_json(env.to_json()) == env

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from domain.core import Command, register
@@ -217,3 +218,59 @@ def test_a_message_of_the_wrong_shape_becomes_a_dead_letter_and_the_shard_goes_o
     kernel.pump()
     assert kernel.bus.outcome(gid, good).accepted
     assert len(client.xrange(kernel.keys.dead_letters(kernel.keys.shard(gid)))) == 1
+
+
+def test_the_outcome_is_handed_to_the_waiting_request_on_its_reply_list(kernel):
+    """No polling: the processor pushes the outcome (with the events of an accepted command) onto the reply
+    list the request waits on; a repeat of the id is answered the same way, a rejection too."""
+    from services.commands import new_reply, parse_reply
+
+    gid = kernel.create()
+    reply = new_reply()
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", command_id="r-1", reply=reply)
+    kernel.pump()
+    outcome = kernel.bus.wait(gid, "r-1", timeout=1.0, reply=reply)
+    assert outcome.accepted and (outcome.from_version, outcome.version) == (3, 5)
+    assert kernel.client.get(kernel.keys.outcome(gid, "r-1")) is None  # handed over, not stored for polling
+    assert not kernel.client.exists(kernel.keys.reply(gid, reply))  # popped
+    again = new_reply()
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", command_id="r-1", reply=again)
+    kernel.bus.submit(gid, {"type": "Add", "amount": 9}, seat=1, actor="t", command_id="r-2", reply="wrong-turn")
+    kernel.pump()
+    repeated, events = parse_reply(kernel.client.lpop(kernel.keys.reply(gid, again)))
+    assert repeated == outcome and events == []  # answered from the record, never decided again
+    rejected, events = parse_reply(kernel.client.lpop(kernel.keys.reply(gid, "wrong-turn")))
+    assert not rejected.accepted and events == []
+    assert kernel.bus.outcome(gid, "r-1") == outcome  # later look-ups read the records
+
+
+def test_the_reply_of_an_append_carries_its_events(kernel):
+    from services.commands import new_reply, parse_reply
+
+    gid = kernel.create()
+    reply = new_reply()
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", reply=reply)
+    kernel.pump()
+    key = kernel.keys.reply(gid, reply)
+    assert 0 < kernel.client.ttl(key) <= 60  # gone by itself if nobody pops it
+    outcome, events = parse_reply(kernel.client.lpop(key))
+    assert [orjson.loads(e)["version"] for e in events] == [4, 5] == list(range(outcome.from_version + 1,
+                                                                               outcome.version + 1))
+
+
+def test_a_reply_built_in_python_is_the_one_the_append_script_pushes(kernel):
+    """EventStore.reply_of (for code that settles after the script) gives the bytes append.lua pushes."""
+    gid = kernel.create()
+    pushed = {}
+
+    def capture(requests):
+        for req in requests:
+            pushed[req.command_id] = kernel.store.reply_of(req)
+        return original(requests)
+
+    original, kernel.store.append_many = kernel.store.append_many, capture
+    kernel.processor.store.append_many = capture
+    reply = "capture-reply"
+    kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t", command_id="c-1", reply=reply)
+    kernel.pump()
+    assert kernel.client.lpop(kernel.keys.reply(gid, reply)) == pushed["c-1"]

@@ -13,19 +13,14 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
-from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
-from domain.core import get_game
-from domain.core.lifecycle import GameRecord, SeatSpec, kernel_commands, parse_command
+from domain.core.lifecycle import SeatSpec
 from projections.read_models import view
 
 from ...aggregates import Repository
 from ...application import games
-from ...application.commands import actor_of
 from ...application.results import Queued, Rejected
-from ...async_play.turns import TurnClocks
-from ...async_play.vacation import Vacations
 from ...eventstore import Envelope
 from ..abuse import BotGames, GuestSeats, StreamSlot, client_address
 from ..bounds import MAX_INT
@@ -39,10 +34,10 @@ from ..schemas import (
     History,
     JoinRequest,
     JoinResponse,
-    LegalCommands,
     NewGame,
     SeatCreated,
 )
+from .play import seat_facts
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
@@ -97,104 +92,6 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
     if isinstance(result, Queued):
         return queued_response(result, game_id=game_id, seat=taken.seat, token=taken.token)
     return JoinResponse(game_id=game_id, seat=taken.seat, version=result.version, token=taken.token)
-
-
-def _with_clock(ctx: Context, game_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    """A view with the clock of now (deadlines move with vacations, so they are read, not projected)."""
-    clocks = TurnClocks(ctx.redis, ctx.keys, Vacations(ctx.redis, ctx.keys, 0))  # deadlines only: no allowance
-    data["clock"] = ctx.with_record(game_id, lambda record, _: clocks.view(record))
-    return data
-
-
-@router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(404, 422))
-def public_view(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
-    """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
-    timeouts, and after how many a seat is taken over."""
-    raw = ctx.redis.get(ctx.keys.view(game_id, None))
-    if raw is None:
-        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, None, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
-
-
-@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(401, 403, 404, 422))
-def seat_view(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal = Depends(require_principal),
-              ctx: Context = Depends(get_context)) -> Any:
-    """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    raw = ctx.redis.get(ctx.keys.view(game_id, chosen))
-    if raw is None:
-        return _with_clock(ctx, game_id, ctx.with_record(game_id, lambda record, _: view(record, chosen, 0.0)))
-    return JSONResponse(_with_clock(ctx, game_id, orjson.loads(raw)))
-
-
-@router.get("/games/{game_id}/legal", response_model=LegalCommands,
-            responses=error_responses(401, 403, 404, 422))
-def legal_commands(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                   principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    assert chosen is not None
-
-    def legal(record: GameRecord, version: int) -> dict[str, Any]:
-        commands = kernel_commands(record, chosen)
-        if record.status == "active" and chosen in record.to_act():
-            commands = record.game.legal_commands(record.state, chosen) + commands
-        return {"version": version, "seat": chosen,
-                "commands": [c.model_dump(mode="json", exclude={"seat"}) for c in commands]}
-
-    return ctx.with_record(game_id, legal)
-
-
-@router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
-             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
-def submit_command(request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
-                   game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                   principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
-    """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
-
-    ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
-    outcome forever. Sending an id again with the same body answers the outcome it already has, accepted or
-    rejected, and changes nothing; with another body it is refused (409 ``command_id_reused``). A rejected
-    command is never decided again under its id, even when it would now be legal, so try again under a new
-    ``command_id``.
-
-    The seat is the token's; a `seat` in the body (or `?seat=`) picks one of the seats the token holds, and is
-    refused when the token does not hold it."""
-    meta = ctx.meta(game_id)
-    data = dict(request_body)
-    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
-        named = data.pop("seat")
-        if not isinstance(named, int) or isinstance(named, bool):
-            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
-        if seat is not None and seat != named:
-            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
-        seat = named
-    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
-    assert chosen is not None
-    command_id = data.pop("command_id", None) or None
-    expected = data.pop("expected_version", None)
-    if command_id is not None and not isinstance(command_id, str):
-        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise ApiError("invalid_request", "expected_version must be an integer")
-    games.check_player_command_type(str(data.get("type", "")))
-    data["seat"] = chosen
-    command = parse_command(get_game(meta["game"]), data)  # refuse malformed commands before queueing
-    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
-    result = games.submit_command(ctx.root, game_id, command, actor=actor, command_id=command_id,
-                                  expected_version=expected)
-    if isinstance(result, Rejected):
-        raise result.error()
-    if isinstance(result, Queued):
-        return queued_response(result)
-    over = meta["status"] == "scored"
-    return {"status": "accepted", "command_id": result.command_id, "version": result.version,
-            "events": [e.redacted(chosen, over) for e in result.events or []]}
 
 
 @router.get("/games/{game_id}/commands/{command_id}", response_model=CommandAccepted, response_model_exclude_unset=True,
@@ -288,7 +185,7 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                              "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
-def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
+async def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None, ge=0, le=MAX_INT),
            last_event_id: str | None = Header(None, alias="Last-Event-ID", description=(
                "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
@@ -300,22 +197,21 @@ def stream(request: Request, game_id: str = GameId, after: int | None = Query(No
     if principal is None and ticket is not None:
         from .web import principal_for_ticket
 
-        principal = principal_for_ticket(ctx, ticket, game_id)
-    meta = ctx.meta(game_id)
-    chosen = resolve_seat(principal, game_id, meta, seat, required=False)
+        principal = await principal_for_ticket(ctx, ticket, game_id)
+    record, version, _, _ = await ctx.record_and_principal(game_id, None)
+    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=False)
     if last_event_id is not None and last_event_id.strip():
         if not last_event_id.strip().isdigit():
             raise ApiError("invalid_request", f"Last-Event-ID must be an event version (an integer), "
                                               f"not {last_event_id[:20]!r}")
         after = int(last_event_id.strip())
-    start = meta["version"] if after is None else after
+    start = version if after is None else after
     holders = [(f"addr:{client_address(request)}", ctx.settings.max_streams_per_address)]
     if principal is not None:
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
-    slot = ctx.guard.open_stream(holders)
-    # The checks above run in a worker thread and return at once; the stream itself is async and waits on
-    # the event loop, so open pages hold no worker thread (a thread each would stall every sync route).
+    slot = await ctx.guard.open_stream(ctx.aredis(), holders)
+    # Checks and stream run on the event loop: an open page holds no worker thread.
     return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -372,5 +268,6 @@ async def _status(ctx: Context, game_id: str) -> str:
     raw = await ctx.aredis().get(ctx.keys.meta(game_id))
     if raw is not None:
         return orjson.loads(raw)["status"]
-    # The projector lags: build the meta from the record, in a worker thread (it is sync and may replay).
-    return (await run_in_threadpool(ctx.meta, game_id))["status"]
+    # The projector lags: the record itself (this process's cache, caught up with the log) says.
+    record, _, _, _ = await ctx.record_and_principal(game_id, None)
+    return record.status

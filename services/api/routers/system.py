@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import cache
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Depends, Path, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 
 from domain.core import all_games, get_game
 
@@ -36,7 +37,12 @@ def health(ctx: Context = Depends(get_context)) -> Any:
             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "Prometheus text format"}})
 def metrics() -> Response:
-    """Prometheus metrics of this process."""
+    """Prometheus metrics of this process (of every API process when ``taproom api --workers N`` runs several:
+    they share ``PROMETHEUS_MULTIPROC_DIR``)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -88,9 +88,9 @@ def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_
     return {"ticket": ticket, "game_id": game_id, "expires_in": STREAM_TICKET_SECONDS}
 
 
-def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
+async def principal_for_ticket(ctx: Context, ticket: str, game_id: str) -> Principal:
     """The principal a stream ticket stands for; ``unauthorized`` when unknown, expired or for another game."""
-    raw = ctx.redis.get(ctx.keys.stream_ticket(hash_token(ticket)))
+    raw = await ctx.aredis().get(ctx.keys.stream_ticket(hash_token(ticket)))
     if raw is None:
         raise ApiError("unauthorized", "unknown or expired stream ticket (they last 60 s): ask for a new one")
     data = orjson.loads(raw)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 _spec = importlib.util.spec_from_file_location("arena", Path(__file__).resolve().parents[3] / "bench" / "arena.py")
 assert _spec is not None and _spec.loader is not None
 arena = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("arena", arena)  # its dataclasses look their module up there
 _spec.loader.exec_module(arena)
 
 
@@ -43,3 +45,24 @@ def test_search_plays_a_whole_game_with_a_tiny_budget() -> None:
     result = arena.play("heaven-and-ale", ("search", "random"), "test-arena:search", 1.0, 6, times)
     assert sorted(result) in ([0.0, 1.0], [0.5, 0.5])
     assert times["search"]
+
+
+def test_the_strength_history_gets_one_row_per_pairing(tmp_path: Path) -> None:
+    import csv
+
+    result = arena.run_pairing("tiefenthal", "greedy", "random", 2, "test-history", 0.0, None, {}, 1)
+    path = tmp_path / "history.csv"
+    arena.append_history(path, result.row("abc1234", 1.0, None, ""))
+    arena.append_history(path, result.row("abc1234", 1.0, None, ""))
+    rows = list(csv.DictReader(path.open()))
+    assert len(rows) == 2 and tuple(rows[0]) == arena.HISTORY_FIELDS
+    row = rows[0]
+    assert (row["game"], row["pairing"], row["games"], row["commit"]) == ("tiefenthal", "greedy:random", "2",
+                                                                          "abc1234")
+    low, high = arena.wilson(result.score, 2)
+    assert float(row["ci95_low"]) == pytest.approx(low, abs=1e-4) and float(row["ci95_high"]) == pytest.approx(high, abs=1e-4)
+    assert float(row["win_rate"]) == result.score / 2
+    assert float(row["mean_score_a"]) == pytest.approx(sum(result.points["greedy"]) / 2, abs=0.01)
+    assert int(row["a_p95_ms"]) >= int(row["a_p50_ms"]) >= 0
+    assert "greedy vs random" in result.line()
+

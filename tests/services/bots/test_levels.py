@@ -118,6 +118,28 @@ def test_a_playout_stops_when_the_turn_has_changed_hands_so_often(turns: int) ->
     assert leaf.phase == PLACE
 
 
+def test_a_simultaneous_planning_phase_is_one_turn_in_a_playout() -> None:
+    """Tiefenthal's planning (phase E) lets both seats place dice in any order: a playout stopped at the first
+    hand-over gets through the whole phase, its seats interleaved, and stops only when one seat acts alone
+    in the next phase and it is not the searching seat."""
+    from services.bots import SearchConfig, bot_game
+    from services.bots.search import playout
+
+    game = get_game("tiefenthal")
+    adapter = bot_game("tiefenthal")
+    assert adapter is not None
+    states = [s for s in positions("tiefenthal", {}, 2, "playout-simultaneous")
+              if not game.is_over(s) and s.phase == "E" and len(game.to_act(s)) == 2]
+    assert states
+    for k, state in enumerate(states[:3]):
+        seat = game.to_act(state)[0]
+        config = SearchConfig(playout_turns=1, playout_depth=200, playout_sample=2)
+        leaf = playout(game, adapter, game.clone(state), seat, random.Random(k), config)
+        assert not (leaf.round == state.round and leaf.phase == "E"), "stopped inside the planning phase"
+        if not game.is_over(leaf):
+            assert game.to_act(leaf) != [seat]
+
+
 def test_paired_search_answers_from_the_greedy_ranking_when_no_round_completes() -> None:
     """With no time for one whole round of simulations, the best greedy candidate is played."""
     from services.bots import SearchConfig, bot_game

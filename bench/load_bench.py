@@ -1,0 +1,449 @@
+"""Closed-loop HTTP load benchmark: prints figures, asserts nothing.
+
+    .venv/bin/python bench/load_bench.py [--clients 1,4,16,64] [--seconds 10] [--api-workers 2]
+                                         [--redis URL] [--bgio DIR]
+
+Each client plays its own Carcassonne game with two human seats over HTTP: it reads ``/legal`` for the seat
+to act, posts one of those commands, and repeats (a new game when one ends). Every part runs as its own
+process (``taproom api --workers N``, processor, projector, reactor, worker) on a Redis with AOF fsynced on
+every write, as ``deploy/redis.conf`` has it: without ``--redis`` the benchmark starts its own redis-server on
+a free loopback port (``appendonly yes``, ``appendfsync always``) in a temporary directory.
+
+Per client count it prints: accepted commands/s, POST p50/p99 (ms), ``/legal`` p50, API CPU per accepted
+command (user + system time of every API process over the measured window), the CPU of all parts per command,
+and the Redis calls per accepted command across all parts (``INFO commandstats``, reset at the start of the
+window), with the commands that make them up.
+
+With ``--bgio DIR`` (a copy of ``shared/bench/boardgameio`` with its ``npm install`` done, outside this repo) the
+boardgame.io peer runs in the same session, interleaved: its in-memory server, its load driver at the same
+client count and length, and the ratio of the two. Node is needed for that option only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+WARMUP_SECONDS = 2.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+# -- processes -------------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def own_redis() -> Iterator[str]:
+    """A private redis-server with AOF fsynced on every write (deploy/redis.conf), on a free loopback port."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("redis-server is not on PATH: install it or pass --redis URL")
+    directory = tempfile.mkdtemp(prefix="taproom-load-")
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
+                             "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+                             "--logfile", os.path.join(directory, "redis.log")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def taproom_command() -> list[str]:
+    script = Path(sys.executable).with_name("taproom")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from services.cli.main import cli; cli()"]
+
+
+@dataclass
+class Service:
+    """Every part of Taproom as its own process against one Redis."""
+
+    redis_url: str
+    api_workers: int
+    port: int = field(default_factory=free_port)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    prefix: str = field(default_factory=lambda: f"load{uuid.uuid4().hex[:6]}:")
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ, REDIS_URL=self.redis_url, TAPROOM_KEY_PREFIX=self.prefix,
+                   TAPROOM_LOG_LEVEL="WARNING", TAPROOM_RQ_QUEUE=f"q-{self.prefix.strip(':')}",
+                   PYTHONPATH=str(ROOT))
+        for name in ("ADDRESS", "REGISTER", "CREATE_GAME", "CREATE_GAME_PER_ADDRESS", "JOIN", "COMMAND",
+                     "STREAM_OPEN"):  # one client address plays every table: the abuse limits would throttle it
+            env[f"TAPROOM_RATE_LIMIT_{name}"] = "1000000/second"
+        return env
+
+    def start(self) -> Service:
+        base = taproom_command()
+        api = base + ["api", "--port", str(self.port)]
+        if self.api_workers > 1:
+            api += ["--workers", str(self.api_workers)]
+        parts = {"api": api, "processor": base + ["processor"], "projector": base + ["projector"],
+                 "reactor": base + ["reactor"], "worker": base + ["worker"]}
+        for name, argv in parts.items():
+            self.procs[name] = subprocess.Popen(argv, env=self.env(), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+    def cpu_seconds(self, part: str | None = None) -> float:
+        """User + system CPU of a part's process tree (every part's when ``part`` is None)."""
+        roots = [p.pid for name, p in self.procs.items() if part is None or name == part]
+        return sum(_tree_cpu(pid) for pid in roots)
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            tree.setdefault(ppid, []).append(int(entry))
+    return tree
+
+
+def _tree_cpu(root: int) -> float:
+    tick = os.sysconf("SC_CLK_TCK")
+    tree, total, todo = _children(), 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += tree.get(pid, [])
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+# -- a lean HTTP/1.1 client (keep-alive; the load generator must not eat the cores it measures) --------------------
+class Http:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        payload = orjson.dumps(body) if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        assert self.reader is not None
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            await self.close()
+        return status, orjson.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
+@dataclass
+class Figures:
+    measuring: bool = False
+    accepted: int = 0
+    queued: int = 0
+    refused: int = 0
+    games: int = 0
+    post_ms: list[float] = field(default_factory=list)
+    legal_ms: list[float] = field(default_factory=list)
+    gets: int = 0
+
+
+class Table:
+    """One client's Carcassonne game with two human seats."""
+
+    def __init__(self, http: Http, figures: Figures, lean: bool) -> None:
+        self.http, self.figures, self.lean = http, figures, lean
+        self.game_id = ""
+        self.tokens: list[str] = []
+        self.seat = 0
+        self.offered: list[dict[str, Any]] | None = None  # legal commands carried by the last POST answer
+
+    async def new_game(self) -> None:
+        status, body = await self.http.request("POST", "/games", {
+            "game": "carcassonne", "seats": [{"name": "ann"}, {"name": "bob"}]})
+        if status not in (201, 202):
+            raise RuntimeError(f"could not create a game: {status} {body}")
+        self.game_id, self.tokens, self.seat, self.offered = body["game_id"], [s["token"] for s in body["seats"]], 0, None
+        if status == 202:
+            while (await self.http.request("GET", f"/games/{self.game_id}"))[0] != 200:
+                await asyncio.sleep(0.01)
+        self.figures.games += 1
+
+    async def legal(self, seat: int) -> list[dict[str, Any]]:
+        started = time.perf_counter()
+        status, body = await self.http.request("GET", f"/games/{self.game_id}/legal", token=self.tokens[seat])
+        if self.figures.measuring:
+            self.figures.legal_ms.append((time.perf_counter() - started) * 1000)
+            self.figures.gets += 1
+        if status != 200:
+            return []
+        return [c for c in body["commands"] if not c["type"].startswith("taproom.")]
+
+    async def choose(self) -> dict[str, Any] | None:
+        """A legal command of the seat to act (asks the other seat when this one has none); None: game over."""
+        if self.offered:
+            commands, self.offered = self.offered, None
+            return random.choice(commands)
+        for attempt in range(200):
+            commands = await self.legal(self.seat)
+            if commands:
+                return random.choice(commands)
+            other = await self.legal(1 - self.seat)
+            if other:
+                self.seat = 1 - self.seat
+                return random.choice(other)
+            status, view = await self.http.request("GET", f"/games/{self.game_id}")
+            if status == 200 and view["status"] != "active":
+                return None
+            await asyncio.sleep(0.005 * (attempt + 1))
+        return None
+
+    async def move(self) -> None:
+        command = await self.choose()
+        if command is None:
+            await self.new_game()
+            return
+        command["command_id"] = uuid.uuid4().hex[:16]
+        started = time.perf_counter()
+        status, body = await self.http.request("POST", f"/games/{self.game_id}/commands", command,
+                                               token=self.tokens[self.seat])
+        elapsed = (time.perf_counter() - started) * 1000
+        if status == 200:
+            acts = body.get("to_act")
+            if acts is not None and self.seat not in acts and acts:
+                self.seat = acts[0]
+            if self.lean and body.get("legal") is not None:
+                self.offered = [c for c in body["legal"]["commands"] if not c["type"].startswith("taproom.")] or None
+        if not self.figures.measuring:
+            return
+        if status == 200:
+            self.figures.accepted += 1
+            self.figures.post_ms.append(elapsed)
+        elif status == 202:
+            self.figures.queued += 1
+        else:
+            self.figures.refused += 1
+
+
+async def closed_loop(port: int, clients: int, seconds: float, lean: bool) -> Figures:
+    figures = Figures()
+    stop_at = time.monotonic() + WARMUP_SECONDS + seconds
+
+    async def client() -> None:
+        http = Http(port)
+        table = Table(http, figures, lean)
+        await table.new_game()
+        while time.monotonic() < stop_at:
+            await table.move()
+        await http.close()
+
+    async def window() -> float:
+        await asyncio.sleep(WARMUP_SECONDS)
+        figures.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        figures.measuring = False
+        return time.perf_counter() - started
+
+    timer = asyncio.ensure_future(window())
+    await asyncio.gather(*(client() for _ in range(clients)))
+    elapsed = await timer
+    figures.post_ms.sort()
+    figures.legal_ms.sort()
+    figures.__dict__["seconds"] = elapsed
+    return figures
+
+
+def pct(values: list[float], p: float) -> float:
+    return values[min(len(values) - 1, int(p * len(values)))] if values else float("nan")
+
+
+def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds: float, lean: bool) -> dict[str, Any]:
+    state: dict[str, Any] = {}
+
+    async def run() -> Figures:
+        task = asyncio.ensure_future(closed_loop(service.port, clients, seconds, lean))
+        await asyncio.sleep(WARMUP_SECONDS)
+        client.config_resetstat()
+        state["api_cpu"], state["all_cpu"] = service.cpu_seconds("api"), service.cpu_seconds()
+        await asyncio.sleep(seconds)
+        state["api_cpu"] = service.cpu_seconds("api") - state["api_cpu"]
+        state["all_cpu"] = service.cpu_seconds() - state["all_cpu"]
+        state["stats"] = client.info("commandstats")
+        return await task
+
+    figures = _event_loop_run(run())
+    accepted = max(figures.accepted, 1)
+    calls = Counter({name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in state["stats"].items()})
+    calls.pop("config|resetstat", None)
+    calls.pop("config", None)
+    calls.pop("info", None)
+    return {"side": "taproom", "clients": clients, "seconds": round(figures.__dict__["seconds"], 1),
+            "commands_per_s": round(figures.accepted / figures.__dict__["seconds"], 1),
+            "post_p50_ms": round(pct(figures.post_ms, 0.5), 2), "post_p99_ms": round(pct(figures.post_ms, 0.99), 2),
+            "legal_p50_ms": round(pct(figures.legal_ms, 0.5), 2), "gets_per_command": round(figures.gets / accepted, 2),
+            "api_cpu_ms_per_command": round(state["api_cpu"] * 1000 / accepted, 2),
+            "all_cpu_ms_per_command": round(state["all_cpu"] * 1000 / accepted, 2),
+            "redis_calls_per_command": round(sum(calls.values()) / accepted, 1),
+            "redis_calls": {k: round(v / accepted, 2) for k, v in calls.most_common() if v / accepted >= 0.05},
+            "accepted": figures.accepted, "queued": figures.queued, "refused": figures.refused, "games": figures.games}
+
+
+def _event_loop_run(coro: Any) -> Any:
+    try:
+        import uvloop
+
+        return uvloop.run(coro)
+    except ImportError:
+        return asyncio.run(coro)
+
+
+def measure_bgio(directory: Path, port: int, clients: int, seconds: float) -> dict[str, Any]:
+    out = subprocess.run(["node", "load.cjs", f"http://127.0.0.1:{port}", str(clients), str(int(seconds))],
+                         cwd=directory, capture_output=True, text=True, timeout=seconds + 120)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"the boardgame.io driver printed no figures: {out.stderr[-500:]}")
+    return json.loads(lines[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", default="1,4,16,64", help="client counts, comma separated")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run (after 2 s warm-up)")
+    parser.add_argument("--api-workers", type=int, default=2, help="API processes (taproom api --workers N)")
+    parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
+    parser.add_argument("--bgio", default=None, help="folder of the boardgame.io peer, npm-installed (optional)")
+    parser.add_argument("--lean", action="store_true",
+                        help="skip /legal when the POST answer carries the caller's legal commands")
+    parser.add_argument("--json", action="store_true", help="one JSON line per run instead of the table")
+    args = parser.parse_args()
+    counts = [int(c) for c in args.clients.split(",")]
+
+    with contextlib.ExitStack() as stack:
+        url = args.redis or stack.enter_context(own_redis())
+        client = redis.Redis.from_url(url)
+        aof = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync").get("appendfsync")
+        service = Service(url, args.api_workers).start()
+        stack.callback(service.stop)
+        stack.callback(_cleanup, client, service.prefix)
+        bgio = None
+        if args.bgio:
+            bgio_port = free_port()
+            bgio = subprocess.Popen(["node", "server.cjs", str(bgio_port)], cwd=args.bgio, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            stack.callback(lambda: (os.killpg(bgio.pid, signal.SIGTERM), bgio.wait(10)))
+            wait_port(bgio_port + 1)
+        time.sleep(1.0)
+        print(f"# Taproom: {args.api_workers} API process(es), Redis appendonly={aof[0]} appendfsync={aof[1]}; "
+              f"{args.seconds:.0f} s per run after {WARMUP_SECONDS:.0f} s warm-up; {os.cpu_count()} cores", flush=True)
+        rows = []
+        for count in counts:
+            mine = measure_taproom(service, client, count, args.seconds, args.lean)
+            theirs = measure_bgio(Path(args.bgio), bgio_port, count, args.seconds) if bgio else None
+            rows.append((mine, theirs))
+            if args.json:
+                print(json.dumps(mine), flush=True)
+                if theirs:
+                    print(json.dumps(theirs), flush=True)
+            else:
+                print(_row(mine, theirs), flush=True)
+                print("    redis calls per command: " + ", ".join(f"{k} {v}" for k, v in mine["redis_calls"].items()),
+                      flush=True)
+
+
+def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:
+    text = (f"{mine['clients']:3d} clients: {mine['commands_per_s']:8.1f} commands/s, POST p50 {mine['post_p50_ms']:7.2f} "
+            f"p99 {mine['post_p99_ms']:7.2f} ms, /legal p50 {mine['legal_p50_ms']:6.2f} ms, API CPU "
+            f"{mine['api_cpu_ms_per_command']:5.2f} ms/command (all parts {mine['all_cpu_ms_per_command']:5.2f}), "
+            f"{mine['redis_calls_per_command']:5.1f} Redis calls/command; {mine['queued']} queued, "
+            f"{mine['refused']} refused")
+    if theirs:
+        ratio = mine["commands_per_s"] / theirs["moves_per_s"] if theirs["moves_per_s"] else float("nan")
+        text += (f"\n    boardgame.io in memory: {theirs['moves_per_s']:8.1f} moves/s, p50 {theirs['p50_ms']:6.2f} "
+                 f"p99 {theirs['p99_ms']:6.2f} ms; ratio Taproom/boardgame.io {ratio:.2f}")
+    return text
+
+
+def _cleanup(client: redis.Redis, prefix: str) -> None:
+    batch = list(client.scan_iter(match=f"{prefix}*", count=5000))
+    for i in range(0, len(batch), 1000):
+        client.delete(*batch[i:i + 1000])
+    with contextlib.suppress(redis.RedisError):
+        for key in client.scan_iter(match=f"rq:*q-{prefix.strip(':')}*", count=1000):
+            client.delete(key)
+
+
+if __name__ == "__main__":
+    main()
