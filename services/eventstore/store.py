@@ -104,7 +104,8 @@ class EventStore:
                 args += [env.hash, env.to_json()]
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
-            pipe.evalsha(self._append.sha, 9,  # type: ignore[attr-defined]  # Script.sha: the stubs lag k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id),
+            sha = self._append.sha  # type: ignore[attr-defined]  # Script.sha: the stubs lag
+            pipe.evalsha(sha, 9, k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id),
                          k.feed(shard), k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
                          req.reply or outcome_key, *args)
         return [self._result(reply) for reply in run_scripts(pipe, [self._append])]
