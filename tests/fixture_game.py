@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from domain.core import BotSupport, Command, Event, Game, IllegalMove, NotYourTurn, Score
+from domain.core import BotSupport, Command, Event, Game, IllegalMove, NotYourTurn, Score, ViewModels
+from domain.core.views import ViewModel
 
 
 class CounterOptions(BaseModel):
@@ -55,6 +56,18 @@ class CardDealt(Event):
         return frozenset({self.seat})
 
 
+class CounterSpectatorView(ViewModel):
+    total: int
+    target: int
+    turn: int
+    points: list[int]
+    cards_held: list[int]
+
+
+class CounterSeatView(CounterSpectatorView):
+    my_cards: list[int]
+
+
 @dataclass
 class CounterState:
     players: int
@@ -73,6 +86,8 @@ class CounterGame(Game[CounterState]):
     Options = CounterOptions
     command_types = (Add,)
     event_types = (CounterSetUp, Added, CardDealt)
+    state_type = CounterState
+    view_models = ViewModels(seat=CounterSeatView, spectator=CounterSpectatorView)
 
     def bot_support(self) -> BotSupport:
         return BotSupport(state_from_view, evaluate, scale=5.0)

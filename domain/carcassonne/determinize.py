@@ -22,10 +22,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.core import REDACTED
+from domain.core.views import parse_view
 
 from .board import place_tile, start_river
 from .state import CarcassonneState
 from .tiles import LAKE, SPRING, TILES, tile_counts
+from .view_models import SeatView
 
 _RIVER_TILES = frozenset(tile_counts("river", False)) | frozenset(tile_counts("river", True))
 
@@ -33,66 +35,72 @@ _RIVER_TILES = frozenset(tile_counts("river", False)) | frozenset(tile_counts("r
 def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
                     legal: Sequence[Any] | None = None) -> CarcassonneState:
     """A state consistent with seat ``seat``'s ``view``; burials sampled from ``rng`` (``legal`` unused)."""
-    options = view["options"]
-    s = CarcassonneState.new(view["players"], options["hills_and_sheep"], options["river"], options["abbot"])
-    for i, cell in enumerate(view["board"]):
-        place_tile(s, cell["x"], cell["y"], cell["tile"], cell["rotation"])
-        if i == 0 and cell["tile"] == SPRING:
-            start_river(s, cell["x"], cell["y"], TILES[SPRING].rotations[0])
-    if view.get("river_end") is None:
+    v = parse_view(SeatView, view)
+    s = CarcassonneState.new(v.players, v.options.hills_and_sheep, v.options.river, v.options.abbot)
+    for i, cell in enumerate(v.board):
+        place_tile(s, cell.x, cell.y, cell.tile, cell.rotation)
+        if i == 0 and cell.tile == SPRING:
+            start_river(s, cell.x, cell.y, TILES[SPRING].rotations[0])
+    if v.river_end is None:
         s.river_end = None
-    # -- tiles: the stacks and the buried tiles are pooled in the view; deal the burials afresh
-    unseen = dict(view["unseen_tiles"])
+    s.current_tile = _deal_tiles(s, v, rng)
+    s.discarded = list(v.discarded)
+    # -- turn
+    s.phase = v.phase
+    s.turn_seat = v.turn
+    s.turns = v.turns
+    s.placed = s.board[(v.last_placed.x, v.last_placed.y)] if v.last_placed else -1
+    _figures(s, v)
+    s.supply = [p.followers for p in v.supply]
+    if s.hills_and_sheep:
+        bag = v.bag or {}
+        s.bag = [bag.get("wolf" if value == 0 else f"sheep_{value}", 0) for value in range(5)]
+    s.scores = list(v.scores)
+    s.breakdown = [dict(b) for b in v.breakdown]
+    return s
+
+
+def _deal_tiles(s: CarcassonneState, v: SeatView, rng: random.Random) -> str | None:
+    """The stacks and the buried tiles are pooled in the view: deal the burials (and a hidden draw) afresh;
+    the drawn tile."""
+    unseen = dict(v.unseen_tiles)
     lake = unseen.pop(LAKE, 0)
     river = {t: n for t, n in unseen.items() if t in _RIVER_TILES and n > 0}
     main = sorted(t for t, n in unseen.items() if t not in _RIVER_TILES for _ in range(n))
     rng.shuffle(main)
-    drawn = view["tile"]
+    drawn = v.tile
     if drawn == REDACTED:  # another seat's draw: a tile from the pool the game would draw from now
         if river:
             pool = sorted(t for t, n in river.items() for _ in range(n))
             drawn = pool[rng.randrange(len(pool))]
             river[drawn] -= 1
             river = {t: n for t, n in river.items() if n}
-        elif lake and view.get("river_end") is not None:
+        elif lake and v.river_end is not None:
             drawn, lake = LAKE, 0
         else:
             drawn = main.pop()
     s.lake_pending = lake > 0
-    buried = view["buried_count"]
-    s.buried = main[:buried]
+    s.buried = main[:v.buried_count]
     remaining: dict[str, int] = {}
-    for tile in sorted(main[buried:]):
+    for tile in sorted(main[v.buried_count:]):
         remaining[tile] = remaining.get(tile, 0) + 1
     s.remaining = remaining
     s.river_remaining = river
-    s.discarded = list(view["discarded"])
-    # -- turn
-    s.phase = view["phase"]
-    s.turn_seat = view["turn"]
-    s.turns = view["turns"]
-    s.current_tile = drawn
-    last = view["last_placed"]
-    s.placed = s.board[(last["x"], last["y"])] if last else -1
-    # -- figures
-    for f in view["followers"]:
-        node = _node(s, f["x"], f["y"], f["feature"])
-        s.followers[node] = f["seat"]
+    return drawn
+
+
+def _figures(s: CarcassonneState, v: SeatView) -> None:
+    for f in v.followers:
+        node = _node(s, f.x, f.y, f.feature)
+        s.followers[node] = f.seat
         s.occupied[s.root[node]] += 1
-    for f in view["shepherds"]:
-        s.shepherds[f["seat"]] = _node(s, f["x"], f["y"], f["feature"])
-        s.flocks[f["seat"]] = list(f["flock"])
-    for f in view["abbots"]:
-        node = _node(s, f["x"], f["y"], f["feature"])
-        s.abbots[f["seat"]] = node
+    for sh in v.shepherds:
+        s.shepherds[sh.seat] = _node(s, sh.x, sh.y, sh.feature)
+        s.flocks[sh.seat] = list(sh.flock)
+    for a in v.abbots:
+        node = _node(s, a.x, a.y, a.feature)
+        s.abbots[a.seat] = node
         s.occupied[node] += 1
-    s.supply = [p["followers"] for p in view["supply"]]
-    if s.hills_and_sheep:
-        bag = view["bag"]
-        s.bag = [bag.get("wolf" if v == 0 else f"sheep_{v}", 0) for v in range(5)]
-    s.scores = list(view["scores"])
-    s.breakdown = [dict(b) for b in view["breakdown"]]
-    return s
 
 
 def _node(s: CarcassonneState, x: int, y: int, local: str) -> int:

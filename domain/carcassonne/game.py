@@ -20,6 +20,7 @@ from domain.core import (
     Score,
 )
 from domain.core.capabilities import THREE_TURNS
+from domain.core.decision import Decision
 
 from . import view as view_module
 from .board import can_place, describe, is_placeable, placements, rotated_at
@@ -62,6 +63,7 @@ from .shepherds import WOLF, closed_fields, draw_token, flock_field_extended, ga
 from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
 from .tiledefs import SHEEP_TOKENS
 from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
+from .view_models import VIEW_MODELS
 
 
 class CarcassonneOptions(BaseModel):
@@ -95,18 +97,81 @@ def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, i
     return dict(sorted(out.items()))
 
 
-class _Turn:
-    """Events of one decision, folded into a scratch copy as they are produced (later ones depend on earlier)."""
+FIGURES: tuple[Literal["follower", "shepherd", "abbot"], ...] = ("follower", "shepherd", "abbot")
+"""Figure kinds, in the order the legal commands list them for each feature."""
 
-    def __init__(self, game: CarcassonneGame, state: CarcassonneState) -> None:
-        self.game = game
-        self.state = state.clone()
-        self.events: list[Event] = []
 
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.game.evolve(self.state, event)
+_FIGURE_COMMANDS: dict[tuple[int, str, str], PlaceFigure] = {}
+
+
+def _place_figure(seat: int, figure: Literal["follower", "shepherd", "abbot"], feature: str) -> PlaceFigure:
+    """The (frozen, so shared) figure command: a few dozen exist, built once instead of at every listing."""
+    key = (seat, figure, feature)
+    command = _FIGURE_COMMANDS.get(key)
+    if command is None:
+        command = _FIGURE_COMMANDS[key] = PlaceFigure(seat=seat, figure=figure, feature=feature)
+    return command
+
+
+def _figure_rule(state: CarcassonneState, seat: int, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
+    """Why ``figure`` may not go on ``feature`` (of kind ``kind``, node ``node``) of the tile just placed."""
+    return _figure_unavailable(state, seat, figure) or _spot_error(state, figure, feature, kind, node)
+
+
+def _figure_unavailable(state: CarcassonneState, seat: int, figure: str) -> RuleError | None:
+    """The part of the figure rule that depends on the seat only (is the figure in play and in hand)."""
+    if figure == "follower":
+        return IllegalMove("no follower left in your supply") if state.supply[seat] <= 0 else None
+    if figure == "abbot":
+        if not state.abbot:
+            return IllegalMove("abbots are only in play with the Abbot option")
+        return IllegalMove("your abbot is already on the board") if seat in state.abbots else None
+    if not state.hills_and_sheep:
+        return IllegalMove("shepherds are only in play with Hills & Sheep")
+    if seat in state.shepherds or state.shepherd_placed:
+        return IllegalMove("your shepherd is already on the board")
+    return None
+
+
+def _spot_error(state: CarcassonneState, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
+    """The part of the figure rule that depends on the feature: its kind and who is there already."""
+    if figure == "follower":
+        if kind == GARDEN:
+            return IllegalMove("only the abbot may stand in a garden")
+        if kind == FIELD and not FARMERS:
+            return IllegalMove("farmers are not in play")
+        if state.occupied[state.root[node]]:
+            return IllegalMove(f"feature {feature} already holds a follower")
+        return None
+    if figure == "abbot":
+        if kind not in (MONASTERY, GARDEN):
+            return IllegalMove(f"the abbot stands on a monastery or a garden; {feature} is neither")
+        return IllegalMove(f"feature {feature} is already occupied") if state.occupied[node] else None
+    if kind != FIELD:
+        return IllegalMove(f"a shepherd stands on a field; {feature} is not a field")
+    if seats_in_field(state, state.root[node]):
+        return IllegalMove(f"field {feature} already holds a shepherd")
+    return None
+
+
+def evolve_state(state: CarcassonneState | None, event: Event) -> CarcassonneState:
+    """Fold one event (in place; the first event makes the state)."""
+    if isinstance(event, GameStarted):
+        return started(event)
+    assert state is not None
+    handler = HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+class Ctx(Decision[CarcassonneState]):
+    """The core decision context (:class:`~domain.core.decision.Decision`) bound to Carcassonne's fold."""
+
+    __slots__ = ()
+
+    def __init__(self, state: CarcassonneState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, evolve_state, CarcassonneState.copy, eager=True)
 
 
 class CarcassonneGame(Game[CarcassonneState]):
@@ -118,6 +183,8 @@ class CarcassonneGame(Game[CarcassonneState]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("Pass",)
+    view_models = VIEW_MODELS
+    state_type = CarcassonneState
     example_options = {"hills_and_sheep": True}
 
     # -- capabilities ----------------------------------------------------------
@@ -154,88 +221,63 @@ class CarcassonneGame(Game[CarcassonneState]):
         started = GameStarted(players=n_seats, hills_and_sheep=options.hills_and_sheep, river=options.river,
                               start_tile=start, tiles=tiles, river_tiles=river_tiles, lake=options.river, bag=bag,
                               abbot=options.abbot)
-        turn = _Turn(self, self.evolve(None, started))
-        turn.events.append(started)
+        turn = Ctx(None, rng)
+        turn.emit(started)
         self._next_tile(turn, 0, rng)
         return turn.events
 
     # -- validation (the one source of truth for legality) --------------------
-    def _check(self, state: CarcassonneState, command: Command) -> None:
+    def check(self, state: CarcassonneState, command: Command) -> RuleError | None:
+        """Why ``command`` is not allowed now, or None when it is."""
         if state.phase == OVER:
-            raise GameNotActive("the game is over")
+            return GameNotActive("the game is over")
         if command.seat != state.turn_seat:
-            raise NotYourTurn(f"seat {command.seat} may not act; seat {state.turn_seat} is to {state.phase}")
+            return NotYourTurn(f"seat {command.seat} may not act; seat {state.turn_seat} is to {state.phase}")
         if isinstance(command, PlaceTile):
             if state.phase != PLACE:
-                raise IllegalMove(f"the tile is already placed; now {self._phase_hint(state)}")
+                return IllegalMove(f"the tile is already placed; now {self._phase_hint(state)}")
             assert state.current_tile is not None
             if not can_place(state, state.current_tile, command.x, command.y, command.rotation):
-                raise IllegalMove(f"tile {state.current_tile} does not fit at ({command.x}, {command.y}) "
-                                  f"with rotation {command.rotation}")
-        elif isinstance(command, (PlaceFigure, Pass, RecallAbbot)):
+                return IllegalMove(f"tile {state.current_tile} does not fit at ({command.x}, {command.y}) "
+                                   f"with rotation {command.rotation}")
+            return None
+        if isinstance(command, (PlaceFigure, Pass, RecallAbbot)):
             if state.phase != FIGURE:
-                raise IllegalMove(f"no figure step now; {self._phase_hint(state)}")
+                return IllegalMove(f"no figure step now; {self._phase_hint(state)}")
             if isinstance(command, PlaceFigure):
-                self._check_figure(state, command)
-            elif isinstance(command, RecallAbbot) and command.seat not in state.abbots:
-                raise IllegalMove("your abbot is not on the board")
-        elif isinstance(command, TendFlock):
+                return self._figure_error(state, command)
+            if isinstance(command, RecallAbbot) and command.seat not in state.abbots:
+                return IllegalMove("your abbot is not on the board")
+            return None
+        if isinstance(command, TendFlock):
             if state.phase != TEND:
-                raise IllegalMove(f"no flock to tend now; {self._phase_hint(state)}")
-        else:
-            raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
+                return IllegalMove(f"no flock to tend now; {self._phase_hint(state)}")
+            return None
+        return InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
 
     @staticmethod
     def _phase_hint(state: CarcassonneState) -> str:
         return {PLACE: "place the drawn tile", FIGURE: "place a figure or pass",
                 TEND: "grow or gather your flock"}.get(state.phase, state.phase)
 
-    def _check_figure(self, state: CarcassonneState, command: PlaceFigure) -> None:
+    def _figure_error(self, state: CarcassonneState, command: PlaceFigure) -> RuleError | None:
         """Figures go on an unoccupied feature of the tile just placed (§5.2 step 2; H&S shepherd placement)."""
         rt = rotated_at(state, state.placed)
         index = TILES[rt.tile].local_index.get(command.feature)
         if index is None:
             names = ", ".join(f.local_id for f in rt.features)
-            raise InvalidCommand(f"tile {rt.tile} has no feature {command.feature!r}; it has {names}")
+            return InvalidCommand(f"tile {rt.tile} has no feature {command.feature!r}; it has {names}")
         node = state.tile_base[state.placed] + index
-        kind = rt.features[index].kind
-        if command.figure == "follower":
-            if kind == GARDEN:
-                raise IllegalMove("only the abbot may stand in a garden")
-            if kind == FIELD and not FARMERS:
-                raise IllegalMove("farmers are not in play")
-            if state.supply[command.seat] <= 0:
-                raise IllegalMove("no follower left in your supply")
-            if state.occupied[state.root[node]]:
-                raise IllegalMove(f"feature {command.feature} already holds a follower")
-            return
-        if command.figure == "abbot":
-            if not state.abbot:
-                raise IllegalMove("abbots are only in play with the Abbot option")
-            if kind not in (MONASTERY, GARDEN):
-                raise IllegalMove(f"the abbot stands on a monastery or a garden; {command.feature} is neither")
-            if command.seat in state.abbots:
-                raise IllegalMove("your abbot is already on the board")
-            if state.occupied[node]:
-                raise IllegalMove(f"feature {command.feature} is already occupied")
-            return
-        if not state.hills_and_sheep:
-            raise IllegalMove("shepherds are only in play with Hills & Sheep")
-        if kind != FIELD:
-            raise IllegalMove(f"a shepherd stands on a field; {command.feature} is not a field")
-        if command.seat in state.shepherds or state.shepherd_placed:
-            raise IllegalMove("your shepherd is already on the board")
-        if seats_in_field(state, state.root[node]):
-            raise IllegalMove(f"field {command.feature} already holds a shepherd")
+        return _figure_rule(state, command.seat, command.figure, command.feature, rt.features[index].kind, node)
 
     def is_legal(self, state: CarcassonneState, command: Command) -> bool:
-        try:
-            self._check(state, command)
-        except RuleError:
-            return False
-        return True
+        return self.check(state, command) is None
 
     def legal_commands(self, state: CarcassonneState, seat: int) -> list[Command]:
+        """The candidates that pass :meth:`check`: tile placements are enumerated by :func:`placements`, the
+        generator of exactly the cells and rotations ``can_place`` accepts; figures by the same rule
+        (:func:`_figure_rule`: its seat part once per figure, its feature part per feature) that checks a sent
+        command."""
         if state.phase == OVER or seat != state.turn_seat:
             return []
         if state.phase == PLACE:
@@ -246,25 +288,20 @@ class CarcassonneGame(Game[CarcassonneState]):
         out: list[Command] = [Pass(seat=seat)]
         rt = rotated_at(state, state.placed)
         base = state.tile_base[state.placed]
-        followers = state.supply[seat] > 0
-        shepherd = state.hills_and_sheep and seat not in state.shepherds and not state.shepherd_placed
-        abbot = state.abbot and seat not in state.abbots
+        figures = [figure for figure in FIGURES if _figure_unavailable(state, seat, figure) is None]
         for i, f in enumerate(rt.features):
-            node = base + i
-            free = not state.occupied[state.root[node]]
-            if followers and free and f.kind != GARDEN and (FARMERS or f.kind != FIELD):
-                out.append(PlaceFigure(seat=seat, figure="follower", feature=f.local_id))
-            if shepherd and f.kind == FIELD and not seats_in_field(state, state.root[node]):
-                out.append(PlaceFigure(seat=seat, figure="shepherd", feature=f.local_id))
-            if abbot and free and f.kind >= MONASTERY:
-                out.append(PlaceFigure(seat=seat, figure="abbot", feature=f.local_id))
+            for figure in figures:
+                if _spot_error(state, figure, f.local_id, f.kind, base + i) is None:
+                    out.append(_place_figure(seat, figure, f.local_id))
         if state.abbot and seat in state.abbots:
             out.append(RecallAbbot(seat=seat))
         return out
 
     # -- decide ----------------------------------------------------------------
     def decide(self, state: CarcassonneState, command: Command, rng: random.Random) -> list[Event]:
-        self._check(state, command)
+        error = self.check(state, command)
+        if error is not None:
+            raise error
         seat = command.seat
         if isinstance(command, PlaceTile):
             tile = state.current_tile
@@ -276,7 +313,7 @@ class CarcassonneGame(Game[CarcassonneState]):
                 # Taken here rather than at the draw: no draw comes in between, so the odds are the same.
                 events.append(TileBuried(seat=seat, x=command.x, y=command.y, tile=draw_tile(state.remaining, rng)))
             return events
-        turn = _Turn(self, state)
+        turn = Ctx(state, rng)
         if isinstance(command, TendFlock):
             self._tend(turn, seat, command.action, rng)
         else:
@@ -290,7 +327,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         self._end_turn(turn, rng)
         return turn.events
 
-    def _figure(self, turn: _Turn, command: Command, rng: random.Random) -> bool:
+    def _figure(self, turn: Ctx, command: Command, rng: random.Random) -> bool:
         """The figure step; False when it is not over yet (a wolf on placement, if the rules allow a retry)."""
         seat = command.seat
         if isinstance(command, Pass):
@@ -324,7 +361,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         kind: Literal["monastery", "garden"] = "garden" if state.kind[node] == GARDEN else "monastery"
         return AbbotRecalled(seat=seat, x=x, y=y, feature=local, kind=kind, points=points)
 
-    def _tend(self, turn: _Turn, seat: int, action: str, rng: random.Random) -> None:
+    def _tend(self, turn: Ctx, seat: int, action: str, rng: random.Random) -> None:
         """Grow the flock (draw; a wolf scatters the whole field) or guide it to the stable (H&S)."""
         s = turn.state
         root = s.root[s.shepherds[seat]]
@@ -336,7 +373,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         if token == WOLF:
             turn.emit(scatter(s, root))
 
-    def _end_turn(self, turn: _Turn, rng: random.Random) -> None:
+    def _end_turn(self, turn: Ctx, rng: random.Random) -> None:
         """Closed fields gather, completed features score, the next seat draws (§7.4 steps 4-6)."""
         s = turn.state
         if s.hills_and_sheep and CLOSED_FIELD_GATHERS:
@@ -345,7 +382,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         turn.emit(*completed_by(s, s.placed))
         self._next_tile(turn, (s.turn_seat + 1) % s.players, rng)
 
-    def _next_tile(self, turn: _Turn, seat: int, rng: random.Random) -> None:
+    def _next_tile(self, turn: Ctx, seat: int, rng: random.Random) -> None:
         """Draw until a tile fits (unplaceable ones are discarded); with none left, score the end (§5.5)."""
         s = turn.state
         while s.tiles_left():
@@ -368,13 +405,7 @@ class CarcassonneGame(Game[CarcassonneState]):
 
     # -- evolve ----------------------------------------------------------------
     def evolve(self, state: CarcassonneState | None, event: Event) -> CarcassonneState:
-        if isinstance(event, GameStarted):
-            return started(event)
-        assert state is not None
-        handler = HANDLERS.get(type(event))
-        if handler is not None:
-            handler(state, event)
-        return state
+        return evolve_state(state, event)
 
     # -- queries ---------------------------------------------------------------
     def to_act(self, state: CarcassonneState) -> list[int]:
@@ -390,7 +421,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         return view_module.build(state, seat)
 
     def clone(self, state: CarcassonneState) -> CarcassonneState:
-        return state.clone()
+        return state.copy()
 
     def description(self, options: BaseModel | None = None) -> dict[str, Any]:
         """Every tile type's features and where they lie; one document for all options (clients cache it)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from domain.core.codec import TupleKeyed
+
 from .rules import FOLLOWERS_PER_PLAYER
 
 CATEGORIES = ("roads", "cities", "monasteries", "vineyards", "gardens", "fields", "sheep")
@@ -24,8 +26,8 @@ class CarcassonneState:
     # -- board ---------------------------------------------------------------
     placements: list[tuple[int, int, str, int]] = field(default_factory=list)
     """(x, y, tile, rotation) in placement order; the index is the placement id."""
-    board: dict[tuple[int, int], int] = field(default_factory=dict)
-    frontier: dict[tuple[int, int], str] = field(default_factory=dict)
+    board: TupleKeyed[dict[tuple[int, int], int]] = field(default_factory=dict)
+    frontier: TupleKeyed[dict[tuple[int, int], str]] = field(default_factory=dict)
     """Empty cells next to a tile -> edge signature (N, E, S, W; ``.`` where nothing faces)."""
     tile_base: list[int] = field(default_factory=list)
     """First feature node of each placement; its features are nodes base + local index."""
@@ -78,7 +80,7 @@ class CarcassonneState:
                    supply=[FOLLOWERS_PER_PLAYER] * players, scores=[0] * players,
                    breakdown=[{c: 0 for c in CATEGORIES} for _ in range(players)])
 
-    def clone(self) -> CarcassonneState:
+    def copy(self) -> CarcassonneState:
         """A fast independent copy (bots branch thousands of times)."""
         new = object.__new__(CarcassonneState)
         d = dict(self.__dict__)
@@ -92,6 +94,8 @@ class CarcassonneState:
         d["breakdown"] = [b.copy() for b in self.breakdown]
         new.__dict__.update(d)
         return new
+
+    clone = copy  # the old name, kept while branches that use it merge (heuristics)
 
     def tiles_left(self) -> int:
         return sum(self.remaining.values()) + sum(self.river_remaining.values()) + int(self.lake_pending)

@@ -75,29 +75,30 @@ def _halves(text: str) -> tuple[int, ...]:
     return tuple(HALVES.index(h) for h in text.split())
 
 
-def _rotate(spec: TileDef, r: int) -> Rotated:
-    re_ = lambda e: (e + r) % 4  # noqa: E731
-    rh = lambda h: (h + 2 * r) % 8  # noqa: E731
+def _rotated_features(spec: TileDef, r: int) -> list[Feature]:
+    """The tile's features with their edges and field halves turned ``r`` quarter turns clockwise."""
     features: list[Feature] = []
     city_ids = [f"c{i}" for i in range(len(spec.cities))]
     for i, c in enumerate(spec.cities):
-        own = tuple(re_(e) for e in _edges(c.edges))
-        shared = tuple(re_(e) for e in _edges(c.shared))
+        own = tuple((e + r) % 4 for e in _edges(c.edges))
+        shared = tuple((e + r) % 4 for e in _edges(c.shared))
         features.append(Feature(city_ids[i], CITY, own + shared, (), c.pennants, (), len(own) + len(shared)))
     for i, road in enumerate(spec.roads):
-        edges = tuple(re_(e) for e in _edges(road))
+        edges = tuple((e + r) % 4 for e in _edges(road))
         features.append(Feature(f"r{i}", ROAD, edges, (), 0, (), len(edges)))
     for i, fd in enumerate(spec.fields):
-        halves = tuple(rh(h) for h in _halves(fd.halves))
+        halves = tuple((h + 2 * r) % 8 for h in _halves(fd.halves))
         cities = tuple(city_ids.index(c) for c in fd.cities.split())
         features.append(Feature(f"f{i}", FIELD, (), halves, 0, cities, len(halves)))
     if spec.monastery:
         features.append(Feature(MONASTERY_ID, MONASTERY, (), (), 0, (), 0))
     if spec.garden:
         features.append(Feature(GARDEN_ID, GARDEN, (), (), 0, (), 0))
-    turned = [""] * 4
-    for e, ch in enumerate(spec.edges):
-        turned[re_(e)] = ch
+    return features
+
+
+def _by_edge(features: list[Feature]) -> tuple[list[list[int]], list[int], list[int]]:
+    """Per edge: the cities there and the road there; per half edge: the field there (-1: none)."""
     cities_at: list[list[int]] = [[] for _ in range(4)]
     road_at = [-1] * 4
     field_at = [-1] * 8
@@ -111,7 +112,16 @@ def _rotate(spec: TileDef, r: int) -> Rotated:
         elif f.kind == FIELD:
             for h in f.halves:
                 field_at[h] = i
-    rivers = tuple(sorted(re_(e) for r_ in spec.rivers for e in _edges(r_)))
+    return cities_at, road_at, field_at
+
+
+def _rotate(spec: TileDef, r: int) -> Rotated:
+    features = _rotated_features(spec, r)
+    turned = [""] * 4
+    for e, ch in enumerate(spec.edges):
+        turned[(e + r) % 4] = ch
+    cities_at, road_at, field_at = _by_edge(features)
+    rivers = tuple(sorted((e + r) % 4 for r_ in spec.rivers for e in _edges(r_)))
     return Rotated(spec.id, r, "".join(turned), tuple(features), tuple(tuple(c) for c in cities_at),
                    tuple(road_at), tuple(field_at), rivers)
 

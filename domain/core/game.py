@@ -19,8 +19,9 @@ A game is stateless code around a state object it owns:
   from the state, JSON-ready; hidden information is never in it.
 * ``is_over(state)`` and ``scores(state)``: the end and the score sheet.
 
-States are plain picklable objects that compare with ``==`` (dataclasses), so
-replay-equals-live can be asserted and snapshots stored.
+States are plain dataclasses that compare with ``==``, so replay-equals-live can be
+asserted, and that round-trip through JSON (``encode_state``/``decode_state``), so snapshots
+are stored as data. What else a game declares is in :mod:`domain.core.capabilities`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from . import codec
 from .capabilities import BotSupport, ViewModels
 from .errors import InvalidCommand, InvalidOptions, plain_errors
 from .messages import Command, Event
@@ -103,6 +105,8 @@ class Game(ABC, Generic[S]):
     plays the first the rules offer, else the game's first legal command."""
     view_models: ClassVar[ViewModels | None] = None
     """The pydantic models of the seat and spectator views (for the API's schema), None if not declared."""
+    state_type: ClassVar[type | None] = None
+    """The state class (a dataclass tree): its JSON codec makes snapshots; None: this game has none."""
     example_options: ClassVar[dict[str, Any]] = {}
     """Options that show most of the game (its expansions on): the golden playthrough and the shared
     tests play them besides the defaults."""
@@ -178,6 +182,17 @@ class Game(ABC, Generic[S]):
         next, or the game ended). The undo itself (a service of social play) also stops at any command of
         another seat in between."""
         return self.reveals(event) or self.is_over(after) or actor not in self.to_act(after)
+
+    def encode_state(self, state: S) -> bytes:
+        """The state as JSON (snapshots; never pickle: they are read back from Redis)."""
+        return codec.encode_state(state)
+
+    def decode_state(self, data: bytes | str) -> S:
+        """A state from :meth:`encode_state`'s JSON, equal to the one encoded; ValueError when unreadable."""
+        if self.state_type is None:
+            raise ValueError(f"{self.id} has no state codec")
+        state: S = codec.decode_state(self.state_type, data)
+        return state
 
     def clone(self, state: S) -> S:
         """An independent copy of ``state`` (search bots branch from it)."""

@@ -75,7 +75,7 @@ from .state import (
     STEP_PRIVILEGE,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
     Player,
 )
 from .supply import MONK_BASE, TILE_CODES
@@ -85,7 +85,7 @@ SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
 TRIGGERED_MONKS_ACTIVATE_MONKS = True
 
 
-def _need_step(s: HAState, *steps: str) -> None:
+def _need_step(s: HeavenAndAleState, *steps: str) -> None:
     if s.phase != PLAYING or s.step not in steps:
         raise IllegalMove(f"not possible now: the current decision is {s.step or s.phase!r}, not {'/'.join(steps)}")
 
@@ -97,7 +97,7 @@ def _colour(name: str | None) -> int:
 
 
 # -- starting area ---------------------------------------------------------------------------------
-def slot_commands(s: HAState, seat: int) -> list[Command]:
+def slot_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     slots = free_slots(s, seat, forced=s.phase == PLAYING)
     out: list[Command] = []
     for i in slots:
@@ -110,7 +110,7 @@ def slot_commands(s: HAState, seat: int) -> list[Command]:
 
 
 def enter_starting_area(ctx: Ctx, c: cmd.EnterStartingArea) -> None:
-    s = ctx.s
+    s = ctx.state
     if s.phase == PLAYING:
         _need_step(s, STEP_MOVE)
     elif s.phase != PLACING:
@@ -125,7 +125,7 @@ def enter_starting_area(ctx: Ctx, c: cmd.EnterStartingArea) -> None:
         raise IllegalMove(f"starting space {c.slot!r} is not available to you now")
     placing = s.phase == PLACING
     ctx.emit(ev.StartingSpaceTaken(seat=c.seat, slot=c.slot))
-    gains = Gains(ctx.s, c.seat)
+    gains = Gains(ctx.state, c.seat)
     if c.slot == SLOT_DUCATS:
         gains.ducats += SLOT_DUCATS_AMOUNT
     elif c.slot == SLOT_BREWMASTER:
@@ -134,7 +134,7 @@ def enter_starting_area(ctx: Ctx, c: cmd.EnterStartingArea) -> None:
         gains.marker(COLOUR_INDEX[c.colour], SLOT_RESOURCE_STEPS)  # type: ignore[index]
     gains.emit(ctx, f"starting space {c.slot}")
     if placing:
-        if ctx.s.phase == PLAYING:
+        if ctx.state.phase == PLAYING:
             start_play(ctx)
     else:
         after_base(ctx)
@@ -147,7 +147,7 @@ def remaining_storage_tiles(p: Player) -> list[str]:
 
 
 def place_storage_tile(ctx: Ctx, c: cmd.PlaceStorageTile) -> None:
-    s = ctx.s
+    s = ctx.state
     if s.phase != ARRANGING:
         raise IllegalMove("storage tiles are arranged only during setup")
     p = s.players[c.seat]
@@ -156,19 +156,19 @@ def place_storage_tile(ctx: Ctx, c: cmd.PlaceStorageTile) -> None:
         raise IllegalMove(f"storage tile {c.tile!r} is not in your hand; you hold {', '.join(remaining) or 'none'}")
     tile = c.tile
     while True:
-        shed = ctx.s.players[c.seat].storage_tiles.index(None)
+        shed = ctx.state.players[c.seat].storage_tiles.index(None)
         ctx.emit(ev.StorageTilePlaced(seat=c.seat, shed=SHED_NAMES[shed], tile=tile))
-        left = remaining_storage_tiles(ctx.s.players[c.seat])
+        left = remaining_storage_tiles(ctx.state.players[c.seat])
         if len(left) != 1:
             break
         tile = left[0]  # the last tile has only one place
-    if all(None not in q.storage_tiles for q in ctx.s.players):
+    if all(None not in q.storage_tiles for q in ctx.state.players):
         start_play(ctx)
 
 
 # -- moving ----------------------------------------------------------------------------------------
 def move(ctx: Ctx, c: cmd.Move) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_MOVE)
     p = s.players[c.seat]
     if not p.pos < c.space < TRACK_LEN:
@@ -182,7 +182,7 @@ def move(ctx: Ctx, c: cmd.Move) -> None:
 
 # -- buying (§3.5) ---------------------------------------------------------------------------------
 def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_BUY)
     code = TILE_CODES.get(c.tile)
     spot = SPOT_INDEX.get(c.spot)
@@ -199,7 +199,7 @@ def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
     if cost > p.money:
         raise IllegalMove(f"{c.tile} on {c.spot} costs {cost} ducats; you have {p.money}")
     ctx.emit(ev.TileBought(seat=c.seat, space=s.space, tile=c.tile, spot=c.spot, cost=cost))
-    garden = ctx.s.players[c.seat].garden
+    garden = ctx.state.players[c.seat].garden
     enclosed = [sh for sh in SPOT_SHEDS[spot] if all(garden[n] != EMPTY for n in SHED_NEIGHBOURS[sh])]
     if enclosed:
         ctx.emit(ev.ShedsEnclosed(seat=c.seat, sheds=[SHED_NAMES[sh] for sh in enclosed]))
@@ -207,20 +207,20 @@ def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
 
 
 def end_buying(ctx: Ctx, c: cmd.EndBuying) -> None:
-    _need_step(ctx.s, STEP_BUY)
-    if ctx.s.bought < 1:
+    _need_step(ctx.state, STEP_BUY)
+    if ctx.state.bought < 1:
         raise IllegalMove("buy at least one tile first")
     after_base(ctx)
 
 
-def shed_commands(s: HAState, seat: int) -> list[Command]:
+def shed_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     shed = s.sheds_pending[0]
     kind = s.players[seat].sheds[shed]
     return [cmd.ChooseShedTiles(seat=seat, spots=[SPOT_NAMES[x] for x in opt]) for opt in shed_options(shed, kind)]
 
 
 def choose_shed_tiles(ctx: Ctx, c: cmd.ChooseShedTiles) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_SHED)
     shed = s.sheds_pending[0]
     try:
@@ -236,12 +236,12 @@ def choose_shed_tiles(ctx: Ctx, c: cmd.ChooseShedTiles) -> None:
 
 
 # -- discs (§3.6) and privileges (§3.9) ---------------------------------------------------------------
-def disc_commands(s: HAState, seat: int) -> list[Command]:
+def disc_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.TakeDisc(seat=seat, spot=SCORING_SPOTS[spot], number=n)
             for spot, n in disc_options(s, s.players[seat], s.space)]
 
 
-def disc_gains(s: HAState, seat: int, spot: int, number: int | None) -> tuple[Gains, str]:
+def disc_gains(s: HeavenAndAleState, seat: int, spot: int, number: int | None) -> tuple[Gains, str]:
     """The rewards of putting a disc on scoring ``spot`` (§3.6, §3.8); also the view's preview of each choice."""
     gains = Gains(s, seat)
     garden = s.players[seat].garden
@@ -265,7 +265,7 @@ def disc_gains(s: HAState, seat: int, spot: int, number: int | None) -> tuple[Ga
 
 
 def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_DISC)
     spot = SCORING_INDEX.get(c.spot)
     if spot is None:
@@ -275,10 +275,10 @@ def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
         raise IllegalMove(f"cannot put the disc on {c.spot}" + (f" naming {c.number}" if c.number else "")
                           + f" from space {s.space}")
     ctx.emit(ev.DiscTaken(seat=c.seat, space=s.space, spot=c.spot, number=c.number))
-    gains, reason = disc_gains(ctx.s, c.seat, spot, c.number)
+    gains, reason = disc_gains(ctx.state, c.seat, spot, c.number)
     gains.emit(ctx, reason)
     pair = PAIR_OF[spot]
-    q = ctx.s.players[c.seat]
+    q = ctx.state.players[c.seat]
     if q.pairs[pair] is None and all(q.discs[x] for x in PAIRS[pair]):
         if q.cards:
             prompt(ctx, STEP_PRIVILEGE, pair=pair)
@@ -287,7 +287,7 @@ def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
     after_base(ctx)
 
 
-def privilege_commands(s: HAState, seat: int) -> list[Command]:
+def privilege_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     out: list[Command] = []
     for card in p.cards:
@@ -304,7 +304,7 @@ def privilege_commands(s: HAState, seat: int) -> list[Command]:
 
 
 def place_privilege(ctx: Ctx, c: cmd.PlacePrivilege) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_PRIVILEGE)
     if c not in privilege_commands(s, c.seat):
         raise IllegalMove(f"cannot place privilege card {c.card!r}" + (f" with colour {c.colour!r}" if c.colour else "")
@@ -312,7 +312,7 @@ def place_privilege(ctx: Ctx, c: cmd.PlacePrivilege) -> None:
     p = s.players[c.seat]
     pair = s.pair
     ctx.emit(ev.PrivilegePlaced(seat=c.seat, pair=pair, card=c.card, colour=c.colour))
-    gains = Gains(ctx.s, c.seat)
+    gains = Gains(ctx.state, c.seat)
     if c.card == CARD_DUCATS:
         gains.ducats += CARD_DUCATS_AMOUNT
     elif c.card == CARD_BREWMASTER:
@@ -327,13 +327,13 @@ def place_privilege(ctx: Ctx, c: cmd.PlacePrivilege) -> None:
 
 
 def decline_privilege(ctx: Ctx, c: cmd.DeclinePrivilege) -> None:
-    _need_step(ctx.s, STEP_PRIVILEGE)
-    ctx.emit(ev.PrivilegeDeclined(seat=c.seat, pair=ctx.s.pair))
+    _need_step(ctx.state, STEP_PRIVILEGE)
+    ctx.emit(ev.PrivilegeDeclined(seat=c.seat, pair=ctx.state.pair))
     after_base(ctx)
 
 
 def use_emergency_coin(ctx: Ctx, c: cmd.UseEmergencyCoin) -> None:
-    s = ctx.s
+    s = ctx.state
     if s.phase != PLAYING:
         raise IllegalMove("the emergency coin is used during your own turn")
     p = s.players[c.seat]
@@ -344,13 +344,13 @@ def use_emergency_coin(ctx: Ctx, c: cmd.UseEmergencyCoin) -> None:
 
 # -- barrels (§3.11) -------------------------------------------------------------------------------
 def claim(ctx: Ctx, c: cmd.ClaimBarrels) -> None:
-    _need_step(ctx.s, STEP_BARREL)
+    _need_step(ctx.state, STEP_BARREL)
     claim_barrels(ctx)
     after_base(ctx)
 
 
 # -- Kegs & More -------------------------------------------------------------------------------------
-def storage_commands(s: HAState, seat: int) -> list[Command]:
+def storage_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     shed = s.sheds_pending[0]
     tile = p.storage_tiles[shed]
@@ -371,7 +371,7 @@ def storage_commands(s: HAState, seat: int) -> list[Command]:
 
 
 def resolve_storage_tile(ctx: Ctx, c: cmd.ResolveStorageTile) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_STORAGE)
     if c not in storage_commands(s, c.seat):
         raise IllegalMove("this use of the storage tile is not possible now")
@@ -390,18 +390,18 @@ def resolve_storage_tile(ctx: Ctx, c: cmd.ResolveStorageTile) -> None:
 
 
 def move_cart(ctx: Ctx, seat: int, steps: int, load: int, source: str) -> None:
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     to, loaded, delivered, _ = simulate_cart(p.cart, p.cart_kegs, steps, load)
     ctx.emit(ev.CartMoved(seat=seat, to=to, steps=steps, loaded=loaded, delivered=delivered, source=source))
 
 
-def goods_commands(s: HAState, seat: int) -> list[Command]:
+def goods_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.TakeGoods(seat=seat, kegs=k, bales=b, rental=r)
             for k, b, r in goods_options(s, s.players[seat], s.space)]
 
 
 def take_goods(ctx: Ctx, c: cmd.TakeGoods) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_GOODS)
     if (c.kegs, c.bales, c.rental) not in goods_options(s, s.players[c.seat], s.space):
         raise IllegalMove(f"cannot take {c.kegs} kegs and {c.bales} bales"
@@ -412,13 +412,13 @@ def take_goods(ctx: Ctx, c: cmd.TakeGoods) -> None:
     after_goods(ctx)
 
 
-def cart_commands(s: HAState, seat: int) -> list[Command]:
+def cart_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     return [cmd.UseCarterDie(seat=seat, load=x) for x in cart_loads(p, carter_value(s, p), from_die=True)]
 
 
 def use_carter_die(ctx: Ctx, c: cmd.UseCarterDie) -> None:
-    s = ctx.s
+    s = ctx.state
     _need_step(s, STEP_CART)
     p = s.players[c.seat]
     if c.load not in cart_loads(p, carter_value(s, p), from_die=True):
@@ -427,7 +427,7 @@ def use_carter_die(ctx: Ctx, c: cmd.UseCarterDie) -> None:
     end_turn(ctx)
 
 
-def can_pass(s: HAState) -> bool:
+def can_pass(s: HeavenAndAleState) -> bool:
     if not s.kegs_and_more or s.phase != PLAYING:
         return False
     if s.step == STEP_BUY and s.bought:
@@ -438,7 +438,7 @@ def can_pass(s: HAState) -> bool:
 
 
 def pass_(ctx: Ctx, c: cmd.Pass) -> None:
-    s = ctx.s
+    s = ctx.state
     if not can_pass(s):
         raise IllegalMove("you must perform this action (at least one action of the space)")
     step = s.step

@@ -11,7 +11,7 @@ from . import delivery
 from .garden import N_SIDE
 from .privileges import COLOUR_SPOTS, DECLINED, MONK_SPOTS
 from .production import TRACK_MAX
-from .state import EMPTY, HAState, Player
+from .state import EMPTY, HeavenAndAleState, Player
 from .supply import MONK_BASE
 
 # Base rulebook, final scoring step 2: "4 points for each large barrel and 2 points for each small barrel you
@@ -63,7 +63,7 @@ def barrel_vp(goal: int, large: bool) -> int:
     return LARGE_VP if large else SMALL_VP
 
 
-def claimable(s: HAState, seat: int) -> tuple[list[int], list[int]]:
+def claimable(s: HeavenAndAleState, seat: int) -> tuple[list[int], list[int]]:
     """Goals whose large / small barrel ``seat`` would take now (§3.11: large first, else small)."""
     p = s.players[seat]
     large: list[int] = []

@@ -33,7 +33,6 @@ MONK_COST: dict[int, int] = {3: 4, 10: 3, 18: 2, 25: 1}
 RESOURCE_SPACES: tuple[int, ...] = tuple(i for i, k in enumerate(TRACK) if k == RESOURCE)
 MONK_SPACES: tuple[int, ...] = tuple(i for i, k in enumerate(TRACK) if k == MONK)
 DISC_SPACES: tuple[int, ...] = tuple(i for i, k in enumerate(TRACK) if k in (DISC_A, DISC_B, DISC_C, DISC_ABC))
-BARREL_SPACES: tuple[int, ...] = tuple(i for i, k in enumerate(TRACK) if k == BARREL)
 
 # §3.12 step 4 [RB]: in the last round of a 2p/3p game these disc spaces get a 2nd disc
 # (B, C; and for 3p the first A/B/C space).

@@ -18,12 +18,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from domain.core.views import parse_view
+
 from . import delivery
 from .board import START_SLOTS
 from .garden import SHED_NAMES, SPOT_NAMES
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS
-from .state import EMPTY, PLACING, HAState, Player
+from .state import EMPTY, PLACING, HeavenAndAleState, Player
 from .supply import (
     MONK_BASE,
     MONK_TYPES,
@@ -34,78 +36,93 @@ from .supply import (
     initial_resource_piles,
     pile_back_for_round,
 )
+from .view_models import Board, Delivery, SeatView
 
 
-def _player(b: dict[str, Any], km: bool) -> Player:
+def _player(b: Board) -> Player:
     p = Player()
-    p.money = b["ducats"]
-    p.brewmaster = b["brewmaster"]
-    p.markers = [b["markers"][c] for c in COLOURS]
-    p.garden = [TILE_CODES[b["garden"][name]] if name in b["garden"] else EMPTY for name in SPOT_NAMES]
-    p.sheds = [b["sheds"][name]["type"] if name in b["sheds"] else EMPTY for name in SHED_NAMES]
-    p.discs = [name in b["discs"] for name in SCORING_SPOTS]
-    p.pairs = [pair["card"] for pair in b["pairs"]]
+    p.money = b.ducats
+    p.brewmaster = b.brewmaster
+    p.markers = [b.markers[c] for c in COLOURS]
+    p.garden = [TILE_CODES[b.garden[name]] if name in b.garden else EMPTY for name in SPOT_NAMES]
+    p.sheds = [b.sheds[name].type if name in b.sheds else EMPTY for name in SHED_NAMES]
+    p.discs = [name in b.discs for name in SCORING_SPOTS]
+    p.pairs = [pair.card for pair in b.pairs]
     assert len(p.pairs) == len(PAIRS)
-    p.cards = list(b["privilege_cards"])
-    p.large = list(b["large_barrels"])
-    p.small = list(b["small_barrels"])
-    p.pos = 0 if b["figure"] == "start" else b["figure"]
-    p.done = b["finished_round"]
-    p.slot = START_SLOTS.index(b["starting_space"]) if b["starting_space"] is not None else EMPTY
-    if km:
-        d = b["delivery"]
-        p.kegs = d["regular_kegs"]
-        p.bales = d["regular_bales"]
-        p.rental = d["rental_spot"]
-        p.extra_spots = d["regular_spots"] - delivery.REGULAR_SPOTS
-        p.board_tiles = list(d["board_tiles"])
-        p.area_values = [v if v != delivery.KEG_AREA_VALUES[i] else None for i, v in enumerate(d["keg_area_values"])]
-        p.cart = d["cart"]
-        p.cart_kegs = d["cart_kegs"]
-        p.delivered = list(d["delivered"])
-        p.storage_tiles = [d["storage_tiles"].get(name) for name in SHED_NAMES]
+    p.cards = list(b.privilege_cards)
+    p.large = list(b.large_barrels)
+    p.small = list(b.small_barrels)
+    p.pos = 0 if b.figure == "start" else int(b.figure)
+    p.done = b.finished_round
+    p.slot = START_SLOTS.index(b.starting_space) if b.starting_space is not None else EMPTY
+    if b.delivery is not None:
+        _delivery(p, b.delivery)
     return p
 
 
+def _delivery(p: Player, d: Delivery) -> None:
+    """Kegs & More: the delivery board of one player."""
+    p.kegs = d.regular_kegs
+    p.bales = d.regular_bales
+    p.rental = d.rental_spot
+    p.extra_spots = d.regular_spots - delivery.REGULAR_SPOTS
+    p.board_tiles = list(d.board_tiles)
+    p.area_values = [v if v != delivery.KEG_AREA_VALUES[i] else None for i, v in enumerate(d.keg_area_values)]
+    p.cart = d.cart
+    p.cart_kegs = d.cart_kegs
+    p.delivered = list(d.delivered)
+    p.storage_tiles = [d.storage_tiles.get(name) for name in SHED_NAMES]
+
+
+def _or_empty(value: int | None) -> int:
+    return value if value is not None else EMPTY
+
+
+def _table(s: HeavenAndAleState, v: SeatView) -> None:
+    """The track, the starting spaces, the barrels and (Kegs & More) the carter die and reserves."""
+    s.tiles = [[TILE_CODES[t] for t in space.tiles or ()] for space in v.track]
+    s.discs = [space.discs or 0 for space in v.track]
+    if v.kegs_and_more:
+        s.kegs = [space.kegs or 0 for space in v.track]
+        s.bales = [space.bales or 0 for space in v.track]
+        assert v.carter_die is not None and v.keg_reserve is not None and v.bale_reserve is not None
+        s.die_space = _or_empty(v.carter_die.space)
+        s.die_value = v.carter_die.value
+        s.keg_reserve = v.keg_reserve
+        s.bale_reserve = v.bale_reserve
+    s.slots = [_or_empty(who) for who in v.starting_spaces.values()]
+    s.large = [_or_empty(b.large) for b in v.barrels]
+    s.small = [_or_empty(b.small) for b in v.barrels]
+
+
 def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
-                    legal: Sequence[Any] | None = None) -> HAState:
+                    legal: Sequence[Any] | None = None) -> HeavenAndAleState:
     """A state consistent with ``view``; pile contents sampled from ``rng``."""
-    km = view["kegs_and_more"]
-    n = view["players"]
-    s = HAState(n=n, rounds=view["rounds"], kegs_and_more=km, start_player=view["start_player"],
-                players=[_player(b, km) for b in view["boards"]])
-    s.phase = view["phase"]
-    s.round = view["round"]
-    s.turn = view["turn"] if view["turn"] is not None else EMPTY
-    s.step = view["step"] or ""
-    s.space = view["current_space"] if view["current_space"] is not None else 0
-    s.sheds_pending = [SHED_NAMES.index(name) for name in view["pending_sheds"]]
-    s.pair = view["pending_pair"] if view["pending_pair"] is not None else EMPTY
-    s.tiles = [[TILE_CODES[t] for t in space.get("tiles", ())] for space in view["track"]]
-    s.discs = [space.get("discs", 0) for space in view["track"]]
-    if km:
-        s.kegs = [space["kegs"] for space in view["track"]]
-        s.bales = [space["bales"] for space in view["track"]]
-        die = view["carter_die"]
-        s.die_space = die["space"] if die["space"] is not None else EMPTY
-        s.die_value = die["value"]
-        s.keg_reserve = view["keg_reserve"]
-        s.bale_reserve = view["bale_reserve"]
-    s.slots = [who if who is not None else EMPTY for who in view["starting_spaces"].values()]
-    s.large = [b["large"] if b["large"] is not None else EMPTY for b in view["barrels"]]
-    s.small = [b["small"] if b["small"] is not None else EMPTY for b in view["barrels"]]
+    v = parse_view(SeatView, view)
+    n = v.players
+    s = HeavenAndAleState(n=n, rounds=v.rounds, kegs_and_more=v.kegs_and_more, start_player=v.start_player,
+                          players=[_player(b) for b in v.boards])
+    s.phase = v.phase
+    s.round = v.round
+    s.turn = _or_empty(v.turn)
+    s.step = v.step or ""
+    s.space = v.current_space if v.current_space is not None else 0
+    s.sheds_pending = [SHED_NAMES.index(name) for name in v.pending_sheds]
+    s.pair = _or_empty(v.pending_pair)
+    _table(s, v)
     if s.phase == PLACING:
         order = [(s.start_player - i) % n for i in range(1, n)]
         s.place_order = [q for q in order if s.players[q].slot == EMPTY]
     if s.turn != EMPTY:
-        s.turn_from = view["turn_started_at"]
-        s.acted = view["acted"]
-        s.bought = view["bought"]
-    _deal_piles(s, view, rng)
+        assert v.turn_started_at is not None and v.acted is not None and v.bought is not None
+        s.turn_from = v.turn_started_at
+        s.acted = v.acted
+        s.bought = v.bought
+    _deal_piles(s, v.resource_piles, rng)
     return s
 
 
-def _deal_piles(s: HAState, view: dict[str, Any], rng: random.Random) -> None:
+def _deal_piles(s: HeavenAndAleState, resource_piles: list[int], rng: random.Random) -> None:
     seen = [c for space in s.tiles for c in space] + [c for p in s.players for c in p.garden if c != EMPTY]
     counts = [sum(per) for per in zip(*initial_resource_piles())]
     monks = [sum(per) for per in zip(*initial_monk_piles())]
@@ -117,7 +134,7 @@ def _deal_piles(s: HAState, view: dict[str, Any], rng: random.Random) -> None:
     pool = [c for c in range(N_RESOURCE_CODES) for _ in range(counts[c])]
     rng.shuffle(pool)
     s.piles = []
-    for size in view["resource_piles"]:
+    for size in resource_piles:
         pile = [0] * N_RESOURCE_CODES
         for c in pool[:size]:
             pile[c] += 1

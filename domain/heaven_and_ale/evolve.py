@@ -11,7 +11,7 @@ from . import events as ev
 from .board import START_SLOTS, TRACK_LEN
 from .garden import SHED_INDEX, SPOT_INDEX
 from .privileges import SCORING_INDEX
-from .state import ARRANGING, EMPTY, OVER, PLACING, PLAYING, STEP_MOVE, HAState, Player
+from .state import ARRANGING, EMPTY, OVER, PLACING, PLAYING, STEP_MOVE, HeavenAndAleState, Player
 from .supply import MONK_BASE, TILE_CODES
 
 SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
@@ -29,8 +29,8 @@ def remove_goods(p: Player, kegs: int, bales: int) -> None:
         p.rental = None
 
 
-def _setup(state: HAState | None, e: ev.GameSetUp) -> HAState:
-    s = HAState(n=e.players, rounds=e.rounds, kegs_and_more=e.kegs_and_more, start_player=e.start_player,
+def _setup(state: HeavenAndAleState | None, e: ev.GameSetUp) -> HeavenAndAleState:
+    s = HeavenAndAleState(n=e.players, rounds=e.rounds, kegs_and_more=e.kegs_and_more, start_player=e.start_player,
                 players=[Player() for _ in range(e.players)])
     from .barrels import goals
     s.large = [EMPTY] * len(goals(e.kegs_and_more))
@@ -39,7 +39,7 @@ def _setup(state: HAState | None, e: ev.GameSetUp) -> HAState:
     return s
 
 
-def _stocked(s: HAState, e: ev.TrackStocked) -> HAState:
+def _stocked(s: HeavenAndAleState, e: ev.TrackStocked) -> HeavenAndAleState:
     for space, name, back in e.resources:
         code = TILE_CODES[name]
         s.piles[back][code] -= 1
@@ -52,7 +52,7 @@ def _stocked(s: HAState, e: ev.TrackStocked) -> HAState:
     return s
 
 
-def _slot_taken(s: HAState, e: ev.StartingSpaceTaken) -> HAState:
+def _slot_taken(s: HeavenAndAleState, e: ev.StartingSpaceTaken) -> HeavenAndAleState:
     p = s.players[e.seat]
     slot = SLOT_INDEX[e.slot]
     if p.slot != EMPTY:  # moving from the starting area all the way round to it
@@ -72,7 +72,7 @@ def _slot_taken(s: HAState, e: ev.StartingSpaceTaken) -> HAState:
     return s
 
 
-def _rewards(s: HAState, e: ev.RewardsGained) -> HAState:
+def _rewards(s: HeavenAndAleState, e: ev.RewardsGained) -> HeavenAndAleState:
     p = s.players[e.seat]
     p.money += e.ducats
     p.brewmaster += e.brewmaster
@@ -81,18 +81,18 @@ def _rewards(s: HAState, e: ev.RewardsGained) -> HAState:
     return s
 
 
-def _storage_placed(s: HAState, e: ev.StorageTilePlaced) -> HAState:
+def _storage_placed(s: HeavenAndAleState, e: ev.StorageTilePlaced) -> HeavenAndAleState:
     s.players[e.seat].storage_tiles[SHED_INDEX[e.shed]] = e.tile
     return s
 
 
-def _die(s: HAState, e: ev.CarterDiePlaced) -> HAState:
+def _die(s: HeavenAndAleState, e: ev.CarterDiePlaced) -> HeavenAndAleState:
     s.die_space = e.space
     s.die_value = e.value
     return s
 
 
-def _goods_added(s: HAState, e: ev.GoodsAdded) -> HAState:
+def _goods_added(s: HeavenAndAleState, e: ev.GoodsAdded) -> HeavenAndAleState:
     for space in e.kegs:
         s.kegs[space] += 1
     for space in e.bales:
@@ -102,7 +102,7 @@ def _goods_added(s: HAState, e: ev.GoodsAdded) -> HAState:
     return s
 
 
-def _round(s: HAState, e: ev.RoundBegan) -> HAState:
+def _round(s: HeavenAndAleState, e: ev.RoundBegan) -> HeavenAndAleState:
     s.phase = PLAYING
     s.round = e.round
     for p in s.players:
@@ -111,7 +111,7 @@ def _round(s: HAState, e: ev.RoundBegan) -> HAState:
     return s
 
 
-def _turn(s: HAState, e: ev.TurnBegan) -> HAState:
+def _turn(s: HeavenAndAleState, e: ev.TurnBegan) -> HeavenAndAleState:
     p = s.players[e.seat]
     s.turn = e.seat
     s.step = STEP_MOVE
@@ -124,7 +124,7 @@ def _turn(s: HAState, e: ev.TurnBegan) -> HAState:
     return s
 
 
-def _moved(s: HAState, e: ev.FigureMoved) -> HAState:
+def _moved(s: HeavenAndAleState, e: ev.FigureMoved) -> HeavenAndAleState:
     p = s.players[e.seat]
     if p.slot != EMPTY:
         s.slots[p.slot] = EMPTY
@@ -134,14 +134,14 @@ def _moved(s: HAState, e: ev.FigureMoved) -> HAState:
     return s
 
 
-def _step(s: HAState, e: ev.StepBegan) -> HAState:
+def _step(s: HeavenAndAleState, e: ev.StepBegan) -> HeavenAndAleState:
     s.step = e.step
     if e.pair is not None:
         s.pair = e.pair
     return s
 
 
-def _bought(s: HAState, e: ev.TileBought) -> HAState:
+def _bought(s: HeavenAndAleState, e: ev.TileBought) -> HeavenAndAleState:
     p = s.players[e.seat]
     code = TILE_CODES[e.tile]
     s.tiles[e.space].remove(code)
@@ -152,31 +152,31 @@ def _bought(s: HAState, e: ev.TileBought) -> HAState:
     return s
 
 
-def _enclosed(s: HAState, e: ev.ShedsEnclosed) -> HAState:
+def _enclosed(s: HeavenAndAleState, e: ev.ShedsEnclosed) -> HeavenAndAleState:
     s.sheds_pending = [SHED_INDEX[x] for x in e.sheds]
     return s
 
 
-def _built(s: HAState, e: ev.ShedBuilt) -> HAState:
+def _built(s: HeavenAndAleState, e: ev.ShedBuilt) -> HeavenAndAleState:
     s.players[e.seat].sheds[SHED_INDEX[e.shed]] = e.shed_type
     return s
 
 
-def _activated(s: HAState, e: ev.ShedTilesActivated) -> HAState:
+def _activated(s: HeavenAndAleState, e: ev.ShedTilesActivated) -> HeavenAndAleState:
     shed = SHED_INDEX[e.shed]
     if shed in s.sheds_pending:
         s.sheds_pending.remove(shed)
     return s
 
 
-def _disc(s: HAState, e: ev.DiscTaken) -> HAState:
+def _disc(s: HeavenAndAleState, e: ev.DiscTaken) -> HeavenAndAleState:
     s.discs[e.space] -= 1
     s.players[e.seat].discs[SCORING_INDEX[e.spot]] = True
     s.acted = True
     return s
 
 
-def _privilege(s: HAState, e: ev.PrivilegePlaced) -> HAState:
+def _privilege(s: HeavenAndAleState, e: ev.PrivilegePlaced) -> HeavenAndAleState:
     p = s.players[e.seat]
     p.pairs[e.pair] = e.card
     p.cards.remove(e.card)
@@ -184,20 +184,20 @@ def _privilege(s: HAState, e: ev.PrivilegePlaced) -> HAState:
     return s
 
 
-def _declined(s: HAState, e: ev.PrivilegeDeclined) -> HAState:
+def _declined(s: HeavenAndAleState, e: ev.PrivilegeDeclined) -> HeavenAndAleState:
     s.players[e.seat].pairs[e.pair] = "declined"
     s.pair = EMPTY
     return s
 
 
-def _coin(s: HAState, e: ev.EmergencyCoinUsed) -> HAState:
+def _coin(s: HeavenAndAleState, e: ev.EmergencyCoinUsed) -> HeavenAndAleState:
     p = s.players[e.seat]
     p.cards.remove(e.card)
     p.money += e.ducats
     return s
 
 
-def _barrels(s: HAState, e: ev.BarrelsClaimed) -> HAState:
+def _barrels(s: HeavenAndAleState, e: ev.BarrelsClaimed) -> HeavenAndAleState:
     p = s.players[e.seat]
     for g in e.large:
         s.large[g] = e.seat
@@ -209,11 +209,11 @@ def _barrels(s: HAState, e: ev.BarrelsClaimed) -> HAState:
     return s
 
 
-def _skipped(s: HAState, e: ev.ActionSkipped) -> HAState:
+def _skipped(s: HeavenAndAleState, e: ev.ActionSkipped) -> HeavenAndAleState:
     return s
 
 
-def _storage_used(s: HAState, e: ev.StorageTileUsed) -> HAState:
+def _storage_used(s: HeavenAndAleState, e: ev.StorageTileUsed) -> HeavenAndAleState:
     p = s.players[e.seat]
     p.storage_tiles[SHED_INDEX[e.shed]] = None
     if e.side == "back":
@@ -225,7 +225,7 @@ def _storage_used(s: HAState, e: ev.StorageTileUsed) -> HAState:
     return s
 
 
-def _goods_taken(s: HAState, e: ev.GoodsTaken) -> HAState:
+def _goods_taken(s: HeavenAndAleState, e: ev.GoodsTaken) -> HeavenAndAleState:
     p = s.players[e.seat]
     if e.space >= 0:
         s.kegs[e.space] -= e.kegs
@@ -242,7 +242,7 @@ def _goods_taken(s: HAState, e: ev.GoodsTaken) -> HAState:
     return s
 
 
-def _cart(s: HAState, e: ev.CartMoved) -> HAState:
+def _cart(s: HeavenAndAleState, e: ev.CartMoved) -> HeavenAndAleState:
     p = s.players[e.seat]
     remove_goods(p, e.loaded, e.loaded)
     s.bale_reserve += e.loaded
@@ -255,13 +255,13 @@ def _cart(s: HAState, e: ev.CartMoved) -> HAState:
     return s
 
 
-def _turn_ended(s: HAState, e: ev.TurnEnded) -> HAState:
+def _turn_ended(s: HeavenAndAleState, e: ev.TurnEnded) -> HeavenAndAleState:
     s.turn = EMPTY
     s.step = ""
     return s
 
 
-def _ended(s: HAState, e: ev.GameEnded) -> HAState:
+def _ended(s: HeavenAndAleState, e: ev.GameEnded) -> HeavenAndAleState:
     s.phase = OVER
     s.turn = EMPTY
     s.step = ""
@@ -280,7 +280,7 @@ _HANDLERS: dict[type, Callable] = {
 }
 
 
-def evolve(state: HAState | None, event: Event) -> HAState:
+def evolve(state: HeavenAndAleState | None, event: Event) -> HeavenAndAleState:
     if isinstance(event, ev.GameSetUp):
         return _setup(state, event)
     assert state is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from domain.core import Event
+from domain.core.decision import Decision
 
 from . import delivery
 from . import events as ev
@@ -40,29 +40,25 @@ from .state import (
     STEP_GOODS,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
 )
 from .supply import MONK_BASE, MONKS_PER_PILE, pile_back_for_round, tile_name
 
 
-class Ctx:
-    """A scratch copy of the state plus the events emitted so far."""
+class Ctx(Decision[HeavenAndAleState]):
+    """The core decision context (:class:`~domain.core.decision.Decision`) bound to Heaven & Ale's fold."""
 
-    def __init__(self, state: HAState, rng: random.Random) -> None:
-        self.s = state
-        self.rng = rng
-        self.events: list[Event] = []
+    __slots__ = ()
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.s = evolve(self.s, event)
+    def __init__(self, state: HeavenAndAleState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, evolve, HeavenAndAleState.copy, eager=True)
 
 
 # -- rewards ---------------------------------------------------------------------------------------
 class Gains:
     """Accumulates activation rewards for one seat, applying the caps at 20 (§3.6, U8)."""
 
-    def __init__(self, s: HAState, seat: int) -> None:
+    def __init__(self, s: HeavenAndAleState, seat: int) -> None:
         self.p = s.players[seat]
         self.seat = seat
         self.ducats = 0
@@ -101,12 +97,12 @@ class Gains:
 
 # -- stages of a turn ------------------------------------------------------------------------------
 def prompt(ctx: Ctx, step: str, shed: int | None = None, pair: int | None = None) -> None:
-    ctx.emit(ev.StepBegan(seat=ctx.s.turn, step=step, shed=None if shed is None else SHED_NAMES[shed], pair=pair))
+    ctx.emit(ev.StepBegan(seat=ctx.state.turn, step=step, shed=None if shed is None else SHED_NAMES[shed], pair=pair))
 
 
 def start_base_action(ctx: Ctx) -> None:
     """After moving onto a track space: the base action, if it can be performed (§3.4, expansion A1)."""
-    s = ctx.s
+    s = ctx.state
     seat, space = s.turn, s.space
     p = s.players[seat]
     if not base_performable(s, p, seat, space, potential_money(p)):
@@ -128,13 +124,13 @@ def start_base_action(ctx: Ctx) -> None:
 
 
 def claim_barrels(ctx: Ctx) -> None:
-    large, small = claimable(ctx.s, ctx.s.turn)
-    ctx.emit(ev.BarrelsClaimed(seat=ctx.s.turn, large=large, small=small))
+    large, small = claimable(ctx.state, ctx.state.turn)
+    ctx.emit(ev.BarrelsClaimed(seat=ctx.state.turn, large=large, small=small))
 
 
 def after_base(ctx: Ctx) -> None:
     """Expansion A2: kegs and bales, then A3: the carter die; then the turn ends."""
-    s = ctx.s
+    s = ctx.state
     if s.kegs_and_more:
         p = s.players[s.turn]
         if goods_performable(s, p, s.space, potential_money(p)):
@@ -144,7 +140,7 @@ def after_base(ctx: Ctx) -> None:
 
 
 def after_goods(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     if s.kegs_and_more and cart_performable(s, s.players[s.turn], s.space):
         prompt(ctx, STEP_CART)
         return
@@ -153,7 +149,7 @@ def after_goods(ctx: Ctx) -> None:
 
 def resume_buying(ctx: Ctx) -> None:
     """Resolve enclosed sheds in order (expansion B, then §3.7), then go on buying."""
-    s = ctx.s
+    s = ctx.state
     seat = s.turn
     while s.sheds_pending:
         shed = s.sheds_pending[0]
@@ -163,33 +159,33 @@ def resume_buying(ctx: Ctx) -> None:
             return
         if p.sheds[shed] == EMPTY:
             build_shed(ctx, shed)
-            p = ctx.s.players[seat]
+            p = ctx.state.players[seat]
         options = shed_options(shed, p.sheds[shed])
         if len(options) > 1:
             prompt(ctx, STEP_SHED, shed=shed)
             return
         activate_shed(ctx, shed, options[0])
-        s = ctx.s
+        s = ctx.state
     prompt(ctx, STEP_BUY)
 
 
 def build_shed(ctx: Ctx, shed: int) -> None:
     """§3.7 steps 1-2: fertility sum, brewmaster steps, shed type."""
-    s = ctx.s
+    s = ctx.state
     p = s.players[s.turn]
     fertility = sum(p.garden[n] % 5 + 1 for n in SHED_NEIGHBOURS[shed] if p.garden[n] < MONK_BASE)
     steps, kind = shed_reward(fertility)
     ctx.emit(ev.ShedBuilt(seat=s.turn, shed=SHED_NAMES[shed], fertility=fertility, shed_type=kind))
-    gains = Gains(ctx.s, ctx.s.turn)
+    gains = Gains(ctx.state, ctx.state.turn)
     gains.brewmaster(steps)
     gains.emit(ctx, f"shed {SHED_NAMES[shed]}")
 
 
 def activate_shed(ctx: Ctx, shed: int, spots: tuple[int, ...]) -> None:
     """§3.7 step 3: activate the chosen adjacent tiles."""
-    seat = ctx.s.turn
+    seat = ctx.state.turn
     ctx.emit(ev.ShedTilesActivated(seat=seat, shed=SHED_NAMES[shed], spots=[SPOT_NAMES[x] for x in spots]))
-    gains = Gains(ctx.s, seat)
+    gains = Gains(ctx.state, seat)
     for spot in spots:
         gains.activate(spot)
     gains.emit(ctx, f"shed {SHED_NAMES[shed]} activation")
@@ -201,21 +197,21 @@ def roll(ctx: Ctx) -> int:
 
 
 def end_turn(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     seat = s.turn
     if s.kegs_and_more:
         carter_die_at_turn_end(ctx)
-        s = ctx.s
+        s = ctx.state
     ctx.emit(ev.TurnEnded(seat=seat))
-    s = ctx.s
+    s = ctx.state
     if all(p.done for p in s.players):
         if s.round >= s.rounds:
             ctx.emit(ev.GameEnded())
             return
         prepare_round(ctx, s.round + 1)
-        s = ctx.s
+        s = ctx.state
         ctx.emit(ev.RoundBegan(round=s.round + 1))
-        begin_turn(ctx, ctx.s.slots[START_SLOTS.index(SLOT_FIRST)])
+        begin_turn(ctx, ctx.state.slots[START_SLOTS.index(SLOT_FIRST)])
         return
     nxt = (seat + 1) % s.n
     while s.players[nxt].done:
@@ -229,7 +225,7 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
 
 def carter_die_at_turn_end(ctx: Ctx) -> None:
     """Expansion A 'IMPORTANT' and its special case (RULES_NOTES R-K1, R-K2)."""
-    s = ctx.s
+    s = ctx.state
     p = s.players[s.turn]
     here = 0 if p.done else p.pos
     d = s.die_space
@@ -261,7 +257,7 @@ def draw(rng: random.Random, counts: list[int]) -> int:
 
 def stock_track(ctx: Ctx, round_no: int) -> None:
     """§3.2 steps 2, 4-6 / §3.12 steps 1-4: monks, resource tiles and discs onto the track."""
-    s = ctx.s
+    s = ctx.state
     piles = [p[:] for p in s.piles]
     resources: list[tuple[int, str, int]] = []
     for space in RESOURCE_SPACES:
@@ -293,7 +289,7 @@ def stock_track(ctx: Ctx, round_no: int) -> None:
 
 def add_goods(ctx: Ctx) -> None:
     """Expansion setup 5 / C: 4 kegs then 4 bales, counting the die's pips from the die (start area counts)."""
-    s = ctx.s
+    s = ctx.state
     pos = s.die_space
     kegs: list[int] = []
     bales: list[int] = []
@@ -308,20 +304,20 @@ def add_goods(ctx: Ctx) -> None:
 
 def prepare_round(ctx: Ctx, round_no: int) -> None:
     stock_track(ctx, round_no)
-    if ctx.s.kegs_and_more:
+    if ctx.state.kegs_and_more:
         add_goods(ctx)
 
 
 def start_play(ctx: Ctx) -> None:
     """After setup: (expansion) roll and place the carter die, add goods; then round 1 begins."""
-    s = ctx.s
+    s = ctx.state
     if s.kegs_and_more:
         r = roll(ctx)
         ctx.emit(ev.CarterDiePlaced(space=r % TRACK_LEN, value=r, reason="setup"))
         add_goods(ctx)
     ctx.emit(ev.RoundBegan(round=1))
-    begin_turn(ctx, ctx.s.start_player)
+    begin_turn(ctx, ctx.state.start_player)
 
 
-def game_over(s: HAState) -> bool:
+def game_over(s: HeavenAndAleState) -> bool:
     return s.phase == OVER

@@ -21,8 +21,9 @@ from .evolve import evolve
 from .flow import Ctx, stock_track
 from .legal import legal_commands, to_act
 from .scoring import breakdown
-from .state import OVER, PLACING, PLAYING, HAState
+from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
+from .view_models import VIEW_MODELS
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True
@@ -47,7 +48,7 @@ class HeavenAndAleOptions(BaseModel):
         return self
 
 
-class HeavenAndAle(Game[HAState]):
+class HeavenAndAle(Game[HeavenAndAleState]):
     id = "heaven-and-ale"
     title = "Heaven & Ale (+ Kegs & More)"
     min_players = 2
@@ -56,6 +57,8 @@ class HeavenAndAle(Game[HAState]):
     command_types = COMMAND_TYPES
     event_types = ev.EVENT_TYPES
     pass_commands = ("Pass", "EndBuying", "DeclinePrivilege")
+    view_models = VIEW_MODELS
+    state_type = HeavenAndAleState
     example_options = {"kegs_and_more": True}
 
     def bot_support(self) -> BotSupport:
@@ -73,8 +76,8 @@ class HeavenAndAle(Game[HAState]):
         rounds = options.rounds or ROUNDS_BY_PLAYERS[n_seats]
         start = rng.randrange(n_seats) if RANDOM_START_PLAYER else 0
         first = ev.GameSetUp(players=n_seats, rounds=rounds, kegs_and_more=options.kegs_and_more, start_player=start)
-        ctx = Ctx(evolve(None, first), rng)
-        ctx.events.append(first)
+        ctx = Ctx(None, rng)
+        ctx.emit(first)
         stock_track(ctx, 1)
         ctx.emit(ev.StartingSpaceTaken(seat=start, slot="first"))
         if options.kegs_and_more:
@@ -82,7 +85,7 @@ class HeavenAndAle(Game[HAState]):
                 ctx.emit(ev.GoodsTaken(seat=seat, space=-1, kegs=delivery.START_KEGS, bales=delivery.START_BALES))
         return ctx.events
 
-    def decide(self, state: HAState, command: Command, rng: random.Random) -> list[Event]:
+    def decide(self, state: HeavenAndAleState, command: Command, rng: random.Random) -> list[Event]:
         if state.phase == OVER:
             raise GameNotActive("the game is over")
         handler = HANDLERS.get(type(command))
@@ -90,20 +93,20 @@ class HeavenAndAle(Game[HAState]):
             raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
         if command.seat not in to_act(state):
             raise NotYourTurn(f"seat {command.seat} may not act now; waiting for seat(s) {to_act(state)}")
-        ctx = Ctx(state.copy(), rng)
+        ctx = Ctx(state, rng)
         handler(ctx, command)
         return ctx.events
 
-    def evolve(self, state: HAState | None, event: Event) -> HAState:
+    def evolve(self, state: HeavenAndAleState | None, event: Event) -> HeavenAndAleState:
         return evolve(state, event)
 
-    def legal_commands(self, state: HAState, seat: int) -> list[Command]:
+    def legal_commands(self, state: HeavenAndAleState, seat: int) -> list[Command]:
         return legal_commands(state, seat)
 
-    def to_act(self, state: HAState) -> list[int]:
+    def to_act(self, state: HeavenAndAleState) -> list[int]:
         return to_act(state)
 
-    def turn_key(self, state: HAState, seat: int) -> Hashable:
+    def turn_key(self, state: HeavenAndAleState, seat: int) -> Hashable:
         # The rearmost figure moves next (§3.3), so one seat can take two turns in a row: a turn is one
         # move from ``turn_from`` with everything it leads to; each start-space placement is one turn.
         if state.phase == PLAYING:
@@ -112,13 +115,13 @@ class HeavenAndAle(Game[HAState]):
             return (state.phase, len(state.place_order))
         return (state.phase, state.round)
 
-    def view(self, state: HAState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: HeavenAndAleState, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
-    def is_over(self, state: HAState) -> bool:
+    def is_over(self, state: HeavenAndAleState) -> bool:
         return state.phase == OVER
 
-    def scores(self, state: HAState) -> list[Score]:
+    def scores(self, state: HeavenAndAleState) -> list[Score]:
         # §3.14 step 6: ties are shared victories, so there is no tiebreak.
         return [Score.of(seat, breakdown(state, seat)) for seat in range(state.n)]
 
@@ -129,5 +132,5 @@ class HeavenAndAle(Game[HAState]):
             del out["kegs_and_more"]
         return out
 
-    def clone(self, state: HAState) -> HAState:
+    def clone(self, state: HeavenAndAleState) -> HeavenAndAleState:
         return state.copy()

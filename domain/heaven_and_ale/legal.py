@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.core import Command
 
 from . import commands as cmd
@@ -32,12 +34,12 @@ from .state import (
     STEP_PRIVILEGE,
     STEP_SHED,
     STEP_STORAGE,
-    HAState,
+    HeavenAndAleState,
 )
 from .supply import tile_name
 
 
-def to_act(s: HAState) -> list[int]:
+def to_act(s: HeavenAndAleState) -> list[int]:
     if s.phase == PLAYING:
         return [s.turn] if s.turn >= 0 else []
     if s.phase == PLACING:
@@ -47,7 +49,36 @@ def to_act(s: HAState) -> list[int]:
     return []
 
 
-def legal_commands(s: HAState, seat: int) -> list[Command]:
+def _move_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
+    p = s.players[seat]
+    out: list[Command] = [cmd.Move(seat=seat, space=k) for k in range(p.pos + 1, TRACK_LEN) if reachable(s, seat, k)]
+    out.extend(slot_commands(s, seat))
+    return out
+
+
+def _buy_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
+    out: list[Command] = [cmd.BuyTile(seat=seat, tile=tile_name(code), spot=SPOT_NAMES[spot])
+                          for code, spot, _ in buy_options(s, s.players[seat], s.space)]
+    if s.bought:
+        out.append(cmd.EndBuying(seat=seat))
+    return out
+
+
+STEP_COMMANDS: dict[str, Callable[[HeavenAndAleState, int], list[Command]]] = {
+    STEP_MOVE: _move_commands,
+    STEP_BUY: _buy_commands,
+    STEP_DISC: disc_commands,
+    STEP_BARREL: lambda s, seat: [cmd.ClaimBarrels(seat=seat)],
+    STEP_SHED: shed_commands,
+    STEP_PRIVILEGE: privilege_commands,
+    STEP_STORAGE: storage_commands,
+    STEP_GOODS: goods_commands,
+    STEP_CART: cart_commands,
+}
+"""The commands of each step of a turn (besides passing and the emergency coin)."""
+
+
+def legal_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     if s.phase == PLACING:
         return slot_commands(s, seat) if s.place_order[:1] == [seat] else []
     if s.phase == ARRANGING:
@@ -57,33 +88,8 @@ def legal_commands(s: HAState, seat: int) -> list[Command]:
         return [cmd.PlaceStorageTile(seat=seat, tile=t) for t in remaining_storage_tiles(p)]
     if s.phase != PLAYING or s.turn != seat:
         return []
-    step = s.step
-    out: list[Command]
-    if step == STEP_MOVE:
-        p = s.players[seat]
-        out = [cmd.Move(seat=seat, space=k) for k in range(p.pos + 1, TRACK_LEN) if reachable(s, seat, k)]
-        out.extend(slot_commands(s, seat))
-    elif step == STEP_BUY:
-        out = [cmd.BuyTile(seat=seat, tile=tile_name(code), spot=SPOT_NAMES[spot])
-               for code, spot, _ in buy_options(s, s.players[seat], s.space)]
-        if s.bought:
-            out.append(cmd.EndBuying(seat=seat))
-    elif step == STEP_DISC:
-        out = disc_commands(s, seat)
-    elif step == STEP_BARREL:
-        out = [cmd.ClaimBarrels(seat=seat)]
-    elif step == STEP_SHED:
-        out = shed_commands(s, seat)
-    elif step == STEP_PRIVILEGE:
-        out = privilege_commands(s, seat)
-    elif step == STEP_STORAGE:
-        out = storage_commands(s, seat)
-    elif step == STEP_GOODS:
-        out = goods_commands(s, seat)
-    elif step == STEP_CART:
-        out = cart_commands(s, seat)
-    else:
-        out = []
+    step = STEP_COMMANDS.get(s.step)
+    out = step(s, seat) if step is not None else []
     if can_pass(s):
         out.append(cmd.Pass(seat=seat))
     out.extend(cmd.UseEmergencyCoin(seat=seat, card=card) for card in s.players[seat].cards)

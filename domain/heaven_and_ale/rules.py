@@ -26,7 +26,7 @@ from .board import (
 from .garden import N_SIDE, N_SPOTS
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
-from .state import EMPTY, HAState, Player
+from .state import EMPTY, HeavenAndAleState, Player
 from .supply import FERTILITIES, MONK_BASE
 
 Piece = Literal["keg", "bale"]
@@ -45,7 +45,7 @@ def base_cost(code: int, space: int) -> int:
     return MONK_COST[space] if code >= MONK_BASE else code % 5 + 1
 
 
-def cheapest_buy(s: HAState, p: Player, space: int) -> int | None:
+def cheapest_buy(s: HeavenAndAleState, p: Player, space: int) -> int | None:
     """The lowest price of any tile on ``space`` into any empty spot of ``p``'s garden, or None."""
     garden = p.garden
     sunny_free = EMPTY in garden[:N_SIDE]
@@ -61,12 +61,12 @@ def cheapest_buy(s: HAState, p: Player, space: int) -> int | None:
     return best
 
 
-def can_buy(s: HAState, p: Player, space: int, money: int) -> bool:
+def can_buy(s: HeavenAndAleState, p: Player, space: int, money: int) -> bool:
     cheapest = cheapest_buy(s, p, space)
     return cheapest is not None and cheapest <= money
 
 
-def buy_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, int]]:
+def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, int]]:
     """(tile code, spot, cost) affordable now."""
     out: list[tuple[int, int, int]] = []
     garden = p.garden
@@ -82,23 +82,35 @@ def buy_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, int]]
 
 
 # -- discs (§3.6) ------------------------------------------------------------------------------
-def disc_options(s: HAState, p: Player, space: int) -> list[tuple[int, int | None]]:
+def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int | None]]:
     """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
     kind = TRACK[space]
     out: list[tuple[int, int | None]] = []
-    garden = p.garden
-    if kind in (DISC_A, DISC_ABC) and not p.discs[X_SPOT]:
-        # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
-        # the x spot only needs a resource tile on the board ("a type of tile that is not present").
-        if any(t != EMPTY and t < MONK_BASE for t in garden):
-            out.extend((X_SPOT, n) for n in FERTILITIES)
+    if kind in (DISC_A, DISC_ABC):
+        out.extend(_x_spot_options(p))
     if kind in (DISC_C, DISC_ABC):
-        colours = {t // 5 for t in garden if t != EMPTY and t < MONK_BASE}
-        out.extend((spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours)
+        out.extend(_colour_spot_options(p))
     if kind in (DISC_B, DISC_ABC):
-        types = {t - MONK_BASE for t in garden if t != EMPTY and t >= MONK_BASE}
-        out.extend((spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types)
+        out.extend(_monk_spot_options(p))
     return out
+
+
+def _x_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
+    # the x spot only needs a resource tile on the board ("a type of tile that is not present").
+    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in p.garden):
+        return []
+    return [(X_SPOT, n) for n in FERTILITIES]
+
+
+def _colour_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    colours = {t // 5 for t in p.garden if t != EMPTY and t < MONK_BASE}
+    return [(spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours]
+
+
+def _monk_spot_options(p: Player) -> list[tuple[int, int | None]]:
+    types = {t - MONK_BASE for t in p.garden if t != EMPTY and t >= MONK_BASE}
+    return [(spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types]
 
 
 # -- Kegs & More (expansion A2, A3) ---------------------------------------------------------------
@@ -110,11 +122,11 @@ def storage_room(p: Player, money: int) -> int:
     return room
 
 
-def goods_performable(s: HAState, p: Player, space: int, money: int) -> bool:
+def goods_performable(s: HeavenAndAleState, p: Player, space: int, money: int) -> bool:
     return (s.kegs[space] + s.bales[space]) > 0 and storage_room(p, money) > 0
 
 
-def goods_options(s: HAState, p: Player, space: int) -> list[tuple[int, int, Piece | None]]:
+def goods_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, Piece | None]]:
     """(kegs, bales, piece on the rental spot) takes allowed now from ``space``."""
     return store_options(p, s.kegs[space], s.bales[space], need_one=True)
 
@@ -178,18 +190,18 @@ def cart_loads(p: Player, steps: int, from_die: bool) -> list[int]:
     return list(range(low, most + 1))
 
 
-def carter_value(s: HAState, p: Player) -> int:
+def carter_value(s: HeavenAndAleState, p: Player) -> int:
     return s.die_value + p.carter_bonus()
 
 
-def cart_performable(s: HAState, p: Player, space: int) -> bool:
+def cart_performable(s: HeavenAndAleState, p: Player, space: int) -> bool:
     if s.die_space != space:
         return False
     return p.cart != delivery.MONASTERY or min(p.total_kegs(), p.total_bales()) >= 1
 
 
 # -- reaching a space (§3.4, expansion A) ------------------------------------------------------
-def base_performable(s: HAState, p: Player, seat: int, space: int, money: int) -> bool:
+def base_performable(s: HeavenAndAleState, p: Player, seat: int, space: int, money: int) -> bool:
     kind = TRACK[space]
     if kind == RESOURCE or kind == MONK:
         return can_buy(s, p, space, money)
@@ -199,7 +211,7 @@ def base_performable(s: HAState, p: Player, seat: int, space: int, money: int) -
     return s.discs[space] > 0 and bool(disc_options(s, p, space))
 
 
-def reachable(s: HAState, seat: int, space: int) -> bool:
+def reachable(s: HeavenAndAleState, seat: int, space: int) -> bool:
     p = s.players[seat]
     money = potential_money(p)
     if base_performable(s, p, seat, space, money):
@@ -209,7 +221,7 @@ def reachable(s: HAState, seat: int, space: int) -> bool:
     return False
 
 
-def free_slots(s: HAState, seat: int, forced: bool) -> list[int]:
+def free_slots(s: HeavenAndAleState, seat: int, forced: bool) -> list[int]:
     """Starting spaces the seat may take; ``forced`` applies the last-player rule (§3.4 step 6)."""
     # A figure still standing on a starting space leaves it when it moves (RULES_NOTES R3).
     free = [i for i, who in enumerate(s.slots) if who == EMPTY or who == seat]
@@ -219,7 +231,7 @@ def free_slots(s: HAState, seat: int, forced: bool) -> list[int]:
     return free
 
 
-def later_stage_performable(s: HAState, seat: int, step: str) -> bool:
+def later_stage_performable(s: HeavenAndAleState, seat: int, step: str) -> bool:
     """Kegs & More A: whether an action after ``step`` on this space can still be performed."""
     p = s.players[seat]
     space = s.space

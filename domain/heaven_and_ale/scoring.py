@@ -9,7 +9,7 @@ from .barrels import barrel_vp
 from .board import FIRST_PLAYER_VP, SLOT_FIRST, START_SLOTS
 from .privileges import CARD_BARRELS, CARD_BARRELS_VP
 from .production import FINAL_DUCATS_PER_STEP, TRACK_MAX, bracket
-from .state import HAState, Player
+from .state import HeavenAndAleState, Player
 
 
 def exchange(markers: list[int], rate: int) -> list[int]:
@@ -66,7 +66,7 @@ def keg_points(p: Player) -> tuple[int, Fraction, int]:
     return delivered, stored, cart
 
 
-def breakdown(s: HAState, seat: int) -> dict[str, int | Fraction | float]:
+def breakdown(s: HeavenAndAleState, seat: int) -> dict[str, int | Fraction | float]:
     p = s.players[seat]
     prod, _, _ = production(p)
     out: dict[str, int | Fraction | float] = {
@@ -84,11 +84,11 @@ def breakdown(s: HAState, seat: int) -> dict[str, int | Fraction | float]:
     return out
 
 
-def total(s: HAState, seat: int) -> Fraction:
+def total(s: HeavenAndAleState, seat: int) -> Fraction:
     return sum((Fraction(v) for v in breakdown(s, seat).values()), Fraction(0))
 
 
-def preview(s: HAState, seat: int) -> dict[str, object]:
+def preview(s: HeavenAndAleState, seat: int) -> dict[str, object]:
     """What the final scoring would give if the game ended now (§3.14): the markers after the exchange and the
     ducat purchases, the least of them, and the score sheet. The same code scores the real end."""
     p = s.players[seat]

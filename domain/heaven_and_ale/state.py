@@ -89,7 +89,7 @@ class Player:
 
 
 @dataclass
-class HAState:
+class HeavenAndAleState:
     """The whole table."""
 
     n: int
@@ -125,8 +125,8 @@ class HAState:
     keg_reserve: int = delivery.KEGS
     bale_reserve: int = delivery.BALES
 
-    def copy(self) -> HAState:
-        s = HAState.__new__(HAState)
+    def copy(self) -> HeavenAndAleState:
+        s = HeavenAndAleState.__new__(HeavenAndAleState)
         d = self.__dict__.copy()
         d["players"] = [p.copy() for p in self.players]
         for k in ("place_order", "sheds_pending", "discs", "large", "small", "slots", "kegs", "bales"):
@@ -142,3 +142,7 @@ class HAState:
 
     def disc_reserve(self) -> int:
         return DISCS - sum(self.discs) - self.discs_on_boards()
+
+
+HAState = HeavenAndAleState
+"""The short name, kept while branches that use it merge (heuristics)."""

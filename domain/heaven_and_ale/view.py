@@ -14,11 +14,11 @@ from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
 from .rules import cart_loads, carter_value, disc_options, simulate_cart
 from .scoring import preview
-from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HAState, Player
+from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HeavenAndAleState, Player
 from .supply import tile_name
 
 
-def _player(s: HAState, seat: int, p: Player) -> dict[str, Any]:
+def _player(s: HeavenAndAleState, seat: int, p: Player) -> dict[str, Any]:
     rate, value = bracket(p.brewmaster)
     out: dict[str, Any] = {
         "seat": seat,
@@ -70,7 +70,7 @@ def _gains(gains: Gains) -> dict[str, Any]:
             "brewmaster": gains.brew}
 
 
-def _shed_choices(s: HAState) -> list[dict[str, Any]]:
+def _shed_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """What each way of activating the pending shed would give now (§3.7 step 3), computed by the rules' own
     reward code so a client only shows it."""
     shed = s.sheds_pending[0]
@@ -84,13 +84,13 @@ def _shed_choices(s: HAState) -> list[dict[str, Any]]:
     return out
 
 
-def _disc_choices(s: HAState) -> list[dict[str, Any]]:
+def _disc_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """What each disc choice on the current space would give now (§3.6, §3.8)."""
     return [{"spot": SCORING_SPOTS[spot], "number": n, **_gains(disc_gains(s, s.turn, spot, n)[0])}
             for spot, n in disc_options(s, s.players[s.turn], s.space)]
 
 
-def _cart_choices(s: HAState) -> list[dict[str, Any]]:
+def _cart_choices(s: HeavenAndAleState) -> list[dict[str, Any]]:
     """Where each use of the carter die takes the cart and what it loads and delivers (expansion A3)."""
     p = s.players[s.turn]
     steps = carter_value(s, p)
@@ -102,13 +102,13 @@ def _cart_choices(s: HAState) -> list[dict[str, Any]]:
     return out
 
 
-def _barrel_choice(s: HAState) -> dict[str, list[int]]:
+def _barrel_choice(s: HeavenAndAleState) -> dict[str, list[int]]:
     """The goals whose large and small barrels ``ClaimBarrels`` would take now (§3.11)."""
     large, small = claimable(s, s.turn)
     return {"large": large, "small": small}
 
 
-def view(s: HAState, seat: int | None) -> dict[str, Any]:
+def _track(s: HeavenAndAleState) -> list[dict[str, Any]]:
     track = []
     for i, kind in enumerate(TRACK):
         space: dict[str, Any] = {"index": i, "kind": kind}
@@ -122,6 +122,30 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
             space["kegs"] = s.kegs[i]
             space["bales"] = s.bales[i]
         track.append(space)
+    return track
+
+
+def _turn(s: HeavenAndAleState) -> dict[str, Any]:
+    """Facts of the turn under way that everyone at the table saw happen (and that decide what is legal next):
+    where the figure started, whether an action was performed, tiles bought, sheds enclosed and still to
+    resolve; and what each option of the pending decision would give."""
+    playing = s.turn != EMPTY
+    return {
+        "turn_started_at": s.turn_from if playing else None,
+        "acted": s.acted if playing else None,
+        "bought": s.bought if playing else None,
+        "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
+        "pending_pair": s.pair if s.pair != EMPTY else None,
+        "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
+        "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
+        "disc_choices": _disc_choices(s) if s.step == STEP_DISC and playing else None,
+        "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and playing else None,
+        "cart_choices": _cart_choices(s) if s.step == STEP_CART and playing else None,
+    }
+
+
+def view(s: HeavenAndAleState, seat: int | None) -> dict[str, Any]:
+    playing = s.turn != EMPTY
     all_goals = goals(s.kegs_and_more)
     out: dict[str, Any] = {
         "phase": s.phase,
@@ -129,24 +153,12 @@ def view(s: HAState, seat: int | None) -> dict[str, Any]:
         "rounds": s.rounds,
         "players": s.n,
         "start_player": s.start_player,
-        "turn": s.turn if s.turn != EMPTY else None,
+        "turn": s.turn if playing else None,
         "step": s.step or None,
-        "current_space": s.space if s.turn != EMPTY else None,
+        "current_space": s.space if playing else None,
         "pending_shed": SHED_NAMES[s.sheds_pending[0]] if s.sheds_pending else None,
-        # Facts of the turn under way that everyone at the table saw happen (and that decide what is
-        # legal next): where the figure started, whether an action was performed, tiles bought, sheds
-        # enclosed and still to resolve.
-        "turn_started_at": s.turn_from if s.turn != EMPTY else None,
-        "acted": s.acted if s.turn != EMPTY else None,
-        "bought": s.bought if s.turn != EMPTY else None,
-        "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
-        "pending_pair": s.pair if s.pair != EMPTY else None,
-        "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
-        "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
-        "disc_choices": _disc_choices(s) if s.step == STEP_DISC and s.turn != EMPTY else None,
-        "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and s.turn != EMPTY else None,
-        "cart_choices": _cart_choices(s) if s.step == STEP_CART and s.turn != EMPTY else None,
-        "track": track,
+        **_turn(s),
+        "track": _track(s),
         "starting_spaces": {name: (who if who != EMPTY else None) for name, who in zip(START_SLOTS, s.slots)},
         "barrels": [{"goal": g, "text": text, "large": s.large[g] if s.large[g] != EMPTY else None,
                      "small": s.small[g] if s.small[g] != EMPTY else None} for g, (text, _) in enumerate(all_goals)],

@@ -7,10 +7,10 @@ from typing import Any
 
 from . import events as ev
 from .cards import GUEST_KINDS, KIND
-from .state import COLOURED_PER_PLAYER, WHITE_PER_PLAYER, Player, State, is_white
+from .state import COLOURED_PER_PLAYER, OVER, WHITE_PER_PLAYER, Player, TiefenthalState, is_white
 
 
-def _take_from_supply(state: State, card: int) -> None:
+def _take_from_supply(state: TiefenthalState, card: int) -> None:
     kind = KIND[card]
     stack = state.supply.get(kind)
     if stack is not None and card in stack:
@@ -22,8 +22,8 @@ def _to_deck_top(player: Player, card: int) -> None:
     player.deck_top.insert(0, card)
 
 
-def _set_up(state: Any, e: ev.GameSetUp) -> State:
-    s = State(n=e.players, start=e.start_player)
+def _set_up(state: Any, e: ev.GameSetUp) -> TiefenthalState:
+    s = TiefenthalState(n=e.players, start=e.start_player)
     s.players = [Player(seat=i, deck_rest=list(d)) for i, d in enumerate(e.decks)]
     s.supply = {k: list(v) for k, v in e.supply.items()}
     s.guest_deck = list(e.guest_deck)
@@ -38,7 +38,7 @@ def _set_up(state: Any, e: ev.GameSetUp) -> State:
     return s
 
 
-def _round_started(s: State, e: ev.RoundStarted) -> State:
+def _round_started(s: TiefenthalState, e: ev.RoundStarted) -> TiefenthalState:
     s.round = e.round
     s.start = e.start_player
     s.phase = "A"
@@ -56,47 +56,47 @@ def _round_started(s: State, e: ev.RoundStarted) -> State:
     return s
 
 
-def _phase_started(s: State, e: ev.PhaseStarted) -> State:
+def _phase_started(s: TiefenthalState, e: ev.PhaseStarted) -> TiefenthalState:
     s.phase = e.phase
     if e.phase == "D":
         s.picks = 0
     return s
 
 
-def _choice_offered(s: State, e: ev.ChoiceOffered) -> State:
+def _choice_offered(s: TiefenthalState, e: ev.ChoiceOffered) -> TiefenthalState:
     s.players[e.seat].pending.append(list(e.options))
     return s
 
 
-def _bonus_chosen(s: State, e: ev.BonusChosen) -> State:
+def _bonus_chosen(s: TiefenthalState, e: ev.BonusChosen) -> TiefenthalState:
     s.players[e.seat].pending.pop(0)
     return s
 
 
-def _card_gained(s: State, e: ev.CardGained) -> State:
+def _card_gained(s: TiefenthalState, e: ev.CardGained) -> TiefenthalState:
     _take_from_supply(s, e.card)
     _to_deck_top(s.players[e.seat], e.card)
     return s
 
 
-def _counter_gained(s: State, e: ev.CounterGuestGained) -> State:
+def _counter_gained(s: TiefenthalState, e: ev.CounterGuestGained) -> TiefenthalState:
     s.counter_supply -= 1
     s.players[e.seat].counter_guests += 1
     return s
 
 
-def _counter_used(s: State, e: ev.CounterGuestUsed) -> State:
+def _counter_used(s: TiefenthalState, e: ev.CounterGuestUsed) -> TiefenthalState:
     s.players[e.seat].counter_guests -= 1
     s.counter_supply += 1
     return s
 
 
-def _monastery(s: State, e: ev.MonasteryMoved) -> State:
+def _monastery(s: TiefenthalState, e: ev.MonasteryMoved) -> TiefenthalState:
     s.players[e.seat].monastery = e.position
     return s
 
 
-def _currency(s: State, e: ev.CurrencyGained) -> State:
+def _currency(s: TiefenthalState, e: ev.CurrencyGained) -> TiefenthalState:
     p = s.players[e.seat]
     if e.stored:
         p.safe += e.doubloons
@@ -107,7 +107,7 @@ def _currency(s: State, e: ev.CurrencyGained) -> State:
     return s
 
 
-def _filled(s: State, e: ev.TavernFilled) -> State:
+def _filled(s: TiefenthalState, e: ev.TavernFilled) -> TiefenthalState:
     """Phase B: reveal each card and put it in its place; nobles stack at one table."""
     p = s.players[e.seat]
     for card in e.cards:
@@ -131,7 +131,7 @@ def _filled(s: State, e: ev.TavernFilled) -> State:
     return s
 
 
-def _kept(s: State, e: ev.TavernKept) -> State:
+def _kept(s: TiefenthalState, e: ev.TavernKept) -> TiefenthalState:
     s.players[e.seat].kept = True
     return s
 
@@ -143,12 +143,12 @@ def _clear_tavern(p: Player) -> None:
     p.staff = {}
 
 
-def _cleared(s: State, e: ev.TavernCleared) -> State:
+def _cleared(s: TiefenthalState, e: ev.TavernCleared) -> TiefenthalState:
     _clear_tavern(s.players[e.seat])
     return s
 
 
-def _waitress_dice(s: State, e: ev.WaitressDiceRolled) -> State:
+def _waitress_dice(s: TiefenthalState, e: ev.WaitressDiceRolled) -> TiefenthalState:
     p = s.players[e.seat]
     for die, value in zip(e.dice, e.values):
         s.die_value[die] = value
@@ -156,31 +156,31 @@ def _waitress_dice(s: State, e: ev.WaitressDiceRolled) -> State:
     return s
 
 
-def _white_rolled(s: State, e: ev.WhiteDiceRolled) -> State:
+def _white_rolled(s: TiefenthalState, e: ev.WhiteDiceRolled) -> TiefenthalState:
     for coaster, values in zip(s.coasters, e.values):
         for die, value in zip(coaster, values):
             s.die_value[die] = value
     return s
 
 
-def _picked(s: State, e: ev.DiePicked) -> State:
+def _picked(s: TiefenthalState, e: ev.DiePicked) -> TiefenthalState:
     s.coasters[s.held_coaster(e.seat)].remove(e.die)
     s.players[e.seat].dice[e.die] = s.die_value[e.die]
     s.picks += 1
     return s
 
 
-def _placed(s: State, e: ev.DiePlaced) -> State:
+def _placed(s: TiefenthalState, e: ev.DiePlaced) -> TiefenthalState:
     s.players[e.seat].placed[e.die] = (e.space, e.boost)
     return s
 
 
-def _planned(s: State, e: ev.PlanningFinished) -> State:
+def _planned(s: TiefenthalState, e: ev.PlanningFinished) -> TiefenthalState:
     s.players[e.seat].planned = True
     return s
 
 
-def _turn_started(s: State, e: ev.TurnStarted) -> State:
+def _turn_started(s: TiefenthalState, e: ev.TurnStarted) -> TiefenthalState:
     p = s.players[e.seat]
     s.active = e.seat
     p.safe -= e.from_safe
@@ -190,14 +190,14 @@ def _turn_started(s: State, e: ev.TurnStarted) -> State:
     return s
 
 
-def _return_die(s: State, p: Player, die: int) -> None:
+def _return_die(s: TiefenthalState, p: Player, die: int) -> None:
     """Used white dice go back to the player's coaster, coloured ones to the supply."""
     del p.dice[die]
     if is_white(die, s.n):
         s.coasters[p.seat].append(die)
 
 
-def _die_taken(s: State, e: ev.DieTaken) -> State:
+def _die_taken(s: TiefenthalState, e: ev.DieTaken) -> TiefenthalState:
     p = s.players[e.seat]
     space, boost = p.placed.pop(e.die)
     p.boost_spent += boost
@@ -208,7 +208,7 @@ def _die_taken(s: State, e: ev.DieTaken) -> State:
     return s
 
 
-def _bought(s: State, e: ev.CardBought) -> State:
+def _bought(s: TiefenthalState, e: ev.CardBought) -> TiefenthalState:
     p = s.players[e.seat]
     _take_from_supply(s, e.card)
     _to_deck_top(p, e.card)
@@ -217,7 +217,7 @@ def _bought(s: State, e: ev.CardBought) -> State:
     return s
 
 
-def _upgraded(s: State, e: ev.TileUpgraded) -> State:
+def _upgraded(s: TiefenthalState, e: ev.TileUpgraded) -> TiefenthalState:
     p = s.players[e.seat]
     p.upgraded.add(e.tile)
     p.doubloons -= e.price
@@ -228,7 +228,7 @@ def _upgraded(s: State, e: ev.TileUpgraded) -> State:
     return s
 
 
-def _recruited(s: State, e: ev.GuestRecruited) -> State:
+def _recruited(s: TiefenthalState, e: ev.GuestRecruited) -> TiefenthalState:
     p = s.players[e.seat]
     p.beer -= e.price
     p.recruited += 1
@@ -248,7 +248,7 @@ def _recruited(s: State, e: ev.GuestRecruited) -> State:
     return s
 
 
-def _nobles(s: State, e: ev.NoblesRecruited) -> State:
+def _nobles(s: TiefenthalState, e: ev.NoblesRecruited) -> TiefenthalState:
     p = s.players[e.seat]
     p.beer -= e.price
     p.noble_recruits += 1
@@ -258,7 +258,7 @@ def _nobles(s: State, e: ev.NoblesRecruited) -> State:
     return s
 
 
-def _turn_ended(s: State, e: ev.TurnEnded) -> State:
+def _turn_ended(s: TiefenthalState, e: ev.TurnEnded) -> TiefenthalState:
     p = s.players[e.seat]
     p.safe += e.stored_doubloons
     p.storage += e.stored_beer
@@ -271,7 +271,7 @@ def _turn_ended(s: State, e: ev.TurnEnded) -> State:
     return s
 
 
-def _round_closed(s: State, e: ev.RoundClosed) -> State:
+def _round_closed(s: TiefenthalState, e: ev.RoundClosed) -> TiefenthalState:
     """Phase G: all cards of the tavern go to the discard pile."""
     s.phase = "G"
     s.active = -1
@@ -283,12 +283,12 @@ def _round_closed(s: State, e: ev.RoundClosed) -> State:
     return s
 
 
-def _game_ended(s: State, e: ev.GameEnded) -> State:
-    s.phase = "end"
+def _game_ended(s: TiefenthalState, e: ev.GameEnded) -> TiefenthalState:
+    s.phase = OVER
     return s
 
 
-HANDLERS: dict[type, Callable[[Any, Any], State]] = {
+HANDLERS: dict[type, Callable[[Any, Any], TiefenthalState]] = {
     ev.GameSetUp: _set_up, ev.RoundStarted: _round_started, ev.PhaseStarted: _phase_started,
     ev.ChoiceOffered: _choice_offered, ev.BonusChosen: _bonus_chosen, ev.CardGained: _card_gained,
     ev.CounterGuestGained: _counter_gained, ev.CounterGuestUsed: _counter_used, ev.MonasteryMoved: _monastery,
@@ -301,6 +301,6 @@ HANDLERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-def apply(state: State | None, event: Any) -> State:
+def apply(state: TiefenthalState | None, event: Any) -> TiefenthalState:
     """Fold one event (mutates ``state`` in place)."""
     return HANDLERS[type(event)](state, event)

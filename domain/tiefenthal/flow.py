@@ -1,19 +1,22 @@
 """The round (Game Play, phases A to G): automatic steps, bonuses and the monastery track.
 
-``decide`` collects events in a :class:`Ctx`; reading ``ctx.state`` after an event
-was emitted gives the state with those events folded in (a clone, made once).
+``decide`` collects events in a :class:`Ctx` (the core :class:`~domain.core.decision.Decision`); reading
+``ctx.state`` after an event was emitted gives the state with those events folded in (a copy, made once).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
+
+from domain.core.decision import Decision
 
 from . import data
 from . import events as ev
 from .cards import GROUPS, GUEST_KINDS, KIND
 from .evolve import apply
-from .state import COLOURED_PER_PLAYER, State, coloured_die, is_white
+from .state import COLOURED_PER_PLAYER, TiefenthalState, coloured_die, is_white
 from .tavern import UPGRADABLE
 
 ROUNDS: int = data.ROUNDS.value
@@ -25,30 +28,13 @@ MONASTERY_START_COUNTS_AS_STEP: bool = data.MONASTERY_START_COUNTS_AS_STEP.value
 COUNTER_GUEST_USE: dict[str, Any] = dict(data.COUNTER_GUEST_USE.value)
 
 
-class Ctx:
-    """Events of one decision, with the state they lead to."""
+class Ctx(Decision[TiefenthalState]):
+    """The core decision context (:class:`~domain.core.decision.Decision`) bound to Tiefenthal's fold."""
 
-    def __init__(self, state: State | None) -> None:
-        self.base = state
-        self.work: State | None = None
-        self.events: list[Any] = []
+    __slots__ = ()
 
-    @property
-    def state(self) -> State:
-        if not self.events:
-            assert self.base is not None
-            return self.base
-        if self.work is None:
-            work = self.base.copy() if self.base is not None else None
-            for e in self.events:
-                work = apply(work, e)
-            self.work = work
-        return self.work  # type: ignore[return-value]
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        if self.work is not None:
-            self.work = apply(self.work, event)
+    def __init__(self, state: TiefenthalState | None, rng: random.Random) -> None:
+        super().__init__(state, rng, apply, TiefenthalState.copy)
 
 
 # -- bonuses (round track, monastery track, guests' recruit bonus) -----------------------
@@ -143,7 +129,7 @@ def setup_events(n: int, rng: random.Random, start_player: int = 0, redraw: bool
                          display=display, three_beer=list(GROUPS["three_beer"]), box=box,
                          counter_guests=n * data.COUNTER_GUESTS_PER_PLAYER.value, counter_guest_redraw=redraw,
                          rounds=rounds)
-    ctx = Ctx(None)
+    ctx = Ctx(None, rng)
     ctx.emit(first)
     start_round(ctx, 1, start_player)
     advance(ctx, rng)
@@ -197,52 +183,72 @@ def waitress_dice(ctx: Ctx, seat: int, rng: random.Random) -> None:
         ctx.emit(ev.WaitressDiceRolled(seat=seat, dice=dice, values=[rng.randint(1, 6) for _ in dice]))
 
 
+def _after_a(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if any(p.pending for p in s.players):
+        return False
+    ctx.emit(ev.PhaseStarted(phase="B"))
+    for seat in s.order():
+        fill_tavern(ctx, seat, rng)
+    return True
+
+
+def _after_b(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.redraw and any(not p.kept and p.counter_guests > 0 for p in s.players):
+        return False
+    ctx.emit(ev.PhaseStarted(phase="C"))
+    for seat in s.order():
+        waitress_dice(ctx, seat, rng)
+    ctx.emit(ev.PhaseStarted(phase="D"))
+    ctx.emit(ev.WhiteDiceRolled(values=[[rng.randint(1, 6) for _ in c] for c in ctx.state.coasters]))
+    return False
+
+
+def _after_d(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.picks >= s.white_dice():
+        ctx.emit(ev.PhaseStarted(phase="E"))
+    return False
+
+
+def _after_e(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if all(p.planned for p in s.players):
+        ctx.emit(ev.PhaseStarted(phase="F"))
+        start_turn(ctx, s.start)
+    return False
+
+
+def _after_f(ctx: Ctx, rng: random.Random) -> bool:
+    s = ctx.state
+    if s.players[s.active].done is False:
+        return False
+    order = s.order()
+    i = order.index(s.active)
+    if i + 1 < len(order):
+        start_turn(ctx, order[i + 1])
+        return False
+    ctx.emit(ev.RoundClosed(round=s.round, next_start=(s.start + 1) % s.n))
+    if s.round >= s.rounds:
+        ctx.emit(ev.GameEnded())
+        return False
+    start_round(ctx, s.round + 1, ctx.state.start)
+    return True
+
+
+AUTOMATIC: dict[str, Callable[[Ctx, random.Random], bool]] = {
+    "A": _after_a, "B": _after_b, "D": _after_d, "E": _after_e, "F": _after_f,
+}
+"""Per phase: the automatic steps once nobody must decide there; True when the next phase may go on too."""
+
+
 def advance(ctx: Ctx, rng: random.Random) -> None:
     """Run the automatic steps until some seat must decide (or the game is over)."""
     while True:
-        s = ctx.state
-        if s.phase == "A":
-            if any(p.pending for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="B"))
-            for seat in s.order():
-                fill_tavern(ctx, seat, rng)
-            continue
-        if s.phase == "B":
-            if s.redraw and any(not p.kept and p.counter_guests > 0 for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="C"))
-            for seat in s.order():
-                waitress_dice(ctx, seat, rng)
-            ctx.emit(ev.PhaseStarted(phase="D"))
-            ctx.emit(ev.WhiteDiceRolled(values=[[rng.randint(1, 6) for _ in c] for c in ctx.state.coasters]))
+        step = AUTOMATIC.get(ctx.state.phase)
+        if step is None or not step(ctx, rng):
             return
-        if s.phase == "D":
-            if s.picks < s.white_dice():
-                return
-            ctx.emit(ev.PhaseStarted(phase="E"))
-            return
-        if s.phase == "E":
-            if not all(p.planned for p in s.players):
-                return
-            ctx.emit(ev.PhaseStarted(phase="F"))
-            start_turn(ctx, s.start)
-            return
-        if s.phase == "F":
-            if s.players[s.active].done is False:
-                return
-            order = s.order()
-            i = order.index(s.active)
-            if i + 1 < len(order):
-                start_turn(ctx, order[i + 1])
-                return
-            ctx.emit(ev.RoundClosed(round=s.round, next_start=(s.start + 1) % s.n))
-            if s.round >= s.rounds:
-                ctx.emit(ev.GameEnded())
-                return
-            start_round(ctx, s.round + 1, ctx.state.start)
-            continue
-        return
 
 
 def start_turn(ctx: Ctx, seat: int) -> None:

@@ -16,7 +16,8 @@ from . import actions, data, description, events, flow, scoring, view
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import apply
-from .state import State
+from .state import OVER, TiefenthalState
+from .view_models import VIEW_MODELS
 
 
 class TiefenthalOptions(BaseModel):
@@ -30,7 +31,7 @@ class TiefenthalOptions(BaseModel):
     """Fewer than 8 rounds only for a short development game (quick browser tests, tutorials)."""
 
 
-class TiefenthalGame(Game[State]):
+class TiefenthalGame(Game[TiefenthalState]):
     id = "tiefenthal"
     title = "The Taverns of Tiefenthal (Module 1)"
     min_players = 2
@@ -39,6 +40,8 @@ class TiefenthalGame(Game[State]):
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     pass_commands = ("EndTurn", "FinishPlanning")
+    view_models = VIEW_MODELS
+    state_type = TiefenthalState
 
     def bot_support(self) -> BotSupport:
         from . import determinize, heuristics
@@ -59,48 +62,48 @@ class TiefenthalGame(Game[State]):
         assert isinstance(options, TiefenthalOptions)
         return flow.setup_events(n_seats, rng, redraw=options.counter_guest_redraw, rounds=options.rounds)
 
-    def decide(self, state: State, command: Command, rng: random.Random) -> list[Event]:
+    def decide(self, state: TiefenthalState, command: Command, rng: random.Random) -> list[Event]:
         if not isinstance(command, COMMAND_TYPES):
             raise InvalidCommand(f"unknown command {getattr(command, 'type', command)!r} for {self.id}")
-        if state.phase == "end":
+        if state.phase == OVER:
             raise GameNotActive("the game is over")
         err = actions.check(state, command)
         if err is not None:
             raise err
-        ctx = flow.Ctx(state)
+        ctx = flow.Ctx(state, rng)
         actions.execute(ctx, command, rng)
         return ctx.events
 
-    def evolve(self, state: State | None, event: Event) -> State:
+    def evolve(self, state: TiefenthalState | None, event: Event) -> TiefenthalState:
         return apply(state, event)
 
-    def legal_commands(self, state: State, seat: int) -> list[Command]:
+    def legal_commands(self, state: TiefenthalState, seat: int) -> list[Command]:
         return [c for c in actions.candidates(state, seat) if actions.check(state, c) is None]
 
-    def is_legal(self, state: State, command: Command) -> bool:
+    def is_legal(self, state: TiefenthalState, command: Command) -> bool:
         return actions.check(state, command) is None
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: TiefenthalState) -> list[int]:
         return actions.to_act(state)
 
     def description(self, options: BaseModel | None = None) -> dict[str, Any] | None:
         return description.describe()
 
-    def turn_key(self, state: State, seat: int) -> Hashable:
+    def turn_key(self, state: TiefenthalState, seat: int) -> Hashable:
         # A seat's turn is its part of one phase of one round (a planning phase is one turn, however many
         # dice it places); in the draft (D) each pick is a turn.
         return (state.round, state.phase, state.picks if state.phase == "D" else 0)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: TiefenthalState, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == "end"
+    def is_over(self, state: TiefenthalState) -> bool:
+        return state.phase == OVER
 
-    def scores(self, state: State) -> list[Score]:
+    def scores(self, state: TiefenthalState) -> list[Score]:
         return scoring.scores(state)
 
-    def clone(self, state: State) -> State:
+    def clone(self, state: TiefenthalState) -> TiefenthalState:
         return state.copy()
 
 

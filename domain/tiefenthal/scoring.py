@@ -7,7 +7,7 @@ from fractions import Fraction
 from domain.core import Score
 
 from .cards import KIND, VP
-from .state import Player, State
+from .state import Player, TiefenthalState
 
 CATEGORIES = ("nobles", "guests", "regulars", "tavern_cards")
 
@@ -27,5 +27,5 @@ def vp(p: Player) -> int:
     return sum(VP[c] for c in p.owned_cards())
 
 
-def scores(s: State) -> list[Score]:
+def scores(s: TiefenthalState) -> list[Score]:
     return [Score.of(p.seat, dict(breakdown(p)), tiebreak=[p.safe + p.storage]) for p in s.players]

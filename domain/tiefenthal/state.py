@@ -8,7 +8,8 @@ from typing import Any
 from . import data as _data
 from . import tavern
 
-PHASES = ("A", "B", "C", "D", "E", "F", "G", "end")
+OVER = "end"
+"""The phase after the game ended (the name every engine uses; the value is Tiefenthal's view vocabulary)."""
 
 
 @dataclass
@@ -84,7 +85,7 @@ class Player:
 
 
 @dataclass
-class State:
+class TiefenthalState:
     """The whole game."""
 
     n: int
@@ -105,8 +106,8 @@ class State:
     redraw: bool = True  # counter guests may redraw the tavern in phase B (option)
     rounds: int = _data.ROUNDS.value  # the game ends after this round (option ``rounds``, for short test games)
 
-    def copy(self) -> State:
-        s = State.__new__(State)
+    def copy(self) -> TiefenthalState:
+        s = TiefenthalState.__new__(TiefenthalState)
         s.__dict__.update(self.__dict__)
         s.players = [p.copy() for p in self.players]
         s.supply = {k: v[:] for k, v in self.supply.items()}
@@ -146,3 +147,7 @@ def coloured_die(seat: int, k: int, n: int) -> int:
 
 def is_white(die: int, n: int) -> bool:
     return die < n * WHITE_PER_PLAYER
+
+
+State = TiefenthalState
+"""The short name, kept while branches that use it merge (heuristics)."""

@@ -50,12 +50,6 @@ TILE_SPACES: dict[str, Space] = {
 """The fixed action spaces (cashbox, monk, barrel, supplier); each id is its tile's id."""
 
 TABLE_PREFIX = "table:"
-TABLE_SPACE_IDS: tuple[str, ...] = tuple(f"{TABLE_PREFIX}{i}" for i in range(40))
-
-
-def table_space(index: int) -> str:
-    """The space id of the guest (or noble stack) at table ``index``."""
-    return TABLE_SPACE_IDS[index] if index < len(TABLE_SPACE_IDS) else f"{TABLE_PREFIX}{index}"
 
 
 def table_index(space: str) -> int | None:

@@ -11,7 +11,7 @@ from .actions import die_yield, returnable, space_rule, spaces_of, to_act
 from .cards import CARDS, TAVERN_TYPES
 from .flow import MONASTERY_TRACK, ROUND_TRACK
 from .scoring import breakdown, vp
-from .state import Player, State, is_white
+from .state import Player, TiefenthalState, is_white
 from .tavern import TILE_COST, TILES, UPGRADABLE, table_index, upgrade_price
 
 
@@ -19,7 +19,7 @@ def _card(card: int) -> dict[str, Any]:
     return CARDS[card].public()
 
 
-def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
+def _player(s: TiefenthalState, p: Player, me: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": p.seat,
         "colour": data.PLAYER_COLOURS.value[p.seat],
@@ -30,14 +30,8 @@ def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
         "counter_guests": p.counter_guests,
         "deck_count": len(p.deck_top) + len(p.deck_rest),
         "discard": [_card(c) for c in p.discard],
-        "tavern": {
-            "tables": [[_card(c) for c in t] for t in p.tables],
-            "noble_table": p.noble_table if p.noble_table >= 0 else None,
-            "staff": {k: [_card(c) for c in v] for k, v in p.staff.items() if v},
-        },
-        "dice": [{"die": d, "value": v, "white": is_white(d, s.n),
-                  "space": p.placed[d][0] if d in p.placed else None,
-                  "boost": p.placed[d][1] if d in p.placed else 0} for d, v in sorted(p.dice.items())],
+        "tavern": _tavern(p),
+        "dice": _dice(s, p),
         "dishwashers": {"capacity": p.boost_capacity(), "in_use": p.boost_in_use()},
         "used_spaces": sorted(p.used_spaces),
         "doubloons": p.doubloons,
@@ -63,6 +57,20 @@ def _player(s: State, p: Player, me: bool) -> dict[str, Any]:
     return out
 
 
+def _tavern(p: Player) -> dict[str, Any]:
+    return {
+        "tables": [[_card(c) for c in t] for t in p.tables],
+        "noble_table": p.noble_table if p.noble_table >= 0 else None,
+        "staff": {k: [_card(c) for c in v] for k, v in p.staff.items() if v},
+    }
+
+
+def _dice(s: TiefenthalState, p: Player) -> list[dict[str, Any]]:
+    return [{"die": d, "value": v, "white": is_white(d, s.n),
+             "space": p.placed[d][0] if d in p.placed else None,
+             "boost": p.placed[d][1] if d in p.placed else 0} for d, v in sorted(p.dice.items())]
+
+
 def _space(p: Player, sp: str) -> dict[str, Any]:
     """One action space: the dice it takes, how many, what one die removed from it gives now, and who sits there."""
     accepts, limit = space_rule(p, sp)  # type: ignore[misc]
@@ -75,7 +83,7 @@ def _space(p: Player, sp: str) -> dict[str, Any]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: TiefenthalState, seat: int | None) -> dict[str, Any]:
     coasters = None
     if s.phase == "D":
         coasters = {str(seat_): [s.die_value[d] for d in s.coasters[s.held_coaster(seat_)]] for seat_ in range(s.n)}

@@ -42,7 +42,7 @@ from ..eventstore import Keys
 from ..settings import AsyncSettings, get_settings
 from . import clock
 from .mail import Mailer
-from .prefs import KINDS, Preferences  # noqa: F401 (KINDS: its old home, still imported from here)
+from .prefs import Preferences
 from .secretbox import InvalidToken, SecretBox, secret_box
 from .urls import check_url
 from .webpush import Pusher

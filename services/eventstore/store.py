@@ -11,7 +11,6 @@ version N" is a plain XRANGE.
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
@@ -19,14 +18,18 @@ from typing import Any, Literal
 import orjson
 import redis
 
+from domain.core.codec import decode_record, encode_record
+from domain.core.lifecycle import GameRecord
+
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 
 REPLY_TTL_SECONDS = 60
 """A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
 
-SNAPSHOT_FORMAT = 1
-"""Bump when a state class changes shape: older snapshots are then ignored and the log replayed."""
+SNAPSHOT_FORMAT = 2
+"""Bump when a state class changes shape: older snapshots are then ignored and the log replayed. 2: JSON
+(``domain.core.codec``); format 1 was pickle, never loaded again (Redis is not a trusted source of code)."""
 
 
 def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
@@ -43,8 +46,9 @@ def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
         return pipe.execute()  # type: ignore[no-any-return]
 
 
-def pickle_record(record: Any) -> bytes:
-    return pickle.dumps(record, protocol=5)
+def snapshot_bytes(record: GameRecord) -> bytes:
+    """The record as snapshot data: JSON, which cannot run code when it is read back."""
+    return encode_record(record)
 
 
 @dataclass(frozen=True)
@@ -185,26 +189,27 @@ class EventStore:
         return ids
 
     # -- snapshots -----------------------------------------------------------
-    def save_snapshot(self, game_id: str, version: int, digest: str, record: Any, ts: float = 0.0) -> None:
-        self.save_snapshot_bytes(game_id, version, digest, pickle_record(record), ts)
+    def save_snapshot(self, game_id: str, version: int, digest: str, record: GameRecord, ts: float = 0.0) -> None:
+        self.save_snapshot_bytes(game_id, version, digest, snapshot_bytes(record), ts)
 
-    def save_snapshot_bytes(self, game_id: str, version: int, digest: str, pickled: bytes, ts: float = 0.0) -> None:
-        """Store a record pickled earlier (records change in place, so pickle at the right version)."""
+    def save_snapshot_bytes(self, game_id: str, version: int, digest: str, data: bytes, ts: float = 0.0) -> None:
+        """Store a record encoded earlier (records change in place, so encode it at the right version)."""
         self.redis.hset(self.keys.snapshot(game_id), mapping={
-            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": pickled})
+            "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": data})
 
-    def load_snapshot(self, game_id: str) -> tuple[int, str, Any, float] | None:
+    def load_snapshot(self, game_id: str) -> tuple[int, str, GameRecord, float] | None:
         return self.snapshot_from(self.redis.hgetall(self.keys.snapshot(game_id)))
 
     @staticmethod
-    def snapshot_from(raw: dict[bytes, bytes]) -> tuple[int, str, Any, float] | None:
-        """(version, hash, record, ts) of a snapshot hash as read, or None (none, or of another format)."""
+    def snapshot_from(raw: dict[bytes, bytes]) -> tuple[int, str, GameRecord, float] | None:
+        """(version, hash, record, ts) of a snapshot hash as read, or None: none, one of an older format (a
+        pickle is never loaded) or one that does not decode; the caller then replays the log."""
         if not raw or int(raw.get(b"format", 0)) != SNAPSHOT_FORMAT:
             return None
         try:
-            return (int(raw[b"version"]), raw[b"hash"].decode(), pickle.loads(raw[b"state"]),
+            return (int(raw[b"version"]), raw[b"hash"].decode(), decode_record(raw[b"state"]),
                     float(raw.get(b"ts", 0.0)))
-        except Exception:  # a snapshot from older code: replay the log instead
+        except Exception:  # not a record this code can read (pydantic's ValueError, a game gone): replay
             return None
 
     # -- seeds (secret) ------------------------------------------------------

@@ -36,7 +36,7 @@ from ..aggregates import Loaded, Repository
 from ..bootstrap import bootstrap
 from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import seal
-from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, pickle_record
+from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
 from ..resilience import UNAVAILABLE, ride_out
@@ -419,7 +419,7 @@ class Processor:
                                reply=self._reply_key(message))
         every = self.settings.snapshot_every
         # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = pickle_record(new_record) if every and new_version // every > loaded.version // every else None
+        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
         return Plan(message, ack, outcome, append, after, snapshot)
 
     def _after_append(self, plan: Plan) -> None:
@@ -455,7 +455,7 @@ class Plan:
     outcome: CommandOutcome
     append: AppendRequest | None = None
     after: Loaded | None = None
-    snapshot: bytes | None = None  # the record pickled at ``after.version``, when a snapshot is due
+    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
 
 
 def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,

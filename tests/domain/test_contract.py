@@ -7,6 +7,7 @@ API rely on, the same way for all games:
 * a seat not listed by ``to_act`` has no legal command and is refused with ``NotYourTurn``;
 * views are JSON (no objects leak out) for every seat and the spectator;
 * events survive a JSON round trip, and folding them again reproduces the state;
+* the state survives the game's JSON codec (snapshots) at positions along the game;
 * the score sheet adds up.
 """
 
@@ -33,6 +34,7 @@ def test_decider_contract_over_a_random_game(game, players):
     events = game.setup(options, players, rng_for(secret, 0))
     state = game.fold(None, events)
     steps = 0
+    snapshots = []
     while not game.is_over(state):
         to_act = game.to_act(state)
         assert to_act, "nobody to act in a running game"
@@ -49,6 +51,8 @@ def test_decider_contract_over_a_random_game(game, players):
             with pytest.raises(NotYourTurn):
                 game.decide(state, legal[0].model_copy(update={"seat": idle[0]}), rng_for(secret, 10**6))
         before = pickle.dumps(state)
+        if steps % 13 == 0:
+            snapshots.append(game.clone(state))
         if steps % 5 == 0:  # every listed command is accepted, and decide changes nothing
             for command in chooser.sample(legal, min(len(legal), 8)):
                 try:
@@ -68,6 +72,8 @@ def test_decider_contract_over_a_random_game(game, players):
         assert steps < 20_000
     replayed = game.fold(None, [game.parse_event(json.loads(e.model_dump_json())) for e in events])
     assert replayed == state
+    for snapshot in snapshots + [state]:
+        assert game.decode_state(game.encode_state(snapshot)) == snapshot, "the state codec loses something"
     scores = game.scores(state)
     assert sorted(s.seat for s in scores) == list(range(players))
     for score in scores:

@@ -265,9 +265,11 @@ def test_scores_and_tiebreak() -> None:
 
 
 def test_currency_bonus_outside_the_turn_goes_to_safe_up_to_the_limit() -> None:
+    import random
+
     from domain.tiefenthal.flow import Ctx, grant
     d = Driver(2, "currency")
-    ctx = Ctx(d.state)
+    ctx = Ctx(d.state, random.Random(0))  # grant draws nothing
     grant(ctx, 1, {"kind": "doubloons", "n": 5}, "test")
     assert ctx.events == [CurrencyGained(seat=1, doubloons=2, beer=0, stored=True)]
 

@@ -1,0 +1,245 @@
+"""The kernel's record of one hosted game (seats, status, the game's state) and how events fold into it.
+
+    apply(record, event) -> record    fold one event (never fails)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import BeforeValidator
+
+from .codec import as_tuples
+from .game import Game, Score
+from .kernel_messages import (
+    GameCreated,
+    GameEnded,
+    GameExpired,
+    GameScored,
+    GameStarted,
+    ReclaimSeat,
+    SeatAutopiloted,
+    SeatClaimed,
+    SeatReclaimed,
+    SeatReturned,
+    SeedRevealed,
+    TurnTimedOut,
+    Vote,
+    VoteCast,
+    VotePassed,
+    VoteWithdrawn,
+    WithdrawVote,
+)
+from .messages import Command, Event
+from .pace import Pace, TimeoutPolicy
+from .registry import get_game
+from .seating import Invitation, InvitationEnded, SeatInvited, invitation_of
+
+
+class Dice(Protocol):
+    """What the aggregate needs of the secret seed: RNGs per version, and the seed at the end."""
+
+    def rng(self, version: int) -> Any: ...
+
+    def reveal(self) -> bytes: ...
+
+
+@dataclass
+class Seat:
+    name: str | None
+    bot: str | None = None
+    player_id: str | None = None
+    autopilot: str | None = None  # the away policy playing for this seat, None while its holder plays
+    invitation: Invitation | None = None  # an open seat reserved for an invited player
+    timeouts: int = 0  # consecutive timed-out turns; a move or reclaim of the holder resets it
+    overdue: Annotated[tuple[Any, ...] | None, BeforeValidator(as_tuples)] = None
+    """(turn key,) of the timed-out turn the policy is finishing."""
+    last_timeout: int = 0  # version of the seat's latest TurnTimedOut
+    votes: tuple[int, ...] = ()  # seats that voted about this taken-over seat
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+
+@dataclass
+class GameRecord:
+    """Everything the kernel knows of one hosted game at ``version``."""
+
+    game_id: str
+    game_type: str
+    options: dict[str, Any]
+    seats: list[Seat]
+    seed_commitment: str
+    version: int = 0
+    status: Literal["open", "active", "ended", "scored", "expired"] = "open"
+    state: Any = None
+    scores: list[Score] = field(default_factory=list)
+    places: dict[int, int] = field(default_factory=dict)
+    seed: str | None = None
+    pace: Pace | None = None
+    creator: str | None = None
+    hot_seat: bool | None = None
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.game_type)
+
+    def to_act(self) -> list[int]:
+        # Between GameStarted and the game's first setup event (a replay can stop there) there is no state yet.
+        return self.game.to_act(self.state) if self.status == "active" and self.state is not None else []
+
+    def open_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.taken]
+
+    def played_for(self, seat: int) -> TimeoutPolicy | None:
+        """The policy playing ``seat`` now instead of its holder: the away policy of a seat taken over,
+        or the table's timeout policy while it finishes the seat's timed-out turn; None: the holder plays."""
+        info = self.seats[seat]
+        if info.autopilot is not None:
+            return "skip" if info.autopilot == "skip" else "autopilot"
+        if info.overdue is not None and self.pace is not None:
+            return self.pace.on_timeout
+        return None
+
+
+def turn_of(record: GameRecord, seat: int) -> tuple[Hashable] | None:
+    """The turn ``seat`` is in, as ``(turn key,)``; None when it is not to act.
+
+    Two states are in the same turn of a seat when it is to act in both, with equal
+    :meth:`~domain.core.game.Game.turn_key`, and (the caller's part) to act at every command between.
+    """
+    if seat not in record.to_act():
+        return None
+    return (record.game.turn_key(record.state, seat),)
+
+
+def voters(record: GameRecord, about_seat: int) -> list[int]:
+    """Seats that vote about a taken-over seat: the other human seats whose holders play them."""
+    return [i for i, s in enumerate(record.seats)
+            if i != about_seat and s.taken and s.bot is None and s.autopilot is None]
+
+
+def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
+    """The kernel commands ``seat`` may send now (taking its seat back, votes), for clients to discover."""
+    if record.status != "active" or not 0 <= seat < len(record.seats):
+        return []
+    out: list[Command] = []
+    info = record.seats[seat]
+    if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None):
+        out.append(ReclaimSeat(seat=seat))
+    choice = record.pace.vote if record.pace else "none"
+    if choice == "none":
+        return out
+    for about, target in enumerate(record.seats):
+        if target.autopilot is None or seat not in voters(record, about):
+            continue
+        if seat in target.votes:
+            out.append(WithdrawVote(seat=seat, about_seat=about))
+        else:
+            out.append(Vote(seat=seat, about_seat=about, choice=choice))
+    return out
+
+
+# -- folding events ------------------------------------------------------------
+
+def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
+    """Fold one event into the record (version + 1)."""
+    if isinstance(event, GameCreated):
+        record = GameRecord(game_id=game_id, game_type=event.game, options=event.options,
+                            seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
+                            seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
+                            hot_seat=event.hot_seat)
+    else:
+        assert record is not None
+        fold = _FOLDS.get(type(event))
+        if fold is None:
+            record.state = record.game.evolve(record.state, event)
+        else:
+            fold(record, event)
+    record.version += 1
+    return record
+
+
+def _status(status: Literal["active", "ended", "expired"]) -> Callable[[GameRecord, Any], None]:
+    def fold(record: GameRecord, event: Any) -> None:
+        record.status = status
+    return fold
+
+
+def _claimed(record: GameRecord, event: SeatClaimed) -> None:
+    record.seats[event.seat] = Seat(name=event.name, player_id=event.player_id)
+
+
+def _scored(record: GameRecord, event: GameScored) -> None:
+    record.status = "scored"
+    record.scores = list(event.scores)
+    record.places = dict(event.places)
+
+
+def _revealed(record: GameRecord, event: SeedRevealed) -> None:
+    record.seed = event.seed
+
+
+def _timed_out(record: GameRecord, event: TurnTimedOut) -> None:
+    info = record.seats[event.seat]
+    info.timeouts += 1
+    info.last_timeout = record.version + 1
+    if info.autopilot is None:  # the policy plays this turn (folded before the moves that follow)
+        info.overdue = turn_of(record, event.seat)
+
+
+def _autopiloted(record: GameRecord, event: SeatAutopiloted) -> None:
+    info = record.seats[event.seat]
+    info.autopilot = event.policy
+    info.overdue = None  # taken over: every turn is the policy's now, not only this one
+
+
+def _reclaimed(record: GameRecord, event: SeatReclaimed) -> None:
+    info = record.seats[event.seat]
+    info.autopilot = None
+    info.timeouts = 0
+    info.overdue = None
+    info.votes = ()
+
+
+def _returned(record: GameRecord, event: SeatReturned) -> None:
+    record.seats[event.seat].overdue = None
+
+
+def _vote_cast(record: GameRecord, event: VoteCast) -> None:
+    record.seats[event.about_seat].votes += (event.seat,)
+
+
+def _vote_withdrawn(record: GameRecord, event: VoteWithdrawn) -> None:
+    info = record.seats[event.about_seat]
+    info.votes = tuple(s for s in info.votes if s != event.seat)
+
+
+def _vote_passed(record: GameRecord, event: VotePassed) -> None:
+    info = record.seats[event.about_seat]
+    info.votes = ()
+    if event.choice == "replace":  # a bot plays the seat for good; the player keeps the record of it
+        info.bot = event.level or "random"
+        info.autopilot = None
+        info.overdue = None
+        info.timeouts = 0
+
+
+def _invited(record: GameRecord, event: SeatInvited) -> None:
+    record.seats[event.seat].invitation = invitation_of(event)
+
+
+def _invitation_ended(record: GameRecord, event: InvitationEnded) -> None:
+    record.seats[event.seat].invitation = None
+
+
+_FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
+    SeatClaimed: _claimed, GameStarted: _status("active"), GameEnded: _status("ended"), GameScored: _scored,
+    SeedRevealed: _revealed, TurnTimedOut: _timed_out, SeatAutopiloted: _autopiloted, SeatReclaimed: _reclaimed,
+    SeatReturned: _returned, VoteCast: _vote_cast, VoteWithdrawn: _vote_withdrawn, VotePassed: _vote_passed,
+    GameExpired: _status("expired"), SeatInvited: _invited, InvitationEnded: _invitation_ended,
+}
+"""Kernel events and how each folds into the record; any other event is the game's."""
