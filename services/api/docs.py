@@ -72,21 +72,27 @@ def install_docs(app: FastAPI) -> None:
 
 
 def with_view_models(schema: dict[str, Any], games: list[Game] | None = None) -> dict[str, Any]:
-    """Name each registered game's view models (``Game.view_models``) in the schema: their components, and
+    """Name each registered game's view models (``Game.view_models``) in the schema: their components, under
+    the game's id (``<game>_<Model>``: two games, or a game and the API, may name a model alike), and
     ``GameView.board`` as one of them (or, for a game without models, any object)."""
+    import re
+
     from pydantic import BaseModel
     from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-    mode: JsonSchemaMode = "serialization"
-    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, mode) for game in sorted(games if games is not None else all_games(), key=lambda g: g.id)
-              if game.view_models is not None for m in (game.view_models.seat, game.view_models.spectator)]
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     board = components.get("GameView", {}).get("properties", {}).get("board")
-    if not models or board is None:
-        return schema
-    refs, defs = models_json_schema(models, ref_template="#/components/schemas/{model}", by_alias=True)
-    components.update(defs.get("$defs", {}))
-    choices = [refs[key] for key in models]
-    board["anyOf"] = [*choices, {"type": "object", "additionalProperties": True}, {"type": "null"}]
+    mode: JsonSchemaMode = "serialization"
+    choices: list[dict[str, Any]] = []
+    for game in sorted(games if games is not None else all_games(), key=lambda g: g.id):
+        if game.view_models is None or board is None:
+            continue
+        prefix = re.sub(r"[^A-Za-z0-9]", "_", game.id) + "_"
+        models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(game.view_models.seat, mode),
+                                                                (game.view_models.spectator, mode)]
+        refs, defs = models_json_schema(models, ref_template=f"#/components/schemas/{prefix}{{model}}", by_alias=True)
+        components.update({prefix + name: body for name, body in defs.get("$defs", {}).items()})
+        choices += [refs[key] for key in models if refs[key] not in choices]
+    if choices and board is not None:
+        board["anyOf"] = [*choices, {"type": "object", "additionalProperties": True}, {"type": "null"}]
     return schema
-
