@@ -35,6 +35,7 @@ from domain.catalog import load_games  # noqa: E402
 from domain.core.registry import get_game  # noqa: E402
 from domain.core.rng import rng_for, seed_from_text  # noqa: E402
 from domain.heaven_and_ale import heuristics  # noqa: E402
+from domain.heaven_and_ale.board import TRACK_LEN  # noqa: E402
 from domain.heaven_and_ale.state import HAState  # noqa: E402
 
 GAME_ID = "heaven-and-ale"
@@ -106,6 +107,50 @@ def self_play(task: Task) -> tuple[list[list[float]], list[float], list[int]]:
     return [f for _, f in rows], [float(finals[seat]) for seat, _ in rows], finals
 
 
+def duel(task: tuple[str, tuple[float, ...], bool]) -> list[int]:
+    """One seeded game, greedy with ``weights`` in seat 0 (seat 1 when ``swap``) against greedy with the
+    hand-made estimate, both looking one command ahead as the bots do; returns [fitted, hand] final scores."""
+    load_games()
+    seed, weights, swap = task
+    game = get_game(GAME_ID)
+    fitted = heuristics.make_evaluate(weights)
+    evaluations = [heuristics.hand_evaluate, fitted] if swap else [fitted, heuristics.hand_evaluate]
+    secret = seed_from_text(seed)
+    chooser = random.Random(secret + b"|duel")
+    events = game.setup(game.parse_options({}), 2, rng_for(secret, 0))
+    state = game.fold(None, events)
+    version = len(events)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_commands(state, seat)
+        command = legal[0] if len(legal) == 1 else greedy_command(game, state, seat, legal, evaluations[seat],
+                                                                   chooser)
+        for event in game.decide(state, command, rng_for(secret, version)):
+            state = game.evolve(state, event)
+            version += 1
+    finals = [int(s.total) for s in sorted(game.scores(state), key=lambda s: s.seat)]
+    return finals[::-1] if swap else finals
+
+
+def compare(weights: tuple[float, ...], games: int, seed: str, jobs: int) -> None:
+    """Greedy with the fitted weights against greedy with the hand-made estimate, seats alternating."""
+    tasks = [(f"{seed}:duel:{g}", weights, g % 2 == 1) for g in range(games)]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results = list(pool.map(duel, tasks) if pool is not None else map(duel, tasks))
+    wins = sum(1.0 if f > h else 0.5 if f == h else 0.0 for f, h in results)
+    low, high = wilson(wins, games)
+    print(f"fitted greedy vs hand-made greedy: {games} games, fitted wins {wins / games:.1%} "
+          f"(95% Wilson interval {low:.1%}-{high:.1%}), mean score fitted {sum(f for f, _ in results) / games:.1f} "
+          f"hand {sum(h for _, h in results) / games:.1f}", flush=True)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
     """Ridge regression on standardised columns (the bias column unpenalised), returned in raw units."""
     scale = x.std(axis=0)
@@ -121,6 +166,12 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
 def r2(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     residual = y - x @ w
     return 1.0 - float(residual @ residual) / float(((y - y.mean()) ** 2).sum())
+
+
+def hand_weights() -> list[float]:
+    """The weights under which the fitted estimate is the hand-made one (no Kegs & More)."""
+    hand = {"estimate": 1.0, "track_left": heuristics.TRACK_SPACE_VALUE * TRACK_LEN}
+    return [hand.get(name, 0.0) for name in heuristics.FEATURES]
 
 
 def write_weights(weights: Sequence[float], note: str) -> None:
@@ -143,10 +194,20 @@ def main(argv: list[str] | None = None) -> None:
                         help="generation 0 plays with the hand-made estimate or the committed weights")
     parser.add_argument("--no-follow-up", dest="follow_up", action="store_false",
                         help="greedy judges a command alone, not with its best follow-up (about 3x cheaper games)")
+    parser.add_argument("--from-hand", action="store_true",
+                        help="fit a correction of the hand-made estimate (ridge shrinks towards it, not towards 0)")
+    parser.add_argument("--then-compare", type=int, default=0, metavar="GAMES",
+                        help="after the last generation, play its weights against the hand-made estimate")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--compare", type=int, default=0, metavar="GAMES",
+                        help="only play this many games of greedy with the committed weights against greedy with "
+                             "the hand-made estimate (is the fit an improvement?)")
     parser.add_argument("--write", action="store_true", help=f"write the last weights to {WEIGHTS_FILE.name}")
     args = parser.parse_args(argv)
     load_games()
+    if args.compare:
+        compare(tuple(heuristics.WEIGHTS), args.compare, args.seed, args.jobs)
+        return
     weights: tuple[float, ...] = () if args.start == "hand" else tuple(heuristics.WEIGHTS)
     history = []
     for gen in range(args.generations):
@@ -161,7 +222,11 @@ def main(argv: list[str] | None = None) -> None:
             (test_y if g % 5 == 4 else train_y).extend(targets)
             finals.extend(scores)
         xa, ya = np.array(train_x), np.array(train_y)
-        w = fit(xa, ya, args.ridge)
+        if args.from_hand:  # fit only a correction of the hand-made estimate, shrunk towards none
+            prior = np.array(hand_weights())
+            w = prior + fit(xa, ya - xa @ prior, args.ridge)
+        else:
+            w = fit(xa, ya, args.ridge)
         held = r2(np.array(test_x), np.array(test_y), w) if test_x else float("nan")
         mean = sum(finals) / len(finals)
         history.append(mean)
@@ -173,13 +238,15 @@ def main(argv: list[str] | None = None) -> None:
         if args.write:  # after every generation, so a long run interrupted keeps its last fit
             note = (f"Command: bench/tune_heaven_and_ale.py --generations {args.generations} --games {args.games} "
                     f"--epsilon {args.epsilon} --every {args.every} --ridge {args.ridge} --seed {args.seed} "
-                    + ("" if args.follow_up else "--no-follow-up ") +
+                    + ("" if args.follow_up else "--no-follow-up ") + ("--from-hand " if args.from_hand else "") +
                     f"--start {args.start}\nFitted after generation {gen}; self-play mean final score by generation: "
                     + ", ".join(f"{m:.1f}" for m in history) + f"; held-out R2 of this fit {held:.3f}.")
             write_weights(weights, note)
             print(f"wrote {WEIGHTS_FILE.relative_to(ROOT)}", flush=True)
     for name, v in zip(heuristics.FEATURES, weights):
         print(f"  {name:28s} {v:+.4f}")
+    if args.then_compare:
+        compare(weights, args.then_compare, args.seed, args.jobs)
 
 
 if __name__ == "__main__":

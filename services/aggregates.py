@@ -155,6 +155,9 @@ class AsyncRecords:
             entries = await client.xrange(self.keys.events(game_id), f"{base.version + 1}-0", "+")
             if game_id not in self._cache:  # else another request loaded it meanwhile: fold onto that one
                 self._put(game_id, base)
+        elif game_id not in self._cache:  # evicted while we waited (a full cache): load it afresh
+            loaded, _ = await self.current(client, game_id)
+            return loaded, replies
         else:
             entries = read
         return self._fold(game_id, entries), replies

@@ -3,22 +3,26 @@
 ``bootstrap(settings, client)`` makes the key layout, the event store, the command bus, the player and
 token stores; entry points (API app, CLI, workers, processor, projector, reactor) take what they need
 from the :class:`Root` instead of building their own. The two Redis connections the service may use
-are made by one factory each: :func:`event_store_client` (events, commands, read models) and
-:func:`queue_client` (rq jobs); today both point at ``REDIS_URL``.
+are made by one factory each: :func:`event_store_client` (events, commands, read models: ``REDIS_URL``,
+a Redis Cluster with ``TAPROOM_REDIS_CLUSTER``) and :func:`queue_client` (rq jobs and the rate limits:
+``TAPROOM_QUEUE_REDIS_URL``, default ``REDIS_URL``; rq does not support Redis Cluster).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import fakeredis
-from redis import ConnectionPool, Redis
+import redis
+from redis import Redis
 
 from .commands import CommandBus
 from .eventstore import EventStore, Keys
 from .players import Players
+from .redisconn import cluster_client
 from .resilience import command_retry
 from .settings import Settings
 from .tokens import Tokens
@@ -30,26 +34,58 @@ ClientFactory = Callable[[], Redis]
 
 
 def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
-    """New clients on ``REDIS_URL``, or on one in-process server when there is none."""
+    """New event-store clients on ``REDIS_URL`` (a Redis Cluster client with ``TAPROOM_REDIS_CLUSTER``), or on
+    one in-process server when there is none."""
+    return store_client_factory(settings, server)
+
+
+def store_client_factory(settings: Any, server: fakeredis.FakeServer | None = None) -> ClientFactory:
+    """New clients on ``REDIS_URL`` (a cluster client when ``redis_cluster``), or on one in-process server
+    when there is no URL."""
+    if settings.redis_url and getattr(settings, "redis_cluster", False):
+        url = settings.redis_url
+        state: dict[str, Any] = {}
+
+        def shared() -> redis.Redis:
+            # One client per process (thread-safe: a pool per node inside), made when first asked for, so a
+            # part may start before the cluster answers, and a forked rq job makes its own.
+            if state.get("pid") != os.getpid():
+                state.update(pid=os.getpid(), client=cluster_client(url))
+            return state["client"]
+
+        return shared
     if settings.redis_url:
         # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
-        pool = ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
-        return lambda: Redis(connection_pool=pool)
-    shared = server or fakeredis.FakeServer()
-    return lambda: fakeredis.FakeRedis(server=shared)
+        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
+        return lambda: redis.Redis(connection_pool=pool)
+    shared_server = server or fakeredis.FakeServer()
+    return lambda: fakeredis.FakeRedis(server=shared_server)
+
+
+def queue_client_factory(settings: Any, store: ClientFactory) -> ClientFactory:
+    """Clients for rq (queues, scheduler, job records) and the rate limits: ``TAPROOM_QUEUE_REDIS_URL``,
+    else the event store's own server. A cluster event store needs a queue URL of its own."""
+    url = getattr(settings, "queue_redis_url", None)
+    if url:
+        pool = redis.ConnectionPool.from_url(url, retry=command_retry(), socket_connect_timeout=2.0)
+        return lambda: redis.Redis(connection_pool=pool)
+    if settings.redis_url and getattr(settings, "redis_cluster", False):
+        raise ValueError("rq does not support Redis Cluster: set TAPROOM_QUEUE_REDIS_URL to a plain Redis server "
+                         "for the job queues")
+    return store
 
 
 def event_store_client(settings: Settings, server: fakeredis.FakeServer | None = None) -> Redis:
-    """The client of the event store (streams, logs, read models): the one place to make it a cluster client."""
+    """The client of the event store (streams, logs, read models): one server or a cluster."""
     return client_factory(settings, server)()
 
 
 def queue_client(settings: Settings, fallback: Redis | None = None) -> Redis:
-    """The client rq's queues use: ``REDIS_URL`` today (or ``fallback``, the embedded server's client);
-    the one place to point jobs at a Redis of their own."""
+    """The client rq's queues use: ``TAPROOM_QUEUE_REDIS_URL``, else ``REDIS_URL`` (or ``fallback``, the
+    embedded server's client)."""
     if fallback is not None and not settings.redis_url:
         return fallback
-    return client_factory(settings)()
+    return queue_client_factory(settings, client_factory(settings))()
 
 
 @dataclass

@@ -6,7 +6,11 @@ A follower takes a fair share of the shards (leases), reads each owned
 (possibly in the same pipeline as its own writes). Entries seen twice must
 be harmless: both followers act on the game's current state, not on deltas.
 When Redis goes away a follower waits it out and then resumes from its
-stored checkpoints, so a batch cut short is simply read again.
+stored checkpoints, so a batch cut short is simply read again. It resumes a
+little before them (``feed_rewind_seconds``): a failover of a replicated
+Redis (a cluster) may lose the last writes a follower made before the
+outage (a bot's watch entry, a read model), and handling those entries
+again writes them again.
 """
 
 from __future__ import annotations
@@ -21,8 +25,17 @@ import redis
 from .aggregates import Repository
 from .bootstrap import bootstrap
 from .leases import ShardLeases
+from .redisconn import read_streams
 from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
+
+
+def _rewound(entry_id: str, ms: int) -> str:
+    """The feed position ``ms`` milliseconds before ``entry_id`` (feed entry ids are ``<ms>-<seq>``)."""
+    if ms <= 0 or entry_id == "0-0":
+        return entry_id
+    stamp = int(entry_id.split("-", 1)[0])
+    return f"{max(0, stamp - ms)}-0"
 
 
 def shard_of(stream: Any) -> int:
@@ -44,6 +57,7 @@ class FeedFollower:
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
         self._checkpoints: dict[int, str] = {}
+        self._rewind_ms = 0  # after an outage: resume this far before the stored checkpoints
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         raise NotImplementedError
@@ -66,9 +80,11 @@ class FeedFollower:
                 pass
 
     def lost_redis(self) -> None:
-        """Redis went away mid-batch: resume from the stored checkpoints and the logs, not from memory."""
+        """Redis went away mid-batch: resume from the stored checkpoints and the logs, not from memory, a
+        little before the checkpoints (writes made just before a failover may be gone)."""
         self.repo.clear()
         self._checkpoints.clear()
+        self._rewind_ms = int(getattr(self.settings, "feed_rewind_seconds", 0) * 1000)
 
     def step(self, block_ms: int = 0, count: int = 500) -> int:
         if self.leases.refresh():
@@ -80,9 +96,10 @@ class FeedFollower:
         for shard in sorted(self.leases.owned):
             if shard not in self._checkpoints:
                 ckpt = self.redis.get(self.keys.checkpoint(self.role, shard))
-                self._checkpoints[shard] = ckpt.decode() if ckpt else "0-0"
+                self._checkpoints[shard] = _rewound(ckpt.decode() if ckpt else "0-0", self._rewind_ms)
             streams[self.keys.feed(shard)] = self._checkpoints[shard]
-        reply = self.redis.xread(streams, count=count, block=block_ms or None)
+        self._rewind_ms = 0
+        reply = read_streams(self.redis, streams, count=count, block_ms=block_ms)
         handled = 0
         for stream, entries in reply or []:
             self.handle_entries(shard_of(stream), entries)

@@ -20,8 +20,18 @@ from redis.retry import Retry
 
 log = structlog.get_logger("taproom.resilience")
 
-UNAVAILABLE: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
-"""What an unreachable Redis raises (``BusyLoadingError``, a server replaying its AOF, is a ConnectionError)."""
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis.ConnectionError, redis.TimeoutError,
+    # A Redis Cluster in failover: slots without a master, a node demoted to replica, a slot map to read again.
+    redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.SlotNotCoveredError,
+    redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError)
+"""What an unreachable Redis raises (``BusyLoadingError``, a server replaying its AOF, is a ConnectionError;
+``ClusterDownError`` is a ClusterError)."""
+
+
+class ReplicationShortfall(redis.ConnectionError):
+    """Appends reached their master but not the replicas they must reach before being acknowledged
+    (``TAPROOM_APPEND_REPLICAS``): handled like an outage, the commands are taken up again afterwards."""
 
 OUTAGES = Counter("taproom_redis_outages_total", "Redis outages a part rode out", ["part"])
 
@@ -68,13 +78,21 @@ def ride_out(part: str, turn: Callable[[], object], stop: threading.Event,
              on_outage: Callable[[], None] | None = None) -> None:
     """Call ``turn()`` until ``stop`` is set; when Redis is unreachable, call ``on_outage()`` (forget what
     memory says about Redis; it must not talk to Redis) and try again after a backoff, as long as it takes."""
+    from . import health
+
     outage = Outage(part)
-    while not stop.is_set():
-        try:
-            turn()
-        except UNAVAILABLE as exc:
-            if on_outage is not None:
-                on_outage()
-            stop.wait(outage.failed(exc))
-            continue
-        outage.recovered()
+    loop = f"{part}@{threading.current_thread().name}"  # its health (services/health.py) while it runs
+    try:
+        while not stop.is_set():
+            try:
+                turn()
+            except UNAVAILABLE as exc:
+                health.beat(loop, ok=False)
+                if on_outage is not None:
+                    on_outage()
+                stop.wait(outage.failed(exc))
+                continue
+            health.beat(loop, ok=True)
+            outage.recovered()
+    finally:
+        health.forget(loop)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
-import redis
+import fakeredis
 import structlog
+from rq import Queue
 
 from domain.catalog import load_games
 
 from .async_play.scheduler import run_scheduler_thread
-from .bootstrap import ClientFactory, queue_client
+from .bootstrap import ClientFactory, queue_client_factory, store_client_factory
 from .processor import Processor
 from .projector import Projector
 from .reactor import Reactor
@@ -26,19 +28,31 @@ from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
 
+__all__ = ["ClientFactory", "Service", "client_factory", "queue_client_factory"]
+
+
+def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
+    """New event-store clients on ``REDIS_URL`` (a cluster client with ``TAPROOM_REDIS_CLUSTER``), or on one
+    in-process server when there is none. rq's clients: :func:`queue_client_factory`."""
+    return store_client_factory(settings, server)
+
+
 class Service:
     """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""
 
     def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1,
-                 async_settings: AsyncSettings | None = None) -> None:
+                 async_settings: AsyncSettings | None = None, queue_clients: ClientFactory | None = None) -> None:
+        """``clients``: the event store's; ``queue_clients``: rq's (default: the same server)."""
         load_games()
         self.settings = settings
         self.async_settings = async_settings or settings
         self.clients = clients
+        self.queue_clients = queue_clients or clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)
         self.projector = Projector(clients(), settings)
-        self.reactor = Reactor(clients(), settings, async_settings=self.async_settings)  # also runs the watchdog
+        self.reactor = Reactor(clients(), settings, queue=Queue(settings.rq_queue, connection=self.queue_clients()),
+                               async_settings=self.async_settings)  # also runs the watchdog
         self.workers = workers
         self.threads: list[threading.Thread] = []
 
@@ -47,23 +61,21 @@ class Service:
             ("processor", lambda: self.processor.run(self.stop_event)),
             ("projector", lambda: self.projector.run(self.stop_event)),
             ("reactor", lambda: self.reactor.run(self.stop_event)),
-            ("scheduler", lambda: run_scheduler_thread(self._queue_client(), self.settings.rq_queue,
+            ("scheduler", lambda: run_scheduler_thread(self.queue_clients(), self.settings.rq_queue,
                                                        self.async_settings, self.stop_event)),
         ]
+        store = self.clients() if self.queue_clients is not self.clients else None
         for i in range(self.workers):
-            parts.append((f"worker-{i}", self._worker(self._queue_client())))
+            client = self.queue_clients()
+            parts.append((f"worker-{i}", self._worker(client, store)))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
 
-    def _queue_client(self) -> redis.Redis:
-        """rq's connection (jobs, schedules): ``queue_client``, or the embedded server's when there is no Redis."""
-        return queue_client(self.settings, fallback=self.clients())
-
-    def _worker(self, client: redis.Redis) -> Callable[[], None]:
-        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event)
+    def _worker(self, client: Any, store: Any) -> Callable[[], None]:
+        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event, store=store)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stop_event.set()

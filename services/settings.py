@@ -120,6 +120,19 @@ class StoreSettings(_Section):
 
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))
     """Without it the whole service runs in one process on an in-process Redis (fakeredis)."""
+    redis_cluster: bool = False
+    """``REDIS_URL`` names a node of a Redis Cluster (the event store's keys are hash-tagged per shard)."""
+    queue_redis_url: str | None = None
+    """rq's job queues and the API's rate-limit counters: a plain Redis server (rq does not support Redis
+    Cluster). Default: ``REDIS_URL``; required when ``redis_cluster`` is set."""
+    append_replicas: int = 0
+    """Acknowledge a command only once this many replicas have its append (``WAIT``): set it to 1 on a
+    cluster (or any replicated Redis) so a failover cannot lose an acknowledged command. 0: do not wait."""
+    append_replica_timeout_ms: int = 1000
+    feed_rewind_seconds: float = 5.0
+    """After a Redis outage the projector and reactor resume this long before their checkpoints: a failover
+    can lose the last writes made before it, and handling those feed entries again restores them."""
+    """How long an append waits for its replicas before the processor backs off and takes it up again."""
     key_prefix: str = "tr:"
     shards: int = 16
     snapshot_every: int = 100
@@ -170,6 +183,11 @@ class ProcessSettings(_Section):
     log_json: bool | None = None
     """JSON logs; default: JSON unless stderr is a terminal."""
     log_level: str = "INFO"
+    health_port: int | None = None
+    """``TAPROOM_HEALTH_PORT``: processor, projector, reactor and worker serve ``/livez`` and ``/readyz`` on it
+    (``services/health.py``); unset, no health server."""
+    health_stale_seconds: float = 60.0
+    """A part whose loop has not turned for this long is not alive (its probe fails and it is restarted)."""
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"

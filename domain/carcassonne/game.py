@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -97,10 +98,6 @@ def _sample(stack: dict[str, int], size: int, rng: random.Random) -> dict[str, i
     return dict(sorted(out.items()))
 
 
-FIGURES: tuple[Literal["follower", "shepherd", "abbot"], ...] = ("follower", "shepherd", "abbot")
-"""Figure kinds, in the order the legal commands list them for each feature."""
-
-
 _FIGURE_COMMANDS: dict[tuple[int, str, str], PlaceFigure] = {}
 
 
@@ -113,45 +110,79 @@ def _place_figure(seat: int, figure: Literal["follower", "shepherd", "abbot"], f
     return command
 
 
+Figure = Literal["follower", "shepherd", "abbot"]
+SpotRule = Callable[[CarcassonneState, int, int], bool]
+"""(state, feature kind, node) -> may the figure stand there."""
+
+
 def _figure_rule(state: CarcassonneState, seat: int, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
     """Why ``figure`` may not go on ``feature`` (of kind ``kind``, node ``node``) of the tile just placed."""
     return _figure_unavailable(state, seat, figure) or _spot_error(state, figure, feature, kind, node)
 
 
+def _figures_in_hand(state: CarcassonneState, seat: int) -> list[tuple[Figure, SpotRule]]:
+    """The part of the figure rule that depends on the seat only: the figures in play and in its hand (in
+    listing order), each with the feature part of its rule."""
+    out: list[tuple[Figure, SpotRule]] = []
+    if state.supply[seat] > 0:
+        out.append(("follower", _follower_spot))
+    if state.hills_and_sheep and seat not in state.shepherds and not state.shepherd_placed:
+        out.append(("shepherd", _shepherd_spot))
+    if state.abbot and seat not in state.abbots:
+        out.append(("abbot", _abbot_spot))
+    return out
+
+
 def _figure_unavailable(state: CarcassonneState, seat: int, figure: str) -> RuleError | None:
-    """The part of the figure rule that depends on the seat only (is the figure in play and in hand)."""
+    """Why the seat cannot place ``figure`` at all now (None: it can), explaining :func:`_figures_in_hand`."""
+    if any(f == figure for f, _ in _figures_in_hand(state, seat)):
+        return None
     if figure == "follower":
-        return IllegalMove("no follower left in your supply") if state.supply[seat] <= 0 else None
+        return IllegalMove("no follower left in your supply")
     if figure == "abbot":
         if not state.abbot:
             return IllegalMove("abbots are only in play with the Abbot option")
-        return IllegalMove("your abbot is already on the board") if seat in state.abbots else None
+        return IllegalMove("your abbot is already on the board")
     if not state.hills_and_sheep:
         return IllegalMove("shepherds are only in play with Hills & Sheep")
-    if seat in state.shepherds or state.shepherd_placed:
-        return IllegalMove("your shepherd is already on the board")
-    return None
+    return IllegalMove("your shepherd is already on the board")
+
+
+def _follower_spot(state: CarcassonneState, kind: int, node: int) -> bool:
+    return kind != GARDEN and (FARMERS or kind != FIELD) and not state.occupied[state.root[node]]
+
+
+def _abbot_spot(state: CarcassonneState, kind: int, node: int) -> bool:
+    return (kind == MONASTERY or kind == GARDEN) and not state.occupied[node]
+
+
+def _shepherd_spot(state: CarcassonneState, kind: int, node: int) -> bool:
+    return kind == FIELD and not seats_in_field(state, state.root[node])
+
+
+SPOT_RULES: dict[str, SpotRule] = {
+    "follower": _follower_spot, "abbot": _abbot_spot, "shepherd": _shepherd_spot}
+"""The feature part of the figure rule, as a predicate per figure (the listing calls it per feature; the
+check calls it too and explains a refusal with :func:`_spot_error`)."""
 
 
 def _spot_error(state: CarcassonneState, figure: str, feature: str, kind: int, node: int) -> RuleError | None:
-    """The part of the figure rule that depends on the feature: its kind and who is there already."""
+    """The feature part of the figure rule: its kind and who is there already (None: the spot is fine)."""
+    if SPOT_RULES[figure](state, kind, node):
+        return None
     if figure == "follower":
         if kind == GARDEN:
             return IllegalMove("only the abbot may stand in a garden")
         if kind == FIELD and not FARMERS:
             return IllegalMove("farmers are not in play")
-        if state.occupied[state.root[node]]:
-            return IllegalMove(f"feature {feature} already holds a follower")
-        return None
+        return IllegalMove(f"feature {feature} already holds a follower")
     if figure == "abbot":
         if kind not in (MONASTERY, GARDEN):
             return IllegalMove(f"the abbot stands on a monastery or a garden; {feature} is neither")
-        return IllegalMove(f"feature {feature} is already occupied") if state.occupied[node] else None
+        return IllegalMove(f"feature {feature} is already occupied")
     if kind != FIELD:
         return IllegalMove(f"a shepherd stands on a field; {feature} is not a field")
-    if seats_in_field(state, state.root[node]):
-        return IllegalMove(f"field {feature} already holds a shepherd")
-    return None
+    return IllegalMove(f"field {feature} already holds a shepherd")
 
 
 def evolve_state(state: CarcassonneState | None, event: Event) -> CarcassonneState:
@@ -288,10 +319,10 @@ class CarcassonneGame(Game[CarcassonneState]):
         out: list[Command] = [Pass(seat=seat)]
         rt = rotated_at(state, state.placed)
         base = state.tile_base[state.placed]
-        figures = [figure for figure in FIGURES if _figure_unavailable(state, seat, figure) is None]
+        rules = _figures_in_hand(state, seat)
         for i, f in enumerate(rt.features):
-            for figure in figures:
-                if _spot_error(state, figure, f.local_id, f.kind, base + i) is None:
+            for figure, spot_ok in rules:
+                if spot_ok(state, f.kind, base + i):
                     out.append(_place_figure(seat, figure, f.local_id))
         if state.abbot and seat in state.abbots:
             out.append(RecallAbbot(seat=seat))
@@ -404,8 +435,7 @@ class CarcassonneGame(Game[CarcassonneState]):
         turn.emit(GameEnded(scores=list(s.scores)))
 
     # -- evolve ----------------------------------------------------------------
-    def evolve(self, state: CarcassonneState | None, event: Event) -> CarcassonneState:
-        return evolve_state(state, event)
+    evolve = staticmethod(evolve_state)  # one call, not two, per folded event
 
     # -- queries ---------------------------------------------------------------
     def to_act(self, state: CarcassonneState) -> list[int]:

@@ -28,6 +28,7 @@ from limits.strategies import SlidingWindowCounterRateLimiter
 
 from ..application.seating import check_one_seat
 from ..eventstore import Keys
+from ..redisconn import mget
 from ..settings import Settings
 from .errors import ApiError
 from .principals import principal_of
@@ -75,11 +76,14 @@ def caller_of(principal: dict | None, address: str) -> str:
 class Guard:
     """The limits of one API process; the counts are shared through Redis."""
 
-    def __init__(self, client: redis.Redis, settings: Settings, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, settings: Settings, keys: Keys, counters: redis.Redis | None = None) -> None:
+        """``counters``: where the rate-limit counters live (rq's Redis when the event store is a cluster: the
+        ``limits`` storage wants one server)."""
         self.redis = client
         self.settings = settings
         self.keys = keys
-        storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=keys.rate_limits())
+        pool = (counters if counters is not None else client).connection_pool
+        storage = RedisStorage("redis://", connection_pool=pool, key_prefix=keys.rate_limits())
         self._limiter = SlidingWindowCounterRateLimiter(storage)
         self._alimiter: tuple[redis.asyncio.Redis, AsyncSlidingWindowCounterRateLimiter] | None = None
 
@@ -126,7 +130,7 @@ class Guard:
         entries = self.redis.zrange(key, 0, -1, withscores=True)
         if not entries:
             return
-        metas = self.redis.mget([self.keys.meta(g.decode()) for g, _ in entries])
+        metas = mget(self.redis, [self.keys.meta(g.decode()) for g, _ in entries])
         now = time.time()
         done = [game for (game, claimed), raw in zip(entries, metas)
                 if (raw is None and claimed < now - UNCONFIRMED_BOT_GAME_SECONDS)
@@ -206,7 +210,7 @@ async def limit_requests(request: Request) -> None:
 async def _limit(request: Request) -> None:
     ctx = request.app.state.context
     guard: Guard = ctx.guard
-    aredis = ctx.aredis()
+    aredis = ctx.acounters()
     address = client_address(request)
     await guard.ahit(aredis, "rate_limit_address", f"addr:{address}")
     route = request.scope.get("route")

@@ -14,6 +14,9 @@ import fakeredis.aioredis
 import redis
 import redis.asyncio
 import redis.asyncio.connection as aconnection
+from redis.asyncio.cluster import ClusterNode
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+from redis.cluster import RedisCluster
 
 # Plain connection settings carried over from the sync pool (plus every ssl_* the async class takes); the rest
 # of the sync pool's kwargs are sync-only objects (retry policies, parsers, maintenance handlers).
@@ -31,6 +34,9 @@ def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
     For fakeredis the twin shares the sync client's in-process ``FakeServer`` (the one
     ``services.runtime.client_factory`` passes in), so it sees the same data and wakes on its writes.
     """
+    if isinstance(client, RedisCluster):  # a cluster: the asyncio cluster client, from the same startup nodes
+        nodes = [ClusterNode(n.host, n.port) for n in client.nodes_manager.startup_nodes.values()]
+        return AsyncRedisCluster(startup_nodes=nodes, socket_connect_timeout=2.0)  # type: ignore[return-value]
     pool = client.connection_pool
     kwargs = pool.connection_kwargs
     if isinstance(client, (fakeredis.FakeRedis, fakeredis.FakeStrictRedis)):

@@ -58,18 +58,20 @@ def app_from_env() -> FastAPI:
     processes builds for itself (uvicorn imports it by name)."""
     from domain.catalog import load_games
 
-    from ..bootstrap import client_factory
+    from ..bootstrap import client_factory, queue_client_factory
     from ..logs import configure_logging
     from ..settings import get_settings
 
     settings = get_settings()
     configure_logging(settings.log_json, settings.log_level)
     load_games()
-    return create_app(client_factory(settings)(), settings)
+    clients = client_factory(settings)
+    return create_app(clients(), settings, queue_client_factory(settings, clients)())
 
 
-def create_app(client: redis.Redis, settings: Settings) -> FastAPI:
-    context = Context(client, settings)
+def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None) -> FastAPI:
+    """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same)."""
+    context = Context(client, settings, queue_client=queue_client)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

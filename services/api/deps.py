@@ -14,6 +14,7 @@ import redis
 import redis.asyncio
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from redis.asyncio import Redis as AsyncRedis
 
 from domain.core.lifecycle import GameRecord
 from projections import read_models
@@ -36,14 +37,18 @@ class Context:
     """Everything a request handler needs, built once per app: the composition root's parts, the abuse
     guard and a per-game record cache for reads."""
 
-    def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None) -> None:
-        self.root = root or bootstrap(settings, client)
+    def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None,
+                 queue_client: redis.Redis | None = None) -> None:
+        """``client``: the event store's Redis (a cluster client, maybe); ``queue_client``: rq's (default: the
+        root's, else the same server), which also keeps the rate-limit counters."""
+        self.root = root or bootstrap(settings, client, queue_redis=queue_client)
         self.redis = client
+        self.queue_redis = queue_client or self.root.queue_redis or client
         self.settings = settings
         self.keys = self.root.keys
         self.store = self.root.store
         self.bus = self.root.bus
-        self.guard = Guard(client, settings, self.keys)
+        self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
         self._loop_parts: LoopParts | None = None
@@ -66,17 +71,25 @@ class Context:
         parts = self._loop_parts
         if parts is None or parts.loop is not loop:
             client = async_twin(self.redis)
+            # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster
+            counters = client if self.queue_redis is self.redis else async_twin(self.queue_redis)
             parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size),
-                              AsyncCommandBus(client, self.keys, self.settings.outcome_ttl_seconds))
+                              AsyncCommandBus(client, self.keys, self.settings.outcome_ttl_seconds), counters)
             self._loop_parts = parts
         return parts
 
     def aredis(self) -> redis.asyncio.Redis:
         return self.loop_parts().redis
 
+    def acounters(self) -> redis.asyncio.Redis:
+        """The asyncio client of the rate-limit counters (rq's Redis; the event store's on one server)."""
+        return self.loop_parts().counters
+
     async def aclose(self) -> None:
         if self._loop_parts is not None and self._loop_parts.loop is asyncio.get_running_loop():
             await self._loop_parts.redis.aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
+            if self._loop_parts.counters is not self._loop_parts.redis:
+                await self._loop_parts.counters.aclose()  # type: ignore[attr-defined]
         self._loop_parts = None
 
     async def record_and_principal(self, game_id: str, token: str | None) -> tuple[GameRecord, int, float,
@@ -123,6 +136,7 @@ class LoopParts:
     redis: redis.asyncio.Redis
     records: AsyncRecords
     bus: AsyncCommandBus
+    counters: AsyncRedis
 
 
 class KeyedLocks:

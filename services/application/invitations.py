@@ -26,6 +26,7 @@ from ..async_play import clock
 from ..commands import CommandBus, new_reply
 from ..eventstore import Keys
 from ..players import Player, Players
+from ..redisconn import mget
 from .commands import poll_path
 from .results import Accepted, accepted_or_raise, result_of
 
@@ -132,7 +133,7 @@ class Invitations:
         entries: list[tuple[str, float]] = [(m.decode(), float(score)) for m, score in rows]
         if not entries:
             return []
-        metas = self.redis.mget([self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])
+        metas = mget(self.redis, [self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])
         now = clock.now()
         found, stale = [], []
         for (member, expires_at), raw in zip(entries, metas):

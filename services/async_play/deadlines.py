@@ -127,7 +127,7 @@ class AsyncPlay(Clockwork):
             self.notifier.send(invitation.player_id, "invited", message,
                                dedupe=f"invited:{record.game_id}:{seat}:{invitation.expires_at!r}")
             job_id = f"invite-{self.tag}-{job_safe(record.game_id)}-{seat}-{int(invitation.expires_at * 1000)}"
-            if Job.exists(job_id, connection=self.redis):
+            if Job.exists(job_id, connection=self.queue.connection):
                 continue
             # rq schedules to the whole second, rounding down: a job released before the expiry would be refused
             self.queue.enqueue_at(at(math.ceil(invitation.expires_at) + 1), jobs.expire_invitation, record.game_id,

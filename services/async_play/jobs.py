@@ -33,6 +33,7 @@ from ..bootstrap import Root, bootstrap, job_root
 from ..bots import choose
 from ..commands import new_reply
 from ..eventstore import EventStore, Keys
+from ..redisconn import job_store
 from ..settings import AsyncSettings, Settings
 from . import clock
 from .config import job_settings
@@ -95,9 +96,11 @@ def _env(connection: redis.Redis | None, prefix: str, shards: int,
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's own
+        assert connection is not None
     root = job_root(connection, prefix, shards, async_settings)
-    queue = Queue(job.origin if job is not None else "taproom", connection=connection)
+    # Follow-up jobs go to rq's Redis, which on a cluster deployment is not the event store's.
+    queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else connection)
     return connection, root.keys, Clockwork(connection, root.keys, queue, root.settings)
 
 

@@ -30,6 +30,7 @@ from rq.job import Job
 from domain.core import InvalidCommand
 
 from ..eventstore import Keys
+from ..redisconn import job_store
 from ..settings import AsyncSettings
 from . import clock
 from .config import job_settings, settings_in_job
@@ -210,7 +211,7 @@ class Mailer:
         return job_safe(self.keys.prefix.rstrip(":")) or "tr"
 
     def _enqueue(self, job_id: str, func: Any, *args: Any, when: float | None = None) -> bool:
-        if Job.exists(job_id, connection=self.redis):
+        if Job.exists(job_id, connection=self.queue.connection):
             return False  # queued before a crash, or a repeat: once
         intervals = self.settings.mail_retry_intervals
         options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
@@ -257,7 +258,8 @@ def _job_env(connection: redis.Redis | None, prefix: str, shards: int,
     if connection is None:
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     return connection, Keys(prefix, shards), settings_in_job(async_settings)
 
 

@@ -39,6 +39,7 @@ from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
 from ..eventstore import Keys
+from ..redisconn import job_store
 from ..settings import AsyncSettings, get_settings
 from . import clock
 from .mail import Mailer
@@ -201,7 +202,7 @@ class Notifier:
                           when: float | None = None) -> None:
         """Enqueue the webhook job unless a send interrupted before its marker already did (same job id)."""
         job_id = self.hook_job_id(delivery)
-        if Job.exists(job_id, connection=self.redis):
+        if Job.exists(job_id, connection=self.queue.connection):
             return
         intervals = self.settings.webhook_retry_intervals
         options: dict[str, Any] = dict(prefix=self.keys.prefix, shards=self.keys.shards,
@@ -232,7 +233,8 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
     if connection is None:
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     try:
         hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
     except InvalidToken:  # retrying cannot help: no configured key opens this secret

@@ -22,6 +22,7 @@ from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
 from ..eventstore import Keys
+from ..redisconn import job_store
 from ..settings import AsyncSettings
 from . import clock
 from .config import job_settings, settings_in_job
@@ -121,7 +122,7 @@ class Pusher:
         queued = 0
         for sub_id in self.subscriptions.all(player_id):
             job_id = f"push-{tag}-{delivery}-{sub_id}"
-            if Job.exists(job_id, connection=self.redis):
+            if Job.exists(job_id, connection=self.queue.connection):
                 continue
             options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=86400,
                                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
@@ -145,7 +146,8 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *, prefix: s
     if connection is None:
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
-        connection = job.connection
+        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     keys = Keys(prefix, shards)
     settings = settings_in_job(async_settings)
     subscriptions = PushSubscriptions(connection, keys)

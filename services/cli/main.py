@@ -68,19 +68,19 @@ def serve(host: str | None, port: int | None, workers: int, api_workers: int) ->
     """The whole service: API, processor, projector, reactor and rq workers in one process (the API in
     ``--api-workers`` processes of its own)."""
     from ..api.app import create_app
-    from ..bootstrap import client_factory
-    from ..runtime import Service
+    from ..runtime import Service, client_factory, queue_client_factory
 
     settings = _settings()
     if api_workers > 1:
         _need_redis(settings)
     clients = client_factory(settings)
-    service = Service(settings, clients, workers=workers).start()
+    queues = queue_client_factory(settings, clients)
+    service = Service(settings, clients, workers=workers, queue_clients=queues).start()
     mode = settings.redis_url or "embedded (in-process Redis)"
     click.echo(f"taproom: serving on http://{host or settings.host}:{port or settings.port} — redis: {mode}", err=True)
     try:
         _run_api(host or settings.host, port or settings.port, api_workers,
-                 create_app(clients(), settings) if api_workers == 1 else None)
+                 create_app(clients(), settings, queues()) if api_workers == 1 else None)
     finally:
         service.stop()
 
@@ -94,24 +94,58 @@ def api(host: str | None, port: int | None, workers: int) -> None:
     from domain.catalog import load_games
 
     from ..api.app import create_app
-    from ..bootstrap import client_factory
+    from ..runtime import client_factory, queue_client_factory
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    app = create_app(client_factory(settings)(), settings) if workers == 1 else None
+    clients = client_factory(settings)
+    # a cluster client waits for the cluster to answer; several API processes each build their own app
+    app = create_app(_store_client(settings), settings, queue_client_factory(settings, clients)()) \
+        if workers == 1 else None
     _run_api(host or settings.host, port or settings.port, workers, app)
+
+
+def _store_client(settings: Settings) -> Any:
+    """The event store's client; a cluster client is only made once the cluster answers (it reads the slot
+    map when made), so a part may start before its Redis does, like on one server."""
+    from ..resilience import UNAVAILABLE, Outage
+    from ..runtime import client_factory
+
+    factory = client_factory(settings)
+    outage = Outage("startup")
+    while True:
+        try:
+            client = factory()  # a plain client connects lazily: this returns at once
+            outage.recovered()
+            return client
+        except (*UNAVAILABLE, OSError) as exc:  # type: ignore[misc]  # a tuple of exception classes
+            time.sleep(outage.failed(exc))
+        except Exception as exc:  # redis-py's RedisClusterException: no node of the cluster answers yet
+            if type(exc).__name__ != "RedisClusterException":
+                raise
+            time.sleep(outage.failed(exc))
+
+
+def _health_server(settings: Settings, store: Any, queue: Any) -> None:
+    """``TAPROOM_HEALTH_PORT``: serve /livez and /readyz for the probes (services/health.py)."""
+    if settings.health_port:
+        from .. import health
+
+        health.serve(settings.health_port, settings.health_stale_seconds,
+                     {"event_store": store.ping, "queue": queue.ping})
 
 
 def _run_part(make: Any) -> None:
     from domain.catalog import load_games
 
-    from ..bootstrap import client_factory
-
     settings = _settings()
     _need_redis(settings)
     load_games()
-    part = make(client_factory(settings)(), settings)  # connects lazily: it may start before Redis does
+    client = _store_client(settings)
+    part = make(client, settings)
+    queue = getattr(getattr(part, "queue", None), "connection", client)
+    _health_server(settings, client, queue)
     stop = threading.Event()
     try:
         part.run(stop)  # rides out Redis outages by itself
@@ -137,10 +171,17 @@ def projector() -> None:
 
 @cli.command()
 def reactor() -> None:
-    """The reactor alone (events -> rq jobs)."""
-    from ..reactor import Reactor
+    """The reactor alone (events -> rq jobs, on TAPROOM_QUEUE_REDIS_URL when set)."""
+    from rq import Queue
 
-    _run_part(Reactor)
+    from ..reactor import Reactor
+    from ..runtime import queue_client_factory
+
+    def make(client: Any, settings: Settings) -> Reactor:
+        jobs = queue_client_factory(settings, lambda: client)()
+        return Reactor(client, settings, queue=Queue(settings.rq_queue, connection=jobs))
+
+    _run_part(make)
 
 
 @cli.command()
@@ -148,13 +189,43 @@ def worker() -> None:
     """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
 
-    from ..bootstrap import queue_client
+    from ..runtime import client_factory, queue_client_factory
     from ..workers.worker import run_rq_worker
 
     settings = _settings()
     _need_redis(settings)
     load_games()
-    run_rq_worker(queue_client(settings), settings.rq_queue, settings)
+    clients = client_factory(settings)
+    queues = queue_client_factory(settings, clients)
+    separate = queues is not clients
+    _health_server(settings, _store_client(settings) if separate else queues(), queues())
+    # rq's Redis for the queues; the jobs reach the event store on REDIS_URL when that is another (a cluster)
+    run_rq_worker(queues(), settings.rq_queue, settings, store=client_factory(settings) if separate else None)
+
+
+@cli.command()
+@click.option("--port", type=int, default=None, help="the part's health port (default TAPROOM_HEALTH_PORT)")
+@click.option("--live", is_flag=True, help="ask only whether the part is alive (default: whether it is ready)")
+@click.option("--timeout", default=3.0, show_default=True)
+def health(port: int | None, live: bool, timeout: float) -> None:
+    """Ask a running processor, projector, reactor or worker on this machine whether it is ready (or alive):
+    exit 0 if so, 1 if not (an exec probe; the manifests use the HTTP port directly)."""
+    import urllib.error
+    import urllib.request
+
+    port = port or get_settings().health_port
+    if not port:
+        raise click.UsageError("no health port: pass --port or set TAPROOM_HEALTH_PORT")
+    url = f"http://127.0.0.1:{port}/{'livez' if live else 'readyz'}"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            click.echo(answer.read().decode())
+    except urllib.error.HTTPError as err:
+        click.echo(err.read().decode(), err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"no answer from {url}: {err}", err=True)
+        sys.exit(1)
 
 
 @cli.command("vapid-keys")
@@ -190,11 +261,12 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
 
     from ..application import games
     from ..application.results import Accepted
-    from ..bootstrap import bootstrap, client_factory
+    from ..bootstrap import bootstrap, client_factory, queue_client_factory
     from ..runtime import Service
 
     settings = _settings().model_copy(update={"allow_client_seed": True})
     clients = client_factory(settings)
+    queues = queue_client_factory(settings, clients)
     parsed = {}
     for item in options:
         key, _, value = item.partition("=")
@@ -202,8 +274,8 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             parsed[key] = json.loads(value)
         except json.JSONDecodeError:
             parsed[key] = value
-    with Service(settings, clients, workers=1):
-        root = bootstrap(settings, clients())
+    with Service(settings, clients, workers=1, queue_clients=queues):
+        root = bootstrap(settings, clients(), queue_redis=queues())
         store = root.store
         new = games.NewGame(game=game, seats=[SeatSpec(bot=level)] * players, options=parsed, dev_seed=seed)
         try:

@@ -21,6 +21,8 @@ import redis
 from domain.core.codec import decode_record, encode_record
 from domain.core.lifecycle import GameRecord
 
+from ..redisconn import by_node, is_cluster, refresh_slots
+from ..resilience import UNAVAILABLE, ReplicationShortfall
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 
@@ -80,10 +82,18 @@ class AppendResult:
     record: dict[str, Any] | None = None  # the original command record ("dup") or rejection ("refused")
 
 
+_REDIRECTS = (redis.exceptions.AskError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)
+"""Replies of a cluster node whose slots moved or that lost its master (a failover under way)."""
+
+
 class EventStore:
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, replicas: int = 0, replica_timeout_ms: int = 1000) -> None:
+        """``replicas`` > 0: an append is acknowledged (its outcome stored, its stream entry acknowledged) only
+        once ``WAIT`` says that many replicas have it, so a failover cannot lose an acknowledged command."""
         self.redis = client
         self.keys = keys
+        self.replicas = replicas
+        self.replica_timeout_ms = replica_timeout_ms
         self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
 
     # -- writing -----------------------------------------------------------
@@ -95,24 +105,95 @@ class EventStore:
                                                outcome_ttl, ack)])[0]
 
     def append_many(self, requests: list[AppendRequest]) -> list[AppendResult]:
-        """Run one append script per request, all in one round trip; each is atomic on its own."""
-        pipe = self.redis.pipeline(transaction=False)
+        """Run one append script per request, all in one round trip (one per master on a cluster); each is
+        atomic on its own. With ``replicas`` the outcomes and acknowledgements follow once replicas have the
+        appends (:class:`ReplicationShortfall` when they do not within the timeout: nothing acknowledged)."""
         k = self.keys
+        durable = self.replicas > 0
+        calls: list[tuple[list[str], list[Any]]] = []
         for req in requests:
             prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
-            group, entry = req.ack if req.ack else ("", "")
+            group, entry = req.ack if req.ack and not durable else ("", "")
             args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
-                               req.outcome, req.outcome_ttl, group, entry, "reject" if req.reject else "append",
-                               len(req.envelopes), REPLY_TTL_SECONDS if req.reply else 0]
+                               b"" if durable else req.outcome, req.outcome_ttl, group, entry,
+                               "reject" if req.reject else "append", len(req.envelopes),
+                               REPLY_TTL_SECONDS if req.reply and not durable else 0]
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
-            sha = self._append.sha  # type: ignore[attr-defined]  # Script.sha: the stubs lag
-            pipe.evalsha(sha, 9, k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id),
-                         k.feed(shard), k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
-                         req.reply or outcome_key, *args)
-        return [self._result(reply) for reply in run_scripts(pipe, [self._append])]
+            calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
+                           k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
+                           req.reply or outcome_key], args))
+        replies = self._run_cluster(calls, durable) if is_cluster(self.redis) else self._run(calls, durable)
+        results = [self._result(reply) for reply in replies]
+        if durable:
+            self._acknowledge([(req, res) for req, res in zip(requests, results) if res.status == "ok"])
+        return results
+
+    def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
+        for keys, args in calls:
+            pipe.evalsha(self._append.sha, len(keys), *keys, *args)  # type: ignore[attr-defined]  # Script.sha: the stubs lag
+        if durable:  # same connection: waits for everything these scripts wrote
+            pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+
+    def _run(self, calls: list[tuple[list[str], list[Any]]], durable: bool) -> list[Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        self._queue(pipe, calls, durable)
+        replies = run_scripts(pipe, [self._append])
+        if durable:
+            self._check_replicas(replies.pop())
+        return replies
+
+    def _run_cluster(self, calls: list[tuple[list[str], list[Any]]], durable: bool) -> list[Any]:
+        """redis-py's cluster pipeline refuses EVALSHA: each master gets its scripts (and ``WAIT``) on one
+        connection of its own. A node that is gone or no longer serves the slot reads as an outage: the slot
+        map is read again and the caller takes the commands up again (the scripts are idempotent)."""
+        replies: list[Any] = [None] * len(calls)
+        try:
+            for node_client, positions in by_node(self.redis, [keys[0] for keys, _ in calls]).values():  # type: ignore[arg-type]
+                mine = [calls[i] for i in positions]
+                pipe = node_client.pipeline(transaction=False)
+                self._queue(pipe, mine, durable)
+                out = pipe.execute(raise_on_error=False)
+                if any(isinstance(r, redis.exceptions.NoScriptError) for r in out):  # a node new to the script
+                    self._append.registered_client.script_load(self._append.script)  # type: ignore[attr-defined]
+                    self._queue(pipe, mine, durable)
+                    out = pipe.execute(raise_on_error=False)
+                if durable:
+                    acks = out.pop()
+                    self._check_replicas(acks if not isinstance(acks, Exception) else 0)
+                for i, reply in zip(positions, out):
+                    if isinstance(reply, _REDIRECTS):
+                        raise redis.ConnectionError(f"the cluster moved a slot: {reply}") from reply
+                    if isinstance(reply, Exception):
+                        raise reply
+                    replies[i] = reply
+        except UNAVAILABLE:
+            refresh_slots(self.redis)  # type: ignore[arg-type]
+            raise
+        return replies
+
+    def _check_replicas(self, acked: Any) -> None:
+        if int(acked) < self.replicas:
+            raise ReplicationShortfall(f"{acked} of {self.replicas} replicas confirmed the appends within "
+                                       f"{self.replica_timeout_ms} ms")
+
+    def _acknowledge(self, done: list[tuple[AppendRequest, AppendResult]]) -> None:
+        """Answer (the reply list a request waits on, else the outcome key) and acknowledge the stream entries
+        of appends the replicas confirmed: what the script does itself when nothing waits for replicas."""
+        if not done:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for req, _ in done:
+            if req.outcome and req.reply:
+                pipe.rpush(req.reply, self.reply_of(req))
+                pipe.expire(req.reply, REPLY_TTL_SECONDS)
+            elif req.outcome:
+                pipe.set(self.keys.outcome(req.game_id, req.command_id), req.outcome, ex=req.outcome_ttl)
+            if req.ack:
+                pipe.xack(self.keys.cmd_stream_for(req.game_id), req.ack[0], req.ack[1])
+        pipe.execute()
 
     @staticmethod
     def reply_of(req: AppendRequest) -> bytes:
@@ -120,6 +201,29 @@ class EventStore:
         after the script, e.g. once replicas confirmed it): the outcome and the events' envelopes."""
         events = b",".join(env.to_json() for env in req.envelopes) if not req.reject else b""
         return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]}"
+
+    def replicated(self, shards: list[int]) -> None:
+        """Return once replicas hold everything written so far to the masters of ``shards`` (a write of a
+        probe key and ``WAIT`` on one connection per master), or raise :class:`ReplicationShortfall`. Called
+        before answering with an outcome read back from the log (a redelivered command)."""
+        if self.replicas <= 0 or not shards:
+            return
+        probes = [f"{self.keys.prefix}replprobe:{{s{shard}}}" for shard in sorted(set(shards))]
+        if is_cluster(self.redis):
+            try:
+                targets = [(node_client, [probes[i] for i in positions])
+                           for node_client, positions in by_node(self.redis, probes).values()]  # type: ignore[arg-type]
+            except UNAVAILABLE:
+                refresh_slots(self.redis)  # type: ignore[arg-type]
+                raise
+        else:
+            targets = [(self.redis, probes)]
+        for client, keys in targets:
+            pipe = client.pipeline(transaction=False)
+            for key in keys:
+                pipe.incr(key)
+            pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+            self._check_replicas(pipe.execute()[-1])
 
     @staticmethod
     def _result(reply: Any) -> AppendResult:

@@ -33,12 +33,12 @@ from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 
 from ..aggregates import Loaded, Repository
-from ..bootstrap import bootstrap
 from ..commands import CommandMessage, CommandOutcome
-from ..eventstore import seal
+from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import shard_of
 from ..leases import ShardLeases
+from ..redisconn import read_streams
 from ..resilience import UNAVAILABLE, ride_out
 from ..settings import Settings
 
@@ -56,9 +56,8 @@ class Processor:
                  shards: list[int] | None = None) -> None:
         self.redis = client
         self.settings = settings
-        root = bootstrap(settings, client)
-        self.keys = root.keys
-        self.store = root.store
+        self.keys = Keys(settings.key_prefix, settings.shards)
+        self.store = EventStore(client, self.keys, settings.append_replicas, settings.append_replica_timeout_ms)
         self.repo = Repository(self.store, settings.aggregate_cache_size)
         self.name = name or f"{socket.gethostname()}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
@@ -106,7 +105,7 @@ class Processor:
             time.sleep(block_ms / 1000 or 0.01)
             return 0
         streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
-        batches = self.redis.xreadgroup(GROUP, self.name, streams, count=count, block=block_ms or None)
+        batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=count, block_ms=block_ms)
         handled = 0
         for stream, entries in batches or []:
             handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries,
@@ -224,7 +223,10 @@ class Processor:
         self._commit(plans, settle)
         for entry_id, message, fields in repeats:
             self._process_alone(stream, entry_id, message, fields, settle)
-        settle.execute()
+        if len(settle):
+            # Outcomes answered from the log (redelivered commands) wait for the replicas like fresh appends.
+            self.store.replicated([shard_of(stream)])
+            settle.execute()
         return len(entries)
 
     def _commit(self, plans: list[Plan], settle: Any) -> None:

@@ -124,7 +124,7 @@ class Reactor(FeedFollower):
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
         """Enqueue ``spec`` unless a job with its id exists (``force``: the caller deleted a lost one)."""
-        if not force and Job.exists(spec.job_id, connection=self.redis):
+        if not force and Job.exists(spec.job_id, connection=self.queue.connection):
             return False
         retry = Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None
         self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,

@@ -54,13 +54,14 @@ class Watchdog:
     def __init__(self, reactor: Watched, stale_seconds: float = 30.0, max_requeues: int = 5) -> None:
         self.reactor = reactor
         self.redis = reactor.redis
+        self.jobs = reactor.queue.connection  # rq's Redis (not the event store's on a cluster)
         self.keys = reactor.keys
         self.stale = stale_seconds
         self.max_requeues = max_requeues
 
     def lost(self, job_id: str, now: float) -> bool:
         try:
-            job = Job.fetch(job_id, connection=self.redis)
+            job = Job.fetch(job_id, connection=self.jobs)
         except NoSuchJobError:
             return True
         status = job.get_status(refresh=False)
@@ -70,10 +71,10 @@ class Watchdog:
             beat = job.last_heartbeat or job.started_at
             return beat is None or beat.timestamp() < now - self.stale
         if status == JobStatus.QUEUED:
-            return self.redis.lpos(self.reactor.queue.key, job_id) is None
+            return self.jobs.lpos(self.reactor.queue.key, job_id) is None
         if status == JobStatus.SCHEDULED:
-            registry = ScheduledJobRegistry(self.reactor.queue.name, connection=self.redis)
-            return self.redis.zscore(registry.key, job_id) is None
+            registry = ScheduledJobRegistry(self.reactor.queue.name, connection=self.jobs)
+            return self.jobs.zscore(registry.key, job_id) is None
         return False
 
     def sweep(self, now: float, only_owned: bool = False) -> list[str]:
@@ -99,7 +100,7 @@ class Watchdog:
                 if not self._may_retry(spec.job_id):
                     continue
                 try:
-                    Job.fetch(spec.job_id, connection=self.redis).delete()
+                    Job.fetch(spec.job_id, connection=self.jobs).delete()
                 except NoSuchJobError:
                     pass
                 self.reactor.enqueue(spec, force=True)
@@ -131,7 +132,7 @@ class Watchdog:
                 if due > now - self.stale or not self.lost(job_id, now) or not self._may_retry(job_id):
                     continue
                 try:
-                    Job.fetch(job_id, connection=self.redis).delete()
+                    Job.fetch(job_id, connection=self.jobs).delete()
                 except NoSuchJobError:
                     pass
                 play.schedule_deadline(record, seat, wait, due)

@@ -21,6 +21,7 @@ from ..aggregates import Repository
 from ..application.commands import send
 from ..bootstrap import job_root
 from ..bots import choose
+from ..redisconn import job_store
 
 log = structlog.get_logger("taproom.jobs")
 
@@ -30,7 +31,9 @@ def _connection(connection: redis.Redis | None) -> redis.Redis:
         return connection
     job = get_current_job()
     assert job is not None, "run inside an rq job or pass a connection"
-    return job.connection
+    store = job_store(job.connection)  # the event store's client (a cluster), else rq's own
+    assert store is not None
+    return store
 
 
 def bot_command_id(game_id: str, version: int, seat: int) -> str:

@@ -15,6 +15,7 @@ from rq import Queue, SimpleWorker, Worker
 from rq.timeouts import TimerDeathPenalty
 
 from ..async_play.scheduler import run_scheduler_thread
+from ..redisconn import ClientFactory, set_job_store, set_process_job_store
 from ..resilience import UNAVAILABLE, Outage, ride_out
 from ..settings import AsyncSettings
 
@@ -26,8 +27,11 @@ class ThreadWorker(SimpleWorker):
         pass
 
 
-def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Event, idle_sleep: float = 0.02) -> None:
-    """Work the queue in bursts until ``stop`` is set, riding out Redis outages."""
+def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Event, idle_sleep: float = 0.02,
+                      store: redis.Redis | None = None) -> None:
+    """Work the queue in bursts until ``stop`` is set, riding out Redis outages. ``client`` is rq's Redis;
+    ``store`` the event store's, when it is another (a cluster): the jobs of this thread use it."""
+    set_job_store(store)
     queue = Queue(queue_name, connection=client)
     worker: list[ThreadWorker] = []  # made when first needed: making one talks to Redis
 
@@ -46,9 +50,12 @@ def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Even
     ride_out("worker", turn, stop, lost_redis)
 
 
-def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings) -> None:
+def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings,
+                  store: ClientFactory | None = None) -> None:
     """``taproom worker``: rq's forking worker in the main thread, the scheduler loop in a thread beside it,
-    both riding out Redis outages until the worker is asked to stop (SIGINT/SIGTERM)."""
+    both riding out Redis outages until the worker is asked to stop (SIGINT/SIGTERM). ``client`` is rq's
+    Redis; ``store`` makes the event store's clients when that is another (each forked job makes its own)."""
+    set_process_job_store(store)
     stop = threading.Event()
     scheduler = threading.Thread(target=run_scheduler_thread, args=(client, queue_name, settings, stop),
                                  name="taproom-scheduler", daemon=True)

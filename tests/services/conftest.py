@@ -1,7 +1,13 @@
-"""Kernel fixtures: one contract suite on fakeredis and on the real Redis server.
+"""Kernel fixtures: one contract suite on fakeredis, on the real Redis server and on a Redis Cluster.
 
 Every test gets its own key prefix; the real server's keys with that prefix
 are deleted afterwards (database 13 by default, REDIS_TEST_URL to change).
+
+The ``cluster`` backend is a private Redis Cluster (three masters, three replicas) started once per session
+(``tests/services/redis_cluster.py``); rq's queues stay on the real single server, as in a cluster deployment
+(``TAPROOM_QUEUE_REDIS_URL``). The cluster variant runs for tests marked ``cluster`` (the end-to-end
+pipeline, event store and processor suites); ``TAPROOM_CLUSTER_ALL=1`` runs every test that takes
+``client``/``clients`` on it as well (the CROSSSLOT hunt).
 """
 
 from __future__ import annotations
@@ -14,10 +20,13 @@ from collections.abc import Iterator
 import fakeredis
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from domain.core import register
 from services.settings import Settings
 from tests.fixture_game import COUNTER
+
+from .redis_cluster import RedisClusterServers, cleanup_cluster
 
 REAL_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/13")
 register(COUNTER)
@@ -44,6 +53,7 @@ def cleanup(client: redis.Redis, prefix: str) -> None:
     for key in client.scan_iter(match=f"rq:*{queue}*", count=1000):
         client.delete(key)
     client.srem("rq:queues", f"rq:queue:{queue}")
+    client.delete("rq:clean_groups")  # the lock a worker's maintenance takes (it would lapse by itself)
     for key in client.scan_iter(match="rq:job:*", count=1000):
         origin = client.hget(key, "origin") if client.type(key) == b"hash" else None
         if origin and origin.decode() == queue:
@@ -71,11 +81,70 @@ def settings(prefix: str) -> Settings:
                     rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000, **relaxed_limits())
 
 
-@pytest.fixture(params=["fake", pytest.param("real", marks=pytest.mark.integration)])
+BACKENDS = ["fake", pytest.param("real", marks=pytest.mark.integration),
+            pytest.param("cluster", marks=[pytest.mark.integration, pytest.mark.cluster_backend])]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The cluster variant runs only for tests marked ``cluster`` (unless TAPROOM_CLUSTER_ALL is set)."""
+    if os.environ.get("TAPROOM_CLUSTER_ALL"):
+        return
+    keep, drop = [], []
+    for item in items:
+        on_cluster = item.get_closest_marker("cluster_backend") is not None
+        (drop if on_cluster and item.get_closest_marker("cluster") is None else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """Six redis-server processes joined into a cluster, once per session (skipped locally without the
+    binaries; a failure in CI)."""
+    servers = RedisClusterServers(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        servers.start()
+    except Exception as exc:
+        servers.stop()
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the Redis Cluster to start: {exc}")
+        pytest.skip(f"the Redis Cluster did not start: {exc}")
+    yield servers
+    servers.stop()
+
+
+class Clients:
+    """A factory of event-store clients (call it) with ``queue``, the factory of rq's clients."""
+
+    def __init__(self, store, queue=None) -> None:
+        self._store = store
+        self.queue = queue or store
+
+    def __call__(self):
+        return self._store()
+
+    @property
+    def separate(self) -> bool:
+        """rq has a server of its own (the cluster backend)."""
+        return self.queue is not self._store
+
+
+@pytest.fixture(params=BACKENDS)
 def client(request: pytest.FixtureRequest, prefix: str) -> Iterator[redis.Redis]:
-    """A Redis client: fakeredis, then the real server (the same tests run on both)."""
+    """A Redis client: fakeredis, the real server, a Redis Cluster (the same tests run on each)."""
     if request.param == "fake":
         yield fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        return
+    if request.param == "cluster":
+        cluster = request.getfixturevalue("redis_cluster").client()
+        cluster.taproom_queue = real = real_redis()  # type: ignore[attr-defined]  # rq's server, as deployed
+        try:
+            yield cluster
+        finally:
+            cleanup_cluster(cluster, prefix)
+            cleanup(real, prefix)
+            cluster.close()
         return
     real = real_redis()
     try:
@@ -90,24 +159,37 @@ def fake_client() -> redis.Redis:
 
 
 @contextlib.contextmanager
-def client_factory(backend: str, prefix: str):
-    """A factory of Redis clients on one server, ``fake`` (in-process) or ``real``; cleans ``prefix`` up."""
+def client_factory(backend: str, prefix: str, cluster: RedisClusterServers | None = None):
+    """A factory of Redis clients, ``fake`` (in-process), ``real`` (one server) or ``cluster`` (event store on
+    the Redis Cluster, rq on the real server: its ``queue`` factory); cleans ``prefix`` up."""
     if backend == "fake":
         server = fakeredis.FakeServer()
-        yield lambda: fakeredis.FakeRedis(server=server)
+        yield Clients(lambda: fakeredis.FakeRedis(server=server))
         return
     real = real_redis()
     pool = redis.ConnectionPool.from_url(REAL_URL)
+    plain = Clients(lambda: redis.Redis(connection_pool=pool))
+    if backend == "real":
+        try:
+            yield plain
+        finally:
+            cleanup(real, prefix)
+        return
+    assert cluster is not None
+    shared: RedisCluster = cluster.client()
     try:
-        yield lambda: redis.Redis(connection_pool=pool)
+        yield Clients(lambda: shared, queue=plain)
     finally:
+        cleanup_cluster(shared, prefix)
         cleanup(real, prefix)
+        shared.close()
 
 
-@pytest.fixture(params=["fake", pytest.param("real", marks=pytest.mark.integration)])
+@pytest.fixture(params=BACKENDS)
 def clients(request: pytest.FixtureRequest, prefix: str):
-    """A factory of Redis clients on one server: in-process, then the real one."""
-    with client_factory(request.param, prefix) as factory:
+    """A factory of Redis clients: in-process, the real server, a Redis Cluster (``.queue``: rq's)."""
+    cluster = request.getfixturevalue("redis_cluster") if request.param == "cluster" else None
+    with client_factory(request.param, prefix, cluster) as factory:
         yield factory
 
 
@@ -116,7 +198,7 @@ def service(clients, settings):
     """The whole pipeline as threads (processor, projector, reactor, rq worker)."""
     from services.runtime import Service
 
-    svc = Service(settings, clients, workers=1).start()
+    svc = Service(settings, clients, workers=1, queue_clients=getattr(clients, "queue", None)).start()
     yield svc
     svc.stop()
 
@@ -127,5 +209,6 @@ def api(service, clients, settings):
 
     from services.api.app import create_app
 
-    with TestClient(create_app(clients(), settings)) as test_client:
+    queue = getattr(clients, "queue", clients)  # a test's own factory may be a plain function (one server)
+    with TestClient(create_app(clients(), settings, queue_client=queue())) as test_client:
         yield test_client

@@ -25,7 +25,7 @@ DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()
 @contextmanager
 def app_with(service, **limits):
     tight = service.settings.model_copy(update=limits)
-    with TestClient(create_app(service.clients(), tight)) as client:
+    with TestClient(create_app(service.clients(), tight, service.clients.queue())) as client:
         yield client
 
 
@@ -182,7 +182,7 @@ def test_one_seat_per_player_per_game(service):
 
 def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
     tight = service.settings.model_copy(update={"max_streams_per_caller": 2, "max_streams_per_address": 3})
-    app = create_app(clients(), tight)
+    app = create_app(clients(), tight, clients.queue())
     with served(app) as (base, _loop):
         with httpx.Client(base_url=base, timeout=10) as http:
             ann = player_token(http, "ann")

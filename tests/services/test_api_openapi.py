@@ -102,7 +102,7 @@ def test_docs_and_redoc_work_offline(api):
 
 def test_every_route_answers_as_its_schema_says(api):
     c = Checked(api)
-    c.get("/health"), c.get("/metrics"), c.get("/games/types")
+    c.get("/health"), c.get("/livez"), c.get("/metrics"), c.get("/games/types")
     c.get("/games/types/carcassonne/description"), c.get("/games/types/counter/description")  # 200, 404
     ann = c.post("/players", json={"name": "Ann"}).json()
     bob = c.post("/players", json={"name": "Bob"}).json()

@@ -10,6 +10,8 @@ from domain.core.lifecycle import GameStarted
 from services.eventstore import GENESIS_HASH, EventStore, Keys, seal, verify_chain
 from tests.fixture_game import Added
 
+pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Cluster too (tests/services/conftest.py)
+
 
 def _envelopes(game_id: str, start: int, prev: str, n: int, command_id: str = "c"):
     out = []

@@ -11,6 +11,8 @@ from tests.fixture_game import CounterGame
 
 from .helpers import Kernel
 
+pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Cluster too (tests/services/conftest.py)
+
 
 @pytest.fixture
 def kernel(client, settings):

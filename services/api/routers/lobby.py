@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Depends, Query
 
+from ...redisconn import mget
 from ..deps import Context, Principal, get_context, require_player
 from ..errors import error_responses
 from ..schemas import Inbox, Lobby
@@ -18,7 +19,7 @@ router = APIRouter(tags=["lobby"])
 def _metas(ctx: Context, game_ids: list[str]) -> list[dict[str, Any]]:
     if not game_ids:
         return []
-    raws = ctx.redis.mget([ctx.keys.meta(g) for g in game_ids])
+    raws = mget(ctx.redis, [ctx.keys.meta(g) for g in game_ids])
     return [orjson.loads(r) for r in raws if r]
 
 

@@ -33,6 +33,13 @@ def health(ctx: Context = Depends(get_context)) -> Any:
     return {"status": "ok", "redis": "ok"}
 
 
+@router.get("/livez", response_model=Health)
+def livez() -> Any:
+    """Liveness of this API process alone (its event loop and a worker thread answer), whatever Redis does:
+    the orchestrator's liveness probe, so a Redis outage (``/health`` answers 503) restarts no API process."""
+    return {"status": "ok", "redis": "not checked"}
+
+
 @router.get("/metrics", response_class=Response,
             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "Prometheus text format"}})

@@ -55,3 +55,39 @@ def test_a_bot_does_not_rush_into_the_starting_area_at_the_start_of_a_round() ->
         values.setdefault(command.type, []).append(evaluate(after, seat))
     assert max(values["Move"]) > max(values["EnterStartingArea"])
 
+
+
+def test_features_read_only_what_the_seat_sees_and_weights_pick_them() -> None:
+    """The tuned evaluation's features come from public state: the state rebuilt from a seat's view gives the
+    same vector; weights that keep ``estimate`` and the hand-made value of the track still ahead give the
+hand-made margins back (no Kegs & More); at the end
+    the fitted estimate is the exact score."""
+    from domain.heaven_and_ale.board import TRACK_LEN
+    from domain.heaven_and_ale.determinize import state_from_view
+    from domain.heaven_and_ale.heuristics import (
+        FEATURES,
+        TRACK_SPACE_VALUE,
+        features,
+        fitted_estimate,
+        hand_evaluate,
+        make_evaluate,
+    )
+
+    table = Table(n=2, seed="heuristic-features").start()
+    rng = random.Random(5)
+    hand = {"estimate": 1.0, "track_left": TRACK_SPACE_VALUE * TRACK_LEN}
+    only_estimate = make_evaluate([hand.get(name, 0.0) for name in FEATURES])
+    step = 0
+    while not GAME.is_over(table.state):
+        seat = GAME.to_act(table.state)[0]
+        if step % 9 == 0:
+            rebuilt = state_from_view(GAME.view(table.state, seat), seat, random.Random(step))
+            for s in range(2):
+                assert features(rebuilt, s) == features(table.state, s)
+                assert len(features(table.state, s)) == len(FEATURES)
+            assert abs(only_estimate(table.state, seat) - hand_evaluate(table.state, seat)) < 1e-9
+        table.do(rng.choice(GAME.legal_commands(table.state, seat)))
+        step += 1
+    weights = [0.0] * len(FEATURES)
+    for s in range(2):
+        assert fitted_estimate(table.state, s, weights) == float(total(table.state, s))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import redis
+from rq import Queue
 
 from domain.core.lifecycle import GameRecord
 from services.aggregates import Repository
@@ -18,6 +19,7 @@ from services.async_play import clock
 from services.async_play.scheduler import release_due
 from services.reactor import Reactor
 from services.reactor.watchdog import Watchdog
+from services.redisconn import set_job_store
 from services.settings import AsyncSettings, Settings
 from services.workers.worker import ThreadWorker
 from tests.services.helpers import Kernel
@@ -29,10 +31,13 @@ DAY = 86400
 class Table:
     def __init__(self, client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> None:
         self.client = client
+        # On the cluster backend rq has its own server (the fixture hangs it on the client), as deployed.
+        self.jobs: redis.Redis = getattr(client, "taproom_queue", client)
         self.kernel = Kernel(client, settings)
-        self.reactor = Reactor(client, settings, name="r1", async_settings=async_settings)
+        self.reactor = Reactor(client, settings, queue=Queue(settings.rq_queue, connection=self.jobs), name="r1",
+                               async_settings=async_settings)
         self.queue = self.reactor.queue
-        self.worker = ThreadWorker([self.queue], connection=client)
+        self.worker = ThreadWorker([self.queue], connection=self.jobs)
         self.watchdog = Watchdog(self.reactor, async_settings.watchdog_stale_seconds,
                                  async_settings.watchdog_max_requeues)
         self.repo = Repository(self.kernel.store, cache_size=1)
@@ -52,7 +57,7 @@ class Table:
     def tick(self, seconds: float = 0.0) -> int:
         """Move the clock, release the scheduled jobs now due, and settle."""
         clock.advance(seconds)
-        released = release_due(self.client, [self.queue.name], clock.now())
+        released = release_due(self.jobs, [self.queue.name], clock.now())
         self.settle()
         return released
 
@@ -102,8 +107,10 @@ def async_settings() -> AsyncSettings:
 
 
 @pytest.fixture
-def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> Table:
-    return Table(client, settings, async_settings)
+def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> Iterator[Table]:
+    set_job_store(client if hasattr(client, "taproom_queue") else None)  # the jobs this thread runs
+    yield Table(client, settings, async_settings)
+    set_job_store(None)
 
 
 class Receiver(http.server.BaseHTTPRequestHandler):

@@ -98,7 +98,7 @@ def async_settings(smtp: tuple[Inbox, int], vapid: tuple[str, str],
 
 @pytest.fixture
 def http(table: Table, settings: Settings, async_settings: AsyncSettings) -> Iterator[TestClient]:
-    app = create_app(table.client, settings)
+    app = create_app(table.client, settings, table.jobs)
     app.state.async_settings = async_settings
     with TestClient(app) as client:
         yield client
@@ -350,7 +350,7 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
         table.client.hset(table.reactor.keys.email("alice"), "address", "alice@example.org")
         body = orjson.dumps({"kind": "invited", "game_id": "g9", "game": "counter", "seat": 0})
         assert mailer.dispatch("alice", "invited", body, "d9", NotificationPrefs(), None) == "immediate"
-        job = Job.fetch(table.queue.job_ids[0], connection=table.client)
+        job = Job.fetch(table.queue.job_ids[0], connection=table.jobs)
         assert "s3cret" not in repr(job.args) + repr(job.kwargs)  # rq keeps job arguments in Redis
         table.settle()
         assert logins == [(b"taproom", b"s3cret-pass")] and len(inbox.messages) == 1

@@ -39,7 +39,7 @@ def test_a_game_filled_in_time_does_not_expire_and_a_pace_sets_its_own_expiry(ta
 
 def _lose(table: Table, job_id: str) -> None:
     """A worker took the job and died: it sits in the started registry with an old heartbeat, never done."""
-    job = Job.fetch(job_id, connection=table.client)
+    job = Job.fetch(job_id, connection=table.jobs)
     table.queue.remove(job_id)
     job.set_status("started")  # no heartbeat since: its worker is gone
 
@@ -77,7 +77,7 @@ def test_a_lost_scoring_job_is_enqueued_again(table: Table) -> None:
         if f"score-{gid}" in table.queue.get_job_ids():
             break
         table.worker.work(burst=True, logging_level="WARNING")
-    Job.fetch(f"score-{gid}", connection=table.client).delete()  # lost before any worker saw it
+    Job.fetch(f"score-{gid}", connection=table.jobs).delete()  # lost before any worker saw it
     table.settle()
     assert table.record(gid).status == "ended"
     assert table.watchdog.sweep(clock.now() + 31) == [f"score-{gid}"]
@@ -105,7 +105,7 @@ def test_final_scoring_is_retried_with_backoff(table: Table, monkeypatch) -> Non
     monkeypatch.setattr(jobs, "score_game", flaky_score_game)
     gid = table.create(BOTS, target=4)
     assert table.record(gid).status == "ended" and calls == [gid]
-    job = Job.fetch(f"score-{gid}", connection=table.client)
+    job = Job.fetch(f"score-{gid}", connection=table.jobs)
     assert job.get_status() == "scheduled" and job.retries_left == 2
     table.tick(6)  # the first backoff is 5 s
     assert table.record(gid).status == "scored" and calls == [gid, gid]
@@ -117,7 +117,7 @@ def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: T
     scheduled = table.queue.scheduled_job_registry.get_job_ids()
     deadline = [j for j in scheduled if j.startswith("deadline-")]
     assert len(deadline) == 1
-    Job.fetch(deadline[0], connection=table.client).delete()  # lost with a crashed Redis replica, say
+    Job.fetch(deadline[0], connection=table.jobs).delete()  # lost with a crashed Redis replica, say
     table.tick(HOUR + 10)
     assert not table.events(gid, "taproom.TurnTimedOut")
     assert table.watchdog.sweep(clock.now()) == []  # late by less than the stale time: not yet

@@ -36,7 +36,7 @@ class Player:
 @pytest.fixture
 def api(table: Table, settings: Settings) -> Iterator[TestClient]:
     # the table's processor runs only when a test settles it: the API answers 202 at once and the test settles
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}))
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
     app.state.async_settings = table.reactor.async_settings
     with TestClient(app) as client:
         yield client
@@ -45,7 +45,7 @@ def api(table: Table, settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture
 def waiting_api(table: Table, settings: Settings) -> Iterator[TestClient]:
     """An API that waits for outcomes (see :func:`answered`)."""
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}))
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
     app.state.async_settings = table.reactor.async_settings
     with TestClient(app) as client:
         yield client

@@ -14,7 +14,8 @@ from .test_notifications import url_of
 
 
 def app_with(client, prefix: str, **flags: bool) -> TestClient:  # type: ignore[no-untyped-def]
-    return TestClient(create_app(client, Settings(redis_url=None, key_prefix=prefix, shards=4, **flags)))
+    return TestClient(create_app(client, Settings(redis_url=None, key_prefix=prefix, shards=4, **flags),
+                                 getattr(client, "taproom_queue", None)))
 
 
 def player_token(http: TestClient) -> dict[str, str]:

@@ -27,7 +27,7 @@ def test_a_delivery_is_signed_and_retried_with_backoff(table: Table, receiver) -
     assert not notifier.send("alice", "your_turn", {"game_id": "g1", "seat": 0}, dedupe="turn:g1:0:3")  # once
     table.settle()
     assert len(receiver.received) == 1
-    job = Job.fetch(table.queue.scheduled_job_registry.get_job_ids()[0], connection=table.client)
+    job = Job.fetch(table.queue.scheduled_job_registry.get_job_ids()[0], connection=table.jobs)
     assert job.get_status() == "scheduled" and job.retries_left == 4
     table.tick(8)
     assert len(receiver.received) == 1  # the first backoff is 10 s (rq schedules to the second)

@@ -38,7 +38,7 @@ def running(clients, settings) -> Iterator[Service]:  # type: ignore[no-untyped-
     async_settings = AsyncSettings(webhook_allow_private=True, scheduler_interval_seconds=0.2,
                                    watchdog_interval_seconds=0.5, watchdog_stale_seconds=30,
                                    webhook_retry_intervals=[1, 1])
-    svc = Service(settings, clients, workers=1, async_settings=async_settings).start()
+    svc = Service(settings, clients, workers=1, async_settings=async_settings, queue_clients=clients.queue).start()
     yield svc
     svc.stop()
 
@@ -71,7 +71,7 @@ def test_both_players_vanish_and_the_autopilot_finishes_the_game(running: Servic
 
 @pytest.fixture
 def http(running: Service) -> Iterator[TestClient]:
-    app = create_app(running.clients(), running.settings)
+    app = create_app(running.clients(), running.settings, running.queue_clients())
     app.include_router(players_async.router)
     app.state.async_settings = running.async_settings
     with TestClient(app) as test_client:
@@ -132,19 +132,21 @@ def test_the_reactors_watchdog_finds_a_lost_bot_turn(clients, settings) -> None:
     from rq import Queue
     from rq.job import Job
 
+    from services.redisconn import set_job_store
     from services.workers.worker import ThreadWorker
 
     async_settings = AsyncSettings(watchdog_interval_seconds=0.2, watchdog_stale_seconds=1)
-    svc = Service(settings, clients, workers=0, async_settings=async_settings).start()
+    svc = Service(settings, clients, workers=0, async_settings=async_settings, queue_clients=clients.queue).start()
     try:
         gid = create(svc, [{"bot": "random"}, {"bot": "random"}], None)
-        queue = Queue(settings.rq_queue, connection=clients())
+        queue = Queue(settings.rq_queue, connection=clients.queue())
         first = wait_until(lambda: queue.get_job_ids())[0]
-        Job.fetch(first, connection=clients()).delete()
+        Job.fetch(first, connection=clients.queue()).delete()
         assert queue.count == 0
         assert wait_until(lambda: queue.get_job_ids(), timeout=10) == [first]  # enqueued again
         store = EventStore(clients(), Keys(settings.key_prefix, settings.shards))
-        worker = ThreadWorker([queue], connection=clients())
+        worker = ThreadWorker([queue], connection=clients.queue())
+        set_job_store(clients() if clients.separate else None)  # the jobs this thread runs
 
         def finished() -> bool:
             worker.work(burst=True, logging_level="WARNING")
@@ -152,4 +154,5 @@ def test_the_reactors_watchdog_finds_a_lost_bot_turn(clients, settings) -> None:
 
         wait_until(finished, timeout=30)
     finally:
+        set_job_store(None)
         svc.stop()

@@ -66,3 +66,30 @@ def test_the_strength_history_gets_one_row_per_pairing(tmp_path: Path) -> None:
     assert int(row["a_p95_ms"]) >= int(row["a_p50_ms"]) >= 0
     assert "greedy vs random" in result.line()
 
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", arena.GAMES)
+def test_search_meets_the_strength_targets(game_id: str, request: pytest.FixtureRequest) -> None:
+    """Issue 20's targets at the service's default think time, 2 players, seats alternating: search beats
+    greedy in at least 65% of 40 games with the lower end of the 95% interval at 55% or more, and random in
+    at least 95% of 20. Needs both cores to itself (search is time-budgeted); move times are figures of
+    ``make arena``, not assertions."""
+    if not request.config.getoption("--arena-full"):
+        pytest.skip("whole arena runs: pass --arena-full")
+    against_greedy = arena.run_pairing(game_id, "search", "greedy", 40, "targets", 1.0, None, {}, 2)
+    low, _ = arena.wilson(against_greedy.score, against_greedy.games)
+    assert against_greedy.score / against_greedy.games >= 0.65 and low >= 0.55, against_greedy.line()
+    against_random = arena.run_pairing(game_id, "search", "random", 20, "targets", 1.0, None, {}, 2)
+    assert against_random.score / against_random.games >= 0.95, against_random.line()
+
+
+def test_the_committed_history_has_search_against_greedy_for_every_game() -> None:
+    """The file kept in the repository: every game has a search-greedy row with an interval."""
+    import csv
+
+    rows = list(csv.DictReader(arena.HISTORY.open()))
+    for game_id in arena.GAMES:
+        mine = [r for r in rows if r["game"] == game_id and r["pairing"] == "search:greedy"]
+        assert mine, game_id
+        assert all(0.0 <= float(r["ci95_low"]) <= float(r["win_rate"]) <= float(r["ci95_high"]) <= 1.0 for r in mine)

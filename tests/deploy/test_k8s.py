@@ -1,0 +1,126 @@
+"""The Kubernetes manifests (deploy/k8s) parse, name every part, probe real checks, bound their resources
+and scale what the autoscalers point at."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+K8S = ROOT / "deploy" / "k8s"
+PARTS = ("api", "processor", "projector", "reactor", "worker")
+
+
+@cache
+def documents() -> list[dict[str, Any]]:
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    docs = []
+    for name in kustomization["resources"]:
+        docs += [d for d in yaml.safe_load_all((K8S / name).read_text()) if d]
+    return docs
+
+
+def of_kind(kind: str) -> dict[str, dict[str, Any]]:
+    return {d["metadata"]["name"]: d for d in documents() if d["kind"] == kind}
+
+
+def containers(workload: dict[str, Any]) -> list[dict[str, Any]]:
+    return workload["spec"]["template"]["spec"]["containers"]
+
+
+def test_kustomization_lists_every_manifest_file():
+    listed = set(yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"])
+    on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
+    assert listed == on_disk
+
+
+def test_every_part_is_a_deployment_of_the_one_image_running_its_command():
+    deployments = of_kind("Deployment")
+    assert set(PARTS) <= set(deployments)
+    for part in PARTS:
+        (container,) = containers(deployments[part])
+        assert container["image"] == "taproom"
+        assert container["command"][:2] == ["taproom", part]
+        refs = {r.get("configMapRef", {}).get("name") for r in container["envFrom"]}
+        assert "taproom-config" in refs
+
+
+@pytest.mark.parametrize("kind", ["Deployment", "StatefulSet"])
+def test_every_container_has_probes_and_bounded_resources(kind):
+    for name, workload in of_kind(kind).items():
+        for container in containers(workload):
+            for probe in ("readinessProbe", "livenessProbe"):
+                assert probe in container, (name, probe)
+            resources = container["resources"]
+            for bound in ("requests", "limits"):
+                assert {"cpu", "memory"} <= set(resources[bound]), (name, bound)
+            ports = {p["containerPort"] for p in container.get("ports", [])}
+            for probe in ("readinessProbe", "livenessProbe"):
+                http = container[probe].get("httpGet")
+                if http is not None:
+                    assert http["port"] in ports, (name, probe, "probes a port the container does not open")
+
+
+def test_the_api_probes_are_routes_of_the_app():
+    import fakeredis
+    from fastapi.testclient import TestClient
+
+    from services.api.app import create_app
+    from services.settings import Settings
+
+    (container,) = containers(of_kind("Deployment")["api"])
+    with TestClient(create_app(fakeredis.FakeRedis(server=fakeredis.FakeServer()), Settings(redis_url=None))) as api:
+        for probe in ("readinessProbe", "livenessProbe"):
+            assert api.get(container[probe]["httpGet"]["path"]).status_code == 200
+
+
+def test_the_other_parts_probe_the_health_port_they_serve():
+    """Processor, projector, reactor and worker serve /livez and /readyz on TAPROOM_HEALTH_PORT."""
+    import httpx
+
+    from services import health
+    from tests.services.redis_server import free_port
+
+    config = of_kind("ConfigMap")["taproom-config"]["data"]
+    port = int(config["TAPROOM_HEALTH_PORT"])
+    deployments = of_kind("Deployment")
+    local = free_port()
+    server = health.serve(local, 60.0, {}, host="127.0.0.1", only="manifest-")
+    health.beat("manifest-check", ok=True)
+    try:
+        for part in PARTS[1:]:
+            (container,) = containers(deployments[part])
+            for probe in ("readinessProbe", "livenessProbe"):
+                http = container[probe]["httpGet"]
+                assert http["port"] == port
+                assert httpx.get(f"http://127.0.0.1:{local}{http['path']}").status_code == 200, (part, probe)
+    finally:
+        health.forget("manifest-check")
+        server.shutdown()
+
+
+def test_cluster_settings_are_those_the_code_reads():
+    from services.settings import Settings
+
+    config = of_kind("ConfigMap")["taproom-config"]["data"]
+    fields = {f"TAPROOM_{name.upper()}" for name in Settings.model_fields} | {"REDIS_URL"}
+    assert set(config) <= fields, set(config) - fields
+    assert config["TAPROOM_REDIS_CLUSTER"] == "1" and config["TAPROOM_APPEND_REPLICAS"] == "1"
+    assert config["TAPROOM_QUEUE_REDIS_URL"] != config["REDIS_URL"]  # rq has its own Redis
+    assert of_kind("StatefulSet")["redis-cluster"]["spec"]["replicas"] == 6
+
+
+def test_the_autoscalers_target_deployments_that_exist():
+    hpas = of_kind("HorizontalPodAutoscaler")
+    deployments = of_kind("Deployment")
+    assert {"api", "worker"} <= set(hpas)
+    for name, hpa in hpas.items():
+        target = hpa["spec"]["scaleTargetRef"]
+        assert target["kind"] == "Deployment" and target["name"] in deployments, name
+        assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+        (container,) = containers(deployments[target["name"]])
+        assert "cpu" in container["resources"]["requests"]  # a CPU target needs a CPU request
