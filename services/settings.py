@@ -167,6 +167,12 @@ class LimitSettings(_Section):
     """Commands submitted over HTTP per caller (bots and service jobs do not use HTTP)."""
     rate_limit_stream_open: str = "30/minute"
     """Event streams opened per caller."""
+    rate_limit_chat: str = "5/10second;30/minute"
+    """Chat messages posted per caller (a player, or a seat token), in every game together."""
+    chat_max_chars: int = 500
+    """The longest chat message (characters, after trimming)."""
+    chat_keep: int = 500
+    """Chat messages kept per game and channel (the oldest go first)."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20

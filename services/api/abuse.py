@@ -39,6 +39,8 @@ RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/games/{game_id}/join"): (("rate_limit_join", "caller"),),
     ("POST", "/games/{game_id}/commands"): (("rate_limit_command", "caller"),),
     ("GET", "/games/{game_id}/stream"): (("rate_limit_stream_open", "caller"),),
+    ("POST", "/games/{game_id}/chat"): (("rate_limit_chat", "caller"),),
+    ("POST", "/games/{game_id}/rematch"): (("rate_limit_create_game", "caller"),),
 }
 """(method, route path) -> the settings of its rates, each counted per caller or per client address; every
 request also counts against ``rate_limit_address``. Registration is counted by address: a new player has no

@@ -49,7 +49,10 @@ def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
 
 
 def snapshot_bytes(record: GameRecord) -> bytes:
-    """The record as snapshot data: JSON, which cannot run code when it is read back."""
+    """The record as snapshot data: JSON, which cannot run code when it is read back. A record in the middle
+    of an undo trail is not snapshotted (the processor waits for the trail's end)."""
+    if record.undo is not None:
+        raise ValueError(f"game {record.game_id} is inside an undo trail at version {record.version}: no snapshot now")
     return encode_record(record)
 
 

@@ -2,7 +2,8 @@
 
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
 * an away seat (taken over, or finishing its timed-out turn) must act -> ``autopilot_turn(game, seat, version)``
-* the game has ended -> ``score_game(game)`` (retried on failure)
+* the game has ended -> ``score_game(game)`` (retried on failure); once scored -> ``rate_game(game)``
+  (ratings and profiles; retried likewise)
 * asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
   clocks, deadline and warning jobs, "your turn" / "game over" messages,
   the expiry of open games
@@ -24,6 +25,7 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
+from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.deadlines import AsyncPlay
@@ -51,6 +53,7 @@ class Reactor(FeedFollower):
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
         self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
+        self.ratings = Ratings(client, self.keys)
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
 
@@ -120,6 +123,8 @@ class Reactor(FeedFollower):
                                          (game_id, seat, version), self.async_play.ctx()))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
+        elif record.status == "scored" and not self.ratings.is_rated(record.game_type, game_id):
+            found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), ctx, SCORE_RETRY))
         return found
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:

@@ -19,8 +19,10 @@ from domain.core.lifecycle import ScoreGame
 
 from ..aggregates import Repository
 from ..application.commands import send
+from ..application.ratings import Ratings
 from ..bootstrap import job_root
 from ..bots import choose
+from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
 
 log = structlog.get_logger("taproom.jobs")
@@ -68,3 +70,19 @@ def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redi
     root = job_root(_connection(connection), prefix, shards)
     sent = send(root, game_id, ScoreGame(), seat=SYSTEM_SEAT, actor="system", command_id=f"score:{game_id}", wait=0)
     return {"command_id": sent.command_id}
+
+
+def rate_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
+    """End-game scoring, second step: rate the scored game (openskill) and file it in each player's profile.
+
+    Enqueued by the reactor once the score sheet is in the log; idempotent (a game is rated once, a re-run
+    writes the stored result again)."""
+    client = _connection(connection)
+    keys = Keys(prefix, shards)
+    loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    record = loaded.record
+    if record is None or record.status != "scored":
+        return {"skipped": "not scored"}
+    result = Ratings(client, keys).rate(record, loaded.ts)
+    log.info("game rated", game_id=game_id, rated=sorted(result["standings"]))
+    return {"rated": sorted(result["standings"])}

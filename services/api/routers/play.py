@@ -77,7 +77,8 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat) whenever they apply."""
+    taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
+    last move of this turn may be taken back) whenever they apply."""
     record, version, _principal, chosen = await _seated(request, ctx, game_id, seat)
     return _json(legal_for(record, version, chosen))
 
