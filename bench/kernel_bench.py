@@ -7,7 +7,10 @@ Figures:
 * commands/s end to end (submitted -> appended -> seat view updated) through
   one processor process, with one projector process;
 * p50/p99 latency from submit to outcome at a fixed offered load (500/s);
-* events/s of a full projection rebuild;
+* events/s of a full projection rebuild (and per second of its CPU);
+* CPU per command of the processor, the projector and Redis over the throughput run: what the kernel
+  needs of a core per command however loaded the machine is (the machine is shared: wall-clock rates
+  drop with its load, CPU per command hardly does);
 * Redis memory taken by one finished game (every key of the game).
 """
 
@@ -58,12 +61,23 @@ def _run_part(kind: str, url: str, prefix: str, stop: mp.Event) -> None:  # chil
 
         part = Processor(client, settings, name="bench-processor")
     else:
-        from projections.projector import Projector
+        from services.projector import Projector
 
         part = Projector(client, settings, name="bench-projector")
     flag = threading.Event()
     threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True).start()
     part.run(flag, block_ms=20)
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def redis_cpu(client: redis.Redis) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def raw_xadd(client: redis.Redis, prefix: str, n: int = 20_000) -> tuple[float, float]:
@@ -174,11 +188,11 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
     import random
 
     from domain.core import all_games
-    from projections.projector import Projector
     from services.aggregates import Repository
     from services.commands import CommandBus
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
+    from services.projector import Projector
 
     candidates = [g for g in all_games() if g.id != "counter"] or [g for g in all_games()]
     game = candidates[0]
@@ -243,9 +257,14 @@ def main() -> None:
         wait_outcomes(client, keys, [])
         time.sleep(1.0)
         throughput(client, keys, bus, games, 2_000)  # warm caches
+        before = [cpu_of(p.pid) for p in parts] + [redis_cpu(client)]
         cps = throughput(client, keys, bus, games, args.commands)
+        used = [b - a for a, b in zip(before, [cpu_of(p.pid) for p in parts] + [redis_cpu(client)])]
         print(f"end to end (submit->append->view): {cps:10.0f} commands/s  (one processor, one projector; "
               f"{cps / piped:.3f} of pipelined XADD)")
+        per = [u * 1e6 / args.commands for u in used]
+        print(f"CPU per command:                   processor {per[0]:6.1f} us, projector {per[1]:6.1f} us, "
+              f"Redis {per[2]:6.1f} us ({1e6 / max(per):.0f} commands/s if the busiest of them had a core)")
         p50, p99, offered = latency(client, keys, bus, games)
         print(f"latency at {offered:.0f} commands/s offered:   p50 {p50:6.2f} ms, p99 {p99:6.2f} ms")
         stop.set()
@@ -253,11 +272,14 @@ def main() -> None:
             p.join(10)
             if p.is_alive():
                 p.terminate()
-        from projections.projector import Projector
+        from services.projector import Projector
 
+        cpu = time.process_time()
         figures = Projector(client, settings, name="rebuild").rebuild()
+        cpu = time.process_time() - cpu
         print(f"projection rebuild:                {figures['events_per_second']:10.0f} events/s "
-              f"({figures['events']} events, {figures['games']} games, {figures['seconds']:.2f} s)")
+              f"({figures['events']} events, {figures['games']} games, {figures['seconds']:.2f} s; "
+              f"{figures['events'] / cpu:.0f} events per CPU second)")
         game_id, events, memory = finished_game_memory(client, settings)
         print(f"one finished {game_id} game:        {memory / 1024:10.1f} KiB of Redis memory ({events} events)")
     finally:

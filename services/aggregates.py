@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from domain.core.lifecycle import GameRecord, apply
+from domain.core.lifecycle import GameRecord, actor_seat, apply, begin_command
 
 from .eventstore import GENESIS_HASH, Envelope, EventStore, Keys
 from .eventstore.envelope import decode_event
@@ -26,6 +26,7 @@ class Loaded:
     version: int
     hash: str
     ts: float = 0.0  # time of the last event folded (0 when loaded from a snapshot alone)
+    command_id: str = ""  # the command of the last event folded ("" when loaded from a snapshot alone)
 
 
 T = TypeVar("T")
@@ -44,16 +45,20 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
         return loaded
     record = loaded.record
     last: dict = {}
+    command_id = loaded.command_id
     for item in raw:
         doc = orjson.loads(item)
         if on_command is not None and last and doc["command_id"] != last["command_id"]:
             on_command(record, last["version"], last["ts"])
+        if doc["command_id"] != command_id:  # a new command: who acts decides what it may undo later
+            command_id = doc["command_id"]
+            begin_command(record, actor_seat(record, doc.get("actor")))
         last = doc
         game_type = record.game_type if record else last["payload"].get("game", "")
         record = apply(record, game_id, decode_event(game_type, last["type"], last["schema_version"], last["payload"]))
     if on_command is not None:
         on_command(record, last["version"], last["ts"])
-    return Loaded(record, last["version"], last["hash"], last["ts"])
+    return Loaded(record, last["version"], last["hash"], last["ts"], last["command_id"])
 
 
 class Repository:
@@ -155,6 +160,9 @@ class AsyncRecords:
             entries = await client.xrange(self.keys.events(game_id), f"{base.version + 1}-0", "+")
             if game_id not in self._cache:  # else another request loaded it meanwhile: fold onto that one
                 self._put(game_id, base)
+        elif game_id not in self._cache:  # evicted while we waited (a full cache): load it afresh
+            loaded, _ = await self.current(client, game_id)
+            return loaded, replies
         else:
             entries = read
         return self._fold(game_id, entries), replies
@@ -166,11 +174,12 @@ class AsyncRecords:
         if loaded is None or loaded.version != from_version or not envelopes:
             return None
         record = loaded.record
+        begin_command(record, actor_seat(record, envelopes[0].actor))  # as fold_raw does (undo trails)
         for env in envelopes:
             game_type = record.game_type if record else env.payload.get("game", "")
             record = apply(record, game_id, env.event(game_type))
         last = envelopes[-1]
-        return self._put(game_id, Loaded(record, last.version, last.hash, last.ts))
+        return self._put(game_id, Loaded(record, last.version, last.hash, last.ts, last.command_id))
 
     def drop(self, game_id: str) -> None:
         self._cache.pop(game_id, None)

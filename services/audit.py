@@ -223,7 +223,7 @@ def _replay(report: Report, game_id: str, game_type: str, envelopes: list[Envelo
             data = dict(cmd["command"])
             game = get_game(game_type) if data.get("type") != CreateGame.model_fields["type"].default else None
             command = parse_command(game, data)
-            events, record = execute(record, game_id, command, SeedDice(seed))
+            events, record = execute(record, game_id, command, SeedDice(seed), cmd.get("actor"))
             if cmd["from_version"] != covered:
                 replay_problems.append(f"command {cmd.get('command_id')} starts at {cmd['from_version']}, "
                                        f"not {covered}")

@@ -11,6 +11,7 @@ from .game import Score
 from .messages import Command, Event
 from .pace import Pace, TimeoutPolicy
 from .seating import EndInvitation, InvitationEnded, InviteToSeat, SeatInvited
+from .undo import MoveUndone, Undo
 
 
 class StaleVersion(RuleError):
@@ -114,10 +115,10 @@ class ExpireGame(Command):
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation, Vote, WithdrawVote)
+              EndInvitation, Vote, WithdrawVote, Undo)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
-PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote")
+PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo")
 """Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
@@ -224,5 +225,5 @@ KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
               TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
-              SeatReturned, VoteCast, VoteWithdrawn, VotePassed)
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone)
 }

@@ -104,6 +104,7 @@ from .seating import (
     superseded,
 )
 from .timeouts import decide_play_for, decide_reclaim, missed, skip_move
+from .undo import MoveUndone, Undo, actor_seat, begin_command, decide_undo, undo_point
 from .votes import decide_vote
 
 
@@ -127,9 +128,14 @@ def parse_event(game_type: str, data: dict[str, Any]) -> Event:
     return get_game(game_type).parse_event(data)
 
 
-def execute(record: GameRecord | None, game_id: str, command: Command, dice: Dice) -> tuple[list[Event], GameRecord]:
-    """Decide ``command`` and fold its events; a refused command raises RuleError and changes nothing."""
+def execute(record: GameRecord | None, game_id: str, command: Command, dice: Dice,
+            actor: str | None = None) -> tuple[list[Event], GameRecord]:
+    """Decide ``command`` and fold its events; a refused command raises RuleError and changes nothing.
+
+    ``actor`` is what the command's envelopes will say acted (``player:<id>``, ``seat:<n>``, ``bot:<level>``,
+    ...): undo trails follow it, the same way a replay of the envelopes does (``begin_command``)."""
     events = _decide(record, game_id, command, dice)
+    begin_command(record, actor_seat(record, actor))
     for event in events:
         record = apply(record, game_id, event)
     assert record is not None
@@ -193,6 +199,7 @@ _KERNEL_DECIDERS: dict[type[Command], Callable[[GameRecord, Any, Dice], list[Eve
     Vote: lambda record, command, dice: decide_vote(record, command),
     WithdrawVote: lambda record, command, dice: decide_vote(record, command),
     ScoreGame: _score,
+    Undo: lambda record, command, dice: list(decide_undo(record, command)),
 }
 """The kernel commands after creation, each with its decider (record, command, dice) -> events."""
 
@@ -246,5 +253,5 @@ __all__ = [
     "parse_command", "parse_event", "parse_pace", "skip_move",
     "PLAYER_KERNEL_COMMANDS", "SeatReturned", "TAKEOVER_AFTER", "TAKEOVER_VOTE", "TakeoverVote", "TimeoutPolicy",
     "Vote", "VoteCast", "VotePassed", "VoteWithdrawn", "WithdrawVote", "kernel_commands", "new_game_pace",
-    "turn_of", "voters",
+    "turn_of", "voters", "Undo", "MoveUndone", "begin_command", "actor_seat", "undo_point",
 ]

@@ -36,6 +36,7 @@ from .messages import Command, Event
 from .pace import Pace, TimeoutPolicy
 from .registry import get_game
 from .seating import Invitation, InvitationEnded, SeatInvited, invitation_of
+from .undo import MoveUndone, Undo, UndoTrail, after_game_event, before_game_event, undo_point, undone
 
 
 class Dice(Protocol):
@@ -82,6 +83,10 @@ class GameRecord:
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    undo: UndoTrail | None = None
+    """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
+    while there is none, so a snapshot never needs to carry one."""
+    acting: int | None = None  # the seat whose command is being folded, until its first game event
 
     @property
     def game(self) -> Game:
@@ -127,6 +132,8 @@ def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
     if record.status != "active" or not 0 <= seat < len(record.seats):
         return []
     out: list[Command] = []
+    if undo_point(record, seat) is not None:
+        out.append(Undo(seat=seat))
     info = record.seats[seat]
     if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None):
         out.append(ReclaimSeat(seat=seat))
@@ -155,12 +162,20 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))
-        if fold is None:
+        if fold is None:  # the game's event: it also extends or ends the acting seat's undo trail
+            before_game_event(record)
             record.state = record.game.evolve(record.state, event)
+            after_game_event(record, event)
         else:
+            if record.undo is not None and not isinstance(event, _KEEP_TRAIL):
+                record.undo = None  # the lifecycle moved (a timeout, a vote, the end): nothing before it is undone
             fold(record, event)
     record.version += 1
     return record
+
+
+_KEEP_TRAIL = (MoveUndone, SeatReclaimed)
+"""Kernel events that leave the undo trail as it is (a move of a seat back from a timeout starts with a reclaim)."""
 
 
 def _status(status: Literal["active", "ended", "expired"]) -> Callable[[GameRecord, Any], None]:
@@ -241,5 +256,6 @@ _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
     SeedRevealed: _revealed, TurnTimedOut: _timed_out, SeatAutopiloted: _autopiloted, SeatReclaimed: _reclaimed,
     SeatReturned: _returned, VoteCast: _vote_cast, VoteWithdrawn: _vote_withdrawn, VotePassed: _vote_passed,
     GameExpired: _status("expired"), SeatInvited: _invited, InvitationEnded: _invitation_ended,
+    MoveUndone: undone,
 }
 """Kernel events and how each folds into the record; any other event is the game's."""

@@ -77,6 +77,14 @@ class Keys:
         left; ``seen`` -> the last version the clocks were brought up to."""
         return self._g(game_id, "clock")
 
+    def chat(self, game_id: str, channel: str) -> str:
+        """Stream of one chat channel of the game (``seats`` or ``spectators``); never part of the event log."""
+        return self._g(game_id, f"chat:{channel}")
+
+    def chat_side_keys(self, game_id: str) -> list[str]:
+        """The game's keys kept beside its log (its chat), which travel with it when it is archived."""
+        return [self.chat(game_id, "seats"), self.chat(game_id, "spectators")]
+
     # per shard
     def cmd_stream(self, shard: int) -> str:
         return f"{self.prefix}cmd:{{s{shard}}}"
@@ -202,6 +210,42 @@ class Keys:
     def invitations(self, player_id: str) -> str:
         """Zset of "<game>:<seat>" seats the player is invited to (score = expiry); projected, checked on read."""
         return f"{self.prefix}invites:{self.player_tag(player_id)}"
+
+    # ratings of one game type (one slot: the update is one transaction), and each player's finished games
+    def rating_tag(self, game_type: str) -> str:
+        return f"{{r:{game_type}}}"
+
+    def ratings(self, game_type: str) -> str:
+        """Hash: identity (``player:<id>`` / ``bot:<level>``) -> JSON {mu, sigma, games, wins, name}."""
+        return f"{self.prefix}rt:{self.rating_tag(game_type)}:players"
+
+    def leaderboard(self, game_type: str) -> str:
+        """Zset: identity -> shown rating (mu - 3 sigma)."""
+        return f"{self.prefix}rt:{self.rating_tag(game_type)}:board"
+
+    def rated_games(self, game_type: str) -> str:
+        """Set of the game ids already rated (a game is rated once)."""
+        return f"{self.prefix}rt:{self.rating_tag(game_type)}:rated"
+
+    def rating_results(self, game_type: str) -> str:
+        """Hash: game id -> JSON of what rating it did (places, ratings before and after per seat)."""
+        return f"{self.prefix}rt:{self.rating_tag(game_type)}:results"
+
+    def player_games(self, player_id: str) -> str:
+        """Zset: the player's finished (rated) games -> when they were rated."""
+        return f"{self.prefix}pgames:{self.player_tag(player_id)}"
+
+    def player_results(self, player_id: str) -> str:
+        """Hash: game id -> JSON of the player's result in it (place, rating after, the table)."""
+        return f"{self.prefix}presults:{self.player_tag(player_id)}"
+
+    def mutes(self, viewer: str) -> str:
+        """Set of chat authors (``player:<id>`` / ``seat:<game>:<n>``) the viewer muted."""
+        return f"{self.prefix}mutes:{{m:{viewer}}}"
+
+    def rematch(self, game_id: str) -> str:
+        """String: the id of the rematch of this finished game (set once)."""
+        return self._g(game_id, "rematch")
 
     def all_read_model_patterns(self) -> list[str]:
         """Patterns of every projected key (deleted by a projections rebuild)."""

@@ -49,7 +49,10 @@ def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
 
 
 def snapshot_bytes(record: GameRecord) -> bytes:
-    """The record as snapshot data: JSON, which cannot run code when it is read back."""
+    """The record as snapshot data: JSON, which cannot run code when it is read back. A record in the middle
+    of an undo trail is not snapshotted (the processor waits for the trail's end)."""
+    if record.undo is not None:
+        raise ValueError(f"game {record.game_id} is inside an undo trail at version {record.version}: no snapshot now")
     return encode_record(record)
 
 
@@ -133,7 +136,7 @@ class EventStore:
 
     def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
         for keys, args in calls:
-            pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+            pipe.evalsha(self._append.sha, len(keys), *keys, *args)  # type: ignore[attr-defined]  # Script.sha: the stubs lag
         if durable:  # same connection: waits for everything these scripts wrote
             pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
 
@@ -157,7 +160,7 @@ class EventStore:
                 self._queue(pipe, mine, durable)
                 out = pipe.execute(raise_on_error=False)
                 if any(isinstance(r, redis.exceptions.NoScriptError) for r in out):  # a node new to the script
-                    self._append.registered_client.script_load(self._append.script)
+                    self._append.registered_client.script_load(self._append.script)  # type: ignore[attr-defined]
                     self._queue(pipe, mine, durable)
                     out = pipe.execute(raise_on_error=False)
                 if durable:
@@ -232,7 +235,7 @@ class EventStore:
         if status == "ok":
             return AppendResult("ok", int(value))
         if status in ("dup", "refused"):
-            return AppendResult(status, record=orjson.loads(value))
+            return AppendResult("dup" if status == "dup" else "refused", record=orjson.loads(value))
         if status == "stale":
             return AppendResult("stale", int(value))
         return AppendResult("chain")
@@ -240,7 +243,7 @@ class EventStore:
     # -- reading -----------------------------------------------------------
     def head(self, game_id: str) -> tuple[int, str]:
         version, digest = self.redis.hmget(self.keys.head(game_id), "version", "hash")
-        return (int(version), digest.decode()) if version else (0, GENESIS_HASH)
+        return (int(version), digest.decode()) if version and digest else (0, GENESIS_HASH)
 
     def read(self, game_id: str, after: int = 0, until: int | None = None, count: int | None = None) -> list[Envelope]:
         end = f"{until}-1" if until is not None else "+"
@@ -321,7 +324,9 @@ class EventStore:
         """Store ``seed`` unless the game already has one (a redelivered create reuses it)."""
         key = self.keys.seed(game_id)
         self.redis.set(key, seed, nx=True)
-        return self.redis.get(key)
+        stored = self.redis.get(key)
+        assert stored is not None, "a seed just stored"
+        return bytes(stored)
 
     def seed(self, game_id: str) -> bytes | None:
         return self.redis.get(self.keys.seed(game_id))

@@ -63,6 +63,7 @@ class Processor:
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
         self._groups: set[int] = set()
         self._seeds: dict[str, bytes] = {}  # seeds never change: one read per game per process
+        self._snapshot_owed: set[str] = set()  # games whose due snapshot waits for the end of an undo trail
         self._last_claim = 0.0
         self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
@@ -295,6 +296,8 @@ class Processor:
 
     def _reply_key(self, message: CommandMessage | dict[str, Any] | None) -> str:
         """The reply list a request waits on for this command ("": nobody waits)."""
+        game_id: Any
+        nonce: Any
         if isinstance(message, CommandMessage):
             game_id, nonce = message.game_id, message.reply
         elif isinstance(message, dict):
@@ -390,7 +393,7 @@ class Processor:
                 raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
             if seed is None:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
-            events, new_record = execute(record, game_id, command, SeedDice(seed))
+            events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
         except RuleError as err:
             log.info("command rejected", code=err.code)
             rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
@@ -417,10 +420,23 @@ class Processor:
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
                                reply=self._reply_key(message))
-        every = self.settings.snapshot_every
-        # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        snapshot = snapshot_bytes(new_record) if every and new_version // every > loaded.version // every else None
+        # Serialized now: the cached record changes in place as later commands of the batch are decided.
+        snapshot = snapshot_bytes(new_record) if self._snapshot_due(game_id, loaded.version, after) else None
         return Plan(message, ack, outcome, append, after, snapshot)
+
+    def _snapshot_due(self, game_id: str, from_version: int, after: Loaded) -> bool:
+        """Whether the command that took the game from ``from_version`` to ``after`` ends with a snapshot."""
+        every = self.settings.snapshot_every
+        new_version = after.version
+        due = bool(every) and (new_version // every > from_version // every or game_id in self._snapshot_owed)
+        if due and after.record is not None and after.record.undo is not None:
+            # a snapshot never carries an undo trail (the state copy where it began): it is taken once the
+            # trail has ended, so a record loaded from it is the one the log folds to
+            self._snapshot_owed.add(game_id)
+            return False
+        if due:
+            self._snapshot_owed.discard(game_id)
+        return due
 
     def _after_append(self, plan: Plan) -> None:
         after = plan.after

@@ -2,7 +2,8 @@
 
 * a bot seat must act -> ``play_bot_turn(game, seat, version)``
 * an away seat (taken over, or finishing its timed-out turn) must act -> ``autopilot_turn(game, seat, version)``
-* the game has ended -> ``score_game(game)`` (retried on failure)
+* the game has ended -> ``score_game(game)`` (retried on failure); once scored -> ``rate_game(game)``
+  (ratings and profiles; retried likewise)
 * asynchronous play (:class:`services.async_play.deadlines.AsyncPlay`): turn
   clocks, deadline and warning jobs, "your turn" / "game over" messages,
   the expiry of open games
@@ -15,8 +16,6 @@ enqueues nothing new. Games waiting for a job are watched; the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -26,28 +25,22 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
+from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
-from ..async_play.config import AsyncSettings
-from ..async_play.deadlines import AsyncPlay, Step, job_safe, waiting_seats
+from ..async_play.deadlines import AsyncPlay
+from ..async_play.turns import Step, job_safe, waiting_seats
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
-from ..settings import Settings
+from ..settings import AsyncSettings, Settings
 from ..workers import jobs
+from .jobspec import JobSpec
+from .watchdog import Watchdog
 
 log = structlog.get_logger("taproom.reactor")
 
 SCORE_RETRY = (3, [5, 30, 120])
 """Final scoring: attempts after the first and the backoff between them (seconds)."""
-
-
-@dataclass(frozen=True)
-class JobSpec:
-    job_id: str
-    func: Callable[..., Any]
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    retry: tuple[int, list[int]] | None = None
 
 
 class Reactor(FeedFollower):
@@ -56,12 +49,11 @@ class Reactor(FeedFollower):
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
                  name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
         super().__init__(client, settings, name)
-        self.queue = queue or Queue(settings.rq_queue, connection=client)
+        self.queue = queue or self.root.queue()
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
         self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
-        from .watchdog import Watchdog
-
+        self.ratings = Ratings(client, self.keys)
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
 
@@ -131,6 +123,8 @@ class Reactor(FeedFollower):
                                          (game_id, seat, version), self.async_play.ctx()))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
+        elif record.status == "scored" and not self.ratings.is_rated(record.game_type, game_id):
+            found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), ctx, SCORE_RETRY))
         return found
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:

@@ -53,6 +53,7 @@ def cleanup(client: redis.Redis, prefix: str) -> None:
     for key in client.scan_iter(match=f"rq:*{queue}*", count=1000):
         client.delete(key)
     client.srem("rq:queues", f"rq:queue:{queue}")
+    client.delete("rq:clean_groups")  # the lock a worker's maintenance takes (it would lapse by itself)
     for key in client.scan_iter(match="rq:job:*", count=1000):
         origin = client.hget(key, "origin") if client.type(key) == b"hash" else None
         if origin and origin.decode() == queue:

@@ -190,9 +190,22 @@ def test_every_route_answers_as_its_schema_says(api):
     c.get(f"/games/{tid}/clock")
     identity_routes(c, api)
     notification_routes(c, api, ann["token"])
+    social_routes(c, gid, ann, bob)
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
+
+
+def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:
+    """Chat, mutes, rematch, leaderboards and profiles (issue 19) on the finished game ``gid``."""
+    said = c.post(f"/games/{gid}/chat", headers=bearer(ann["token"]), json={"text": "good game"}).json()
+    c.post(f"/games/{gid}/chat", headers=bearer(ann["token"]), json={"text": ""})  # 422
+    c.get(f"/games/{gid}/chat"), c.get(f"/games/{gid}/chat", params={"channel": "spectators"}, headers=bearer(bob["token"]))
+    c.post("/chat/mutes", headers=bearer(bob["token"]), json={"author": said["author"]})
+    c.get("/chat/mutes", headers=bearer(bob["token"])), c.delete(f"/chat/mutes/{said['author']}", headers=bearer(bob["token"]))
+    c.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])), c.post("/games/nosuchgame/rematch", headers=bearer(ann["token"]))
+    c.get("/games/types/counter/leaderboard"), c.get("/games/types/chess/leaderboard")  # 200, 400
+    c.get(f"/players/{ann['player_id']}/profile"), c.get("/players/nobody/profile")  # 200, 404
 
 
 def identity_routes(c: Checked, api) -> None:
@@ -265,7 +278,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
 
     from rq import Queue
 
-    from services.async_play.config import AsyncSettings
+    from services.settings import AsyncSettings
 
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()

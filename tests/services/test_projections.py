@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.projector import Projector
+from services.projector import Projector
 
 from .helpers import Kernel
 

@@ -68,7 +68,7 @@ class WebServer:
 GENEROUS_LIMITS: dict[str, Any] = {
     "rate_limit_address": "100000/minute", "rate_limit_register": "100000/hour",
     "rate_limit_create_game": "100000/hour", "rate_limit_join": "100000/hour",
-    "rate_limit_command": "100000/minute", "rate_limit_stream_open": "100000/minute",
+    "rate_limit_command": "100000/minute", "rate_limit_stream_open": "100000/minute", "rate_limit_chat": "100000/minute",
     "max_bot_games_per_player": 10000, "max_streams_per_caller": 10000, "max_streams_per_address": 10000,
 }
 
@@ -87,7 +87,8 @@ def serve(settings: Settings) -> Generator[WebServer, None, None]:
     import uvicorn
 
     from services.api.app import create_app
-    from services.runtime import Service, client_factory
+    from services.bootstrap import client_factory
+    from services.runtime import Service
 
     register(COUNTER)
     clients = client_factory(settings, fakeredis.FakeServer())

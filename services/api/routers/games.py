@@ -16,6 +16,7 @@ from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from domain.core.lifecycle import SeatSpec
+from projections.read_models import view
 
 from ...aggregates import Repository
 from ...application import games
@@ -23,6 +24,7 @@ from ...application.results import Queued, Rejected
 from ...eventstore import Envelope
 from ..abuse import BotGames, GuestSeats, StreamSlot, client_address
 from ..bounds import MAX_INT
+from ..chat_stream import ChatListener, chat_listener
 from ..deps import Context, Principal, get_context, optional_principal, require_principal, resolve_seat, seats_of
 from ..errors import ApiError, error_response, error_responses, queued_response
 from ..schemas import (
@@ -146,8 +148,6 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
     caller's seat or the public. A version inside a command shows the state after that one event."""
-    from projections.read_models import view
-
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if version > meta["version"]:
@@ -175,6 +175,8 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 * `: connected` (a comment) at once;
 * `event: game_event` with `id: <version>` for every event after the start (`Last-Event-ID`, else `after`, else
   the head now), its JSON envelope redacted for the caller until the game is scored;
+* `event: chat` (no id) for every new table-chat message the caller may read (`{id, channel, author, name, seat,
+  text, ts}`; authors the caller muted are left out; `GET /games/{id}/chat` gives what was said before);
 * `event: scored` (no id) right after the `taproom.GameScored` event: `{version, scores, places}`, the final
   scores (a game is `ended` first, and `scored` moments later);
 * `event: end` last: `{"reason": "game_over" | "expired", "reconnect": false, "last_event_id": N}` when the game
@@ -212,8 +214,10 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
+    listener = chat_listener(ctx, game_id, seat_facts(record), record.status, principal)
     # Checks and stream run on the event loop: an open page holds no worker thread.
-    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot), media_type="text/event-stream",
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener),
+                             media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -223,13 +227,14 @@ def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) 
 
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
-               timeout: float, slot: StreamSlot) -> AsyncIterator[bytes]:
+               timeout: float, slot: StreamSlot, listener: ChatListener) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
     key = ctx.keys.events(game_id)
     cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
     renewed = time.monotonic()
     ctx.open_streams += 1
     try:
+        await listener.start(aredis)
         yield b": connected\n\n"
         while time.monotonic() < deadline:
             if await request.is_disconnected():
@@ -247,13 +252,18 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 cursor = env.version
                 if env.type == "taproom.GameScored":  # the final scores, distinct from the event that ended play
                     yield _sse_message("scored", {"version": env.version, **env.payload})
+            said = await listener.new_messages(aredis)
+            for message in said:
+                yield _sse_message("chat", message)
             if over and not envelopes:
                 yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
                                            "reconnect": False, "last_event_id": cursor})
                 return
-            if not envelopes:
+            if not envelopes and not said:
                 left_ms = int((deadline - time.monotonic()) * 1000)
-                await aredis.xread({key: f"{cursor}-1"}, block=max(1, min(SSE_BLOCK_MS, left_ms)), count=1)
+                # one wait for both: a new event or a new chat message wakes the stream
+                await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=max(1, min(SSE_BLOCK_MS, left_ms)),
+                                   count=1)
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"

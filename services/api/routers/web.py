@@ -13,7 +13,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
@@ -76,10 +76,13 @@ def service_worker() -> FileResponse:
 @router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,
              responses=error_responses(401, 403, 404, 422, 503))
 def stream_ticket(game_id: str = GameId, principal: Principal = Depends(require_principal),
+                  watch: bool = Query(False, description="a registered player without a seat asks for a ticket "
+                                                          "to follow as a spectator (the spectators' chat and "
+                                                          "their own mutes come with it)"),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """A ticket for ``GET /games/{id}/stream?ticket=...``: valid 60 s, for this game only, acting as the caller."""
     meta = ctx.meta(game_id)
-    if not seats_of(principal, game_id, meta):
+    if not seats_of(principal, game_id, meta) and not (watch and principal.kind == "player"):
         # A spectator needs no ticket (the public stream is open); refusing keeps tickets tied to a seat.
         raise ApiError("not_your_seat", f"your token holds no seat in game {game_id}; spectators need no ticket")
     ticket = secrets.token_urlsafe(24)

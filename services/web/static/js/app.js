@@ -8,6 +8,7 @@ import { LobbyPage } from "./pages/lobby.js";
 import { InboxPage } from "./pages/inbox.js";
 import { GamePage } from "./pages/game.js";
 import { SettingsPage } from "./pages/settings.js";
+import { LeaderboardPage, ProfilePage } from "./pages/players.js";
 
 function parseRoute() {
   const raw = location.hash.replace(/^#\/?/, "");
@@ -32,6 +33,8 @@ function Nav({ route }) {
     <nav aria-label="Main">
       ${link("#/lobby", "Lobby", "lobby")}
       ${auth.token() ? link("#/inbox", "Inbox", "inbox") : link("#/", "Sign in", "")}
+      ${link("#/leaderboard/carcassonne", "Ratings", "leaderboard")}
+      ${auth.token() && auth.playerId() ? link("#/player/me", "Profile", "player") : null}
       ${auth.token() ? link("#/settings", "Settings", "settings") : null}
     </nav>
   </header>`;
@@ -59,6 +62,8 @@ function App() {
   else if (page === "settings") body = html`<${SettingsPage} />`;
   else if (page === "game" && arg) body = html`<${GamePage} key=${arg} gameId=${arg} params=${route.params} />`;
   else if (page === "rules" && arg) body = html`<${RulesPage} game=${arg} />`;
+  else if (page === "player" && arg) body = html`<${ProfilePage} key=${arg} playerId=${arg} />`;
+  else if (page === "leaderboard" && arg) body = html`<${LeaderboardPage} key=${arg} game=${arg} />`;
   else body = html`<${StartPage} />`;
   return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
 }

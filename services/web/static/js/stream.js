@@ -2,9 +2,9 @@
 // go into a URL, so a seated player trades it for a 60-second, one-game stream ticket before each connect.
 import { post } from "./api.js";
 
-const EVENT_NAMES = ["game_event", "status", "scored"];
+const EVENT_NAMES = ["game_event", "status", "scored", "chat"];
 
-export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConnection }) {
+export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConnection, onChat }) {
   let source = null;
   let stopped = false;
   let last = after;
@@ -20,7 +20,10 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
         params.set("ticket", ticket);
       } catch (err) {
         if (err.code !== "not_your_seat") return reconnect();
-        // a player watching a game they do not sit in follows the public stream
+        // a player watching a game they do not sit in follows as a spectator: the public stream, with the
+        // spectators' chat and their own mutes
+        const watching = await post(`/games/${gameId}/stream-ticket?watch=true`, {}, token).catch(() => null);
+        if (watching) params.set("ticket", watching.ticket);
       }
     }
     if (stopped) return;
@@ -36,6 +39,8 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
           if (data.version <= last) return; // a replayed duplicate after a reconnect
           last = data.version;
           onEvent(data);
+        } else if (name === "chat") {
+          onChat?.(data);
         } else {
           onStatus?.(name, data);
         }

@@ -9,6 +9,7 @@ import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
+import { ChatPanel, RematchButton, UNDO, UndoButton } from "../social.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 
@@ -32,6 +33,7 @@ export function GamePage({ gameId, params }) {
   const [busy, setBusy] = useState(false);
   const [types, setTypes] = useState(null);
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
+  const [chatIn, setChatIn] = useState([]); // chat messages that came on the stream
   const refreshTimer = useRef(null);
   const wasMyTurn = useRef(false);
   const verdictFor = useRef(null);
@@ -114,6 +116,7 @@ export function GamePage({ gameId, params }) {
         onStatus: () => refresh(),
         onEnd: () => refresh(),
         onConnection: setConnection,
+        onChat: (message) => setChatIn((all) => [...all.slice(-199), message]),
       });
     })();
     return () => {
@@ -215,7 +218,8 @@ export function GamePage({ gameId, params }) {
   // events the board has not been told about: from the version it drew last up to the one it draws now
   const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
-    view: shown.board, legal: readOnly ? [] : legal, version: shown.version, head, status: live.status,
+    // the frame offers Undo itself (boards draw the game's own commands)
+    view: shown.board, legal: readOnly ? [] : legal.filter((c) => c.type !== UNDO), version: shown.version, head, status: live.status,
     readOnly, lastEvents,
   };
   const ctx = {
@@ -234,12 +238,14 @@ export function GamePage({ gameId, params }) {
         ${statusLine(live, seat, myTurn, seats)}
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
+      ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
     </div>
     <${ErrorLine} error=${error} />
     ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
     ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
+    <${RematchButton} gameId=${gameId} live=${live} seat=${seat} />
     <div class="game-grid">
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
@@ -247,6 +253,8 @@ export function GamePage({ gameId, params }) {
       </section>
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
+        <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
+                      connection=${connection} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>

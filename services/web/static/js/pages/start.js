@@ -137,8 +137,10 @@ function SignedIn({ onSignOut }) {
   const [me, setMe] = useState(null);
   useEffect(() => {
     // the server's word on who this is (name, handle), where it offers GET /players/me
-    get("/players/me", auth.token()).then((found) => {
-      if (found?.name) auth.signIn(auth.token(), found.name, found.player_id);
+    // signed out (or in as someone else) before the answer came: it must not write a token back
+    const asked = auth.token();
+    get("/players/me", asked).then((found) => {
+      if (found?.name && auth.token() === asked) auth.signIn(asked, found.name, found.player_id);
       setMe(found);
     }).catch(() => {});
   }, []);

@@ -1,0 +1,84 @@
+// A player's profile (#/player/<id>, #/player/me): games played and won, a rating per game with its history,
+// finished games with their replay links; and a game's leaderboard (#/leaderboard/<game>).
+import { useEffect, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { auth, errorText, get } from "../api.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+
+const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const day = (ts) => new Date(ts * 1000).toLocaleDateString();
+
+// The rating history as a small line drawing (with its figures in words for screen readers).
+function Sparkline({ points }) {
+  if (points.length < 2) return null;
+  const w = 160, h = 36;
+  const ys = points.map((p) => p.rating);
+  const lo = Math.min(...ys), hi = Math.max(...ys);
+  const span = hi - lo || 1;
+  const d = points.map((p, i) => `${i ? "L" : "M"}${(i / (points.length - 1)) * w},${h - 2 - ((p.rating - lo) / span) * (h - 4)}`).join(" ");
+  return html`<svg class="spark" viewBox=${`0 0 ${w} ${h}`} width=${w} height=${h} role="img"
+      aria-label=${`rating from ${fmt(ys[0])} to ${fmt(ys[ys.length - 1])} over ${ys.length} games`}>
+    <path d=${d} fill="none" stroke="currentColor" stroke-width="2" /></svg>`;
+}
+
+export function ProfilePage({ playerId }) {
+  const id = playerId === "me" ? auth.playerId() : playerId;
+  const [profile, setProfile] = useState(null);
+  const [types, setTypes] = useState([]);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    if (!id) return setError("Sign in to see your profile.");
+    get(`/players/${id}/profile`).then((p) => { setProfile(p); setTitle(p.name); }).catch((err) => setError(errorText(err)));
+    get("/games/types").then(setTypes).catch(() => {});
+  }, [id]);
+  if (!profile) return html`<h1>Player</h1><${ErrorLine} error=${error} />${error ? null : html`<p>Loading…</p>`}`;
+  const p = profile;
+  return html`<div class="profile" data-player=${p.player_id}>
+    <h1>${p.name} ${p.handle ? html`<span class="muted">@${p.handle}</span>` : null}</h1>
+    <p class="facts-line"><strong data-stat="played">${p.games_played}</strong> games played ·
+      <strong data-stat="wins">${p.wins}</strong> won</p>
+    <section aria-labelledby="ratings-h">
+      <h2 id="ratings-h">Ratings</h2>
+      ${p.ratings.length ? null : html`<p class="muted">No rated game yet.</p>`}
+      <ul class="list">${p.ratings.map((r) => html`<li key=${r.game} class="row" data-game=${r.game}>
+        <span><a href=${`#/leaderboard/${r.game}`}>${gameTitle(types, r.game)}</a>
+          <span class="muted"> · rank ${r.rank ?? "–"} · ${r.games} games, ${r.wins} won</span></span>
+        <span class="rating"><${Sparkline} points=${p.history[r.game] || []} /> <strong>${fmt(r.rating)}</strong></span>
+      </li>`)}</ul>
+    </section>
+    <section aria-labelledby="finished-h">
+      <h2 id="finished-h">Finished games</h2>
+      ${p.finished.length ? null : html`<p class="muted">None yet.</p>`}
+      <ul class="list">${p.finished.map((g) => html`<li key=${g.game_id} class="row">
+        <a href=${g.replay}>${gameTitle(types, g.game)} · ${g.seats.map((s) => s.name).join(", ")}</a>
+        <span class="muted">${g.place === 1 ? "won" : `place ${g.place}`} · ${day(g.ts)}${g.rating !== null ? ` · ${fmt(g.rating)}` : ""}</span>
+      </li>`)}</ul>
+    </section>
+  </div>`;
+}
+
+export function LeaderboardPage({ game }) {
+  const [board, setBoard] = useState(null);
+  const [types, setTypes] = useState([]);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    setTitle("Leaderboard");
+    get("/games/types").then(setTypes).catch(() => {});
+    get(`/games/types/${game}/leaderboard?limit=100`).then(setBoard).catch((err) => setError(errorText(err)));
+  }, [game]);
+  return html`<h1>${gameTitle(types, game)} · leaderboard</h1>
+    <nav class="tabs" aria-label="Games">${types.map((t) => html`<a key=${t.id} class=${t.id === game ? "tab on" : "tab"}
+        href=${`#/leaderboard/${t.id}`} aria-current=${t.id === game ? "page" : undefined}>${t.title}</a>`)}</nav>
+    <${ErrorLine} error=${error} />
+    ${board && !board.rows.length ? html`<p class="muted">Nobody is rated yet: ratings come with the first finished game.</p>` : null}
+    ${board?.rows.length ? html`<div class="table-scroll"><table class="leaderboard">
+      <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th>
+        <th scope="col">Games</th><th scope="col">Won</th></tr></thead>
+      <tbody>${board.rows.map((r) => html`<tr key=${r.identity}>
+        <td>${r.rank}</td>
+        <td>${r.player_id ? html`<a href=${`#/player/${r.player_id}`}>${r.name}</a>` : html`${r.name} <span class="badge">bot</span>`}</td>
+        <td title=${`mu ${fmt(r.mu)}, sigma ${fmt(r.sigma)}`}>${fmt(r.rating)}</td><td>${r.games}</td><td>${r.wins}</td>
+      </tr>`)}</tbody></table></div>
+      <p class="muted">Ratings by openskill (Plackett–Luce): the shown figure is μ − 3σ, which rises as the
+        service grows sure of a player's strength. Bot levels are rated too.</p>` : null}`;
+}

@@ -1,0 +1,155 @@
+"""Chat, rematch, ratings and profiles over HTTP (fakeredis, then the real Redis)."""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+
+from tests.services.test_api import bearer, wait_for
+from tests.services.test_identity import register
+
+
+def two_player_game(api, ann: dict, bob: dict, target: int = 30) -> str:
+    made = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": target}, "seed": "s", "seats": [{"me": True}, {}]})
+    gid = made.json()["game_id"]
+    assert api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={}).status_code == 200
+    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active")
+    return gid
+
+
+def say(api, gid: str, who: dict, text: str, channel: str = "seats"):
+    return api.post(f"/games/{gid}/chat", headers=bearer(who["token"]), json={"text": text, "channel": channel})
+
+
+def test_chat_channels_limits_mutes_and_the_log(api, settings) -> None:
+    ann, bob, cat = register(api, "Ann"), register(api, "Bob"), register(api, "Cat")
+    gid = two_player_game(api, ann, bob)
+    assert say(api, gid, ann, "  good luck \x07 ").status_code == 201
+    assert say(api, gid, bob, "you too").status_code == 201
+    too_long = say(api, gid, bob, "x" * (settings.chat_max_chars + 1))
+    assert too_long.status_code == 422 and too_long.json()["code"] == "invalid_request"
+    assert say(api, gid, bob, "   ").status_code == 422
+    # a spectator reads the table but writes among the spectators only; the seats never read them mid-game
+    assert say(api, gid, cat, "hint: play 3").status_code == 403
+    assert say(api, gid, cat, "nice opening", "spectators").status_code == 201
+    assert say(api, gid, ann, "me too", "spectators").status_code == 403
+    assert api.get(f"/games/{gid}/chat", params={"channel": "spectators"}, headers=bearer(ann["token"])).status_code == 403
+    spect = api.get(f"/games/{gid}/chat", params={"channel": "spectators"}, headers=bearer(cat["token"])).json()
+    assert [m["text"] for m in spect["messages"]] == ["nice opening"] and spect["can_write"]
+    table = api.get(f"/games/{gid}/chat", headers=bearer(cat["token"])).json()
+    assert [(m["name"], m["seat"], m["text"]) for m in table["messages"]] == [("Ann", 0, "good luck"), ("Bob", 1, "you too")]
+    assert not table["can_write"]
+    # Ann mutes Bob: his messages are gone for her only
+    bob_key = table["messages"][1]["author"]
+    assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": bob_key}).json()["muted"] == [bob_key]
+    say(api, gid, bob, "are you there?")
+    mine = api.get(f"/games/{gid}/chat", headers=bearer(ann["token"])).json()["messages"]
+    assert [m["text"] for m in mine] == ["good luck"]
+    assert len(api.get(f"/games/{gid}/chat", headers=bearer(cat["token"])).json()["messages"]) == 3
+    assert api.delete(f"/chat/mutes/{bob_key}", headers=bearer(ann["token"])).json()["muted"] == []
+    # nothing of it is in the game's event log
+    events = api.get(f"/games/{gid}/events", headers=bearer(ann["token"])).json()["events"]
+    assert not any("good luck" in orjson.dumps(e).decode() or "chat" in e["type"].lower() for e in events)
+
+
+def test_chat_is_rate_limited_per_player(api, settings) -> None:
+    settings.rate_limit_chat = "3/minute"
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    gid = two_player_game(api, ann, bob)
+    codes = [say(api, gid, ann, f"m{i}").status_code for i in range(4)]
+    assert codes == [201, 201, 201, 429]
+    assert say(api, gid, bob, "still me").status_code == 201  # per player: Bob has his own count
+
+
+def test_the_stream_carries_chat_without_muted_authors(api) -> None:
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    gid = two_player_game(api, ann, bob)
+    bob_key = f"player:{bob['player_id']}"
+    api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": bob_key})
+    ticket = api.post(f"/games/{gid}/stream-ticket", headers=bearer(ann["token"])).json()["ticket"]
+    say(api, gid, ann, "before")  # said before the stream opened: read from GET /chat instead
+    with api.stream("GET", f"/games/{gid}/stream", params={"ticket": ticket, "timeout": 1.5}) as stream:
+        say(api, gid, bob, "muted words")
+        say(api, gid, ann, "hello stream")
+        lines = list(stream.iter_lines())
+    chats = [orjson.loads(lines[i + 1][6:]) for i, line in enumerate(lines) if line == "event: chat"]
+    assert [m["text"] for m in chats] == ["hello stream"]
+
+
+def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> None:
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    gid = two_player_game(api, ann, bob, target=3)
+    assert api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])).json()["code"] == "game_not_active"
+    deadline = time.monotonic() + 20
+    while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
+        for who in (ann, bob):
+            legal = api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]
+            if legal:
+                api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
+        time.sleep(0.01)
+    scored = wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")
+    winner = ann["player_id"] if scored["places"]["0"] == 1 else bob["player_id"]
+
+    made = api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"]))
+    assert made.status_code == 200, made.text
+    new = made.json()
+    assert new["created"] and new["seat"] == 1 and new["invited"] == [0]
+    meta = wait_for(api, f"/games/{new['game_id']}", until=lambda b: b["seats"][0]["invited"] is not None)
+    assert meta["options"] == {"target": 3} and meta["seats"][1]["player_id"] == ann["player_id"]
+    inbox = wait_for(api, "/inbox", bearer(bob["token"]), lambda b: bool(b["invitations"]))
+    assert [i["game_id"] for i in inbox["invitations"]] == [new["game_id"]]
+    # Bob asks too: the same rematch, and asking accepts his seat
+    again = api.post(f"/games/{gid}/rematch", headers=bearer(bob["token"])).json()
+    assert again["game_id"] == new["game_id"] and not again["created"] and again["seat"] == 0
+    assert wait_for(api, f"/games/{new['game_id']}", until=lambda b: b["status"] == "active")["status"] == "active"
+
+    # the finished game was rated by the end-game job, and both profiles show it
+    deadline = time.monotonic() + 10
+    while not api.get("/games/types/counter/leaderboard").json()["rows"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    rows = api.get("/games/types/counter/leaderboard").json()["rows"]
+    assert [r["player_id"] for r in rows][0] == winner and len(rows) == 2 and rows[0]["rank"] == 1
+    profile = api.get(f"/players/{ann['player_id']}/profile").json()
+    assert profile["games_played"] == 1 and profile["wins"] == (winner == ann["player_id"])
+    assert profile["finished"][0]["game_id"] == gid and profile["finished"][0]["replay"] == f"/#/game/{gid}"
+    assert len(profile["history"]["counter"]) == 1 and profile["ratings"][0]["games"] == 1
+    assert api.get("/players/nobody/profile").status_code == 404
+
+
+def test_an_unknown_game_has_no_leaderboard(api) -> None:
+    assert api.get("/games/types/nope/leaderboard").json()["code"] == "unknown_game"
+
+
+def test_undo_over_http_with_carcassonne(api) -> None:
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    made = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "seed": "undo", "seats": [{"me": True}, {}]}).json()
+    gid = made["game_id"]
+    api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    head = wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active" and b["to_act"] == [0])["version"]
+    me = bearer(ann["token"])
+
+    def legal() -> list[dict]:
+        return api.get(f"/games/{gid}/legal", headers=me).json()["commands"]
+
+    # the projected views follow the log a moment later: wait for the version meant
+    before = wait_for(api, f"/games/{gid}/view", me, lambda b: b["version"] == head)
+    assert not any(c["type"] == "taproom.Undo" for c in legal())
+    tile = next(c for c in legal() if c["type"] == "PlaceTile")
+    assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
+    assert {"type": "taproom.Undo"} in legal()
+    undone = api.post(f"/games/{gid}/commands", headers=me, json={"type": "taproom.Undo"})
+    assert undone.status_code == 200 and undone.json()["events"][0]["type"] == "taproom.MoveUndone"
+    after = wait_for(api, f"/games/{gid}/view", me, lambda b: b["version"] == head + 2)
+    assert after["board"] == before["board"] and after["version"] == head + 2
+    # a finished turn (the next tile is drawn for Bob) is not undone
+    assert api.post(f"/games/{gid}/commands", headers=me, json=tile).status_code == 200
+    assert api.post(f"/games/{gid}/commands", headers=me, json={"type": "Pass"}).status_code == 200
+    assert not any(c["type"] == "taproom.Undo" for c in legal())
+    refused = api.post(f"/games/{gid}/commands", headers=me, json={"type": "taproom.Undo"})
+    assert refused.json()["code"] == "illegal_move", refused.text
+    # the replay of the log shows the same board at the undo's version as before the move
+    version = after["version"]
+    assert api.get(f"/games/{gid}/at/{version}", headers=me).json()["board"] == before["board"]
