@@ -247,11 +247,11 @@ def wait_outcomes(client: redis.Redis, keys: Any, pairs: list[tuple[str, str]], 
 def game_figures(pair: RedisPair, game_id: str, n_games: int, seed: int) -> dict[str, float]:
     """Play ``n_games`` 2-player games of ``game_id`` with random moves straight through a processor and a
     projector; memory of one game's keys half-way (active) and at the end (finished, scored)."""
-    from projections.projector import Projector
     from services.aggregates import Repository
     from services.commands import CommandBus
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
+    from services.projector import Projector
     from services.workers.jobs import score_game
 
     client = pair.client()

@@ -61,7 +61,7 @@ def _run_part(kind: str, url: str, prefix: str, stop: mp.Event) -> None:  # chil
 
         part = Processor(client, settings, name="bench-processor")
     else:
-        from projections.projector import Projector
+        from services.projector import Projector
 
         part = Projector(client, settings, name="bench-projector")
     flag = threading.Event()
@@ -190,11 +190,11 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
     import random
 
     from domain.core import all_games
-    from projections.projector import Projector
     from services.aggregates import Repository
     from services.commands import CommandBus
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
+    from services.projector import Projector
 
     candidates = [g for g in all_games() if g.id != "counter"] or [g for g in all_games()]
     game = candidates[0]
@@ -274,7 +274,7 @@ def main() -> None:
             p.join(10)
             if p.is_alive():
                 p.terminate()
-        from projections.projector import Projector
+        from services.projector import Projector
 
         cpu = time.process_time()
         figures = Projector(client, settings, name="rebuild").rebuild()

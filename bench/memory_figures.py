@@ -79,12 +79,12 @@ def _short(name: str, game_id: str) -> str:
 
 def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> dict[str, Any]:
     """One 2-player game of ``title`` with random legal moves; memory figures along the way."""
-    from projections.projector import Projector
     from services.aggregates import Repository
     from services.archive import Archiver
     from services.commands import CommandBus
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
+    from services.projector import Projector
     from services.reactor import Reactor
     from services.workers.jobs import score_game
 

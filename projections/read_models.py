@@ -2,61 +2,133 @@
 
 Each seat's view is built by the game from (state, seat): hidden information
 is never put in and filtered out later. Scores appear once the game is scored.
+
+:class:`GameMeta` is the one typed game summary: the projector stores it, the API describes its responses
+with it (it is in the OpenAPI schema) and reads it back.
 """
 
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import Any, Literal
 
 import orjson
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.core.lifecycle import GameRecord
 from domain.core.seating import Invitation
 
+GameStatus = Literal["new", "open", "active", "ended", "scored", "expired"]
+LIFE_CYCLE = """`open` (seats to fill: `POST /games/{id}/join`) → `active` (play: `to_act` names the seats to move)
+→ `ended` (play is over; the final scoring is a moment away: `scores_pending` is true, `scores` absent) →
+`scored` (`scores`, `places` and the revealed `seed` are present; the record is complete). An open game nobody
+fills becomes `expired`. `new` is only seen at `GET /games/{id}/at/0`, before the creation event."""
 
-def seats_public(record: GameRecord) -> list[dict[str, Any]]:
+
+class _Open(BaseModel):
+    """Extra fields allowed: a game or a later version may add some, and clients should ignore what they don't
+    know."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Invited(_Open):
+    """A standing invitation reserving a seat for one player."""
+
+    player_id: str
+    name: str
+    handle: str | None = None
+    expires_at: float
+
+
+class SeatInfo(_Open):
+    seat: int
+    name: str | None = None
+    bot: str | None = Field(default=None, description="bot level, when a bot holds the seat")
+    player_id: str | None = None
+    open: bool = Field(description="nobody holds the seat yet (a seat reserved by an invitation is not open)")
+    away: str | None = Field(default=None, description="the policy playing for a timed-out seat, if any")
+    invited: Invited | None = None
+    timeouts: int = Field(default=0, description="consecutive missed deadlines")
+    timed_out_turn: bool = Field(default=False, description="the policy is finishing a missed turn")
+    votes: list[int] = Field(default_factory=list, description="seats that voted about this one")
+
+
+class ScoreSheet(_Open):
+    seat: int
+    total: float
+    breakdown: dict[str, float] = Field(default_factory=dict, description="points per scoring category")
+    tiebreak: list[float] = Field(default_factory=list)
+
+
+class GameMeta(_Open):
+    """The summary every view, the lobby and the inbox share."""
+
+    game_id: str
+    game: str
+    options: dict[str, Any]
+    version: int = Field(description="the number of events so far")
+    status: GameStatus = Field(description=LIFE_CYCLE)
+    seats: list[SeatInfo]
+    to_act: list[int] = Field(description="seats that may act now (several in simultaneous phases)")
+    seed_commitment: str = Field(description="sha256 of the secret seed, published at creation")
+    updated: float = Field(description="time of the last event (Unix seconds)")
+    pace: dict[str, Any] | None = None
+    creator: str | None = Field(default=None, description="the player who created the game")
+    hot_seat: bool = Field(default=False, description="one device may hold several seats")
+    scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
+    scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
+    places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
+    seed: str | None = Field(default=None, description="the revealed seed (hex), once `scored`")
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form: the fields set (scores, places and seed only once scored)."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+def seats_public(record: GameRecord) -> list[SeatInfo]:
     """Each seat; one reserved by a standing invitation is not ``open`` (only its invitee may take it).
     Its standing with the clock: ``away`` (the policy that took it over), ``timeouts`` (consecutive missed
     deadlines), ``timed_out_turn`` (the policy is finishing a missed turn), ``votes`` (seats that voted
     about it)."""
-    return [{"seat": i, "name": s.name, "bot": s.bot, "player_id": s.player_id,
-             "open": not s.taken and s.invitation is None, "away": s.autopilot,
-             "invited": _invited(s.invitation), "timeouts": s.timeouts, "timed_out_turn": s.overdue is not None,
-             "votes": list(s.votes)} for i, s in enumerate(record.seats)]
+    return [SeatInfo(seat=i, name=s.name, bot=s.bot, player_id=s.player_id,
+                     open=not s.taken and s.invitation is None, away=s.autopilot, invited=_invited(s.invitation),
+                     timeouts=s.timeouts, timed_out_turn=s.overdue is not None, votes=list(s.votes))
+            for i, s in enumerate(record.seats)]
 
 
-def _invited(invitation: Invitation | None) -> dict[str, Any] | None:
+def _invited(invitation: Invitation | None) -> Invited | None:
     if invitation is None:
         return None
-    return {"player_id": invitation.player_id, "name": invitation.name, "handle": invitation.handle,
-            "expires_at": invitation.expires_at}
+    return Invited(player_id=invitation.player_id, name=invitation.name, handle=invitation.handle,
+                   expires_at=invitation.expires_at)
 
 
-def meta(record: GameRecord, updated: float) -> dict[str, Any]:
+def meta(record: GameRecord, updated: float) -> GameMeta:
     """The summary the lobby, the inbox and every view share."""
-    data: dict[str, Any] = {
-        "game_id": record.game_id, "game": record.game_type, "options": record.options,
-        "version": record.version, "status": record.status, "seats": seats_public(record),
-        "to_act": record.to_act(), "seed_commitment": record.seed_commitment, "updated": updated,
-        "pace": record.pace.model_dump(mode="json") if record.pace else None,
-        "creator": record.creator, "hot_seat": bool(record.hot_seat),
-        # ended -> scored takes a moment (a scoring job); say so instead of leaving a client to guess at null
-        "scores_pending": record.status == "ended",
-    }
+    scored: dict[str, Any] = {}
     if record.status == "scored":
-        data["scores"] = [s.model_dump() for s in record.scores]
-        data["places"] = {str(k): v for k, v in record.places.items()}
-        data["seed"] = record.seed
-    return data
+        scored = {"scores": [ScoreSheet(**s.model_dump()) for s in record.scores],
+                  "places": {str(k): v for k, v in record.places.items()}, "seed": record.seed}
+    return GameMeta(
+        game_id=record.game_id, game=record.game_type, options=record.options, version=record.version,
+        status=record.status, seats=seats_public(record), to_act=record.to_act(),
+        seed_commitment=record.seed_commitment, updated=updated,
+        pace=record.pace.model_dump(mode="json") if record.pace else None,
+        creator=record.creator, hot_seat=bool(record.hot_seat),
+        # ended -> scored takes a moment (a scoring job); say so instead of leaving a client to guess at null
+        scores_pending=record.status == "ended", **scored)
+
+
+def view_of(summary: dict[str, Any], record: GameRecord, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None = public): the stored meta ``summary`` with the game's own view as ``board``."""
+    return {**summary, "seat": seat,
+            "board": record.game.view(record.state, seat) if record.state is not None else None}
 
 
 def view(record: GameRecord, seat: int | None, updated: float) -> dict[str, Any]:
     """The view of ``seat`` (None = public) at the record's version."""
-    data = meta(record, updated)
-    data["seat"] = seat
-    data["board"] = record.game.view(record.state, seat) if record.state is not None else None
-    return data
+    return view_of(meta(record, updated).to_json(), record, seat)
 
 
 def dump_view(data: dict[str, Any]) -> bytes:

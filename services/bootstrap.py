@@ -118,6 +118,12 @@ def keys_for(settings: Settings) -> Keys:
     return Keys(settings.key_prefix, settings.shards)
 
 
+def job_root(client: Redis, prefix: str, shards: int, given: dict[str, Any] | None = None) -> Root:
+    """The root inside an rq job: the key layout and the settings it was given (never secrets), the rest
+    (secrets included) from this worker's environment."""
+    return bootstrap(Settings(**{**(given or {}), "key_prefix": prefix, "shards": shards}), client)
+
+
 def bootstrap(settings: Settings, client: Redis | None = None, *,
               queue_redis: Redis | None = None) -> Root:
     """Build the shared parts once: on ``client`` when given (tests, a process's own connection), else on a

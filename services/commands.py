@@ -55,7 +55,7 @@ class CommandMessage(BaseModel):
                    expected_version=expected_version, dev_seed=dev_seed, reply=reply)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump(exclude_none=True))
+        return self.model_dump_json(exclude_none=True).encode()
 
 
 class CommandOutcome(BaseModel):
@@ -80,7 +80,7 @@ class CommandOutcome(BaseModel):
         return self.model_dump(exclude_none=True)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.model_dump(exclude_none=True))
+        return self.model_dump_json(exclude_none=True).encode()
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> CommandOutcome:

@@ -23,7 +23,7 @@ from typing import Any
 import redis
 
 from .aggregates import Repository
-from .eventstore import EventStore, Keys
+from .bootstrap import bootstrap
 from .leases import ShardLeases
 from .redisconn import read_streams
 from .resilience import UNAVAILABLE, ride_out
@@ -55,8 +55,9 @@ class FeedFollower:
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
         self.redis = client
         self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys)
+        self.root = bootstrap(settings, client)
+        self.keys = self.root.keys
+        self.store = self.root.store
         self.repo = Repository(self.store, settings.aggregate_cache_size)
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)

@@ -114,6 +114,7 @@ def by_node(client: RedisCluster, keys: list[str]) -> dict[str, tuple[redis.Redi
     groups: dict[str, tuple[redis.Redis, list[int]]] = {}
     for i, key in enumerate(keys):
         node = client.get_node_from_key(key)
+        assert node is not None, f"no node serves the slot of {key!r}"
         if node.name not in groups:
             groups[node.name] = (client.get_redis_connection(node), [])
         groups[node.name][1].append(i)

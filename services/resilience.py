@@ -15,7 +15,7 @@ from collections.abc import Callable
 import redis
 import structlog
 from prometheus_client import Counter
-from redis.backoff import ExponentialWithJitterBackoff
+from redis.backoff import ExponentialWithJitterBackoff  # type: ignore[attr-defined]  # redis>=5.1; the stubs lag
 from redis.retry import Retry
 
 log = structlog.get_logger("taproom.resilience")

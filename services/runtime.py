@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import fakeredis
 import structlog
@@ -17,12 +18,12 @@ from rq import Queue
 
 from domain.catalog import load_games
 
-from .async_play.config import AsyncSettings
 from .async_play.scheduler import run_scheduler_thread
 from .bootstrap import ClientFactory, queue_client_factory, store_client_factory
 from .processor import Processor
+from .projector import Projector
 from .reactor import Reactor
-from .settings import Settings
+from .settings import AsyncSettings, Settings
 from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
@@ -49,8 +50,6 @@ class Service:
         self.queue_clients = queue_clients or clients
         self.stop_event = threading.Event()
         self.processor = Processor(clients(), settings)
-        from projections.projector import Projector
-
         self.projector = Projector(clients(), settings)
         self.reactor = Reactor(clients(), settings, queue=Queue(settings.rq_queue, connection=self.queue_clients()),
                                async_settings=self.async_settings)  # also runs the watchdog
@@ -68,13 +67,15 @@ class Service:
         store = self.clients() if self.queue_clients is not self.clients else None
         for i in range(self.workers):
             client = self.queue_clients()
-            parts.append((f"worker-{i}", lambda c=client: run_worker_thread(c, self.settings.rq_queue, self.stop_event,
-                                                                            store=store)))
+            parts.append((f"worker-{i}", self._worker(client, store)))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
+
+    def _worker(self, client: Any, store: Any) -> Callable[[], None]:
+        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event, store=store)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stop_event.set()

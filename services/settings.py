@@ -6,18 +6,117 @@ Variables are prefixed ``TAPROOM_`` except ``REDIS_URL`` (the conventional name)
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import SettingsConfigDict
-
-from .async_play.config import AsyncSettings
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-class Settings(AsyncSettings):
-    """Everything configurable, from ``TAPROOM_*`` (and ``REDIS_URL``); the asynchronous-play
-    fields (deadlines, vacations, webhooks, watchdog) come from :class:`AsyncSettings`."""
+class _Section(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+
+
+class ClockSettings(_Section):
+    """Asynchronous play: expiry of open games, vacations, deadlines, the watchdog, the service's own moves."""
+
+    open_game_expiry_seconds: int = 7 * 86400
+    """An open game nobody fills is closed after this long (a game's pace may say otherwise)."""
+    vacation_days_per_year: int = 30
+    deadline_warning_hours: list[int] = Field(default_factory=lambda: [12])
+    """"Deadline in N hours" messages, one per N, sent when the deadline is further away than N hours."""
+    scheduler_interval_seconds: float = 1.0
+    watchdog_interval_seconds: float = 15.0
+    watchdog_stale_seconds: float = 30.0
+    """A bot, autopilot or scoring job missing for this long is enqueued again (so within a minute)."""
+    watchdog_max_requeues: int = 5
+    system_command_wait_seconds: float = 10.0
+    """How long a deadline or autopilot job waits for its command's outcome: a command refused because
+    another seat moved first is sent again at the new version. 0: do not wait (the watchdog recovers)."""
+    system_command_attempts: int = 5
+    """Sends of one deadline's or autopilot turn's command at most (each after a ``stale_version`` refusal)."""
+    notifications_kept: int = 50
+    public_url: str = ""
+    """Where clients reach the service (``https://taproom.example``): the start of links in messages
+    (reclaim a seat, open a game); empty: links are paths."""
+    bot_think_seconds: float = 1.0
+    """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
+
+
+class WebhookSettings(_Section):
+    webhook_timeout_seconds: float = 5.0
+    webhook_retry_intervals: list[int] = Field(default_factory=lambda: [10, 30, 90, 270, 810])
+    """Exponential backoff between webhook delivery attempts (rq ``Retry``)."""
+    webhook_allow_private: bool = False
+    """Allow webhooks to loopback and private addresses (tests, single-host setups); off against SSRF."""
+    webhook_allow_loopback: bool = False
+    """Development: allow webhooks to this machine only (127.0.0.0/8, ::1, ``localhost``), so they can be
+    tried locally; other private addresses stay refused. Off by default (against SSRF)."""
+    webhook_secret_keys: SecretStr = SecretStr("")
+    """Comma-separated Fernet keys, newest first, that encrypt webhook secrets at rest (see
+    ``services/async_play/secretbox.py`` for rotation). Required on a shared Redis; the embedded service
+    makes one per process."""
+
+    @field_validator("webhook_secret_keys")
+    @classmethod
+    def _keys_are_fernet_keys(cls, value: SecretStr) -> SecretStr:
+        from cryptography.fernet import Fernet
+
+        for key in filter(None, (k.strip() for k in value.get_secret_value().split(","))):
+            try:
+                Fernet(key.encode())
+            except ValueError:
+                raise ValueError("each webhook secret key must be a Fernet key (taproom webhooks new-key)") from None
+        return value
+
+
+class MailSettings(_Section):
+    """E-mail (SMTP through an rq job)."""
+
+    smtp_host: str = ""
+    """SMTP server for e-mail notifications; empty: e-mail is off (addresses can still be stored)."""
+    smtp_port: int = 587
+    smtp_tls: Literal["starttls", "ssl", "none"] = "starttls"
+    """``ssl``: TLS from the first byte (port 465); ``starttls``: upgrade a plain connection; ``none``: tests only."""
+    smtp_username: str = ""
+    smtp_password: SecretStr = SecretStr("")
+    smtp_timeout_seconds: float = 10.0
+    mail_from: str = "Taproom <taproom@localhost>"
+    mail_retry_intervals: list[int] = Field(default_factory=lambda: [30, 120, 600, 1800])
+    """Backoff between attempts of one e-mail (rq ``Retry``)."""
+    mail_turn_interval_seconds: int = 3600
+    """At most one "your turn" e-mail per game this often, unless the player asks for every one."""
+    mail_verify_ttl_seconds: int = 2 * 86400
+    mail_unsubscribe_ttl_seconds: int = 90 * 86400
+    """How long the one-click unsubscribe link of a message works."""
+
+
+
+class PushSettings(_Section):
+    """Web Push (VAPID)."""
+
+    vapid_private_key: SecretStr = SecretStr("")
+    """The VAPID signing key (PEM, or base64url of the raw 32-byte P-256 key); empty: Web Push is off."""
+    vapid_public_key: str = ""
+    """base64url of the uncompressed public point: the ``applicationServerKey`` the page subscribes with."""
+    vapid_subject: str = "mailto:taproom@localhost"
+    push_ttl_seconds: int = 86400
+    push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
+
+
+class AsyncSettings(ClockSettings, WebhookSettings, MailSettings, PushSettings):
+    """The asynchronous-play sections: what its jobs are given (without the secrets)."""
 
     model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
+
+
+
+
+SECRET_FIELDS = frozenset({"smtp_password", "vapid_private_key", "webhook_secret_keys"})
+"""Never copied into job arguments (rq stores those in Redis): jobs read them from their own environment."""
+
+
+class StoreSettings(_Section):
+    """Where and how games are kept: Redis, keys, snapshots, seeds, command outcomes."""
 
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "TAPROOM_REDIS_URL"))
     """Without it the whole service runs in one process on an in-process Redis (fakeredis)."""
@@ -58,6 +157,11 @@ class Settings(AsyncSettings):
     archive_dir: str | None = None
     """The cold store's directory (default ``$XDG_DATA_HOME/taproom/archive``, i.e. ``~/.local/share/...``)."""
     max_body_bytes: int = 64 * 1024
+
+
+class LimitSettings(_Section):
+    """Limits on what one client can do."""
+
     # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
     # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by
     # seat and an anonymous request by client address (the socket peer: behind a proxy run uvicorn with
@@ -86,6 +190,11 @@ class Settings(AsyncSettings):
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20
     max_streams_per_address: int = 50
+
+
+class ProcessSettings(_Section):
+    """The running parts: leases, retries, caches, logs, the HTTP server, the rq queue."""
+
     lease_ms: int = 10_000
     max_deliveries: int = 3
     """A command that crashed the processor this many times becomes a dead letter."""
@@ -101,6 +210,16 @@ class Settings(AsyncSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"
+
+
+class Settings(StoreSettings, LimitSettings, ProcessSettings, AsyncSettings):
+    """Everything configurable, one object read once from ``TAPROOM_*`` (and ``REDIS_URL``), in sections
+    (:class:`StoreSettings`, :class:`LimitSettings`, :class:`ProcessSettings`, and the asynchronous-play
+    :class:`AsyncSettings`: :class:`ClockSettings`, :class:`WebhookSettings`, :class:`MailSettings`,
+    :class:`PushSettings`). A part that needs one section takes that type; the fields stay flat, so every
+    variable keeps its name."""
+
+    model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
 
 
 @lru_cache(maxsize=1)

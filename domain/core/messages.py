@@ -8,6 +8,7 @@ ends (a buried tile, a card drawn into one player's hand).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -51,9 +52,10 @@ class Event(BaseModel):
     def redacted(self, seat: int | None) -> dict[str, Any]:
         """The payload as ``seat`` may see it while the game is running."""
         data = self.model_dump(mode="json")
-        if self.visible_to(seat):
-            return data
-        for name in self.private_fields:
-            if name in data:
-                data[name] = REDACTED
-        return data
+        return data if self.visible_to(seat) else hide_fields(data, self.private_fields)
+
+
+def hide_fields(payload: dict[str, Any], private_fields: Iterable[str]) -> dict[str, Any]:
+    """The one redaction rule: ``payload`` with each private field reading :data:`REDACTED` (a copy)."""
+    hidden = frozenset(private_fields)
+    return {k: (REDACTED if k in hidden else v) for k, v in payload.items()}

@@ -76,6 +76,12 @@ def _chance(free_spots: int, visits: float) -> float:
     return FUTURE_DISCOUNT * (1.0 if free_spots == 0 else min(1.0, visits / free_spots))
 
 
+def _monk_triggered(p: Player, spot: int, monk_triggers: list[float]) -> float:
+    """The expected activations ``spot`` gets from the monks beside it."""
+    return sum(monk_triggers[monk_type(p.garden[n]) - 1] for n in NEIGHBOURS[spot]
+               if p.garden[n] != EMPTY and is_monk(p.garden[n]))
+
+
 def projected_gains(s: HAState, p: Player) -> tuple[list[float], float, float]:
     """Expected further (marker steps per colour, ducats, brewmaster steps) from ``p``'s garden."""
     visits = DISC_VISITS_PER_ROUND * rounds_left(s, p)
@@ -92,15 +98,13 @@ def projected_gains(s: HAState, p: Player) -> tuple[list[float], float, float]:
         sheds = sum(SHED_ACTIVATION * use for shed in SPOT_SHEDS[spot] if p.sheds[shed] == EMPTY)
         if is_monk(code):
             # Activated by sheds only (+1 brewmaster); its trigger is credited to its neighbours below.
-            brew += sheds + sum(monk_triggers[monk_type(p.garden[n]) - 1] for n in NEIGHBOURS[spot]
-                                if p.garden[n] != EMPTY and is_monk(p.garden[n]))
+            brew += sheds + _monk_triggered(p, spot, monk_triggers)
             continue
         colour, fertility = colour_of(code), fertility_of(code)
         times = sheds
         times += use if free[COLOUR_SPOTS[colour]] else 0.0
         times += X_SPOT_SHARE * use if free[X_SPOT] else 0.0
-        times += sum(monk_triggers[monk_type(p.garden[n]) - 1] for n in NEIGHBOURS[spot]
-                     if p.garden[n] != EMPTY and is_monk(p.garden[n]))
+        times += _monk_triggered(p, spot, monk_triggers)
         if is_sunny(spot):
             steps[colour] += fertility * times
         else:

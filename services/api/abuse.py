@@ -31,6 +31,7 @@ from ..eventstore import Keys
 from ..redisconn import mget
 from ..settings import Settings
 from .errors import ApiError
+from .principals import principal_of
 
 RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/players"): (("rate_limit_register", "address"),),
@@ -209,8 +210,6 @@ async def limit_requests(request: Request) -> None:
 
 
 async def _limit(request: Request) -> None:
-    from .deps import principal_of
-
     ctx = request.app.state.context
     guard: Guard = ctx.guard
     aredis = ctx.acounters()
@@ -226,7 +225,7 @@ async def _limit(request: Request) -> None:
             except ApiError:  # not a bearer token: the route refuses it
                 principal = None
             caller = caller_of(principal, address)
-        await guard.ahit(aredis, rule, caller if scope == "caller" else f"addr:{address}")
+        await guard.ahit(aredis, rule, caller if scope == "caller" and caller is not None else f"addr:{address}")
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,10 @@ import redis
 import redis.asyncio
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from redis.asyncio import Redis as AsyncRedis
 
 from domain.core.lifecycle import GameRecord
+from projections import read_models
 
 from ..aggregates import AsyncRecords, Loaded, Repository
 from ..async_commands import AsyncCommandBus
@@ -26,6 +28,7 @@ from ..tokens import hash_token
 from .abuse import Guard
 from .aio import async_twin
 from .errors import ApiError
+from .principals import bearer_token, principal_of
 
 T = TypeVar("T")
 
@@ -85,9 +88,9 @@ class Context:
 
     async def aclose(self) -> None:
         if self._loop_parts is not None and self._loop_parts.loop is asyncio.get_running_loop():
-            await self._loop_parts.redis.aclose()
+            await self._loop_parts.redis.aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
             if self._loop_parts.counters is not self._loop_parts.redis:
-                await self._loop_parts.counters.aclose()
+                await self._loop_parts.counters.aclose()  # type: ignore[attr-defined]
         self._loop_parts = None
 
     async def record_and_principal(self, game_id: str, token: str | None) -> tuple[GameRecord, int, float,
@@ -114,9 +117,8 @@ class Context:
             return orjson.loads(raw)
         if not self.store.exists(game_id):
             raise ApiError("game_not_found", f"no game {game_id!r}")
-        from projections.read_models import meta  # the projector lags: build it here
-
-        return self.with_record(game_id, lambda record, _: meta(record, 0.0))
+        # the projector lags: build it here
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
 
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:
@@ -135,7 +137,7 @@ class LoopParts:
     redis: redis.asyncio.Redis
     records: AsyncRecords
     bus: AsyncCommandBus
-    counters: redis.asyncio.Redis
+    counters: AsyncRedis
 
 
 class KeyedLocks:
@@ -204,30 +206,6 @@ BEARER = HTTPBearer(auto_error=False, scheme_name="token",
                     description="a player token (`POST /players`) or a seat token (`POST /games`, `/join`)")
 """Declares the bearer scheme in OpenAPI (the Authorize button of /docs); the header is read below, so a wrong
 scheme gets our own error instead of being ignored."""
-
-
-def bearer_token(request: Request) -> str | None:
-    """The bearer token of the request (None: no Authorization header; refused when it is not a bearer)."""
-    authorization = request.headers.get("authorization")
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError("unauthorized", "use 'Authorization: Bearer <token>'")
-    return token.strip()
-
-
-async def principal_of(request: Request, ctx: Context) -> dict[str, Any] | None:
-    """The principal of the request's token, read once per request (the rate limits and the route share it)."""
-    token = bearer_token(request)
-    if token is None:
-        return None
-    scope = request.scope
-    if "taproom.principal" not in scope:  # the scope lives as long as the request
-        raw = await ctx.aredis().get(ctx.keys.token(hash_token(token)))
-        scope["taproom.principal"] = orjson.loads(raw) if raw else None
-    found: dict[str, Any] | None = scope["taproom.principal"]
-    return found
 
 
 async def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),

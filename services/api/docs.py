@@ -16,8 +16,7 @@ from fastapi import FastAPI
 
 from domain.core import all_games
 from domain.core.game import Game
-
-from .schemas import LIFE_CYCLE
+from projections.read_models import LIFE_CYCLE
 
 OVERVIEW = f"""Play-by-turn board games: every move an event in an audited, replayable log.
 
@@ -66,6 +65,34 @@ def install_docs(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.description = description()
+            return with_view_models(build())
         return build()
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def with_view_models(schema: dict[str, Any], games: list[Game] | None = None) -> dict[str, Any]:
+    """Name each registered game's view models (``Game.view_models``) in the schema: their components, under
+    the game's id (``<game>_<Model>``: two games, or a game and the API, may name a model alike), and
+    ``GameView.board`` as one of them (or, for a game without models, any object)."""
+    import re
+
+    from pydantic import BaseModel
+    from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    board = components.get("GameView", {}).get("properties", {}).get("board")
+    mode: JsonSchemaMode = "serialization"
+    choices: list[dict[str, Any]] = []
+    for game in sorted(games if games is not None else all_games(), key=lambda g: g.id):
+        if game.view_models is None or board is None:
+            continue
+        prefix = re.sub(r"[^A-Za-z0-9]", "_", game.id) + "_"
+        models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(game.view_models.seat, mode),
+                                                                (game.view_models.spectator, mode)]
+        refs, defs = models_json_schema(models, ref_template=f"#/components/schemas/{prefix}{{model}}", by_alias=True)
+        components.update({prefix + name: body for name, body in defs.get("$defs", {}).items()})
+        choices += [refs[key] for key in models if refs[key] not in choices]
+    if choices and board is not None:
+        board["anyOf"] = [*choices, {"type": "object", "additionalProperties": True}, {"type": "null"}]
+    return schema

@@ -152,7 +152,7 @@ def install_error_handlers(app: FastAPI) -> None:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return error_response("malformed_json", "the request body is not valid JSON")
-        return error_response("invalid_request", request_errors(errors) or "invalid request")
+        return error_response("invalid_request", request_errors(list(errors)) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from projections.read_models import GameMeta, GameStatus
+
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -74,17 +76,6 @@ class JoinResponse(BaseModel):
     token: str | None = None
 
 
-# -- responses -----------------------------------------------------------------
-# Read models are JSON built by the projector and the games; these models describe them in the OpenAPI schema
-# (extra fields allowed: a game or a later version may add some, and clients should ignore what they don't know).
-
-GameStatus = Literal["new", "open", "active", "ended", "scored", "expired"]
-LIFE_CYCLE = """`open` (seats to fill: `POST /games/{id}/join`) → `active` (play: `to_act` names the seats to move)
-→ `ended` (play is over; the final scoring is a moment away: `scores_pending` is true, `scores` absent) →
-`scored` (`scores`, `places` and the revealed `seed` are present; the record is complete). An open game nobody
-fills becomes `expired`. `new` is only seen at `GET /games/{id}/at/0`, before the creation event."""
-
-
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -94,41 +85,6 @@ class ErrorBody(BaseModel):
 
     code: str = Field(examples=["not_your_turn"])
     message: str = Field(examples=["seat 1 may not act now; waiting for seat(s) [0]"])
-
-
-class SeatInfo(_Open):
-    seat: int
-    name: str | None = None
-    bot: str | None = Field(default=None, description="bot level, when a bot holds the seat")
-    player_id: str | None = None
-    open: bool = Field(description="nobody holds the seat yet")
-    away: str | None = Field(default=None, description="the policy playing for a timed-out seat, if any")
-
-
-class ScoreSheet(_Open):
-    seat: int
-    total: float
-    breakdown: dict[str, float] = Field(default_factory=dict, description="points per scoring category")
-    tiebreak: list[float] = Field(default_factory=list)
-
-
-class GameMeta(_Open):
-    """The summary every view, the lobby and the inbox share."""
-
-    game_id: str
-    game: str
-    options: dict[str, Any]
-    version: int = Field(description="the number of events so far")
-    status: GameStatus = Field(description=LIFE_CYCLE)
-    seats: list[SeatInfo]
-    to_act: list[int] = Field(description="seats that may act now (several in simultaneous phases)")
-    seed_commitment: str = Field(description="sha256 of the secret seed, published at creation")
-    updated: float = Field(description="time of the last event (Unix seconds)")
-    pace: dict[str, Any] | None = None
-    scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
-    scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
-    places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
-    seed: str | None = Field(default=None, description="the revealed seed (hex), once `scored`")
 
 
 class GameView(GameMeta):

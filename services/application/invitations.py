@@ -149,7 +149,7 @@ class Invitations:
             if contradicted or (invited is None and now >= expires_at):
                 stale.append(member)
                 continue
-            if invited is None or now >= expires_at:
+            if meta is None or invited is None or now >= expires_at:
                 continue  # not shown yet (or withdrawn: it lapses with its expiry), or its expiry job is due
             inviter = self.players.get(meta.get("creator") or "")
             found.append(Pending(game_id=game_id, game=meta["game"], seat=seat, expires_at=expires_at,

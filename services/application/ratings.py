@@ -22,6 +22,7 @@ the same values again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -115,16 +116,10 @@ class Ratings:
         identities = [identity_of(record, s) for s in seats]
         known = {i: orjson.loads(raw) for i, raw in zip(
             identities, pipe.hmget(self.keys.ratings(record.game_type), [i or "-" for i in identities])) if i and raw}
-        current = []
-        for identity in identities:
-            row = known.get(identity) if identity else None
-            current.append((identity, row["mu"] if row else MODEL.mu, row["sigma"] if row else MODEL.sigma))
+        current = [_prior(identity, known.get(identity) if identity else None) for identity in identities]
         places = [int(record.places.get(s, len(record.seats))) for s in seats]
         new = rate_table(current, places)
-        counts: dict[str, int] = {}
-        for identity in identities:
-            if identity:
-                counts[identity] = counts.get(identity, 0) + 1
+        counts = Counter(identity for identity in identities if identity)  # a player on two seats is not rated
         standings: dict[str, dict[str, Any]] = {}
         seats_out = []
         for seat, identity in enumerate(identities):
@@ -184,3 +179,9 @@ class Ratings:
 def _standing(identity: str, row: dict[str, Any]) -> Standing:
     return Standing(identity=identity, name=row.get("name", identity), mu=row["mu"], sigma=row["sigma"],
                     games=row["games"], wins=row["wins"])
+
+
+def _prior(identity: str | None, row: dict[str, Any] | None) -> tuple[str | None, float, float]:
+    """A seat's rating before the game: the stored one, else the model's prior."""
+    return identity, row["mu"] if row else MODEL.mu, row["sigma"] if row else MODEL.sigma
+

@@ -29,29 +29,86 @@ from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion,
 from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
+from ..bootstrap import Root, bootstrap, job_root
 from ..bots import choose
-from ..commands import CommandBus, new_reply
+from ..commands import new_reply
 from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
+from ..settings import AsyncSettings, Settings
 from . import clock
-from .config import settings_in_job
-from .deadlines import AsyncPlay, Step, same_turn, waiting_seats
+from .config import job_settings
+from .notify import Notifier
+from .turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
+from .vacation import Vacations
 
 log = structlog.get_logger("taproom.async_jobs")
 
 
+class Clockwork:
+    """The turn clocks, the notifier and the deadline jobs, over one Redis and rq queue: what the deadline
+    jobs use, and what the reactor's :class:`~services.async_play.deadlines.AsyncPlay` builds on."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+        self.redis = client
+        self.keys = keys
+        self.queue = queue
+        self.settings = settings
+        self.store = EventStore(client, keys)
+        self.vacations = Vacations(client, keys, settings.vacation_days_per_year)
+        self.clocks = TurnClocks(client, keys, self.vacations)
+        self.notifier = Notifier(client, keys, queue, settings)
+
+    @property
+    def tag(self) -> str:
+        """Job ids carry the key prefix, so each deployment (and test) finds and cleans its own."""
+        return job_safe(self.keys.prefix.rstrip(":")) or "tr"
+
+    def ctx(self) -> dict[str, Any]:
+        """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
+        return {"prefix": self.keys.prefix, "shards": self.keys.shards,
+                "async_settings": job_settings(self.settings)}
+
+    def deadline_job_id(self, game_id: str, seat: int, wait: Wait, due: float) -> str:
+        return f"deadline-{self.tag}-{job_safe(game_id)}-{wait.version}-{seat}-{int(due)}"
+
+    def schedule_deadline(self, record: GameRecord, seat: int, wait: Wait, due: float | None = None) -> list[str]:
+        """Enqueue the deadline job (and its warnings) of ``seat``'s current wait at its due time."""
+        due = self.clocks.deadline(record, seat, wait) if due is None else due
+        gid = record.game_id
+        job_id = self.deadline_job_id(gid, seat, wait, due)
+        self.queue.enqueue_at(at(due), turn_deadline, gid, seat, wait.version, job_id=job_id,
+                              result_ttl=3600, **self.ctx())
+        ids = [job_id]
+        if record.seats[seat].player_id:
+            for hours in self.settings.deadline_warning_hours:
+                warn_at = due - hours * 3600
+                if warn_at > wait.since:
+                    warn_id = f"warn-{self.tag}-{job_safe(gid)}-{wait.version}-{seat}-{hours}-{int(warn_at)}"
+                    self.queue.enqueue_at(at(warn_at), deadline_warning, gid, seat, wait.version, hours,
+                                          job_id=warn_id, result_ttl=3600, **self.ctx())
+                    ids.append(warn_id)
+        log.info("deadline scheduled", game_id=gid, seat=seat, due=due)
+        return ids
+
+
 def _env(connection: redis.Redis | None, prefix: str, shards: int,
-         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, AsyncPlay]:
+         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, Clockwork]:
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job_store(job.connection)  # the event store's client (a cluster), else rq's own
         assert connection is not None
-    keys = Keys(prefix, shards)
+    root = job_root(connection, prefix, shards, async_settings)
     # Follow-up jobs go to rq's Redis, which on a cluster deployment is not the event store's.
     queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else connection)
-    settings = settings_in_job(async_settings)  # the secrets (SMTP, VAPID) from this worker's environment
-    return connection, keys, AsyncPlay(connection, keys, queue, settings)
+    return connection, root.keys, Clockwork(connection, root.keys, queue, root.settings)
+
+
+def _root(client: redis.Redis, play: Clockwork) -> Root:
+    """The composition root over the job's connection and settings (a job's settings are a whole Settings)."""
+    settings = play.settings
+    assert isinstance(settings, Settings)
+    return bootstrap(settings, client)
 
 
 def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
@@ -74,13 +131,13 @@ Plan = tuple[Command, str, str]
 """A system command to send now: (command, command id, actor)."""
 
 
-def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
+def _send_system(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str,
                  decide: Callable[[Loaded, int], Plan | dict[str, Any]],
                  load: Callable[[], Loaded]) -> dict[str, Any]:
     """Send the system command ``decide(loaded, attempt)`` plans on the game's current version, and again
     on a fresh read each time it is refused as ``stale_version``; ``decide`` returns a result instead of
     a plan when nothing is to be done (any more)."""
-    bus = CommandBus(client, keys)
+    root = _root(client, play)
     result: dict[str, Any] = {}
     for attempt in range(max(1, play.settings.system_command_attempts)):
         loaded = load()
@@ -89,10 +146,10 @@ def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
             return {**plan, "attempts": attempt} if attempt else plan
         command, command_id, actor = plan
         reply = new_reply()
-        bus.submit(game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor=actor,
-                   command_id=command_id, expected_version=loaded.version, reply=reply)
+        root.bus.submit(game_id, command, seat=SYSTEM_SEAT, actor=actor, command_id=command_id,
+                        expected_version=loaded.version, reply=reply)
         result = {"command_id": command_id}
-        outcome = bus.wait(game_id, command_id, play.settings.system_command_wait_seconds, reply=reply)
+        outcome = root.bus.wait(game_id, command_id, play.settings.system_command_wait_seconds, reply=reply)
         if outcome is None or outcome.code != StaleVersion.code:
             return result  # accepted, refused for good, or not processed yet (the watchdog's part then)
         log.info("system command stale; deciding again", game_id=game_id, command_id=command_id,
@@ -100,7 +157,7 @@ def _send_system(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str,
     return {**result, "gave_up": True}
 
 
-def _overdue_turn(client: redis.Redis, keys: Keys, play: AsyncPlay, game_id: str, seat: int
+def _overdue_turn(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str, seat: int
                   ) -> tuple[Loaded, bool]:
     """The head record, and whether ``seat`` stayed to act at every command since its clock was last
     brought up to date (the reactor may not have seen a turn that ended and began again since)."""
@@ -206,10 +263,9 @@ def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards
 def expire_open_game(game_id: str, *, prefix: str, shards: int, async_settings: dict[str, Any] | None = None,
                      connection: redis.Redis | None = None) -> dict[str, Any]:
     """Close an open game nobody filled in time (refused by the kernel if it has started since)."""
-    client, keys, _ = _env(connection, prefix, shards, async_settings)
-    command_id = CommandBus(client, keys).submit(
-        game_id, ExpireGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
-        command_id=f"expire:{game_id}")
+    client, _, play = _env(connection, prefix, shards, async_settings)
+    command_id = _root(client, play).bus.submit(game_id, ExpireGame(), seat=SYSTEM_SEAT, actor="system:expiry",
+                                                command_id=f"expire:{game_id}")
     return {"command_id": command_id}
 
 
@@ -218,9 +274,8 @@ def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float
                       connection: redis.Redis | None = None) -> dict[str, Any]:
     """End an unanswered invitation at its expiry, so the seat opens again (refused by the kernel if it was
     answered since; the command id is the invitation's, so a repeated job changes the game once)."""
-    client, keys, _ = _env(connection, prefix, shards, async_settings)
+    client, _, play = _env(connection, prefix, shards, async_settings)
     command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=clock.now())
-    command_id = CommandBus(client, keys).submit(
-        game_id, command.model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system:expiry",
-        command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
+    command_id = _root(client, play).bus.submit(game_id, command, seat=SYSTEM_SEAT, actor="system:expiry",
+                                                command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
     return {"command_id": command_id}

@@ -31,8 +31,9 @@ from domain.core import InvalidCommand
 
 from ..eventstore import Keys
 from ..redisconn import job_store
+from ..settings import AsyncSettings
 from . import clock
-from .config import AsyncSettings, job_settings, settings_in_job
+from .config import job_settings, settings_in_job
 from .prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 
 log = structlog.get_logger("taproom.email")
@@ -258,6 +259,7 @@ def _job_env(connection: redis.Redis | None, prefix: str, shards: int,
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     return connection, Keys(prefix, shards), settings_in_job(async_settings)
 
 

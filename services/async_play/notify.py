@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -40,15 +38,14 @@ import structlog
 from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
-from domain.core import InvalidCommand
-
 from ..eventstore import Keys
 from ..redisconn import job_store
+from ..settings import AsyncSettings, get_settings
 from . import clock
-from .config import AsyncSettings, get_async_settings
 from .mail import Mailer
 from .prefs import Preferences
 from .secretbox import InvalidToken, SecretBox, secret_box
+from .urls import check_url
 from .webpush import Pusher
 
 log = structlog.get_logger("taproom.notify")
@@ -82,27 +79,6 @@ def verify_signature(secret: str, body: bytes, header: str) -> bool:
     return hmac.compare_digest(sign(secret, body), header or "")
 
 
-def check_url(url: str, allow_private: bool, allow_loopback: bool = False) -> None:
-    """Only http(s) URLs; loopback and private addresses only when allowed (against SSRF): ``allow_private``
-    admits every non-public address, ``allow_loopback`` (development) this machine's alone."""
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise InvalidCommand(f"a webhook URL must be http(s)://host/..., not {url!r}")
-    if allow_private:
-        return
-    try:
-        infos = socket.getaddrinfo(parsed.hostname, parsed.port or (443 if parsed.scheme == "https" else 80))
-    except OSError:
-        raise InvalidCommand(f"cannot resolve the webhook host {parsed.hostname!r}") from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if allow_loopback and address.is_loopback:
-            continue
-        if not address.is_global:  # private, loopback, link-local, shared (100.64/10), reserved ...
-            hint = "" if allow_loopback else " (TAPROOM_WEBHOOK_ALLOW_LOOPBACK=1 admits this machine for development)"
-            raise InvalidCommand(f"webhook host {parsed.hostname!r} is not a public address{hint}")
-
-
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     """A webhook answer of 3xx is a failure: following it would let a receiver point us anywhere."""
 
@@ -128,7 +104,7 @@ class Webhooks:
     @property
     def box(self) -> SecretBox:
         if self._box is None:  # looked up on first use: reading a URL needs no key
-            self._box = secret_box(get_async_settings())
+            self._box = secret_box(get_settings())
         return self._box
 
     def register(self, player_id: str, url: str, allow_private: bool = False, allow_loopback: bool = False) -> str:
@@ -258,6 +234,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, pref
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     try:
         hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
     except InvalidToken:  # retrying cannot help: no configured key opens this secret

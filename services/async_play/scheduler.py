@@ -25,8 +25,8 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 
+from ..settings import AsyncSettings
 from . import clock
-from .config import AsyncSettings
 
 log = structlog.get_logger("taproom.scheduler")
 

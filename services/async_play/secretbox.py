@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
-from .config import AsyncSettings
+from ..settings import AsyncSettings
 
 __all__ = ["SecretBox", "SecretsUnavailable", "InvalidToken", "secret_box", "new_key"]
 

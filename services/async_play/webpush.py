@@ -23,9 +23,11 @@ from rq.job import Job
 
 from ..eventstore import Keys
 from ..redisconn import job_store
+from ..settings import AsyncSettings
 from . import clock
-from .config import AsyncSettings, job_settings, settings_in_job
+from .config import job_settings, settings_in_job
 from .mail import describe, game_link
+from .urls import check_url
 
 log = structlog.get_logger("taproom.webpush")
 
@@ -145,6 +147,7 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *, prefix: s
         job = get_current_job()
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
+        assert connection is not None
     keys = Keys(prefix, shards)
     settings = settings_in_job(async_settings)
     subscriptions = PushSubscriptions(connection, keys)
@@ -155,7 +158,6 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *, prefix: s
 
     if not Preferences(connection, keys).get(player_id).wants(kind):
         return {"skipped": "not wanted"}
-    from .notify import check_url  # (notify imports this module)
 
     # again at each send, as for webhooks: the endpoint's name may resolve somewhere private by now
     check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)

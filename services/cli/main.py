@@ -119,7 +119,7 @@ def _store_client(settings: Settings) -> Any:
             client = factory()  # a plain client connects lazily: this returns at once
             outage.recovered()
             return client
-        except (*UNAVAILABLE, OSError) as exc:
+        except (*UNAVAILABLE, OSError) as exc:  # type: ignore[misc]  # a tuple of exception classes
             time.sleep(outage.failed(exc))
         except Exception as exc:  # redis-py's RedisClusterException: no node of the cluster answers yet
             if type(exc).__name__ != "RedisClusterException":
@@ -164,7 +164,7 @@ def processor() -> None:
 @cli.command()
 def projector() -> None:
     """The projector alone."""
-    from projections.projector import Projector
+    from ..projector import Projector
 
     _run_part(Projector)
 
@@ -303,12 +303,12 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             with open(export_to, "wb") as fh:
                 for line in export_lines(store, game_id):
                     fh.write(line + b"\n")
-    result = {"game_id": game_id, "game": game, "version": loaded.version,
+    summary = {"game_id": game_id, "game": game, "version": loaded.version,
               "scores": {str(s.seat): s.total for s in record.scores},
               "places": {str(k): v for k, v in record.places.items()},
               "breakdown": {str(s.seat): s.breakdown for s in record.scores}}
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(summary))
         return
     click.echo(f"{game} game {game_id}: {loaded.version} events")
     for score in sorted(record.scores, key=lambda s: record.places[s.seat]):
@@ -344,14 +344,13 @@ def _fetch_record(server: str, game_id: str, token: str | None) -> list[bytes]:
 
 def _store_record(game_id: str) -> list[bytes]:
     from ..audit import export_lines
-    from ..eventstore import EventStore, Keys
-    from ..runtime import client_factory
+    from ..bootstrap import bootstrap, client_factory
 
     settings = _settings()
     if not settings.redis_url:
         raise click.UsageError("without REDIS_URL the service keeps its games in its own process: "
                                "pass --server URL (e.g. --server http://127.0.0.1:8000) to read them over HTTP")
-    store = EventStore(client_factory(settings)(), Keys(settings.key_prefix, settings.shards))
+    store = bootstrap(settings, client_factory(settings)()).store
     if not store.exists(game_id):
         raise click.ClickException(f"no game {game_id}")
     return list(export_lines(store, game_id))
@@ -416,9 +415,9 @@ def projections() -> None:
 def rebuild() -> None:
     """Delete every read model and fold them again from the event log."""
     from domain.catalog import load_games
-    from projections.projector import Projector
 
-    from ..runtime import client_factory
+    from ..bootstrap import client_factory
+    from ..projector import Projector
 
     settings = _settings()
     _need_redis(settings)
@@ -446,12 +445,12 @@ def reencrypt() -> None:
     versions); then the older keys can be dropped. Prints the counts."""
     from ..async_play.notify import Webhooks
     from ..async_play.secretbox import secret_box
-    from ..eventstore import Keys
-    from ..runtime import client_factory
+    from ..bootstrap import bootstrap, client_factory
 
     settings = _settings()
     _need_redis(settings)
-    hooks = Webhooks(client_factory(settings)(), Keys(settings.key_prefix, settings.shards), secret_box(settings))
+    root = bootstrap(settings, client_factory(settings)())
+    hooks = Webhooks(root.redis, root.keys, secret_box(settings))
     click.echo(json.dumps(hooks.reencrypt_all()))
 
 

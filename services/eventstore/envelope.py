@@ -8,8 +8,9 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from domain.core import REDACTED, Event
+from domain.core import Event
 from domain.core.lifecycle import KERNEL_EVENTS, parse_event
+from domain.core.messages import hide_fields
 from domain.core.registry import get_game
 from domain.core.upcasting import upcast
 
@@ -79,8 +80,7 @@ class Envelope(BaseModel):
         """What ``seat`` may see of this envelope: private fields hidden until the game ends."""
         data = self.model_dump(exclude={"private_to", "private_fields"})
         if self.visibility == "private" and not game_over and (seat is None or seat not in self.private_to):
-            hidden = set(self.private_fields)
-            data["payload"] = {k: (REDACTED if k in hidden else v) for k, v in self.payload.items()}
+            data["payload"] = hide_fields(self.payload, self.private_fields)
         return data
 
 
@@ -104,7 +104,7 @@ def _event_class(game_type: str, type_name: str) -> type[Event] | None:
 def seal(game_id: str, version: int, event: Event, command_id: str, actor: str, ts: float, prev_hash: str) -> Envelope:
     """Wrap a domain event into a hashed envelope following ``prev_hash``."""
     private = bool(event.private_fields)
-    fields = dict(
+    fields: dict[str, Any] = dict(
         game_id=game_id, version=version, type=event.type, schema_version=type(event).schema_version,
         payload=event.model_dump(mode="json"), visibility="private" if private else "public",
         private_to=sorted(event.private_to()) if private else [],

@@ -212,7 +212,7 @@ class EventStore:
 
     def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
         for keys, args in calls:
-            pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+            pipe.evalsha(self._append.sha, len(keys), *keys, *args)  # type: ignore[attr-defined]  # Script.sha: the stubs lag
         if durable:  # same connection: waits for everything these scripts wrote
             pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
 
@@ -236,7 +236,7 @@ class EventStore:
                 self._queue(pipe, mine, durable)
                 out = pipe.execute(raise_on_error=False)
                 if any(isinstance(r, redis.exceptions.NoScriptError) for r in out):  # a node new to the script
-                    self._append.registered_client.script_load(self._append.script)
+                    self._append.registered_client.script_load(self._append.script)  # type: ignore[attr-defined]
                     self._queue(pipe, mine, durable)
                     out = pipe.execute(raise_on_error=False)
                 if durable:
@@ -311,7 +311,7 @@ class EventStore:
         if status == "ok":
             return AppendResult("ok", int(value))
         if status in ("dup", "refused"):
-            return AppendResult(status, record=orjson.loads(value))
+            return AppendResult("dup" if status == "dup" else "refused", record=orjson.loads(value))
         if status == "stale":
             return AppendResult("stale", int(value))
         return AppendResult("chain")
@@ -347,7 +347,7 @@ class EventStore:
         pipe.hmget(self.keys.head(game_id), "version", "hash")
         pipe.get(self.keys.archived(game_id))
         (version, digest), pointer = pipe.execute()
-        if version:
+        if version and digest:
             return int(version), digest.decode()
         if pointer:
             found = orjson.loads(pointer)
@@ -576,7 +576,9 @@ class EventStore:
         """Store ``seed`` unless the game already has one (a redelivered create reuses it)."""
         key = self.keys.seed(game_id)
         self.redis.set(key, seed, nx=True)
-        return self.redis.get(key)
+        stored = self.redis.get(key)
+        assert stored is not None, "a seed just stored"
+        return bytes(stored)
 
     def seed(self, game_id: str) -> bytes | None:
         seed = self.redis.get(self.keys.seed(game_id))

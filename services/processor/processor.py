@@ -309,6 +309,8 @@ class Processor:
 
     def _reply_key(self, message: CommandMessage | dict[str, Any] | None) -> str:
         """The reply list a request waits on for this command ("": nobody waits)."""
+        game_id: Any
+        nonce: Any
         if isinstance(message, CommandMessage):
             game_id, nonce = message.game_id, message.reply
         elif isinstance(message, dict):
@@ -436,18 +438,23 @@ class Processor:
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
                                reply=self._reply_key(message))
+        # Serialized now: the cached record changes in place as later commands of the batch are decided.
+        snapshot = snapshot_bytes(new_record) if self._snapshot_due(game_id, loaded.version, after) else None
+        return Plan(message, ack, outcome, append, after, snapshot)
+
+    def _snapshot_due(self, game_id: str, from_version: int, after: Loaded) -> bool:
+        """Whether the command that took the game from ``from_version`` to ``after`` ends with a snapshot."""
         every = self.settings.snapshot_every
-        # Pickled now: the cached record changes in place as later commands of the batch are decided.
-        due = bool(every) and (new_version // every > loaded.version // every or game_id in self._snapshot_owed)
-        if due and new_record.undo is not None:
+        new_version = after.version
+        due = bool(every) and (new_version // every > from_version // every or game_id in self._snapshot_owed)
+        if due and after.record is not None and after.record.undo is not None:
             # a snapshot never carries an undo trail (the state copy where it began): it is taken once the
             # trail has ended, so a record loaded from it is the one the log folds to
             self._snapshot_owed.add(game_id)
-            due = False
-        elif due:
+            return False
+        if due:
             self._snapshot_owed.discard(game_id)
-        snapshot = snapshot_bytes(new_record) if due else None
-        return Plan(message, ack, outcome, append, after, snapshot)
+        return due
 
     def _after_append(self, plan: Plan) -> None:
         after = plan.after

@@ -18,8 +18,6 @@ enqueues nothing new. Games waiting for a job are watched; the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -33,27 +31,19 @@ from domain.core.lifecycle import GameRecord
 from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
-from ..async_play.config import AsyncSettings
-from ..async_play.deadlines import AsyncPlay, Step, at, job_safe, waiting_seats
+from ..async_play.deadlines import AsyncPlay
+from ..async_play.turns import Step, at, job_safe, waiting_seats
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
-from ..settings import Settings
+from ..settings import AsyncSettings, Settings
 from ..workers import jobs
+from .jobspec import JobSpec
+from .watchdog import Watchdog
 
 log = structlog.get_logger("taproom.reactor")
 
 SCORE_RETRY = (3, [5, 30, 120])
 """Final scoring: attempts after the first and the backoff between them (seconds)."""
-
-
-@dataclass(frozen=True)
-class JobSpec:
-    job_id: str
-    func: Callable[..., Any]
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    retry: tuple[int, list[int]] | None = None
-    delay: float | None = None  # run this many seconds from now (a scheduled job), else at once
 
 
 class Reactor(FeedFollower):
@@ -62,13 +52,11 @@ class Reactor(FeedFollower):
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
                  name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
         super().__init__(client, settings, name)
-        self.queue = queue or Queue(settings.rq_queue, connection=client)
+        self.queue = queue or self.root.queue()
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
         self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
         self.ratings = Ratings(client, self.keys)
-        from .watchdog import Watchdog
-
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
 

@@ -15,23 +15,43 @@ from (game, version, seat).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
+import redis
 import structlog
+from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from ..async_play.deadlines import clocked_seats
-
-if TYPE_CHECKING:
-    from .reactor import Reactor
+from ..aggregates import Repository
+from ..async_play.deadlines import AsyncPlay
+from ..async_play.turns import clocked_seats
+from ..eventstore import Keys
+from ..leases import ShardLeases
+from .jobspec import JobSpec
 
 log = structlog.get_logger("taproom.watchdog")
 
 
+class Watched(Protocol):
+    """What the watchdog needs of the reactor that runs it."""
+
+    redis: redis.Redis
+    keys: Keys
+    queue: Queue
+    leases: ShardLeases
+    repo: Repository
+    async_play: AsyncPlay
+
+    def jobs_for(self, game_id: str) -> Sequence[JobSpec]: ...
+
+    def enqueue(self, spec: JobSpec, force: bool = False) -> bool: ...
+
+
 class Watchdog:
-    def __init__(self, reactor: Reactor, stale_seconds: float = 30.0, max_requeues: int = 5) -> None:
+    def __init__(self, reactor: Watched, stale_seconds: float = 30.0, max_requeues: int = 5) -> None:
         self.reactor = reactor
         self.redis = reactor.redis
         self.jobs = reactor.queue.connection  # rq's Redis (not the event store's on a cluster)

@@ -18,9 +18,10 @@ from domain.core import SYSTEM_SEAT
 from domain.core.lifecycle import ScoreGame
 
 from ..aggregates import Repository
+from ..application.commands import send
 from ..application.ratings import Ratings
+from ..bootstrap import job_root
 from ..bots import choose
-from ..commands import CommandBus
 from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
 
@@ -45,9 +46,8 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards:
                   think_seconds: float | None = None, connection: redis.Redis | None = None) -> dict[str, Any]:
     """Choose and submit one bot move for ``seat`` if the game is still at ``version``
     (``think_seconds``: the search budget, from ``Settings.bot_think_seconds``)."""
-    client = _connection(connection)
-    keys = Keys(prefix, shards)
-    loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    root = job_root(_connection(connection), prefix, shards)
+    loaded = Repository(root.store, cache_size=1).current(game_id)
     record = loaded.record
     if record is None or loaded.version != version or seat not in record.to_act():
         return {"skipped": "stale", "version": loaded.version}
@@ -59,20 +59,17 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards:
     del record, loaded
     rng = random.Random(f"{game_id}|{version}|{seat}")
     command = choose(level, game.id, view, legal, rng, think_seconds=think_seconds)
-    bus = CommandBus(client, keys)
-    command_id = bus.submit(game_id, command.model_dump(mode="json"), seat=seat, actor=f"bot:{level}",
-                            command_id=bot_command_id(game_id, version, seat), expected_version=version)
+    sent = send(root, game_id, command, seat=seat, actor=f"bot:{level}",
+                command_id=bot_command_id(game_id, version, seat), expected_version=version, wait=0)
     log.info("bot moved", game_id=game_id, seat=seat, version=version, command=command.type)
-    return {"command_id": command_id}
+    return {"command_id": sent.command_id}
 
 
 def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
     """Submit the final scoring of an ended game (appends the score sheet and reveals the seed)."""
-    client = _connection(connection)
-    bus = CommandBus(client, Keys(prefix, shards))
-    command_id = bus.submit(game_id, ScoreGame().model_dump(mode="json"), seat=SYSTEM_SEAT, actor="system",
-                            command_id=f"score:{game_id}")
-    return {"command_id": command_id}
+    root = job_root(_connection(connection), prefix, shards)
+    sent = send(root, game_id, ScoreGame(), seat=SYSTEM_SEAT, actor="system", command_id=f"score:{game_id}", wait=0)
+    return {"command_id": sent.command_id}
 
 
 def rate_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:

@@ -14,10 +14,10 @@ import redis
 from rq import Queue, SimpleWorker, Worker
 from rq.timeouts import TimerDeathPenalty
 
-from ..async_play.config import AsyncSettings
 from ..async_play.scheduler import run_scheduler_thread
 from ..redisconn import ClientFactory, set_job_store, set_process_job_store
 from ..resilience import UNAVAILABLE, Outage, ride_out
+from ..settings import AsyncSettings
 
 
 class ThreadWorker(SimpleWorker):

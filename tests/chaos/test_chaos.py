@@ -38,9 +38,9 @@ import pytest
 import redis
 
 from domain.catalog import load_games
-from projections.projector import Projector
 from services import audit
 from services.eventstore import EventStore, Keys
+from services.projector import Projector
 from services.settings import Settings
 
 from ..services.conftest import relaxed_limits

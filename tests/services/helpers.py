@@ -7,11 +7,11 @@ from typing import Any
 
 import redis
 
-from projections.projector import Projector
 from services.commands import CommandBus
 from services.commands import CommandOutcome as Outcome
 from services.eventstore import EventStore, Keys
 from services.processor import Processor
+from services.projector import Projector
 from services.settings import Settings
 
 

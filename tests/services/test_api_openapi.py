@@ -278,7 +278,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
 
     from rq import Queue
 
-    from services.async_play.config import AsyncSettings
+    from services.settings import AsyncSettings
 
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()

@@ -18,15 +18,15 @@ import redis
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
-from projections.projector import Projector
 from services import audit
 from services.api.app import create_app
 from services.async_play.scheduler import run_scheduler_thread
+from services.bootstrap import client_factory
 from services.commands import CommandBus
 from services.eventstore import EventStore, Keys
 from services.processor import Processor
+from services.projector import Projector
 from services.reactor import Reactor
-from services.runtime import client_factory
 from services.workers.worker import run_worker_thread
 
 from .helpers import Kernel

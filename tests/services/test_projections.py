@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from projections.projector import Projector
 from projections.read_models import load_view
+from services.projector import Projector
 
 from .helpers import Kernel
 

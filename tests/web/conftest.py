@@ -87,7 +87,8 @@ def serve(settings: Settings) -> Generator[WebServer, None, None]:
     import uvicorn
 
     from services.api.app import create_app
-    from services.runtime import Service, client_factory
+    from services.bootstrap import client_factory
+    from services.runtime import Service
 
     register(COUNTER)
     clients = client_factory(settings, fakeredis.FakeServer())

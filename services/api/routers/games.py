@@ -17,6 +17,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
 from domain.core.lifecycle import SeatSpec
+from projections.read_models import view
 
 from ...aggregates import Repository
 from ...application import games
@@ -148,8 +149,6 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
             principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
     """The view at any version from 0 (before the creation event) to the head: step-by-step replay, for the
     caller's seat or the public. A version inside a command shows the state after that one event."""
-    from projections.read_models import view
-
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if version > meta["version"]:

@@ -14,8 +14,8 @@ from rq import Queue
 from domain.core import InvalidCommand
 
 from ...async_play.mail import Addresses, Mailer, check_address
-from ...async_play.notify import check_url
 from ...async_play.prefs import NotificationPrefs, Preferences
+from ...async_play.urls import check_url
 from ...async_play.webpush import PushSubscriptions, Subscription
 from ..deps import Context, Principal, get_context, require_player
 from ..errors import ApiError, error_responses

@@ -24,11 +24,13 @@ from projections import read_models
 from ...application import games
 from ...application.commands import actor_of
 from ...application.results import Accepted, Queued, Rejected
-from ...async_play.deadlines import TurnClocks
+from ...async_play.turns import TurnClocks
 from ...async_play.vacation import Vacations
+from ...tokens import hash_token
 from ..bounds import MAX_INT
-from ..deps import BEARER, Context, Principal, bearer_token, get_context, hash_token, resolve_seat
+from ..deps import BEARER, Context, Principal, get_context, resolve_seat
 from ..errors import ApiError, error_responses, queued_response
+from ..principals import bearer_token
 from ..schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
 
 router = APIRouter(tags=["games"])
@@ -77,7 +79,7 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
     taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
-    record, version, _, chosen = await _seated(request, ctx, game_id, seat)
+    record, version, _principal, chosen = await _seated(request, ctx, game_id, seat)
     return _json(legal_for(record, version, chosen))
 
 
@@ -109,7 +111,7 @@ async def submit_command(request: Request,
         if seat is not None and seat != named:
             raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
         seat = named
-    record, _, principal, chosen = await _seated(request, ctx, game_id, seat)
+    record, _version, principal, chosen = await _seated(request, ctx, game_id, seat)
     command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
     if command_id is not None and not isinstance(command_id, str):
@@ -201,7 +203,7 @@ async def _view(request: Request, ctx: Context, game_id: str, seat: int | None, 
         raw = await parts.redis.get(ctx.keys.view(game_id, seat))
     data = read_models.load_view(raw) if raw is not None else read_models.view(record, seat if not public else None, 0.0)
     waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
-    players = {record.seats[s].player_id for s in waiting if s < len(record.seats) and record.seats[s].player_id}
+    players = {p for s in waiting if s < len(record.seats) and (p := record.seats[s].player_id)}
     zsets: dict[str, list[bytes]] = {}
     if players and record.pace is not None:
         pipe = parts.redis.pipeline(transaction=False)

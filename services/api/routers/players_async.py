@@ -19,12 +19,12 @@ from domain.core.lifecycle import ReclaimSeat, Vote, WithdrawVote
 from ...application import games, vacations
 from ...application.commands import actor_of
 from ...application.results import Queued, accepted_or_raise
-from ...async_play.config import AsyncSettings, get_async_settings
-from ...async_play.deadlines import TurnClocks
 from ...async_play.notify import SIGNATURE_HEADER, Notifier, Webhooks
 from ...async_play.secretbox import SecretsUnavailable, secret_box
+from ...async_play.turns import TurnClocks
 from ...async_play.vacation import Vacations
 from ...eventstore import Keys
+from ...settings import AsyncSettings, get_settings
 from ..bounds import MAX_INT
 from ..deps import Context, Principal, get_context, require_player, require_principal, resolve_seat
 from ..errors import ApiError, error_responses, queued_response
@@ -61,7 +61,7 @@ def _settings(request: Request) -> AsyncSettings:
     # The app's own settings (create_app's) before the environment's: a development flag given there counts.
     context = getattr(request.app.state, "context", None)
     return getattr(request.app.state, "async_settings", None) or (context.settings if context else None) \
-        or get_async_settings()
+        or get_settings()
 
 
 def _keys(ctx: Context) -> Keys:

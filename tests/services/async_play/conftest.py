@@ -16,12 +16,11 @@ from rq import Queue
 from domain.core.lifecycle import GameRecord
 from services.aggregates import Repository
 from services.async_play import clock
-from services.async_play.config import AsyncSettings
 from services.async_play.scheduler import release_due
 from services.reactor import Reactor
 from services.reactor.watchdog import Watchdog
 from services.redisconn import set_job_store
-from services.settings import Settings
+from services.settings import AsyncSettings, Settings
 from services.workers.worker import ThreadWorker
 from tests.services.helpers import Kernel
 

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from services.async_play import clock, jobs
-from services.async_play.deadlines import Wait
+from services.async_play.turns import Wait
 from services.audit import verify
 
 from .conftest import HOUR, Table

@@ -24,10 +24,9 @@ from pydantic import SecretStr
 
 from services.api.app import create_app
 from services.async_play import clock
-from services.async_play.config import AsyncSettings
 from services.async_play.notify import Webhooks
 from services.async_play.prefs import NotificationPrefs, Preferences, QuietHours
-from services.settings import Settings
+from services.settings import AsyncSettings, Settings
 
 from .conftest import DAY, HOUR, Table
 

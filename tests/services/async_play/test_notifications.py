@@ -8,7 +8,8 @@ import pytest
 from rq.job import Job
 
 from domain.core import InvalidCommand
-from services.async_play.notify import SIGNATURE_HEADER, Webhooks, check_url, sign, verify_signature
+from services.async_play.notify import SIGNATURE_HEADER, Webhooks, sign, verify_signature
+from services.async_play.urls import check_url
 
 from .conftest import HOUR, Table
 

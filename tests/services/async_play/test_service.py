@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from services.api.app import create_app
 from services.api.routers import players_async
 from services.async_play import clock
-from services.async_play.config import AsyncSettings
 from services.audit import verify
 from services.commands import CommandBus
 from services.eventstore import EventStore, Keys
 from services.runtime import Service
+from services.settings import AsyncSettings
 
 from .conftest import DAY, HOUR
 

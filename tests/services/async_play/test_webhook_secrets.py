@@ -62,7 +62,7 @@ def test_plain_text_secrets_of_older_versions_are_encrypted(client, keys):
 
 def test_a_secret_no_key_opens_is_skipped_not_retried(client, keys, monkeypatch):
     Webhooks(client, keys, SecretBox([new_key().encode()])).register("alice", URL, allow_private=True)
-    monkeypatch.setattr("services.async_play.notify.get_async_settings",
+    monkeypatch.setattr("services.async_play.notify.get_settings",
                         lambda: Settings(redis_url=None, webhook_secret_keys=new_key()))
     result = deliver_webhook("alice", "{}", "d1", "your_turn", prefix=keys.prefix, shards=keys.shards,
                              allow_private=True, connection=client)

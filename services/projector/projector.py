@@ -16,12 +16,12 @@ import orjson
 import redis
 import structlog
 
-from services.aggregates import Loaded, fold_raw
-from services.eventstore import GENESIS_HASH
-from services.feed import FeedFollower
-from services.settings import Settings
+from projections import read_models
 
-from . import read_models
+from ..aggregates import Loaded, fold_raw
+from ..eventstore import GENESIS_HASH
+from ..feed import FeedFollower
+from ..settings import Settings
 
 log = structlog.get_logger("taproom.projector")
 
@@ -57,12 +57,13 @@ class Projector(FeedFollower):
             return 0
         updated = loaded.ts or time.time()
         k = self.keys
-        pipe.set(k.meta(game_id), orjson.dumps(read_models.meta(record, updated)))
+        summary = read_models.meta(record, updated).to_json()
+        pipe.set(k.meta(game_id), orjson.dumps(summary))
         # An archived game keeps its meta (the summary); its views are built from the archive when asked.
         if record.status != "scored" or self.store.archived(game_id) is None:
-            pipe.set(k.view(game_id, None), read_models.dump_view(read_models.view(record, None, updated)))
+            pipe.set(k.view(game_id, None), read_models.dump_view(read_models.view_of(summary, record, None)))
             for seat in range(len(record.seats)):
-                pipe.set(k.view(game_id, seat), read_models.dump_view(read_models.view(record, seat, updated)))
+                pipe.set(k.view(game_id, seat), read_models.dump_view(read_models.view_of(summary, record, seat)))
         if record.status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
         else:
