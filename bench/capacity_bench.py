@@ -252,6 +252,7 @@ def game_figures(pair: RedisPair, game_id: str, n_games: int, seed: int) -> dict
     from services.eventstore import EventStore, Keys
     from services.processor import Processor
     from services.projector import Projector
+    from services.settings import jobs_run_with
     from services.workers.jobs import score_game
 
     client = pair.client()
@@ -286,7 +287,8 @@ def game_figures(pair: RedisPair, game_id: str, n_games: int, seed: int) -> dict
                 if len(moves) % 10 == 0:  # over the game's life: the mean is what a population of games holds
                     projector.drain()
                     samples.append(game_memory(client, keys, gid))
-            score_game(gid, prefix=keys.prefix, shards=keys.shards, connection=client)
+            with jobs_run_with(settings):
+                score_game(gid, connection=client)
             processor.drain()
             projector.drain()
             events.append(store.head(gid)[0])

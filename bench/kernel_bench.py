@@ -218,9 +218,11 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
         command = rng.choice(record.game.legal_commands(record.state, seat))
         bus.submit(gid, command.model_dump(mode="json"), seat=seat, actor="bench")
         processor.drain()
+    from services.settings import jobs_run_with
     from services.workers.jobs import score_game
 
-    score_game(gid, prefix=keys.prefix, shards=keys.shards, connection=client)
+    with jobs_run_with(settings):
+        score_game(gid, connection=client)
     processor.drain()
     projector.drain()
     game_keys = [k for k in client.scan_iter(match=f"{keys.prefix}g:{keys.tag(gid)}:{gid}:*")]

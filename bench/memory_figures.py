@@ -86,6 +86,7 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
     from services.processor import Processor
     from services.projector import Projector
     from services.reactor import Reactor
+    from services.settings import jobs_run_with
     from services.workers.jobs import score_game
 
     prefix = f"mem{uuid.uuid4().hex[:8]}:"
@@ -123,7 +124,8 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
             projector.trim()
             total, sizes = memory_of(client, prefix)
             samples.append((loaded.version, total, sizes))
-        score_game(game_id, prefix=prefix, shards=keys.shards, connection=client)
+        with jobs_run_with(settings):
+            score_game(game_id, connection=client)
         pump()
         processor.trim()
         projector.trim()

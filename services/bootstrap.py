@@ -25,7 +25,7 @@ from .eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_
 from .players import Players
 from .redisconn import cluster_client
 from .resilience import command_retry
-from .settings import Settings
+from .settings import Settings, job_settings
 from .tokens import Tokens
 
 if TYPE_CHECKING:
@@ -118,10 +118,25 @@ def keys_for(settings: Settings) -> Keys:
     return Keys(settings.key_prefix, settings.shards)
 
 
-def job_root(client: Redis, prefix: str, shards: int, given: dict[str, Any] | None = None) -> Root:
-    """The root inside an rq job: the key layout and the settings it was given (never secrets), the rest
-    (secrets included) from this worker's environment."""
-    return bootstrap(Settings(**{**(given or {}), "key_prefix": prefix, "shards": shards}), client)
+# -- the root of rq jobs ---------------------------------------------------------------------------------------
+# Jobs are given ids only; they run under their worker's settings (``services.settings.job_settings``).
+_ROOTS: dict[tuple[int, int], tuple[Settings, Redis, Root]] = {}
+_ROOTS_KEPT = 32
+
+
+def job_root(client: Redis) -> Root:
+    """The composition root inside an rq job over the job's event-store ``client``: built once per worker
+    settings and client (a forked job builds its own), from :func:`job_settings`."""
+    settings = job_settings()
+    key = (id(settings), id(client))
+    kept = _ROOTS.get(key)
+    if kept is not None and kept[0] is settings and kept[1] is client:
+        return kept[2]
+    root = bootstrap(settings, client)
+    if len(_ROOTS) >= _ROOTS_KEPT:
+        _ROOTS.pop(next(iter(_ROOTS)))
+    _ROOTS[key] = (settings, client, root)
+    return root
 
 
 def bootstrap(settings: Settings, client: Redis | None = None, *,

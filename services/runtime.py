@@ -23,7 +23,7 @@ from .bootstrap import ClientFactory, queue_client_factory, store_client_factory
 from .processor import Processor
 from .projector import Projector
 from .reactor import Reactor
-from .settings import AsyncSettings, Settings
+from .settings import AsyncSettings, Settings, with_async
 from .workers.worker import run_worker_thread
 
 log = structlog.get_logger("taproom.runtime")
@@ -75,7 +75,9 @@ class Service:
         return self
 
     def _worker(self, client: Any, store: Any) -> Callable[[], None]:
-        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event, store=store)
+        settings = with_async(self.settings, self.async_settings)
+        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event, store=store,
+                                         settings=settings)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stop_event.set()

@@ -5,6 +5,9 @@ Variables are prefixed ``TAPROOM_`` except ``REDIS_URL`` (the conventional name)
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Literal
 
@@ -222,6 +225,36 @@ class Settings(StoreSettings, LimitSettings, ProcessSettings, AsyncSettings):
     model_config = SettingsConfigDict(env_prefix="TAPROOM_", extra="ignore")
 
 
+def with_async(settings: Settings, async_settings: AsyncSettings | None) -> Settings:
+    """``settings`` with the asynchronous-play section of ``async_settings`` (the embedded service and tests
+    may give that section on its own): what its jobs run under."""
+    if async_settings is None or async_settings is settings:
+        return settings
+    return settings.model_copy(update={name: getattr(async_settings, name) for name in AsyncSettings.model_fields})
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+# -- the settings of rq jobs ----------------------------------------------------------------------------------
+# Jobs are given ids only; the worker that runs them says which settings they run under: a worker built with
+# settings (the embedded service's thread, tests) for the jobs it performs, else the process's own
+# ``Settings`` read once from its environment (``taproom worker``: the deployment gives it the API's).
+_JOB_SETTINGS: contextvars.ContextVar[Settings | None] = contextvars.ContextVar("taproom_job_settings", default=None)
+
+
+def job_settings() -> Settings:
+    """The settings of the job being run: its worker's, else this process's (:func:`get_settings`)."""
+    return _JOB_SETTINGS.get() or get_settings()
+
+
+@contextmanager
+def jobs_run_with(settings: Settings | None) -> Iterator[None]:
+    """Jobs run inside this block (by this thread) see ``settings`` (None: the process's own)."""
+    token = _JOB_SETTINGS.set(settings)
+    try:
+        yield
+    finally:
+        _JOB_SETTINGS.reset(token)

@@ -1,22 +1,34 @@
-"""What an rq job of asynchronous play is given of the settings: everything but the secrets.
+"""Where an rq job of asynchronous play runs: its connection, key layout and settings.
 
-The settings themselves are :class:`services.settings.AsyncSettings` (a section of the one
-:class:`services.settings.Settings`).
+Jobs are given ids only; their settings (secrets included) are those of the worker that runs them
+(:func:`services.settings.job_settings`), which the deployment makes the API's.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NamedTuple
 
-from ..settings import SECRET_FIELDS, AsyncSettings
+import redis
+from rq import get_current_job
+
+from ..eventstore import Keys
+from ..redisconn import job_store
+from ..settings import Settings, job_settings
 
 
-def job_settings(settings: AsyncSettings) -> dict[str, Any]:
-    """The settings a job is given, without secrets."""
-    return settings.model_dump(mode="json", include=set(AsyncSettings.model_fields) - SECRET_FIELDS)
+class JobContext(NamedTuple):
+    redis: redis.Redis
+    keys: Keys
+    settings: Settings
 
 
-def settings_in_job(given: dict[str, Any] | None) -> AsyncSettings:
-    """Settings inside a job: those given, and the secrets from the worker's environment (constructing a
-    settings object reads the environment for every field not passed)."""
-    return AsyncSettings(**(given or {}))
+def job_context(connection: redis.Redis | None) -> JobContext:
+    """The job's event-store client (``connection`` when given, as tests do; else a cluster's, else rq's own),
+    and its worker's settings and key layout."""
+    if connection is None:
+        job = get_current_job()
+        assert job is not None, "run inside an rq job or pass a connection"
+        connection = job_store(job.connection)
+        assert connection is not None
+    settings = job_settings()
+    return JobContext(connection, Keys(settings.key_prefix, settings.shards), settings)

@@ -88,7 +88,7 @@ class AsyncPlay(Clockwork):
         created = self.store.read(gid, after=0, until=1)
         since = clock.from_wall(created[0].ts) if created else now
         self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
-                              result_ttl=3600, **self.ctx())
+                              result_ttl=3600)
         return [job_id]
 
     def on_turns(self, record: GameRecord, version: int, now: float, steps: list[Step] | None) -> list[str]:
@@ -132,7 +132,7 @@ class AsyncPlay(Clockwork):
             # rq schedules to the whole second, rounding down: a job released before the expiry would be refused
             self.queue.enqueue_at(at(math.ceil(invitation.expires_at) + 1), jobs.expire_invitation, record.game_id,
                                   seat, invitation.player_id, invitation.expires_at, job_id=job_id,
-                                  result_ttl=3600, **self.ctx())
+                                  result_ttl=3600)
             ids.append(job_id)
         return ids
 

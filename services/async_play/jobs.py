@@ -29,14 +29,13 @@ from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion,
 from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
-from ..bootstrap import Root, bootstrap, job_root
+from ..bootstrap import Root, job_root
 from ..bots import choose
 from ..commands import new_reply
 from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
-from ..settings import AsyncSettings, Settings
+from ..settings import AsyncSettings
 from . import clock
-from .config import job_settings
 from .notify import Notifier
 from .turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
 from .vacation import Vacations
@@ -63,11 +62,6 @@ class Clockwork:
         """Job ids carry the key prefix, so each deployment (and test) finds and cleans its own."""
         return job_safe(self.keys.prefix.rstrip(":")) or "tr"
 
-    def ctx(self) -> dict[str, Any]:
-        """Keyword arguments of every job scheduled here: where the game lives, and these settings."""
-        return {"prefix": self.keys.prefix, "shards": self.keys.shards,
-                "async_settings": job_settings(self.settings)}
-
     def deadline_job_id(self, game_id: str, seat: int, wait: Wait, due: float) -> str:
         return f"deadline-{self.tag}-{job_safe(game_id)}-{wait.version}-{seat}-{int(due)}"
 
@@ -77,7 +71,7 @@ class Clockwork:
         gid = record.game_id
         job_id = self.deadline_job_id(gid, seat, wait, due)
         self.queue.enqueue_at(at(due), turn_deadline, gid, seat, wait.version, job_id=job_id,
-                              result_ttl=3600, **self.ctx())
+                              result_ttl=3600)
         ids = [job_id]
         if record.seats[seat].player_id:
             for hours in self.settings.deadline_warning_hours:
@@ -85,30 +79,34 @@ class Clockwork:
                 if warn_at > wait.since:
                     warn_id = f"warn-{self.tag}-{job_safe(gid)}-{wait.version}-{seat}-{hours}-{int(warn_at)}"
                     self.queue.enqueue_at(at(warn_at), deadline_warning, gid, seat, wait.version, hours,
-                                          job_id=warn_id, result_ttl=3600, **self.ctx())
+                                          job_id=warn_id, result_ttl=3600)
                     ids.append(warn_id)
         log.info("deadline scheduled", game_id=gid, seat=seat, due=due)
         return ids
 
 
-def _env(connection: redis.Redis | None, prefix: str, shards: int,
-         async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, Clockwork]:
+# Compatibility: jobs queued before the worker carried the settings were given ``prefix``, ``shards`` and
+# ``async_settings`` keywords. They are accepted (``**_queued_before``) and ignored — the worker's settings are the
+# deployment's. Remove once no such job can be left: one ``open_game_expiry_seconds`` (the furthest a job of
+# this module is scheduled, 7 days by default; a pace may set a longer expiry) after every deployment runs
+# this version.
+
+
+def _env(connection: redis.Redis | None) -> tuple[redis.Redis, Keys, Clockwork]:
     job = get_current_job()
     if connection is None:
         assert job is not None, "run inside an rq job or pass a connection"
         connection = job_store(job.connection)  # the event store's client (a cluster), else rq's own
         assert connection is not None
-    root = job_root(connection, prefix, shards, async_settings)
+    root = job_root(connection)
     # Follow-up jobs go to rq's Redis, which on a cluster deployment is not the event store's.
     queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else connection)
     return connection, root.keys, Clockwork(connection, root.keys, queue, root.settings)
 
 
 def _root(client: redis.Redis, play: Clockwork) -> Root:
-    """The composition root over the job's connection and settings (a job's settings are a whole Settings)."""
-    settings = play.settings
-    assert isinstance(settings, Settings)
-    return bootstrap(settings, client)
+    """The composition root of the job (its worker's, over the job's connection)."""
+    return job_root(client)
 
 
 def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
@@ -170,15 +168,14 @@ def _overdue_turn(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str
     return loaded, all(same_turn(wait, seat, waiting) for _, _, waiting in steps)
 
 
-def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, shards: int,
-                  async_settings: dict[str, Any] | None = None,
-                  connection: redis.Redis | None = None) -> dict[str, Any]:
+def turn_deadline(game_id: str, seat: int, wait_version: int, *,
+                  connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """The deadline of ``seat``'s wait that began at ``wait_version``: time the seat out if it is due.
 
     Fires once: the command id is derived from (game, version, seat), and a seat already timed out
     (away) or no longer in the same turn is left alone.
     """
-    client, keys, play = _env(connection, prefix, shards, async_settings)
+    client, keys, play = _env(connection)
     same_turn = [True]
 
     def load() -> Loaded:
@@ -210,11 +207,10 @@ def turn_deadline(game_id: str, seat: int, wait_version: int, *, prefix: str, sh
     return _send_system(client, keys, play, game_id, decide, load)
 
 
-def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *, prefix: str, shards: int,
-                     async_settings: dict[str, Any] | None = None,
-                     connection: redis.Redis | None = None) -> dict[str, Any]:
+def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *,
+                     connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Tell the seat's player their deadline is ``hours`` away (if they still wait and it still is)."""
-    client, keys, play = _env(connection, prefix, shards, async_settings)
+    client, keys, play = _env(connection)
     record = _load(client, keys, game_id).record
     if record is None or record.status != "active" or record.pace is None:
         return {"skipped": "not active"}
@@ -231,16 +227,15 @@ def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *, 
     return {"sent": sent}
 
 
-def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
-                   async_settings: dict[str, Any] | None = None,
-                   connection: redis.Redis | None = None) -> dict[str, Any]:
+def autopilot_turn(game_id: str, seat: int, version: int, *,
+                   connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Play ``seat``'s step at ``version`` by the table's policy (the seat is taken over, or this is
     the rest of its timed-out turn).
 
     Refused as stale (another seat moved first), it plays at the new version if the seat is still
     away and to act, under that version's command id (the one the reactor's job for it would use).
     """
-    client, keys, play = _env(connection, prefix, shards, async_settings)
+    client, keys, play = _env(connection)
 
     def decide(loaded: Loaded, attempt: int) -> Plan | dict[str, Any]:
         record = loaded.record
@@ -260,21 +255,19 @@ def autopilot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards
     return _send_system(client, keys, play, game_id, decide, lambda: _load(client, keys, game_id))
 
 
-def expire_open_game(game_id: str, *, prefix: str, shards: int, async_settings: dict[str, Any] | None = None,
-                     connection: redis.Redis | None = None) -> dict[str, Any]:
+def expire_open_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Close an open game nobody filled in time (refused by the kernel if it has started since)."""
-    client, _, play = _env(connection, prefix, shards, async_settings)
+    client, _, play = _env(connection)
     command_id = _root(client, play).bus.submit(game_id, ExpireGame(), seat=SYSTEM_SEAT, actor="system:expiry",
                                                 command_id=f"expire:{game_id}")
     return {"command_id": command_id}
 
 
-def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float, *, prefix: str, shards: int,
-                      async_settings: dict[str, Any] | None = None,
-                      connection: redis.Redis | None = None) -> dict[str, Any]:
+def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float, *,
+                      connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """End an unanswered invitation at its expiry, so the seat opens again (refused by the kernel if it was
     answered since; the command id is the invitation's, so a repeated job changes the game once)."""
-    client, _, play = _env(connection, prefix, shards, async_settings)
+    client, _, play = _env(connection)
     command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=clock.now())
     command_id = _root(client, play).bus.submit(game_id, command, seat=SYSTEM_SEAT, actor="system:expiry",
                                                 command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")

@@ -24,16 +24,15 @@ from typing import Any
 import orjson
 import redis
 import structlog
-from rq import Queue, Retry, get_current_job
+from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
 
 from ..eventstore import Keys
-from ..redisconn import job_store
 from ..settings import AsyncSettings
 from . import clock
-from .config import job_settings, settings_in_job
+from .config import job_context
 from .prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 
 log = structlog.get_logger("taproom.email")
@@ -215,9 +214,7 @@ class Mailer:
             return False  # queued before a crash, or a repeat: once
         intervals = self.settings.mail_retry_intervals
         options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
-                                       retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
-                                       prefix=self.keys.prefix, shards=self.keys.shards,
-                                       async_settings=job_settings(self.settings))
+                                       retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
         if when is not None and when > clock.now():
             self.queue.enqueue_at(at(when), func, *args, **options)
         else:
@@ -253,21 +250,19 @@ class Mailer:
 
 # -- jobs -------------------------------------------------------------------------------------------------
 
-def _job_env(connection: redis.Redis | None, prefix: str, shards: int,
-             async_settings: dict[str, Any] | None) -> tuple[redis.Redis, Keys, AsyncSettings]:
-    if connection is None:
-        job = get_current_job()
-        assert job is not None, "run inside an rq job or pass a connection"
-        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
-        assert connection is not None
-    return connection, Keys(prefix, shards), settings_in_job(async_settings)
+# Compatibility: mail jobs queued before the worker carried the settings were given ``prefix``, ``shards`` and
+# ``async_settings`` keywords. They are accepted (``**_queued_before``) and ignored — the worker's settings are the
+# deployment's. Remove once no such job can be left: a day (a digest's furthest schedule) plus the last retry
+# interval after every deployment runs this version.
+def _job_env(connection: redis.Redis | None) -> tuple[redis.Redis, Keys, AsyncSettings]:
+    root = job_context(connection)
+    return root.redis, root.keys, root.settings
 
 
-def deliver_verification(player_id: str, token: str, *, prefix: str, shards: int,
-                         async_settings: dict[str, Any] | None = None,
-                         connection: redis.Redis | None = None) -> dict[str, Any]:
+def deliver_verification(player_id: str, token: str, *,
+                         connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """rq job: mail the verification link to the pending address (if it is still the one asked for)."""
-    client, keys, settings = _job_env(connection, prefix, shards, async_settings)
+    client, keys, settings = _job_env(connection)
     raw = client.get(keys.mail_token(hash_token(token)))
     if raw is None:
         return {"skipped": "verified or expired"}
@@ -282,11 +277,10 @@ def deliver_verification(player_id: str, token: str, *, prefix: str, shards: int
     return {"sent": "verification"}
 
 
-def deliver_email(player_id: str, kind: str, body: str, delivery: str, *, prefix: str, shards: int,
-                  async_settings: dict[str, Any] | None = None,
-                  connection: redis.Redis | None = None) -> dict[str, Any]:
+def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
+                  connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """rq job: e-mail one message, if the player still wants it; raises on SMTP failure (rq retries)."""
-    client, keys, settings = _job_env(connection, prefix, shards, async_settings)
+    client, keys, settings = _job_env(connection)
     addresses = Addresses(client, keys, settings)
     to = addresses.verified(player_id)
     prefs = Preferences(client, keys).get(player_id)
@@ -313,10 +307,9 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *, prefix
     return {"sent": delivery}
 
 
-def deliver_digest(player_id: str, *, prefix: str, shards: int, async_settings: dict[str, Any] | None = None,
-                   connection: redis.Redis | None = None) -> dict[str, Any]:
+def deliver_digest(player_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """rq job: one e-mail with every message waiting in the player's digest; removes only what it sent."""
-    client, keys, settings = _job_env(connection, prefix, shards, async_settings)
+    client, keys, settings = _job_env(connection)
     addresses = Addresses(client, keys, settings)
     waiting: dict[bytes, bytes] = client.hgetall(keys.digest(player_id))  # type: ignore[assignment]
     to = addresses.verified(player_id)

@@ -35,13 +35,13 @@ from typing import Any
 import orjson
 import redis
 import structlog
-from rq import Queue, Retry, get_current_job
+from rq import Queue, Retry
 from rq.job import Job
 
 from ..eventstore import Keys
-from ..redisconn import job_store
 from ..settings import AsyncSettings, get_settings
 from . import clock
+from .config import job_context
 from .mail import Mailer
 from .prefs import Preferences
 from .secretbox import InvalidToken, SecretBox, secret_box
@@ -205,11 +205,7 @@ class Notifier:
         if Job.exists(job_id, connection=self.queue.connection):
             return
         intervals = self.settings.webhook_retry_intervals
-        options: dict[str, Any] = dict(prefix=self.keys.prefix, shards=self.keys.shards,
-                                       timeout_seconds=self.settings.webhook_timeout_seconds,
-                                       allow_private=self.settings.webhook_allow_private,
-                                       allow_loopback=self.settings.webhook_allow_loopback,
-                                       job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
+        options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
                                        retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
         args = (deliver_webhook, player_id, body.decode(), delivery, kind)
         if when is not None and when > clock.now():  # quiet hours: deliver when they end
@@ -226,17 +222,21 @@ class Notifier:
         return [orjson.loads(m) for m in self.redis.lrange(self.keys.notes(player_id), 0, limit - 1)]
 
 
-def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *, prefix: str, shards: int,
-                    timeout_seconds: float = 5.0, allow_private: bool = False, allow_loopback: bool = False,
-                    connection: redis.Redis | None = None) -> dict[str, Any]:
-    """rq job: POST one signed message; raises (so rq retries with backoff) unless the receiver says 2xx."""
-    if connection is None:
-        job = get_current_job()
-        assert job is not None, "run inside an rq job or pass a connection"
-        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
-        assert connection is not None
+def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *,
+                    connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
+    """rq job: POST one signed message; raises (so rq retries with backoff) unless the receiver says 2xx.
+
+    Its timeout and the addresses it may reach are the worker's ``webhook_*`` settings."""
+    # Compatibility: jobs queued before the worker carried the settings were given ``prefix``, ``shards``,
+    # ``timeout_seconds``, ``allow_private`` and ``allow_loopback``; accepted and ignored (the worker's settings
+    # are the deployment's). Remove once none can be left: the last of ``webhook_retry_intervals`` after every
+    # deployment runs this version.
+    root = job_context(connection)
+    settings = root.settings
+    timeout_seconds = settings.webhook_timeout_seconds
+    allow_private, allow_loopback = settings.webhook_allow_private, settings.webhook_allow_loopback
     try:
-        hook = Webhooks(connection, Keys(prefix, shards)).get(player_id)
+        hook = Webhooks(root.redis, root.keys).get(player_id)
     except InvalidToken:  # retrying cannot help: no configured key opens this secret
         log.error("webhook secret unreadable: its key was dropped before `taproom webhooks reencrypt`",
                   player_id=player_id, delivery=delivery)

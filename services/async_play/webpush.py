@@ -18,14 +18,13 @@ import orjson
 import redis
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from rq import Queue, Retry, get_current_job
+from rq import Queue, Retry
 from rq.job import Job
 
 from ..eventstore import Keys
-from ..redisconn import job_store
 from ..settings import AsyncSettings
 from . import clock
-from .config import job_settings, settings_in_job
+from .config import job_context
 from .mail import describe, game_link
 from .urls import check_url
 
@@ -125,9 +124,7 @@ class Pusher:
             if Job.exists(job_id, connection=self.queue.connection):
                 continue
             options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=86400,
-                                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
-                                           prefix=self.keys.prefix, shards=self.keys.shards,
-                                           async_settings=job_settings(self.settings))
+                                           retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
             args = (player_id, sub_id, kind, body.decode())
             if when is not None and when > clock.now():
                 self.queue.enqueue_at(datetime.fromtimestamp(when, tz=UTC), deliver_push, *args, **options)
@@ -137,19 +134,16 @@ class Pusher:
         return queued
 
 
-def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *, prefix: str, shards: int,
-                 async_settings: dict[str, Any] | None = None,
-                 connection: redis.Redis | None = None) -> dict[str, Any]:
+def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *,
+                 connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """rq job: send one message to one subscription."""
     from pywebpush import WebPushException, webpush
 
-    if connection is None:
-        job = get_current_job()
-        assert job is not None, "run inside an rq job or pass a connection"
-        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's
-        assert connection is not None
-    keys = Keys(prefix, shards)
-    settings = settings_in_job(async_settings)
+    # Compatibility: jobs queued before the worker carried the settings were given ``prefix``, ``shards`` and
+    # ``async_settings``; accepted and ignored (the worker's settings are the deployment's). Remove once none
+    # can be left: the last of ``push_retry_intervals`` after every deployment runs this version.
+    root = job_context(connection)
+    connection, keys, settings = root.redis, root.keys, root.settings
     subscriptions = PushSubscriptions(connection, keys)
     subscription = subscriptions.get(player_id, sub_id)
     if subscription is None:

@@ -113,29 +113,24 @@ class Reactor(FeedFollower):
 
     def specs(self, record: GameRecord, version: int) -> list[JobSpec]:
         game_id = record.game_id
-        ctx: dict[str, Any] = {"prefix": self.keys.prefix, "shards": self.keys.shards}
         found = []
         if record.status == "active":
             for seat in record.to_act():
                 if record.seats[seat].bot:
                     found.append(JobSpec(f"bot-{job_safe(game_id)}-{version}-{seat}", jobs.play_bot_turn,
-                                         (game_id, seat, version),
-                                         {**ctx, "think_seconds": self.async_settings.bot_think_seconds}))
+                                         (game_id, seat, version)))
                 elif record.played_for(seat) is not None:
-                    # with the async settings: how long it waits for its outcome, how often it retries
                     found.append(JobSpec(f"auto-{self.async_play.tag}-{job_safe(game_id)}-{version}-{seat}",
-                                         async_jobs.autopilot_turn,
-                                         (game_id, seat, version), self.async_play.ctx()))
+                                         async_jobs.autopilot_turn, (game_id, seat, version)))
         elif record.status == "ended":
-            found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), ctx, SCORE_RETRY))
+            found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), {}, SCORE_RETRY))
         elif record.status == "scored" and not self.ratings.is_rated(record.game_type, game_id):
-            found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), ctx, SCORE_RETRY))
+            found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), {}, SCORE_RETRY))
         return found
 
     # -- archiving finished games -------------------------------------------------
     def archive_spec(self, game_id: str, delay: float | None) -> JobSpec:
-        ctx = {"prefix": self.keys.prefix, "shards": self.keys.shards, "archive_dir": self.settings.archive_dir}
-        return JobSpec(f"archive-{self.async_play.tag}-{job_safe(game_id)}", jobs.archive_game, (game_id,), ctx,
+        return JobSpec(f"archive-{self.async_play.tag}-{job_safe(game_id)}", jobs.archive_game, (game_id,), {},
                        SCORE_RETRY, delay=delay)
 
     def schedule_archive(self, record: GameRecord) -> list[str]:

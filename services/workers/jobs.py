@@ -22,10 +22,14 @@ from ..application.commands import send
 from ..application.ratings import Ratings
 from ..bootstrap import job_root
 from ..bots import choose
-from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
 
 log = structlog.get_logger("taproom.jobs")
+
+# Compatibility: jobs queued before the worker carried the settings were given ``prefix``, ``shards``,
+# ``think_seconds`` and ``archive_dir`` keywords. They are accepted (``**_queued_before``) and ignored — the worker's
+# settings are the deployment's. Remove once no such job can be left: one ``archive_after_seconds`` (and the
+# longest rq retry) after every deployment runs this version.
 
 
 def _connection(connection: redis.Redis | None) -> redis.Redis:
@@ -42,11 +46,11 @@ def bot_command_id(game_id: str, version: int, seat: int) -> str:
     return f"bot:{game_id}:{version}:{seat}"
 
 
-def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards: int,
-                  think_seconds: float | None = None, connection: redis.Redis | None = None) -> dict[str, Any]:
-    """Choose and submit one bot move for ``seat`` if the game is still at ``version``
-    (``think_seconds``: the search budget, from ``Settings.bot_think_seconds``)."""
-    root = job_root(_connection(connection), prefix, shards)
+def play_bot_turn(game_id: str, seat: int, version: int, *, connection: redis.Redis | None = None,
+                  **_queued_before: Any) -> dict[str, Any]:
+    """Choose and submit one bot move for ``seat`` if the game is still at ``version`` (the search budget is
+    ``Settings.bot_think_seconds``)."""
+    root = job_root(_connection(connection))
     loaded = Repository(root.store, cache_size=1).current(game_id)
     record = loaded.record
     if record is None or loaded.version != version or seat not in record.to_act():
@@ -58,44 +62,42 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, prefix: str, shards:
     legal = game.legal_commands(record.state, seat)
     del record, loaded
     rng = random.Random(f"{game_id}|{version}|{seat}")
-    command = choose(level, game.id, view, legal, rng, think_seconds=think_seconds)
+    command = choose(level, game.id, view, legal, rng, think_seconds=root.settings.bot_think_seconds)
     sent = send(root, game_id, command, seat=seat, actor=f"bot:{level}",
                 command_id=bot_command_id(game_id, version, seat), expected_version=version, wait=0)
     log.info("bot moved", game_id=game_id, seat=seat, version=version, command=command.type)
     return {"command_id": sent.command_id}
 
 
-def score_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
+def score_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Submit the final scoring of an ended game (appends the score sheet and reveals the seed)."""
-    root = job_root(_connection(connection), prefix, shards)
+    root = job_root(_connection(connection))
     sent = send(root, game_id, ScoreGame(), seat=SYSTEM_SEAT, actor="system", command_id=f"score:{game_id}", wait=0)
     return {"command_id": sent.command_id}
 
 
-def rate_game(game_id: str, *, prefix: str, shards: int, connection: redis.Redis | None = None) -> dict[str, Any]:
+def rate_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """End-game scoring, second step: rate the scored game (openskill) and file it in each player's profile.
 
     Enqueued by the reactor once the score sheet is in the log; idempotent (a game is rated once, a re-run
     writes the stored result again)."""
-    client = _connection(connection)
-    keys = Keys(prefix, shards)
-    loaded = Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    root = job_root(_connection(connection))
+    loaded = Repository(root.store, cache_size=1).current(game_id)
     record = loaded.record
     if record is None or record.status != "scored":
         return {"skipped": "not scored"}
-    result = Ratings(client, keys).rate(record, loaded.ts)
+    result = Ratings(root.redis, root.keys).rate(record, loaded.ts)
     log.info("game rated", game_id=game_id, rated=sorted(result["standings"]))
     return {"rated": sorted(result["standings"])}
 
 
-def archive_game(game_id: str, *, prefix: str, shards: int, archive_dir: str | None = None,
-                 connection: redis.Redis | None = None) -> dict[str, Any]:
+def archive_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Archive a scored game to the cold store (``services.archive``); safe to run twice or after a crash."""
-    from ..archive import Archiver, cold_store
+    from ..archive import Archiver
 
-    client = _connection(connection)
-    keys = Keys(prefix, shards)
-    result = Archiver(client, keys, cold_store(archive_dir)).archive(game_id)
+    root = job_root(_connection(connection))
+    client, keys = root.redis, root.keys
+    result = Archiver.from_root(root).archive(game_id)
     if result.status == "changed":
         raise RuntimeError(f"game {game_id} kept changing while it was archived; trying again later")
     if result.status in ("archived", "already", "missing"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker, Worker
@@ -17,18 +18,37 @@ from rq.timeouts import TimerDeathPenalty
 from ..async_play.scheduler import run_scheduler_thread
 from ..redisconn import ClientFactory, set_job_store, set_process_job_store
 from ..resilience import UNAVAILABLE, Outage, ride_out
-from ..settings import AsyncSettings
+from ..settings import Settings, jobs_run_with
 
 
-class ThreadWorker(SimpleWorker):
+class _SettingsWorker(Worker):
+    """A worker whose jobs run under its ``settings`` (None: the process's own, from its environment): jobs
+    are given ids only and take everything else from :func:`services.bootstrap.job_root`."""
+
+    settings: Settings | None = None
+
+    def perform_job(self, *args: Any, **kwargs: Any) -> bool:
+        with jobs_run_with(self.settings):
+            return super().perform_job(*args, **kwargs)
+
+
+class TaproomWorker(_SettingsWorker):
+    """rq's forking worker (``taproom worker``) with the process's settings."""
+
+
+class ThreadWorker(_SettingsWorker, SimpleWorker):
     death_penalty_class = TimerDeathPenalty
+
+    def __init__(self, *args: Any, settings: Settings | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = settings
 
     def _install_signal_handlers(self) -> None:  # signals belong to the main thread
         pass
 
 
 def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Event, idle_sleep: float = 0.02,
-                      store: redis.Redis | None = None) -> None:
+                      store: redis.Redis | None = None, settings: Settings | None = None) -> None:
     """Work the queue in bursts until ``stop`` is set, riding out Redis outages. ``client`` is rq's Redis;
     ``store`` the event store's, when it is another (a cluster): the jobs of this thread use it."""
     set_job_store(store)
@@ -38,7 +58,7 @@ def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Even
     def turn() -> None:
         if queue.count:
             if not worker:
-                worker.append(ThreadWorker([queue], connection=client))
+                worker.append(ThreadWorker([queue], connection=client, settings=settings))
             worker[0].work(burst=True, logging_level="WARNING")
         else:
             time.sleep(idle_sleep)
@@ -50,7 +70,7 @@ def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Even
     ride_out("worker", turn, stop, lost_redis)
 
 
-def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings,
+def run_rq_worker(client: redis.Redis, queue_name: str, settings: Settings,
                   store: ClientFactory | None = None) -> None:
     """``taproom worker``: rq's forking worker in the main thread, the scheduler loop in a thread beside it,
     both riding out Redis outages until the worker is asked to stop (SIGINT/SIGTERM). ``client`` is rq's
@@ -68,7 +88,8 @@ def run_rq_worker(client: redis.Redis, queue_name: str, settings: AsyncSettings,
             try:
                 # Inside the try: rq's constructor already talks to Redis (CLIENT SETNAME), and a restart
                 # can come while Redis is still down.
-                worker = Worker([Queue(queue_name, connection=client)], connection=client)
+                worker = TaproomWorker([Queue(queue_name, connection=client)], connection=client)
+                worker.settings = settings
                 worker.work(logging_level="WARNING")
             except UNAVAILABLE as exc:
                 time.sleep(outage.failed(exc))

@@ -21,6 +21,7 @@ from services.archive import archiver as archiver_module
 from services.async_play import clock
 from services.audit import export_lines, read_record, verify
 from services.reactor import Reactor
+from services.settings import jobs_run_with
 from services.workers import jobs
 
 from .helpers import Kernel
@@ -219,7 +220,11 @@ def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings
     assert reactor.sweep_archives(clock.now() + 200, stale=30) == [archive_jobs[0]]
     job = queue.fetch_job(archive_jobs[0])
     assert job.get_status() == "queued"
-    assert jobs.archive_game(*job.args, **{**job.kwargs, "connection": fake_client})["status"] == "archived"
+    assert job.kwargs == {}  # the job is given the game only: the worker's settings say where and how
+    # a job queued by an older version still carries its settings as keywords: accepted and ignored
+    queued_before = {"prefix": "elsewhere:", "shards": 1, "archive_dir": "/nonexistent/taproom"}
+    with jobs_run_with(settings):
+        assert jobs.archive_game(*job.args, **queued_before, connection=fake_client)["status"] == "archived"
     assert fake_client.zscore(watch, gid) is None
     assert reactor.schedule_archive(reactor.repo.current(gid).record) == []
     assert not [spec for spec in reactor.jobs_for(gid) if spec.job_id.startswith("archive-")]

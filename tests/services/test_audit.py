@@ -6,6 +6,7 @@ import orjson
 import pytest
 
 from services.audit import export_lines, parse_lines, verify
+from services.settings import jobs_run_with
 from services.workers import jobs
 
 from .helpers import Kernel
@@ -19,7 +20,8 @@ def finished(fake_client, settings):
     while kernel.store.head(gid)[0] and kernel.processor.repo.current(gid).record.status == "active":
         assert kernel.add(gid, seat, amount=2).accepted
         seat = 1 - seat
-    jobs.score_game(gid, prefix=settings.key_prefix, shards=settings.shards, connection=fake_client)
+    with jobs_run_with(settings):
+        jobs.score_game(gid, connection=fake_client)
     kernel.pump()
     return kernel, gid
 

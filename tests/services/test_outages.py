@@ -44,7 +44,7 @@ class Parts:
             "processor": lambda: Processor(clients(), settings).run(self.stop),
             "projector": lambda: Projector(clients(), settings).run(self.stop),
             "reactor": lambda: Reactor(clients(), settings).run(self.stop),
-            "worker": lambda: run_worker_thread(clients(), queue, self.stop),
+            "worker": lambda: run_worker_thread(clients(), queue, self.stop, settings=settings),
             "scheduler": lambda: run_scheduler_thread(clients(), queue, settings, self.stop),
         }
         self.threads: dict[str, threading.Thread] = {}

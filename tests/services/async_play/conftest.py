@@ -20,7 +20,7 @@ from services.async_play.scheduler import release_due
 from services.reactor import Reactor
 from services.reactor.watchdog import Watchdog
 from services.redisconn import set_job_store
-from services.settings import AsyncSettings, Settings
+from services.settings import AsyncSettings, Settings, with_async
 from services.workers.worker import ThreadWorker
 from tests.services.helpers import Kernel
 
@@ -37,7 +37,9 @@ class Table:
         self.reactor = Reactor(client, settings, queue=Queue(settings.rq_queue, connection=self.jobs), name="r1",
                                async_settings=async_settings)
         self.queue = self.reactor.queue
-        self.worker = ThreadWorker([self.queue], connection=self.jobs)
+        self.job_settings = with_async(settings, async_settings)
+        """What this table's jobs run under (its worker's settings)."""
+        self.worker = ThreadWorker([self.queue], connection=self.jobs, settings=self.job_settings)
         self.watchdog = Watchdog(self.reactor, async_settings.watchdog_stale_seconds,
                                  async_settings.watchdog_max_requeues)
         self.repo = Repository(self.kernel.store, cache_size=1)

@@ -13,6 +13,7 @@ import orjson
 from services.async_play import clock, jobs
 from services.async_play.turns import Wait
 from services.audit import verify
+from services.settings import jobs_run_with
 
 from .conftest import HOUR, Table
 
@@ -33,8 +34,9 @@ def test_a_deadline_fires_once_and_the_autopilot_plays_until_the_seat_is_reclaim
     wait = table.reactor.async_play.clocks.waits(gid)
     assert list(wait) == [1]
     version = record.version
-    assert jobs.turn_deadline(gid, 0, start, prefix=table.kernel.keys.prefix, shards=table.kernel.keys.shards,
-                              connection=table.client) == {"skipped": "the seat moved", "version": version}
+    with jobs_run_with(table.job_settings):
+        assert jobs.turn_deadline(gid, 0, start, connection=table.client) == {"skipped": "the seat moved",
+                                                                              "version": version}
     table.tick(0)
     assert len(table.events(gid, "taproom.TurnTimedOut")) == 1
     # bob moves; alice's seat is away, so the autopilot answers at once, without waiting for a deadline
@@ -101,9 +103,9 @@ def test_a_deadline_run_twice_before_either_is_processed_times_the_seat_out_once
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
     wait = table.reactor.async_play.clocks.wait(gid, 0)
     clock.advance(HOUR + 5)
-    ctx = {**table.reactor.async_play.ctx(), "connection": table.client}
-    first = jobs.turn_deadline(gid, 0, wait.version, **ctx)
-    second = jobs.turn_deadline(gid, 0, wait.version, **ctx)  # a duplicate job (released twice, re-run)
+    with jobs_run_with(table.job_settings):
+        first = jobs.turn_deadline(gid, 0, wait.version, connection=table.client)
+        second = jobs.turn_deadline(gid, 0, wait.version, connection=table.client)  # a duplicate job (re-run)
     assert first == second  # the same command id, derived from game, version and seat
     table.settle()
     assert len(table.events(gid, "taproom.TurnTimedOut")) == 1
@@ -118,10 +120,14 @@ def _run_job_while_processing(table: Table, job: Callable[..., dict[str, Any]], 
     Commands already in the stream are processed only once the job's own command (id starting with
     ``waiting_for``) is behind them, so the job decides on the version before them: its command is stale.
     """
-    ctx = {**table.reactor.async_play.ctx(), "connection": table.client}
-    ctx["async_settings"] = {**ctx["async_settings"], "system_command_wait_seconds": 10.0}
+    settings = table.job_settings.model_copy(update={"system_command_wait_seconds": 10.0})
     result: dict[str, Any] = {}
-    thread = threading.Thread(target=lambda: result.update(job(*args, **ctx)))
+
+    def run() -> None:
+        with jobs_run_with(settings):
+            result.update(job(*args, connection=table.client))
+
+    thread = threading.Thread(target=run)
     thread.start()
     stream = table.kernel.keys.cmd_stream_for(args[0])
     deadline = time.monotonic() + 10
@@ -152,7 +158,8 @@ def test_a_deadline_refused_because_another_seat_moved_first_is_sent_again_at_on
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]
     # fires once: the job run again (released twice, or by the watchdog) leaves the away seat alone
     table.settle()
-    again = jobs.turn_deadline(gid, 1, wait.version, **table.reactor.async_play.ctx(), connection=table.client)
+    with jobs_run_with(table.job_settings):
+        again = jobs.turn_deadline(gid, 1, wait.version, connection=table.client)
     assert "skipped" in again
     table.settle()
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]

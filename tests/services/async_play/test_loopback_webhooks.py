@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from domain.core import InvalidCommand
 from services.api.app import create_app
 from services.async_play.notify import deliver_webhook, verify_signature
-from services.settings import Settings
+from services.settings import Settings, jobs_run_with
 
 from .test_notifications import url_of
 
@@ -45,11 +45,12 @@ def test_a_delivery_reaches_a_local_receiver_with_the_setting_on(client, prefix,
         secret = http.put("/players/me/webhook", headers=me, json={"url": url_of(receiver)}).json()["secret"]
         player_id = http.get("/players/me", headers=me).json()["player_id"]
     body = '{"kind": "your_turn"}'
-    with pytest.raises(InvalidCommand):  # the job checks again: without the setting, no request leaves
-        deliver_webhook(player_id, body, "d1", "your_turn", prefix=prefix, shards=4, connection=client)
+    # the job checks again, with its worker's settings: without the setting, no request leaves
+    with jobs_run_with(Settings(redis_url=None, key_prefix=prefix, shards=4)), pytest.raises(InvalidCommand):
+        deliver_webhook(player_id, body, "d1", "your_turn", connection=client)
     assert receiver.received == []
-    result = deliver_webhook(player_id, body, "d1", "your_turn", prefix=prefix, shards=4, allow_loopback=True,
-                             connection=client)
+    with jobs_run_with(Settings(redis_url=None, key_prefix=prefix, shards=4, webhook_allow_loopback=True)):
+        result = deliver_webhook(player_id, body, "d1", "your_turn", connection=client)
     assert result["status"] == 200
     headers, received = receiver.received[0]
     assert verify_signature(secret, received, headers["X-Taproom-Signature"])

@@ -18,7 +18,7 @@ from services.audit import verify
 from services.commands import CommandBus
 from services.eventstore import EventStore, Keys
 from services.runtime import Service
-from services.settings import AsyncSettings
+from services.settings import AsyncSettings, with_async
 
 from .conftest import DAY, HOUR
 
@@ -145,7 +145,7 @@ def test_the_reactors_watchdog_finds_a_lost_bot_turn(clients, settings) -> None:
         assert queue.count == 0
         assert wait_until(lambda: queue.get_job_ids(), timeout=10) == [first]  # enqueued again
         store = EventStore(clients(), Keys(settings.key_prefix, settings.shards))
-        worker = ThreadWorker([queue], connection=clients.queue())
+        worker = ThreadWorker([queue], connection=clients.queue(), settings=with_async(settings, async_settings))
         set_job_store(clients() if clients.separate else None)  # the jobs this thread runs
 
         def finished() -> bool:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from services.async_play.notify import Webhooks, deliver_webhook
 from services.async_play.secretbox import InvalidToken, SecretBox, SecretsUnavailable, new_key, secret_box
 from services.eventstore import Keys
-from services.settings import Settings
+from services.settings import Settings, jobs_run_with
 
 URL = "http://127.0.0.1:9/hook"
 
@@ -64,8 +64,9 @@ def test_a_secret_no_key_opens_is_skipped_not_retried(client, keys, monkeypatch)
     Webhooks(client, keys, SecretBox([new_key().encode()])).register("alice", URL, allow_private=True)
     monkeypatch.setattr("services.async_play.notify.get_settings",
                         lambda: Settings(redis_url=None, webhook_secret_keys=new_key()))
-    result = deliver_webhook("alice", "{}", "d1", "your_turn", prefix=keys.prefix, shards=keys.shards,
-                             allow_private=True, connection=client)
+    with jobs_run_with(Settings(redis_url=None, key_prefix=keys.prefix, shards=keys.shards,
+                                webhook_allow_private=True)):
+        result = deliver_webhook("alice", "{}", "d1", "your_turn", connection=client)
     assert result == {"skipped": "secret unreadable"}
 
 

@@ -23,6 +23,7 @@ from domain.core.lifecycle import (
 from domain.core.rng import SeedDice
 from services.audit import export_lines, parse_lines, verify
 from services.commands import CommandBus
+from services.settings import jobs_run_with
 from services.workers import jobs
 
 from ..helpers import Kernel
@@ -167,7 +168,8 @@ def test_a_game_with_undos_verifies_through_the_pipeline(fake_client, settings) 
     kernel.processor.repo.clear()  # read back from the log alone
     record = kernel.processor.repo.current(gid).record
     assert record.status == "ended" and record.state.boxes == [[0], []]
-    jobs.score_game(gid, prefix=settings.key_prefix, shards=settings.shards, connection=fake_client)
+    with jobs_run_with(settings):
+        jobs.score_game(gid, connection=fake_client)
     kernel.pump()
     report = verify(*parse_lines(export_lines(kernel.store, gid)))
     assert report.ok and report.replay_ok, report.problems
