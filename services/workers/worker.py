@@ -21,22 +21,23 @@ from ..resilience import UNAVAILABLE, Outage, ride_out
 from ..settings import Settings, jobs_run_with
 
 
-class _SettingsWorker(Worker):
-    """A worker whose jobs run under its ``settings`` (None: the process's own, from its environment): jobs
-    are given ids only and take everything else from :func:`services.bootstrap.job_root`."""
+class _SettingsMixin:
+    """Makes a worker run its jobs under its ``settings`` (None: the process's own, from its environment): jobs
+    are given ids only and take everything else from :func:`services.bootstrap.job_root`. A mixin, not a
+    ``Worker`` subclass, so that a ``SimpleWorker`` keeps running jobs in its own thread (no fork)."""
 
     settings: Settings | None = None
 
     def perform_job(self, *args: Any, **kwargs: Any) -> bool:
         with jobs_run_with(self.settings):
-            return super().perform_job(*args, **kwargs)
+            return super().perform_job(*args, **kwargs)  # type: ignore[misc]
 
 
-class TaproomWorker(_SettingsWorker):
-    """rq's forking worker (``taproom worker``) with the process's settings."""
+class TaproomWorker(_SettingsMixin, Worker):
+    """rq's forking worker (``taproom worker``) with the process's settings (the job runs in the fork)."""
 
 
-class ThreadWorker(_SettingsWorker, SimpleWorker):
+class ThreadWorker(_SettingsMixin, SimpleWorker):
     death_penalty_class = TimerDeathPenalty
 
     def __init__(self, *args: Any, settings: Settings | None = None, **kwargs: Any) -> None:
