@@ -352,6 +352,11 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
         assert mailer.dispatch("alice", "invited", body, "d9", NotificationPrefs(), None) == "immediate"
         job = Job.fetch(table.queue.job_ids[0], connection=table.jobs)
         assert "s3cret" not in repr(job.args) + repr(job.kwargs)  # rq keeps job arguments in Redis
+        assert job.kwargs == {}  # no settings at all: the job runs under its worker's
+        # the worker's settings, read from its environment (the password is not passed: it comes from there)
+        table.worker.settings = Settings(**{**mail_settings.model_dump(exclude={"smtp_password"}),
+                                            "key_prefix": settings.key_prefix, "shards": settings.shards})
+        assert table.worker.settings.smtp_password.get_secret_value() == "s3cret-pass"
         table.settle()
         assert logins == [(b"taproom", b"s3cret-pass")] and len(inbox.messages) == 1
     finally:
