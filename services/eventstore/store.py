@@ -22,8 +22,8 @@ from typing import Any, Literal
 import orjson
 import redis
 
-from domain.core.codec import decode_record, encode_record
 from domain.core.lifecycle import GameRecord
+from domain.core.record import decode_record, encode_record
 
 from ..redisconn import by_node, is_cluster, refresh_slots
 from ..resilience import UNAVAILABLE, ReplicationShortfall
