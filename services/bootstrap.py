@@ -20,6 +20,7 @@ import redis
 from redis import Redis
 
 from .commands import CommandBus
+from .archive import register_side_key
 from .eventstore import EventStore, Keys
 from .eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
 from .players import Players
@@ -32,6 +33,27 @@ if TYPE_CHECKING:
     from rq import Queue
 
 ClientFactory = Callable[[], Redis]
+
+CHAT_CHANNELS = ("seats", "spectators")
+
+
+def chat_side_name(channel: str) -> str:
+    """The archive's name for a chat channel of a game (``EventStore.archived_side(game_id, name)``)."""
+    return f"chat:{channel}"
+
+
+REMATCH_SIDE_NAME = "rematch"
+
+
+def register_game_side_keys() -> None:
+    """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
+    its chat channels (``Keys.chat_side_keys``) and the id of its rematch (``Keys.rematch``)."""
+    for channel in CHAT_CHANNELS:
+        register_side_key(chat_side_name(channel), lambda keys, game_id, channel=channel: keys.chat(game_id, channel))
+    register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
+
+
+register_game_side_keys()  # every process that builds a part (API, workers, CLI) archives them alike
 
 
 def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
