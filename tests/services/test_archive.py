@@ -187,6 +187,23 @@ def test_a_rejection_recorded_while_archiving_is_not_lost(fake_client, settings,
     assert kernel.bus.outcome(gid, late).status == "rejected"
 
 
+def test_a_chat_message_posted_while_archiving_is_not_lost(fake_client, settings, tmp_path):
+    from domain.core import RuleError
+    from services.application.chat import Chat, Speaker
+
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    chat, ann = Chat(fake_client, kernel.keys), Speaker(f"seat:{gid}:0", "Ann", seats=(0,))
+    chat.post(gid, "seats", ann, "gg")
+    store = FlakyStore(tmp_path, meanwhile=lambda: chat.post(gid, "seats", ann, "rematch?"))  # between read and swap
+    assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
+    assert not fake_client.exists(kernel.keys.chat(gid, "seats"))
+    assert [m["text"] for m in chat.read(gid, "seats")] == ["gg", "rematch?"]
+    with pytest.raises(RuleError) as refused:
+        chat.post(gid, "seats", ann, "hello?")
+    assert refused.value.code == "game_archived"
+
+
 def test_side_keys_travel_with_the_archive(fake_client, settings, tmp_path, monkeypatch):
     monkeypatch.setattr(archiver_module, "_SIDE_KEYS", {})
     archiver_module.register_side_key("chat", lambda keys, game_id: keys._g(game_id, "chat"))
