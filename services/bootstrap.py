@@ -19,8 +19,8 @@ import fakeredis
 import redis
 from redis import Redis
 
-from .commands import CommandBus
 from .archive import register_side_key
+from .commands import CommandBus
 from .eventstore import EventStore, Keys
 from .eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
 from .players import Players
@@ -48,8 +48,11 @@ REMATCH_SIDE_NAME = "rematch"
 def register_game_side_keys() -> None:
     """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
     its chat channels (``Keys.chat_side_keys``) and the id of its rematch (``Keys.rematch``)."""
+    def chat_key(channel: str) -> Callable[[Keys, str], str]:
+        return lambda keys, game_id: keys.chat(game_id, channel)
+
     for channel in CHAT_CHANNELS:
-        register_side_key(chat_side_name(channel), lambda keys, game_id, channel=channel: keys.chat(game_id, channel))
+        register_side_key(chat_side_name(channel), chat_key(channel))
     register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
 
 

@@ -5,12 +5,13 @@ Every game's state is a dataclass tree that pydantic can dump to JSON and valida
 unusual field, such as a dict keyed by tuples, annotates it with :data:`TupleKeyed`); the round trip
 gives a state equal to the original, which the decider contract test checks for every game.
 
-    encode_record(record) -> bytes     decode_record(data) -> GameRecord (ValueError when unreadable)
+    encode_state(state) -> bytes       decode_state(cls, data) -> state
+(the kernel record's own codec, ``encode_record``/``decode_record``, is in :mod:`domain.core.record`, which
+builds on this module: this one imports nothing of the kernel, so it sits below both ``game`` and ``record``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BeforeValidator, PlainSerializer, TypeAdapter
@@ -57,24 +58,3 @@ def encode_state(state: Any) -> bytes:
 def decode_state(cls: type[S], data: bytes | str) -> S:
     result: S = adapter(cls).validate_json(data)
     return result
-
-
-def encode_record(record: Any) -> bytes:
-    """The kernel record as JSON; its game state is encoded by its game (``Game.encode_state``)."""
-    from .record import GameRecord
-
-    assert isinstance(record, GameRecord)
-    body = adapter(GameRecord).dump_python(dataclasses.replace(record, state=None), mode="json")
-    state = None if record.state is None else record.game.encode_state(record.state).decode()
-    return adapter(dict[str, Any]).dump_json({"record": body, "state": state})
-
-
-def decode_record(data: bytes | str) -> Any:
-    """A record written by :func:`encode_record`; ValueError (pydantic's) when the data is not one."""
-    from .record import GameRecord
-
-    raw = adapter(dict[str, Any]).validate_json(data)
-    record: GameRecord = adapter(GameRecord).validate_python(raw["record"])
-    if raw["state"] is not None:
-        record.state = record.game.decode_state(raw["state"])
-    return record

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BeforeValidator
 
+from . import codec
 from .codec import as_tuples
 from .game import Game, Score
 from .kernel_messages import (
@@ -259,3 +261,21 @@ _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
     MoveUndone: undone,
 }
 """Kernel events and how each folds into the record; any other event is the game's."""
+
+
+# -- the record's JSON codec (snapshots) -------------------------------------------------------------
+
+def encode_record(record: GameRecord) -> bytes:
+    """The kernel record as JSON; its game state is encoded by its game (``Game.encode_state``)."""
+    body = codec.adapter(GameRecord).dump_python(dataclasses.replace(record, state=None), mode="json")
+    state = None if record.state is None else record.game.encode_state(record.state).decode()
+    return codec.adapter(dict[str, Any]).dump_json({"record": body, "state": state})
+
+
+def decode_record(data: bytes | str) -> GameRecord:
+    """A record written by :func:`encode_record`; ValueError (pydantic's) when the data is not one."""
+    raw = codec.adapter(dict[str, Any]).validate_json(data)
+    record: GameRecord = codec.adapter(GameRecord).validate_python(raw["record"])
+    if raw["state"] is not None:
+        record.state = record.game.decode_state(raw["state"])
+    return record

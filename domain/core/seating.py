@@ -24,7 +24,7 @@ from .errors import GameNotActive, IllegalMove, RuleError
 from .messages import Command, Event
 
 if TYPE_CHECKING:
-    from .lifecycle import GameRecord
+    from .record import GameRecord
 
 EndReason = Literal["declined", "withdrawn", "expired"]
 

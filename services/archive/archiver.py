@@ -133,6 +133,22 @@ class Archiver:
             log.info("game moved while archived; writing it again", game_id=game_id)
         return result
 
+    def _side_keys_of(self, game_id: str) -> tuple[dict[str, Any], list[str], list[bytes]]:
+        """The registered side keys of a game: their dumped contents by name (the ones that exist), every key,
+        and each key's ``DUMP`` as read ('' when absent), which the swap compares so a key that moved meanwhile
+        (a chat message posted) is not removed unarchived."""
+        side: dict[str, Any] = {}
+        side_key_names: list[str] = []
+        fingerprints: list[bytes] = []
+        for name, key_of in _SIDE_KEYS.items():
+            key = key_of(self.keys, game_id)
+            side_key_names.append(key)
+            fingerprints.append(self.redis.dump(key) or b"")  # type: ignore[arg-type]
+            dumped = _dump_key(self.redis, key)
+            if dumped is not None:
+                side[name] = dumped
+        return side, side_key_names, fingerprints
+
     def _archive_once(self, game_id: str) -> ArchiveResult:
         from ..audit import export_lines, read_record, verify
 
@@ -148,16 +164,7 @@ class Archiver:
         record = read_record(lines)
         if not any(e.type == "taproom.SeedRevealed" for e in record.envelopes):
             return ArchiveResult("not_finished", reason="the game is not scored (its seed is not revealed)")
-        side: dict[str, Any] = {}
-        side_key_names: list[str] = []
-        side_fingerprints: list[bytes] = []  # what each side key was when read: the swap checks it did not move
-        for name, key_of in _SIDE_KEYS.items():
-            key = key_of(self.keys, game_id)
-            side_key_names.append(key)
-            side_fingerprints.append(self.redis.dump(key) or b"")  # type: ignore[arg-type]
-            dumped = _dump_key(self.redis, key)
-            if dumped is not None:
-                side[name] = dumped
+        side, side_key_names, side_fingerprints = self._side_keys_of(game_id)
         packed = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=9, mtime=0)
         side_packed = gzip.compress(orjson.dumps({
             "game_id": game_id,
@@ -176,8 +183,9 @@ class Archiver:
             return ArchiveResult("changed")
         if self.cold.get(side_name) != side_packed:
             raise RuntimeError(f"the side archive of {game_id} reads back different")
+        archive_bytes = len(packed) + len(side_packed)
         pointer = {"uri": uri, "side_uri": side_uri, "version": version, "hash": head_hash,
-                   "sha256": hashlib.sha256(packed).hexdigest(), "bytes": len(packed) + len(side_packed),
+                   "sha256": hashlib.sha256(packed).hexdigest(), "bytes": archive_bytes,
                    "events": len(record.envelopes), "commands": len(record.commands), "archived_at": time.time()}
         seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
         k = self.keys
@@ -193,6 +201,6 @@ class Archiver:
                                   len(side_key_names), *side_fingerprints])
         status = status.decode() if isinstance(status, bytes) else status
         if status == "archived":
-            log.info("game archived", game_id=game_id, uri=uri, bytes=pointer["bytes"], events=version,
+            log.info("game archived", game_id=game_id, uri=uri, bytes=archive_bytes, events=version,
                      seconds=round(time.perf_counter() - started, 3))
-        return ArchiveResult(status, uri, int(pointer["bytes"]))
+        return ArchiveResult(status, uri, archive_bytes)

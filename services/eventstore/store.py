@@ -22,8 +22,8 @@ from typing import Any, Literal
 import orjson
 import redis
 
-from domain.core.codec import decode_record, encode_record
 from domain.core.lifecycle import GameRecord
+from domain.core.record import decode_record, encode_record
 
 from ..redisconn import by_node, is_cluster, refresh_slots
 from ..resilience import UNAVAILABLE, ReplicationShortfall
@@ -404,25 +404,30 @@ class EventStore:
         raws = [fields[b"e"] for _, fields in entries]
         ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
         found = self.redis.hmget(k.commands(game_id), ids)
-        if any(r is None for r in found):
+        present = [r for r in found if r is not None]
+        if len(present) != len(ids):
             return False  # not whole commands (or moved meanwhile)
-        records = [orjson.loads(r) for r in found]
+        records = [orjson.loads(r) for r in present]
         if min(r["from_version"] for r in records) != first - 1 or max(r["to_version"] for r in records) != upto:
             return False
-        lines = [bytes(r) for r in found]
-        start, replaced = first, b""
-        before = [span for span in self._segment_fields(game_id) if span[1] == first - 1]
-        if before and before[0][1] - before[0][0] + 1 < SEGMENT_MAX:
-            previous = self._segment(game_id, before[0][2])
-            if previous is not None:  # merged: one bigger block compresses better
-                start, replaced = before[0][0], before[0][2]
-                raws = previous[0] + raws
-                lines = [orjson.dumps(r) for r in previous[1]] + lines
+        start, replaced, raws, lines = self._merge_with_previous(game_id, first, raws, [bytes(r) for r in present])
         blob = zlib.compress(b"\n".join(raws) + b"\n\n" + b"\n".join(lines), 6)
         index = b"".join(settled_entry(r["command_id"], r["from_version"], r["to_version"]) for r in records)
         moved = self._compact(keys=[k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)],
                               args=[first, upto, f"{start}-{upto}", blob, index, replaced, *ids])
         return bool(moved)
+
+    def _merge_with_previous(self, game_id: str, first: int, raws: list[bytes],
+                             lines: list[bytes]) -> tuple[int, bytes, list[bytes], list[bytes]]:
+        """The segment to write (its first version, the field it replaces, events, command records): the new
+        events appended to the segment ending just before them while it is small (one bigger block compresses
+        better), else on their own."""
+        before = [span for span in self._segment_fields(game_id) if span[1] == first - 1]
+        if before and before[0][1] - before[0][0] + 1 < SEGMENT_MAX:
+            previous = self._segment(game_id, before[0][2])
+            if previous is not None:
+                return before[0][0], before[0][2], previous[0] + raws, [orjson.dumps(r) for r in previous[1]] + lines
+        return first, b"", raws, lines
 
     def _segment_fields(self, game_id: str) -> list[tuple[int, int, bytes]]:
         fields = self.redis.hkeys(self.keys.segments(game_id))

@@ -387,6 +387,23 @@ class Processor:
         with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
             return self._decide(message, ack, loaded)
 
+    def _rejection(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded, err: RuleError) -> Plan:
+        """The plan for a refused command: recorded like an append, or the archived game's settled answer."""
+        game_id, command_id, record = message.game_id, message.command_id, loaded.record
+        log.info("command rejected", code=err.code)
+        rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
+        if record is not None and record.status == "scored" and self.store.archived(game_id) is not None:
+            # The game left Redis for its archive: an id it settled keeps its outcome, and anything new
+            # is over for good, so the rejection is simply the answer (no log here to append to).
+            known = _known(game_id, command_id, *self.store.settled_for([(game_id, command_id)])[0])
+            return Plan(message, ack, known or rejected)
+        # Recorded like an append, on the version and head it was decided on: a rejection decided on a
+        # stale record is refused by the script and decided again.
+        return Plan(message, ack, rejected, AppendRequest(
+            game_id, loaded.version, command_id, rejected.to_dict(), [], rejected.to_json(),
+            self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
+            prev_hash=loaded.hash, reply=self._reply_key(message)))
+
     def _decide(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded) -> Plan:
         game_id, command_id = message.game_id, message.command_id
         record = loaded.record
@@ -408,19 +425,7 @@ class Processor:
                 raise RuleError(f"game {game_id} does not exist", code="game_not_found")
             events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
         except RuleError as err:
-            log.info("command rejected", code=err.code)
-            rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
-            if record is not None and record.status == "scored" and self.store.archived(game_id) is not None:
-                # The game left Redis for its archive: an id it settled keeps its outcome, and anything new
-                # is over for good, so the rejection is simply the answer (no log here to append to).
-                known = _known(game_id, command_id, *self.store.settled_for([(game_id, command_id)])[0])
-                return Plan(message, ack, known or rejected)
-            # Recorded like an append, on the version and head it was decided on: a rejection decided on a
-            # stale record is refused by the script and decided again.
-            return Plan(message, ack, rejected, AppendRequest(
-                game_id, loaded.version, command_id, rejected.to_dict(), [], rejected.to_json(),
-                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
-                prev_hash=loaded.hash, reply=self._reply_key(message)))
+            return self._rejection(message, ack, loaded, err)
         now = time.time()
         envelopes, prev = [], loaded.hash
         for offset, event in enumerate(events, start=1):

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from domain.core import rng_for, seed_from_text
-from domain.core.codec import decode_record, encode_record
 from domain.core.lifecycle import ClaimSeat, CreateGame, Pace, SeatSpec, TimeOut, execute
 from domain.core.messages import SYSTEM_SEAT
+from domain.core.record import decode_record, encode_record
 from tests.games_under_test import games_under_test, ids
 
 GAMES = games_under_test()

@@ -227,6 +227,25 @@ def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) 
     return head + b"event: %s\ndata: %s\n\n" % (event.encode(), orjson.dumps(data))
 
 
+async def _events_after(ctx: Context, aredis: Any, game_id: str, cursor: int) -> list[Envelope]:
+    """The next events after ``cursor`` (at most 200)."""
+    entries: Any = await aredis.xrange(ctx.keys.events(game_id), f"{cursor + 1}-0", "+", count=200)
+    envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
+    if envelopes and envelopes[0].version != cursor + 1:
+        # a stretch after the cursor moved into a compressed segment: the store reads it from there
+        envelopes = await run_in_threadpool(ctx.store.read, game_id, cursor, None, 200)
+    return envelopes
+
+
+def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -> list[bytes]:
+    frames = []
+    for env in envelopes:
+        frames.append(_sse_message("game_event", env.redacted(seat, revealed), env.version))
+        if env.type == "taproom.GameScored":  # the final scores, distinct from the event that ended play
+            frames.append(_sse_message("scored", {"version": env.version, **env.payload}))
+    return frames
+
+
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
                timeout: float, slot: StreamSlot, listener: ChatListener) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
@@ -247,22 +266,16 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             if time.monotonic() - renewed > STREAM_RENEW_SECONDS:
                 renewed = time.monotonic()
                 await slot.renew(aredis)
-            entries: Any = await aredis.xrange(key, f"{cursor + 1}-0", "+", count=200)
-            envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
-            if envelopes and envelopes[0].version != cursor + 1:
-                # a stretch after the cursor moved into a compressed segment: the store reads it from there
-                envelopes = await run_in_threadpool(ctx.store.read, game_id, cursor, None, 200)
+            envelopes = await _events_after(ctx, aredis, game_id, cursor)
             status = await _status(ctx, game_id)
             revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
             over = revealed or status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
-            for env in envelopes:
-                yield _sse_message("game_event", env.redacted(seat, revealed), env.version)
-                cursor = env.version
-                if env.type == "taproom.GameScored":  # the final scores, distinct from the event that ended play
-                    yield _sse_message("scored", {"version": env.version, **env.payload})
+            for frame in _event_frames(envelopes, seat, revealed):
+                yield frame
+            cursor = envelopes[-1].version if envelopes else cursor
             said = await listener.new_messages(aredis)
-            for message in said:
-                yield _sse_message("chat", message)
+            for chat_message in said:
+                yield _sse_message("chat", chat_message)
             if over and not envelopes:
                 yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
                                            "reconnect": False, "last_event_id": cursor})
