@@ -1,10 +1,19 @@
-"""Command handlers: validate against the shared option lists (rules.py), then emit events via flow.py."""
+"""One rule per command (domain/core/ENGINES.md): a check that returns the error, and a handler that emits.
+
+``check(state, command)`` is the one source of truth for legality: ``decide`` raises what it returns,
+``is_legal`` is ``check(...) is None``. The checks test against the shared option lists of rules.py, the
+same lists the candidate enumerators here and in legal.py walk; tests/domain/heaven_and_ale/test_check.py
+proves that every enumerated command passes the check and that seeded random other commands fail it.
+A handler may assume its check passed; it emits events through ``ctx`` and the automatic steps of flow.py.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from domain.core import Command, IllegalMove, InvalidCommand
+from domain.core import Command, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError
 
 from . import commands as cmd
 from . import delivery
@@ -64,6 +73,7 @@ from .rules import (
 from .state import (
     ARRANGING,
     EMPTY,
+    OVER,
     PLACING,
     PLAYING,
     STEP_BARREL,
@@ -85,15 +95,20 @@ SLOT_INDEX = {name: i for i, name in enumerate(START_SLOTS)}
 TRIGGERED_MONKS_ACTIVATE_MONKS = True
 
 
-def _need_step(s: HeavenAndAleState, *steps: str) -> None:
+def _step_error(s: HeavenAndAleState, *steps: str) -> RuleError | None:
     if s.phase != PLAYING or s.step not in steps:
-        raise IllegalMove(f"not possible now: the current decision is {s.step or s.phase!r}, not {'/'.join(steps)}")
+        return IllegalMove(f"not possible now: the current decision is {s.step or s.phase!r}, not {'/'.join(steps)}")
+    return None
 
 
-def _colour(name: str | None) -> int:
-    if name not in COLOUR_INDEX:
-        raise InvalidCommand(f"unknown colour {name!r}; expected one of {', '.join(COLOURS)}")
-    return COLOUR_INDEX[name]  # type: ignore[index]
+def to_act(s: HeavenAndAleState) -> list[int]:
+    if s.phase == PLAYING:
+        return [s.turn] if s.turn >= 0 else []
+    if s.phase == PLACING:
+        return s.place_order[:1]
+    if s.phase == ARRANGING:
+        return [i for i, p in enumerate(s.players) if None in p.storage_tiles]
+    return []
 
 
 # -- starting area ---------------------------------------------------------------------------------
@@ -109,20 +124,26 @@ def slot_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return out
 
 
+def _enter_error(s: HeavenAndAleState, c: cmd.EnterStartingArea) -> RuleError | None:
+    if s.phase == PLAYING:
+        err = _step_error(s, STEP_MOVE)
+        if err is not None:
+            return err
+    elif s.phase != PLACING:
+        return IllegalMove("figures are not placed now")
+    if c.slot not in SLOT_INDEX:
+        return InvalidCommand(f"unknown starting space {c.slot!r}; expected one of {', '.join(START_SLOTS)}")
+    if (c.slot == SLOT_RESOURCE) != (c.colour is not None):
+        return InvalidCommand("name a colour for the +2 resource starting space, and only for it")
+    if c.colour is not None and c.colour not in COLOUR_INDEX:
+        return InvalidCommand(f"unknown colour {c.colour!r}; expected one of {', '.join(COLOURS)}")
+    if SLOT_INDEX[c.slot] not in free_slots(s, c.seat, forced=s.phase == PLAYING):
+        return IllegalMove(f"starting space {c.slot!r} is not available to you now")
+    return None
+
+
 def enter_starting_area(ctx: Ctx, c: cmd.EnterStartingArea) -> None:
     s = ctx.state
-    if s.phase == PLAYING:
-        _need_step(s, STEP_MOVE)
-    elif s.phase != PLACING:
-        raise IllegalMove("figures are not placed now")
-    if c.slot not in SLOT_INDEX:
-        raise InvalidCommand(f"unknown starting space {c.slot!r}; expected one of {', '.join(START_SLOTS)}")
-    if (c.slot == SLOT_RESOURCE) != (c.colour is not None):
-        raise InvalidCommand("name a colour for the +2 resource starting space, and only for it")
-    if c.colour is not None:
-        _colour(c.colour)
-    if SLOT_INDEX[c.slot] not in free_slots(s, c.seat, forced=s.phase == PLAYING):
-        raise IllegalMove(f"starting space {c.slot!r} is not available to you now")
     placing = s.phase == PLACING
     ctx.emit(ev.StartingSpaceTaken(seat=c.seat, slot=c.slot))
     gains = Gains(ctx.state, c.seat)
@@ -146,14 +167,16 @@ def remaining_storage_tiles(p: Player) -> list[str]:
     return [t for t in delivery.STORAGE_TILES if t not in placed]
 
 
-def place_storage_tile(ctx: Ctx, c: cmd.PlaceStorageTile) -> None:
-    s = ctx.state
+def _storage_tile_error(s: HeavenAndAleState, c: cmd.PlaceStorageTile) -> RuleError | None:
     if s.phase != ARRANGING:
-        raise IllegalMove("storage tiles are arranged only during setup")
-    p = s.players[c.seat]
-    remaining = remaining_storage_tiles(p)
+        return IllegalMove("storage tiles are arranged only during setup")
+    remaining = remaining_storage_tiles(s.players[c.seat])
     if c.tile not in remaining:
-        raise IllegalMove(f"storage tile {c.tile!r} is not in your hand; you hold {', '.join(remaining) or 'none'}")
+        return IllegalMove(f"storage tile {c.tile!r} is not in your hand; you hold {', '.join(remaining) or 'none'}")
+    return None
+
+
+def place_storage_tile(ctx: Ctx, c: cmd.PlaceStorageTile) -> None:
     tile = c.tile
     while True:
         shed = ctx.state.players[c.seat].storage_tiles.index(None)
@@ -167,37 +190,54 @@ def place_storage_tile(ctx: Ctx, c: cmd.PlaceStorageTile) -> None:
 
 
 # -- moving ----------------------------------------------------------------------------------------
-def move(ctx: Ctx, c: cmd.Move) -> None:
-    s = ctx.state
-    _need_step(s, STEP_MOVE)
+def _move_error(s: HeavenAndAleState, c: cmd.Move) -> RuleError | None:
+    err = _step_error(s, STEP_MOVE)
+    if err is not None:
+        return err
     p = s.players[c.seat]
     if not p.pos < c.space < TRACK_LEN:
-        raise IllegalMove(f"cannot move to space {c.space}: move forward from space {p.pos}, at most to 27 "
-                          "(enter the starting area with EnterStartingArea)")
+        return IllegalMove(f"cannot move to space {c.space}: move forward from space {p.pos}, at most to 27 "
+                           "(enter the starting area with EnterStartingArea)")
     if not reachable(s, c.seat, c.space):
-        raise IllegalMove(f"cannot move to space {c.space}: you could not perform any of its actions")
+        return IllegalMove(f"cannot move to space {c.space}: you could not perform any of its actions")
+    return None
+
+
+def move(ctx: Ctx, c: cmd.Move) -> None:
     ctx.emit(ev.FigureMoved(seat=c.seat, space=c.space))
     start_base_action(ctx)
 
 
 # -- buying (§3.5) ---------------------------------------------------------------------------------
-def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
-    s = ctx.state
-    _need_step(s, STEP_BUY)
+def _buy_cost(s: HeavenAndAleState, code: int, spot: int) -> int:
+    return base_cost(code, s.space) * (2 if spot < 15 else 1)
+
+
+def _buy_error(s: HeavenAndAleState, c: cmd.BuyTile) -> RuleError | None:
+    err = _step_error(s, STEP_BUY)
+    if err is not None:
+        return err
     code = TILE_CODES.get(c.tile)
     spot = SPOT_INDEX.get(c.spot)
     if code is None:
-        raise InvalidCommand(f"unknown tile {c.tile!r} (e.g. 'hops-4', 'monk-2')")
+        return InvalidCommand(f"unknown tile {c.tile!r} (e.g. 'hops-4', 'monk-2')")
     if spot is None:
-        raise InvalidCommand(f"unknown garden spot {c.spot!r} (S0..S14 sunny, H0..H14 shady)")
+        return InvalidCommand(f"unknown garden spot {c.spot!r} (S0..S14 sunny, H0..H14 shady)")
     p = s.players[c.seat]
     if code not in s.tiles[s.space]:
-        raise IllegalMove(f"no {c.tile} tile on space {s.space}")
+        return IllegalMove(f"no {c.tile} tile on space {s.space}")
     if p.garden[spot] != EMPTY:
-        raise IllegalMove(f"garden spot {c.spot} is not empty")
-    cost = base_cost(code, s.space) * (2 if spot < 15 else 1)
+        return IllegalMove(f"garden spot {c.spot} is not empty")
+    cost = _buy_cost(s, code, spot)
     if cost > p.money:
-        raise IllegalMove(f"{c.tile} on {c.spot} costs {cost} ducats; you have {p.money}")
+        return IllegalMove(f"{c.tile} on {c.spot} costs {cost} ducats; you have {p.money}")
+    return None
+
+
+def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
+    s = ctx.state
+    spot = SPOT_INDEX[c.spot]
+    cost = _buy_cost(s, TILE_CODES[c.tile], spot)
     ctx.emit(ev.TileBought(seat=c.seat, space=s.space, tile=c.tile, spot=c.spot, cost=cost))
     garden = ctx.state.players[c.seat].garden
     enclosed = [sh for sh in SPOT_SHEDS[spot] if all(garden[n] != EMPTY for n in SHED_NEIGHBOURS[sh])]
@@ -206,10 +246,14 @@ def buy_tile(ctx: Ctx, c: cmd.BuyTile) -> None:
     resume_buying(ctx)
 
 
+def _end_buying_error(s: HeavenAndAleState, c: cmd.EndBuying) -> RuleError | None:
+    err = _step_error(s, STEP_BUY)
+    if err is None and s.bought < 1:
+        return IllegalMove("buy at least one tile first")
+    return err
+
+
 def end_buying(ctx: Ctx, c: cmd.EndBuying) -> None:
-    _need_step(ctx.state, STEP_BUY)
-    if ctx.state.bought < 1:
-        raise IllegalMove("buy at least one tile first")
     after_base(ctx)
 
 
@@ -219,18 +263,25 @@ def shed_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.ChooseShedTiles(seat=seat, spots=[SPOT_NAMES[x] for x in opt]) for opt in shed_options(shed, kind)]
 
 
-def choose_shed_tiles(ctx: Ctx, c: cmd.ChooseShedTiles) -> None:
-    s = ctx.state
-    _need_step(s, STEP_SHED)
+def _shed_error(s: HeavenAndAleState, c: cmd.ChooseShedTiles) -> RuleError | None:
+    err = _step_error(s, STEP_SHED)
+    if err is not None:
+        return err
     shed = s.sheds_pending[0]
-    try:
-        chosen = tuple(sorted(SPOT_INDEX[x] for x in c.spots))
-    except KeyError as exc:
-        raise InvalidCommand(f"unknown garden spot {exc.args[0]!r}") from None
+    unknown = [x for x in c.spots if x not in SPOT_INDEX]
+    if unknown:
+        return InvalidCommand(f"unknown garden spot {unknown[0]!r}")
+    chosen = tuple(sorted(SPOT_INDEX[x] for x in c.spots))
     options = shed_options(shed, s.players[c.seat].sheds[shed])
     if chosen not in options:
-        raise IllegalMove(f"shed {SHED_NAMES[shed]} cannot activate {', '.join(c.spots) or 'nothing'}; choose one of "
-                          + "; ".join(",".join(SPOT_NAMES[x] for x in o) for o in options))
+        return IllegalMove(f"shed {SHED_NAMES[shed]} cannot activate {', '.join(c.spots) or 'nothing'}; choose one of "
+                           + "; ".join(",".join(SPOT_NAMES[x] for x in o) for o in options))
+    return None
+
+
+def choose_shed_tiles(ctx: Ctx, c: cmd.ChooseShedTiles) -> None:
+    shed = ctx.state.sheds_pending[0]
+    chosen = tuple(sorted(SPOT_INDEX[x] for x in c.spots))
     activate_shed(ctx, shed, chosen)
     resume_buying(ctx)
 
@@ -264,16 +315,22 @@ def disc_gains(s: HeavenAndAleState, seat: int, spot: int, number: int | None) -
     return gains, f"{SCORING_SPOTS[spot]} monks triggered"
 
 
-def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
-    s = ctx.state
-    _need_step(s, STEP_DISC)
+def _disc_error(s: HeavenAndAleState, c: cmd.TakeDisc) -> RuleError | None:
+    err = _step_error(s, STEP_DISC)
+    if err is not None:
+        return err
     spot = SCORING_INDEX.get(c.spot)
     if spot is None:
-        raise InvalidCommand(f"unknown scoring spot {c.spot!r}; expected one of {', '.join(SCORING_SPOTS)}")
-    p = s.players[c.seat]
-    if (spot, c.number) not in disc_options(s, p, s.space):
-        raise IllegalMove(f"cannot put the disc on {c.spot}" + (f" naming {c.number}" if c.number else "")
-                          + f" from space {s.space}")
+        return InvalidCommand(f"unknown scoring spot {c.spot!r}; expected one of {', '.join(SCORING_SPOTS)}")
+    if (spot, c.number) not in disc_options(s, s.players[c.seat], s.space):
+        return IllegalMove(f"cannot put the disc on {c.spot}" + (f" naming {c.number}" if c.number else "")
+                           + f" from space {s.space}")
+    return None
+
+
+def take_disc(ctx: Ctx, c: cmd.TakeDisc) -> None:
+    s = ctx.state
+    spot = SCORING_INDEX[c.spot]
     ctx.emit(ev.DiscTaken(seat=c.seat, space=s.space, spot=c.spot, number=c.number))
     gains, reason = disc_gains(ctx.state, c.seat, spot, c.number)
     gains.emit(ctx, reason)
@@ -303,12 +360,16 @@ def privilege_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return out
 
 
+def _privilege_error(s: HeavenAndAleState, c: cmd.PlacePrivilege) -> RuleError | None:
+    err = _step_error(s, STEP_PRIVILEGE)
+    if err is None and c not in privilege_commands(s, c.seat):
+        return IllegalMove(f"cannot place privilege card {c.card!r}" + (f" with colour {c.colour!r}" if c.colour else "")
+                           + "; the disc-count card needs a least advanced colour, the resource card any colour")
+    return err
+
+
 def place_privilege(ctx: Ctx, c: cmd.PlacePrivilege) -> None:
     s = ctx.state
-    _need_step(s, STEP_PRIVILEGE)
-    if c not in privilege_commands(s, c.seat):
-        raise IllegalMove(f"cannot place privilege card {c.card!r}" + (f" with colour {c.colour!r}" if c.colour else "")
-                          + "; the disc-count card needs a least advanced colour, the resource card any colour")
     p = s.players[c.seat]
     pair = s.pair
     ctx.emit(ev.PrivilegePlaced(seat=c.seat, pair=pair, card=c.card, colour=c.colour))
@@ -326,25 +387,33 @@ def place_privilege(ctx: Ctx, c: cmd.PlacePrivilege) -> None:
     after_base(ctx)
 
 
+def _decline_error(s: HeavenAndAleState, c: cmd.DeclinePrivilege) -> RuleError | None:
+    return _step_error(s, STEP_PRIVILEGE)
+
+
 def decline_privilege(ctx: Ctx, c: cmd.DeclinePrivilege) -> None:
-    _need_step(ctx.state, STEP_PRIVILEGE)
     ctx.emit(ev.PrivilegeDeclined(seat=c.seat, pair=ctx.state.pair))
     after_base(ctx)
 
 
-def use_emergency_coin(ctx: Ctx, c: cmd.UseEmergencyCoin) -> None:
-    s = ctx.state
+def _coin_error(s: HeavenAndAleState, c: cmd.UseEmergencyCoin) -> RuleError | None:
     if s.phase != PLAYING:
-        raise IllegalMove("the emergency coin is used during your own turn")
-    p = s.players[c.seat]
-    if c.card not in p.cards:
-        raise IllegalMove(f"privilege card {c.card!r} is not unplaced in your hand")
+        return IllegalMove("the emergency coin is used during your own turn")
+    if c.card not in s.players[c.seat].cards:
+        return IllegalMove(f"privilege card {c.card!r} is not unplaced in your hand")
+    return None
+
+
+def use_emergency_coin(ctx: Ctx, c: cmd.UseEmergencyCoin) -> None:
     ctx.emit(ev.EmergencyCoinUsed(seat=c.seat, card=c.card, ducats=EMERGENCY_COIN_DUCATS))
 
 
 # -- barrels (§3.11) -------------------------------------------------------------------------------
+def _claim_error(s: HeavenAndAleState, c: cmd.ClaimBarrels) -> RuleError | None:
+    return _step_error(s, STEP_BARREL)
+
+
 def claim(ctx: Ctx, c: cmd.ClaimBarrels) -> None:
-    _need_step(ctx.state, STEP_BARREL)
     claim_barrels(ctx)
     after_base(ctx)
 
@@ -370,11 +439,15 @@ def storage_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return out
 
 
+def _resolve_storage_error(s: HeavenAndAleState, c: cmd.ResolveStorageTile) -> RuleError | None:
+    err = _step_error(s, STEP_STORAGE)
+    if err is None and c not in storage_commands(s, c.seat):
+        return IllegalMove("this use of the storage tile is not possible now")
+    return err
+
+
 def resolve_storage_tile(ctx: Ctx, c: cmd.ResolveStorageTile) -> None:
     s = ctx.state
-    _need_step(s, STEP_STORAGE)
-    if c not in storage_commands(s, c.seat):
-        raise IllegalMove("this use of the storage tile is not possible now")
     p = s.players[c.seat]
     shed = s.sheds_pending[0]
     tile = p.storage_tiles[shed]
@@ -400,13 +473,17 @@ def goods_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
             for k, b, r in goods_options(s, s.players[seat], s.space)]
 
 
+def _goods_error(s: HeavenAndAleState, c: cmd.TakeGoods) -> RuleError | None:
+    err = _step_error(s, STEP_GOODS)
+    if err is None and (c.kegs, c.bales, c.rental) not in goods_options(s, s.players[c.seat], s.space):
+        return IllegalMove(f"cannot take {c.kegs} kegs and {c.bales} bales"
+                           + (f" with the {c.rental} on the rental spot" if c.rental else "")
+                           + f" from space {s.space}")
+    return err
+
+
 def take_goods(ctx: Ctx, c: cmd.TakeGoods) -> None:
     s = ctx.state
-    _need_step(s, STEP_GOODS)
-    if (c.kegs, c.bales, c.rental) not in goods_options(s, s.players[c.seat], s.space):
-        raise IllegalMove(f"cannot take {c.kegs} kegs and {c.bales} bales"
-                          + (f" with the {c.rental} on the rental spot" if c.rental else "")
-                          + f" from space {s.space}")
     ctx.emit(ev.GoodsTaken(seat=c.seat, space=s.space, kegs=c.kegs, bales=c.bales, rental=c.rental,
                            cost=delivery.RENTAL_COST if c.rental else 0))
     after_goods(ctx)
@@ -417,12 +494,19 @@ def cart_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     return [cmd.UseCarterDie(seat=seat, load=x) for x in cart_loads(p, carter_value(s, p), from_die=True)]
 
 
-def use_carter_die(ctx: Ctx, c: cmd.UseCarterDie) -> None:
-    s = ctx.state
-    _need_step(s, STEP_CART)
+def _cart_error(s: HeavenAndAleState, c: cmd.UseCarterDie) -> RuleError | None:
+    err = _step_error(s, STEP_CART)
+    if err is not None:
+        return err
     p = s.players[c.seat]
     if c.load not in cart_loads(p, carter_value(s, p), from_die=True):
-        raise IllegalMove(f"cannot use the carter die loading {c.load} kegs")
+        return IllegalMove(f"cannot use the carter die loading {c.load} kegs")
+    return None
+
+
+def use_carter_die(ctx: Ctx, c: cmd.UseCarterDie) -> None:
+    s = ctx.state
+    p = s.players[c.seat]
     move_cart(ctx, c.seat, carter_value(s, p), c.load, "die")
     end_turn(ctx)
 
@@ -437,11 +521,14 @@ def can_pass(s: HeavenAndAleState) -> bool:
     return s.acted or later_stage_performable(s, s.turn, s.step)
 
 
-def pass_(ctx: Ctx, c: cmd.Pass) -> None:
-    s = ctx.state
+def _pass_error(s: HeavenAndAleState, c: cmd.Pass) -> RuleError | None:
     if not can_pass(s):
-        raise IllegalMove("you must perform this action (at least one action of the space)")
-    step = s.step
+        return IllegalMove("you must perform this action (at least one action of the space)")
+    return None
+
+
+def pass_(ctx: Ctx, c: cmd.Pass) -> None:
+    step = ctx.state.step
     ctx.emit(ev.ActionSkipped(seat=c.seat, step=step))
     if step == STEP_GOODS:
         after_goods(ctx)
@@ -451,11 +538,44 @@ def pass_(ctx: Ctx, c: cmd.Pass) -> None:
         after_base(ctx)
 
 
-HANDLERS: dict[type, Callable] = {
-    cmd.EnterStartingArea: enter_starting_area, cmd.PlaceStorageTile: place_storage_tile, cmd.Move: move,
-    cmd.BuyTile: buy_tile, cmd.EndBuying: end_buying, cmd.TakeDisc: take_disc, cmd.ClaimBarrels: claim,
-    cmd.ChooseShedTiles: choose_shed_tiles, cmd.PlacePrivilege: place_privilege,
-    cmd.DeclinePrivilege: decline_privilege, cmd.UseEmergencyCoin: use_emergency_coin,
-    cmd.ResolveStorageTile: resolve_storage_tile, cmd.TakeGoods: take_goods, cmd.UseCarterDie: use_carter_die,
-    cmd.Pass: pass_,
+# -- one rule per command: the check that returns the error, the handler that emits ------------------
+@dataclass(frozen=True)
+class Rule:
+    error: Callable[[HeavenAndAleState, Any], RuleError | None]
+    handle: Callable[[Ctx, Any], None]
+
+
+RULES: dict[type[Command], Rule] = {
+    cmd.EnterStartingArea: Rule(_enter_error, enter_starting_area),
+    cmd.PlaceStorageTile: Rule(_storage_tile_error, place_storage_tile),
+    cmd.Move: Rule(_move_error, move),
+    cmd.BuyTile: Rule(_buy_error, buy_tile),
+    cmd.EndBuying: Rule(_end_buying_error, end_buying),
+    cmd.TakeDisc: Rule(_disc_error, take_disc),
+    cmd.ClaimBarrels: Rule(_claim_error, claim),
+    cmd.ChooseShedTiles: Rule(_shed_error, choose_shed_tiles),
+    cmd.PlacePrivilege: Rule(_privilege_error, place_privilege),
+    cmd.DeclinePrivilege: Rule(_decline_error, decline_privilege),
+    cmd.UseEmergencyCoin: Rule(_coin_error, use_emergency_coin),
+    cmd.ResolveStorageTile: Rule(_resolve_storage_error, resolve_storage_tile),
+    cmd.TakeGoods: Rule(_goods_error, take_goods),
+    cmd.UseCarterDie: Rule(_cart_error, use_carter_die),
+    cmd.Pass: Rule(_pass_error, pass_),
 }
+
+
+def check(s: HeavenAndAleState, c: Command) -> RuleError | None:
+    """Why ``c`` is not allowed now, or None when it is (the one source of truth for legality)."""
+    if s.phase == OVER:
+        return GameNotActive("the game is over")
+    rule = RULES.get(type(c))
+    if rule is None:
+        return InvalidCommand(f"unknown command {type(c).__name__} for heaven-and-ale")
+    if c.seat not in to_act(s):
+        return NotYourTurn(f"seat {c.seat} may not act now; waiting for seat(s) {to_act(s)}")
+    return rule.error(s, c)
+
+
+def execute(ctx: Ctx, c: Command) -> None:
+    """Emit the events of a command ``check`` accepted, with the automatic steps that follow it."""
+    RULES[type(c)].handle(ctx, c)

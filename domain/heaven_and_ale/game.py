@@ -8,18 +8,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.core import BotSupport, Command, Event, Game, GameNotActive, InvalidCommand, NotYourTurn, Score
+from domain.core import BotSupport, Command, Event, Game, Score
 from domain.core.capabilities import WHOLE_TURN
 
 from . import delivery
 from . import events as ev
-from .actions import HANDLERS
+from .actions import check, execute, to_act
 from .board import ROUNDS_BY_PLAYERS
 from .commands import COMMAND_TYPES
 from .description import description
 from .evolve import evolve
 from .flow import Ctx, stock_track
-from .legal import legal_commands, to_act
+from .legal import legal_commands
 from .scoring import breakdown
 from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
@@ -86,16 +86,15 @@ class HeavenAndAle(Game[HeavenAndAleState]):
         return ctx.events
 
     def decide(self, state: HeavenAndAleState, command: Command, rng: random.Random) -> list[Event]:
-        if state.phase == OVER:
-            raise GameNotActive("the game is over")
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise InvalidCommand(f"unknown command {type(command).__name__} for {self.id}")
-        if command.seat not in to_act(state):
-            raise NotYourTurn(f"seat {command.seat} may not act now; waiting for seat(s) {to_act(state)}")
+        err = check(state, command)
+        if err is not None:
+            raise err
         ctx = Ctx(state, rng)
-        handler(ctx, command)
+        execute(ctx, command)
         return ctx.events
+
+    def is_legal(self, state: HeavenAndAleState, command: Command) -> bool:
+        return check(state, command) is None
 
     def evolve(self, state: HeavenAndAleState | None, event: Event) -> HeavenAndAleState:
         return evolve(state, event)

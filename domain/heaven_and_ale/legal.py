@@ -1,4 +1,8 @@
-"""Legal commands of a seat now, built from the same option lists that ``decide`` validates against."""
+"""Legal commands of a seat now: the fast enumeration of exactly what ``actions.check`` accepts.
+
+The enumerators walk the option lists of rules.py that the checks test against (ENGINES.md rule 1, the
+fast-enumerator form); tests/domain/heaven_and_ale/test_check.py proves the two agree.
+"""
 
 from __future__ import annotations
 
@@ -37,16 +41,6 @@ from .state import (
     HeavenAndAleState,
 )
 from .supply import tile_name
-
-
-def to_act(s: HeavenAndAleState) -> list[int]:
-    if s.phase == PLAYING:
-        return [s.turn] if s.turn >= 0 else []
-    if s.phase == PLACING:
-        return s.place_order[:1]
-    if s.phase == ARRANGING:
-        return [i for i, p in enumerate(s.players) if None in p.storage_tiles]
-    return []
 
 
 def _move_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
