@@ -19,6 +19,7 @@ import fakeredis
 import redis
 from redis import Redis
 
+from .archive import register_side_key
 from .commands import CommandBus
 from .eventstore import EventStore, Keys
 from .eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
@@ -32,6 +33,30 @@ if TYPE_CHECKING:
     from rq import Queue
 
 ClientFactory = Callable[[], Redis]
+
+CHAT_CHANNELS = ("seats", "spectators")
+
+
+def chat_side_name(channel: str) -> str:
+    """The archive's name for a chat channel of a game (``EventStore.archived_side(game_id, name)``)."""
+    return f"chat:{channel}"
+
+
+REMATCH_SIDE_NAME = "rematch"
+
+
+def register_game_side_keys() -> None:
+    """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
+    its chat channels (``Keys.chat_side_keys``) and the id of its rematch (``Keys.rematch``)."""
+    def chat_key(channel: str) -> Callable[[Keys, str], str]:
+        return lambda keys, game_id: keys.chat(game_id, channel)
+
+    for channel in CHAT_CHANNELS:
+        register_side_key(chat_side_name(channel), chat_key(channel))
+    register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
+
+
+register_game_side_keys()  # every process that builds a part (API, workers, CLI) archives them alike
 
 
 def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:

@@ -13,7 +13,8 @@ A caller (``player:<id>``, or ``seat:<game>:<n>`` for a seat token) may mute ano
 messages are left out of everything the caller reads, here and on the stream, in every game. Messages
 reach open pages through the game's stream (``event: chat``). Each channel is a Redis stream under the
 game's hash tag, trimmed to the newest ``chat_keep`` messages; the archive takes the channels along
-(``Keys.chat_side_keys``).
+(``Keys.chat_side_keys``, registered in ``services.bootstrap``): an archived game's chat is read from its
+archive, and nobody posts to it any more (``game_archived``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ import redis
 
 from domain.core import RuleError
 
-from ..eventstore import Keys
+from ..bootstrap import chat_side_name
+from ..eventstore import EventStore, Keys
+from ..eventstore.archived import DEFAULT_READER
 
 Channel = Literal["seats", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("seats", "spectators")
@@ -64,11 +67,13 @@ def clean_text(text: str, limit: int) -> str:
 
 
 class Chat:
-    def __init__(self, client: redis.Redis, keys: Keys, max_chars: int = 500, keep: int = 500) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, max_chars: int = 500, keep: int = 500,
+                 store: EventStore | None = None) -> None:
         self.redis = client
         self.keys = keys
         self.max_chars = max_chars
         self.keep = keep
+        self.store = store or EventStore(client, keys, archive=DEFAULT_READER)
 
     def post(self, game_id: str, channel: Channel, speaker: Speaker, text: str,
              seat: int | None = None) -> dict[str, Any]:
@@ -87,6 +92,8 @@ class Chat:
             if not speaker.registered:
                 raise RuleError("the spectators' chat needs a player token (POST /players)", code="forbidden")
             seat = None
+        if self.redis.exists(self.keys.archived(game_id)):
+            raise RuleError(f"game {game_id} is archived; its chat is read-only", code="game_archived")
         message = {"channel": channel, "author": speaker.key, "name": speaker.name, "seat": seat,
                    "text": clean_text(text, self.max_chars), "ts": time.time()}
         entry_id = self.redis.xadd(self.keys.chat(game_id, channel), {"m": orjson.dumps(message)},
@@ -97,6 +104,9 @@ class Chat:
              limit: int = 100) -> list[dict[str, Any]]:
         """The newest ``limit`` messages (after ``after``, an id, when given), oldest first, muted authors left out."""
         key = self.keys.chat(game_id, channel)
+        if not self.redis.exists(key) and self.redis.exists(self.keys.archived(game_id)):
+            return messages(_archived_rows(self.store.archived_side(game_id, chat_side_name(channel)), after, limit),
+                            set(muted))
         if after:
             rows: Any = self.redis.xrange(key, f"({after}", "+", count=limit)
         else:
@@ -124,6 +134,22 @@ def messages(rows: Iterable[Any], muted: set[str]) -> list[dict[str, Any]]:
         if message["author"] not in muted:
             out.append({"id": _text(entry_id), **message})
     return out
+
+
+def _archived_rows(side: dict[str, Any] | None, after: str | None, limit: int) -> list[Any]:
+    """An archived channel (``{"type": "stream", "value": [[id, fields], ...]}``) as stream rows, the same
+    window :meth:`Chat.read` takes from Redis."""
+    rows = [(entry_id, {k.encode(): v.encode() for k, v in fields.items()}) for entry_id, fields in
+            (side or {}).get("value", [])]
+    if after:
+        rows = [row for row in rows if _stream_id(row[0]) > _stream_id(after)]
+        return rows[:limit]
+    return rows[-limit:]
+
+
+def _stream_id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
 
 
 def _text(value: Any) -> str:

@@ -20,7 +20,7 @@ from domain.core.lifecycle import CreateGame, GameRecord
 from domain.core.seating import InviteToSeat
 
 from ..async_play import clock
-from ..bootstrap import Root
+from ..bootstrap import REMATCH_SIDE_NAME, Root
 from .commands import actor_of, poll_path, send
 from .games import Admission
 from .invitations import Invitations
@@ -55,7 +55,7 @@ class Rematches:
             raise RuleError(f"game {game_id} is {old.status}; a rematch follows a finished game",
                             code="game_not_active")
         new_id = uuid.uuid4().hex[:12]
-        if not self.redis.set(self.keys.rematch(game_id), new_id, nx=True):
+        if self._existing(game_id) is not None or not self.redis.set(self.keys.rematch(game_id), new_id, nx=True):
             return self._join_existing(game_id, player_id)
         try:
             invited = self._create(old, new_id, player_id)
@@ -68,8 +68,8 @@ class Rematches:
         return {"game_id": new_id, "of": game_id, "seat": seat, "created": True, "invited": invited}
 
     def _join_existing(self, game_id: str, player_id: str) -> dict[str, Any]:
-        raw: Any = self.redis.get(self.keys.rematch(game_id))
-        new_id = raw.decode()
+        new_id = self._existing(game_id)
+        assert new_id is not None
         record: GameRecord = self.with_record(new_id, lambda record, _: _copy_of(record))
         seat = next((i for i, s in enumerate(record.seats) if s.player_id == player_id), None)
         if seat is None:
@@ -79,6 +79,16 @@ class Rematches:
                 self.invitations.accept(new_id, seat, player_id)
         invited = [i for i, s in enumerate(record.seats) if s.invitation is not None and i != seat]
         return {"game_id": new_id, "of": game_id, "seat": seat, "created": False, "invited": invited}
+
+    def _existing(self, game_id: str) -> str | None:
+        """The id of the game's rematch: in Redis, or in the game's archive once it was archived with it."""
+        raw: Any = self.redis.get(self.keys.rematch(game_id))
+        if raw is not None:
+            return raw.decode() if isinstance(raw, bytes) else str(raw)
+        if not self.redis.exists(self.keys.archived(game_id)):
+            return None
+        side = self.root.store.archived_side(game_id, REMATCH_SIDE_NAME)
+        return str(side["value"]) if side else None
 
     def _create(self, old: GameRecord, new_id: str, player_id: str) -> list[int]:
         players = self.root.players

@@ -9,8 +9,8 @@ the reactor schedules ``archive_after_seconds`` after the game is scored:
    outcome forever) and the per-game side keys registered with :func:`register_side_key`;
 2. both are read back and the record is verified (hash chain, seed against its commitment, the replay
    of every command) and checked against the head of the log in Redis;
-3. only then one script (``archive.lua``) checks that the log, its commands and its rejections did not
-   move meanwhile, sets the game's archive pointer (``Keys.archived``) and removes the log (stream and
+3. only then one script (``archive.lua``) checks that the log, its commands, its rejections and its side
+   keys (compared by ``DUMP``: a chat message posted meanwhile) did not move meanwhile, sets the game's archive pointer (``Keys.archived``) and removes the log (stream and
    compressed segments), the command records, snapshots, the seed, the views, the outcome keys and the side keys, all at once. What stays in
    Redis is the summary: the meta (with the result), the pointer, the lobby/inbox entries.
 
@@ -133,17 +133,21 @@ class Archiver:
             log.info("game moved while archived; writing it again", game_id=game_id)
         return result
 
-    def _side_keys_of(self, game_id: str) -> tuple[dict[str, Any], list[str]]:
-        """The registered side keys of a game: their dumped contents by name (the ones that exist), and every key."""
+    def _side_keys_of(self, game_id: str) -> tuple[dict[str, Any], list[str], list[bytes]]:
+        """The registered side keys of a game: their dumped contents by name (the ones that exist), every key,
+        and each key's ``DUMP`` as read ('' when absent), which the swap compares so a key that moved meanwhile
+        (a chat message posted) is not removed unarchived."""
         side: dict[str, Any] = {}
         side_key_names: list[str] = []
+        fingerprints: list[bytes] = []
         for name, key_of in _SIDE_KEYS.items():
             key = key_of(self.keys, game_id)
             side_key_names.append(key)
+            fingerprints.append(self.redis.dump(key) or b"")  # type: ignore[arg-type]
             dumped = _dump_key(self.redis, key)
             if dumped is not None:
                 side[name] = dumped
-        return side, side_key_names
+        return side, side_key_names, fingerprints
 
     def _archive_once(self, game_id: str) -> ArchiveResult:
         from ..audit import export_lines, read_record, verify
@@ -160,7 +164,7 @@ class Archiver:
         record = read_record(lines)
         if not any(e.type == "taproom.SeedRevealed" for e in record.envelopes):
             return ArchiveResult("not_finished", reason="the game is not scored (its seed is not revealed)")
-        side, side_key_names = self._side_keys_of(game_id)
+        side, side_key_names, side_fingerprints = self._side_keys_of(game_id)
         packed = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=9, mtime=0)
         side_packed = gzip.compress(orjson.dumps({
             "game_id": game_id,
@@ -187,13 +191,14 @@ class Archiver:
         k = self.keys
         doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id), k.view(game_id, None),
                   *(k.view(game_id, s) for s in range(seats)), k.clock(game_id), k.guest_seats(game_id),
-                  k.verdict(game_id), *side_key_names]
+                  k.verdict(game_id)]
         # Outcome keys and body fingerprints of the game's commands expire by themselves; they go now.
         settled = [c["command_id"] for c in record.commands] + [r.decode() for r in rejections_raw]  # type: ignore[union-attr]
         doomed += [k.outcome(game_id, c) for c in settled] + [k.command_body(game_id, c) for c in settled]
         status = self._swap(keys=[k.archived(game_id), k.head(game_id), k.commands(game_id), k.rejections(game_id),
-                                  *doomed],
-                            args=[version, head_hash, commands, len(rejections_raw), orjson.dumps(pointer)])
+                                  *side_key_names, *doomed],
+                            args=[version, head_hash, commands, len(rejections_raw), orjson.dumps(pointer),
+                                  len(side_key_names), *side_fingerprints])
         status = status.decode() if isinstance(status, bytes) else status
         if status == "archived":
             log.info("game archived", game_id=game_id, uri=uri, bytes=archive_bytes, events=version,

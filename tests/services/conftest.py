@@ -134,7 +134,7 @@ class Clients:
 def client(request: pytest.FixtureRequest, prefix: str) -> Iterator[redis.Redis]:
     """A Redis client: fakeredis, the real server, a Redis Cluster (the same tests run on each)."""
     if request.param == "fake":
-        yield fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        yield fakeredis.FakeRedis(server=fake_server())
         return
     if request.param == "cluster":
         cluster = request.getfixturevalue("redis_cluster").client()
@@ -155,7 +155,16 @@ def client(request: pytest.FixtureRequest, prefix: str) -> Iterator[redis.Redis]
 
 @pytest.fixture
 def fake_client() -> redis.Redis:
-    return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    return fakeredis.FakeRedis(server=fake_server())
+
+
+def fake_server() -> fakeredis.FakeServer:
+    """A FakeServer whose database 0 exists already. fakeredis makes a database on the first connection to it
+    (``server.dbs`` is a defaultdict read outside the server's lock): two threads connecting first at once could
+    each get a database of their own, and both win one ``SET NX`` — a race in the fake, not in the code tested."""
+    server = fakeredis.FakeServer()
+    fakeredis.FakeRedis(server=server).ping()
+    return server
 
 
 @contextlib.contextmanager
@@ -163,7 +172,7 @@ def client_factory(backend: str, prefix: str, cluster: RedisClusterServers | Non
     """A factory of Redis clients, ``fake`` (in-process), ``real`` (one server) or ``cluster`` (event store on
     the Redis Cluster, rq on the real server: its ``queue`` factory); cleans ``prefix`` up."""
     if backend == "fake":
-        server = fakeredis.FakeServer()
+        server = fake_server()
         yield Clients(lambda: fakeredis.FakeRedis(server=server))
         return
     real = real_redis()

@@ -81,7 +81,7 @@ def test_an_archived_game_reads_as_before_and_leaves_a_small_summary(client, set
     assert not rejected.accepted
     applied = kernel.store.command_records(gid)[5]
     exported = list(export_lines(kernel.store, gid))
-    app = create_app(client, settings)
+    app = create_app(client, settings, getattr(client, "taproom_queue", None))
     tokens = [app.state.context.issue_token({"kind": "seat", "game_id": gid, "seat": s}) for s in range(2)]
     callers = [{}, *({"Authorization": f"Bearer {t}"} for t in tokens)]
     with TestClient(app) as api:
@@ -100,7 +100,7 @@ def test_an_archived_game_reads_as_before_and_leaves_a_small_summary(client, set
     assert verify(read_record(archived)).ok
     assert list(export_lines(kernel.store, gid)) == exported
 
-    app = create_app(client, settings)  # a fresh process: nothing of the game in its memory
+    app = create_app(client, settings, getattr(client, "taproom_queue", None))  # a fresh process: nothing of the game in its memory
     with TestClient(app) as api:
         after = [_reads(api, gid, headers, head) for headers in callers]
     for was, now in zip(before, after):
@@ -186,6 +186,23 @@ def test_a_rejection_recorded_while_archiving_is_not_lost(fake_client, settings,
     assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
     assert kernel.store.rejection(gid, late) is not None
     assert kernel.bus.outcome(gid, late).status == "rejected"
+
+
+def test_a_chat_message_posted_while_archiving_is_not_lost(fake_client, settings, tmp_path):
+    from domain.core import RuleError
+    from services.application.chat import Chat, Speaker
+
+    kernel = Kernel(fake_client, settings)
+    gid = _scored_counter(kernel)
+    chat, ann = Chat(fake_client, kernel.keys), Speaker(f"seat:{gid}:0", "Ann", seats=(0,))
+    chat.post(gid, "seats", ann, "gg")
+    store = FlakyStore(tmp_path, meanwhile=lambda: chat.post(gid, "seats", ann, "rematch?"))  # between read and swap
+    assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
+    assert not fake_client.exists(kernel.keys.chat(gid, "seats"))
+    assert [m["text"] for m in chat.read(gid, "seats")] == ["gg", "rematch?"]
+    with pytest.raises(RuleError) as refused:
+        chat.post(gid, "seats", ann, "hello?")
+    assert refused.value.code == "game_archived"
 
 
 def test_side_keys_travel_with_the_archive(fake_client, settings, tmp_path, monkeypatch):
@@ -303,7 +320,7 @@ def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, 
     assert fresh.version == head and fresh.record.state == kernel.processor.repo.current(gid).record.state
     # the API's event-loop records (one XRANGE after a snapshot) see the gap and read the segments
     client.delete(kernel.keys.view(gid, None))
-    with TestClient(create_app(client, settings)) as api:
+    with TestClient(create_app(client, settings, getattr(client, "taproom_queue", None))) as api:
         body = api.get(f"/games/{gid}").json()
         assert body["version"] == head and body["board"]["total"] == fresh.record.state.total
         assert [e["version"] for e in api.get(f"/games/{gid}/events", params={"after": 2}).json()["events"]] == \

@@ -138,6 +138,48 @@ def test_two_players_see_each_others_moves_live(new_page: Any, web_server: WebSe
     assert all(bo["token"] not in url for url in urls)
 
 
+def test_a_slow_refresh_never_replaces_a_newer_turn_on_the_page(page: Any, web_server: WebServer):
+    """Refreshes overlap (the answer to my move, the stream's events): one that read the game before the other
+    seat moved, answered last, must not take my turn off the page again (it did: the targets vanished)."""
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "options": {"target": 60},
+                                              "seats": [{"me": True}, {"name": "Guest"}]}).json()
+        game_id, guest = created["game_id"], created["seats"][1]["token"]
+    held: list[tuple[Any, Any]] = []
+    holding = [False]
+
+    def hold(route: Any) -> None:  # read the server now, answer the page later
+        if holding[0]:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    sign_in(page, ana)
+    page.route(re.compile(rf"/games/{game_id}/(view|legal)$"), hold)
+    page.goto(f"/#/game/{game_id}")
+    wait_my_turn(page)
+    holding[0] = True
+    page.get_by_role("button", name="Add: amount 2").click()
+    deadline = time.monotonic() + 10
+    while len(held) < 4 and time.monotonic() < deadline:  # the stream's refresh and the move's own, both held
+        page.wait_for_timeout(20)
+    assert len(held) == 4, held
+    holding[0] = False
+    with web_server.api(guest) as other:
+        moved = other.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1})
+        assert moved.status_code == 200, moved.text
+        head = moved.json()["version"]
+    expect(page.locator(".game")).to_have_attribute("data-version", str(head))
+    wait_my_turn(page)
+    for route, response in held:  # the answers from before the guest's move arrive last
+        route.fulfill(response=response)
+    page.wait_for_timeout(500)
+    expect(page.locator(".game")).to_have_attribute("data-version", str(head))
+    expect(page.locator(".game")).to_have_attribute("data-my-turn", "1")
+    expect(page.get_by_role("button", name="Add: amount 1")).to_be_enabled()
+
+
 def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     ana = register_player(web_server, "Ana")
     with web_server.api(ana["token"]) as client:

@@ -58,7 +58,7 @@ class Mutes(BaseModel):
 
 
 def chat_service(ctx: Context = Depends(get_context)) -> Chat:
-    return Chat(ctx.redis, ctx.keys, ctx.settings.chat_max_chars, ctx.settings.chat_keep)
+    return Chat(ctx.redis, ctx.keys, ctx.settings.chat_max_chars, ctx.settings.chat_keep, ctx.store)
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatPage, responses=error_responses(401, 403, 404, 422))
@@ -80,11 +80,12 @@ def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
 
 
 @router.post("/games/{game_id}/chat", response_model=ChatMessage, status_code=201,
-             responses=error_responses(400, 401, 403, 404, 413, 422, 429))
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429))
 def post_chat(body: NewChatMessage, game_id: str = GameId, principal: Principal = Depends(require_principal),
               ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ChatMessage:
     """Say something at the table (`seats`, the seats only) or among the spectators (`spectators`, registered
-    players without a seat). Rate-limited per caller (`rate_limit_chat`); open streams get it as `event: chat`."""
+    players without a seat). Rate-limited per caller (`rate_limit_chat`); open streams get it as `event: chat`.
+    An archived game's chat is read-only (409 `game_archived`)."""
     meta = ctx.meta(game_id)
     speaker = speaker_of(ctx, principal, game_id, meta)
     assert speaker is not None

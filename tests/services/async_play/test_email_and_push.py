@@ -225,7 +225,7 @@ def test_kinds_and_quiet_hours_apply_to_webhook_email_and_push(table: Table, htt
     inbox.messages.clear()
     Webhooks(table.client, table.reactor.keys).register(pid, f"http://127.0.0.1:{receiver.server_address[1]}/h",
                                                         allow_private=True)
-    sub = subscription(receiver)[0]
+    sub, key, secret = subscription(receiver)
     assert http.post("/players/me/push-subscriptions", json=sub, headers=auth).status_code == 201
     now = datetime.fromtimestamp(clock.now(), UTC)
     start, end = (now - timedelta(hours=1)).time(), (now + timedelta(hours=2)).time().replace(second=0, microsecond=0)
@@ -239,8 +239,14 @@ def test_kinds_and_quiet_hours_apply_to_webhook_email_and_push(table: Table, htt
     assert inbox.messages == [] and receiver.received == []  # quiet
     assert [n["kind"] for n in notifier.recent(pid)] == ["invited", "your_turn"]  # the in-app list has both
     table.tick(2 * HOUR + 61)
-    kinds = sorted(orjson.loads(b)["kind"] if b.startswith(b"{") else "push" for _, b in receiver.received)
-    assert kinds == ["push", "your_turn"]  # the webhook's and the push of "your turn"; "invited" is off
+    # a push is told by its encoding (its encrypted bytes are random and may well start with "{"), and read decrypted
+    received = [("push", orjson.loads(http_ece.decrypt(body, private_key=key, auth_secret=secret,
+                                                       version="aes128gcm")))
+                if {k.lower(): v for k, v in headers.items()}.get("content-encoding") == "aes128gcm"
+                else ("webhook", orjson.loads(body)) for headers, body in receiver.received]
+    # the webhook's and the push of "your turn"; "invited" is off
+    assert sorted((via, message["kind"]) for via, message in received) == [("push", "your_turn"),
+                                                                           ("webhook", "your_turn")]
     assert [m["Subject"] for m in inbox.messages] == ["Taproom: your turn"]
 
 

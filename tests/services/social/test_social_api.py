@@ -118,6 +118,57 @@ def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> Non
     assert api.get("/players/nobody/profile").status_code == 404
 
 
+def play_to_the_score(api, gid: str, *players: dict) -> None:
+    deadline = time.monotonic() + 20
+    while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
+        for who in players:
+            if api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]:
+                api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
+        time.sleep(0.01)
+    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")
+
+
+def test_chat_and_rematch_travel_with_the_archive_and_the_chat_closes(api, tmp_path) -> None:
+    from services.archive import Archiver, DirectoryStore
+
+    ann, bob, cat = register(api, "Ann"), register(api, "Bob"), register(api, "Cat")
+    gid = two_player_game(api, ann, bob, target=3)
+    assert say(api, gid, ann, "good luck").status_code == 201
+    assert say(api, gid, cat, "tense!", "spectators").status_code == 201
+    play_to_the_score(api, gid, ann, bob)
+    assert say(api, gid, bob, "well played").status_code == 201
+    assert say(api, gid, cat, "what a finish", "spectators").status_code == 201
+    rematch = api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])).json()
+    bob_key = api.get(f"/games/{gid}/chat").json()["messages"][1]["author"]
+    assert api.post("/chat/mutes", headers=bearer(cat["token"]), json={"author": bob_key}).status_code == 200
+
+    def reads() -> list:
+        return [api.get(f"/games/{gid}/chat", params=params, headers=headers).json()["messages"] for params, headers in
+                [({}, {}), ({}, bearer(cat["token"])), ({"channel": "spectators"}, bearer(cat["token"])),
+                 ({"channel": "spectators"}, bearer(ann["token"])),
+                 ({"channel": "spectators", "limit": 1}, bearer(ann["token"]))]]
+
+    before = reads()
+    assert [m["text"] for m in before[0]] == ["good luck", "well played"] and len(before[1]) == 1
+    assert [m["text"] for m in before[3]] == ["tense!", "what a finish"]
+    ctx = api.app.state.context
+    assert Archiver(ctx.redis, ctx.keys, DirectoryStore(tmp_path), ctx.root.archive_reader).archive(gid).status == "archived"
+    assert not any(ctx.redis.exists(k) for k in [*ctx.keys.chat_side_keys(gid), ctx.keys.rematch(gid)])
+    assert reads() == before  # read back from the archive, mutes, windows and all
+    after = api.get(f"/games/{gid}/chat", params={"channel": "spectators", "after": before[3][0]["id"]},
+                    headers=bearer(ann["token"])).json()["messages"]
+    assert [m["text"] for m in after] == ["what a finish"]
+    # nobody writes to an archived game's chat, and nothing comes back to Redis
+    for who, channel in ((bob, "seats"), (cat, "spectators")):
+        refused = say(api, gid, who, "anyone here?", channel)
+        assert (refused.status_code, refused.json()["code"]) == (409, "game_archived")
+    assert not any(ctx.redis.exists(k) for k in ctx.keys.chat_side_keys(gid))
+    # the rematch was archived with the game: asking again answers with the same one
+    again = api.post(f"/games/{gid}/rematch", headers=bearer(bob["token"])).json()
+    assert again["game_id"] == rematch["game_id"] and not again["created"]
+    assert not ctx.redis.exists(ctx.keys.rematch(gid))
+
+
 def test_an_unknown_game_has_no_leaderboard(api) -> None:
     assert api.get("/games/types/nope/leaderboard").json()["code"] == "unknown_game"
 

@@ -39,6 +39,7 @@ export function GamePage({ gameId, params }) {
   const verdictFor = useRef(null);
   const drawnVersion = useRef(0);
   const clockTries = useRef(0);
+  const applied = useRef({ gameId: null, version: -1 }); // the newest version a refresh has shown
   useEffect(() => {
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
   });
@@ -49,15 +50,26 @@ export function GamePage({ gameId, params }) {
       let commands = [];
       if (token) {
         try {
-          const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token), get(`/games/${gameId}/legal`, token)]);
-          view = v;
-          commands = l.commands;
+          // the view and the legal list are read side by side: when the game moved between the two reads they
+          // disagree (a board drawn from one version with the targets of another), so both are read again
+          for (let attempt = 0; ; attempt++) {
+            const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token), get(`/games/${gameId}/legal`, token)]);
+            view = v;
+            commands = l.commands;
+            if (l.version === v.version || attempt >= 2) break;
+          }
         } catch (err) {
           // a player who holds no seat here watches like a spectator
           if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized"].includes(err.code)) throw err;
         }
       }
       if (!view) view = await get(`/games/${gameId}`);
+      // Refreshes overlap (the answer to a move, the stream's events, a status change): a slow one that read an
+      // older version must not replace a newer answer already shown — the player's targets would vanish (and
+      // the page say "waiting") until the next event.
+      const last = applied.current;
+      if (last.gameId === gameId && view.version < last.version) return;
+      applied.current = { gameId, version: view.version };
       setLive(view);
       setLegal(commands);
       setError(null);
