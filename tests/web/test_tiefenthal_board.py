@@ -159,14 +159,18 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     expect(pages[0].locator("[data-testid=tf-planning-1]")).to_contain_text("planning", timeout=20_000)
     # Ana plans and finishes while Ben has not moved; Ben's page still offers his dice and shows Ana ready
     a = pages[0]
-    while _targets(a, "finish").count() == 0 or _targets(a, "die").count():
+    while True:
+        # the page settles first: while a move's answer and the stream's refresh overlap it may briefly offer nothing
+        expect(a.locator(".tf .target").first).to_be_visible(timeout=20_000)
+        if _targets(a, "finish").count() and not _targets(a, "die").count():
+            break
         if _targets(a, "space").count():
             _click_command(a, _targets(a, "space").nth(chooser.randrange(_targets(a, "space").count())))
         elif _targets(a, "die").count():
             _targets(a, "die").first.click()
         else:
             break
-        expect(a.locator(".tf .target").first).to_be_visible(timeout=20_000)
+    expect(_targets(a, "finish")).to_be_visible(timeout=20_000)
     _click_command(a, _targets(a, "finish"))
     b = pages[1]
     expect(b.locator("[data-testid=tf-planning-0]")).to_contain_text("ready", timeout=20_000)  # over the stream
