@@ -50,7 +50,7 @@ def main() -> None:
     wait_scored(srv, done)
 
     pages = [("start", "/#/", ".card"), ("lobby", "/#/lobby", ".new-game"), ("inbox", "/#/inbox", "#turn-h"),
-             ("game", f"/#/game/{live}", "button.command"), ("game-end", f"/#/game/{done}", '[data-check="replay"].pass'),
+             ("game", f"/#/game/{live}", "[data-testid=tf-board]"), ("game-end", f"/#/game/{done}", '[data-check="replay"].pass'),
              ("fairness", f"/#/game/{done}", '[data-check="replay"].pass')]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
