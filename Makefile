@@ -31,7 +31,7 @@ bench: $(STAMP)  ## benchmarks: kernel (needs a real Redis) and each game engine
 	for f in bench/*_bench.py; do [ "$$f" = bench/kernel_bench.py ] || $(BIN)/python $$f; done
 
 arena: $(STAMP)  ## the standard bot arena (each game: search-greedy, search-random, greedy-random), appended to bench/strength_history.csv
-	$(BIN)/python bench/arena.py --standard --jobs 2 --history
+	$(BIN)/python bench/arena.py --standard --uncapped --jobs 2 --history
 
 tune-heaven-and-ale: $(STAMP)  ## refit the Heaven & Ale evaluation by seeded self-play (writes domain/heaven_and_ale/weights.py)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

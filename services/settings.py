@@ -42,7 +42,9 @@ class ClockSettings(_Section):
     """Where clients reach the service (``https://taproom.example``): the start of links in messages
     (reclaim a seat, open a game); empty: links are paths."""
     bot_think_seconds: float = 1.0
-    """Search budget of a ``search`` bot's move, and of an autopilot playing at that level."""
+    """Hard cap in seconds on a ``search`` bot's move (and an autopilot's at that level). The search's budget is
+    the game's simulations per move (``SearchSettings.simulations``), which ends sooner on a quiet machine;
+    the cap only bites on an overloaded one."""
 
 
 class WebhookSettings(_Section):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any, Literal
@@ -65,6 +66,10 @@ from .state import FIGURE, OVER, PLACE, TEND, CarcassonneState
 from .tiledefs import SHEEP_TOKENS
 from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
 from .view_models import VIEW_MODELS
+
+SEARCH = dataclasses.replace(THREE_TURNS, simulations=240, race_z=2.0)
+"""The search bot's settings: three turns deep on common random numbers, 240 simulations per move (a CPU
+p95 well under the 1 s think time on a quiet machine: ``bench/arena.py --calibrate``), racing."""
 
 
 class CarcassonneOptions(BaseModel):
@@ -222,7 +227,7 @@ class CarcassonneGame(Game[CarcassonneState]):
     def bot_support(self) -> BotSupport:
         from . import determinize, heuristics
 
-        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=THREE_TURNS)
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=SEARCH)
 
     def reveals(self, event: Event) -> bool:
         # A drawn, discarded or buried tile and a sheep token come from chance; everything else follows

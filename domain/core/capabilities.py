@@ -31,6 +31,8 @@ PRIOR_VISITS = 2
 """Each root command starts with this many virtual visits worth its greedy value (a progressive bias)."""
 DETERMINIZATIONS = 12
 UCB_C = 0.7
+RACE_MIN_ROUNDS = 4
+"""Racing drops no candidate before this many paired rounds (too few differences for a standard error)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,15 @@ class SearchSettings:
     """Compare the root commands on common random numbers: each round of simulations takes one
     determinization and one chance seed and plays every candidate under both, so the comparison sees
     the commands' difference, not the luck of the draw; the best mean margin over whole rounds wins."""
+    simulations: int | None = None
+    """The search's budget per move, in simulations (one candidate played out and judged): the same view,
+    legal commands and rng give the same move however busy the machine is. The think time
+    (``Settings.bot_think_seconds``) stays a hard cap on top, reached only on an overloaded machine.
+    None: time only (the search runs until the think time is spent)."""
+    race_z: float = 0.0
+    """Racing (paired search only): after ``RACE_MIN_ROUNDS`` rounds, a candidate whose paired difference to
+    the leader is below zero by more than ``race_z`` standard errors plays no more rounds, and the search
+    stops as soon as one candidate is left (a clearly dominant move costs few simulations). 0: off."""
 
 
 THREE_TURNS = SearchSettings(paired=True, playout_turns=3, playout_depth=12, playout_sample=16)

@@ -19,6 +19,10 @@ from .evolve import apply
 from .state import OVER, TiefenthalState
 from .view_models import VIEW_MODELS
 
+SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=150, race_z=2.0)
+"""The search bot's settings: three turns deep (longer playouts: a turn has more commands) on common random
+numbers, 150 simulations per move (``bench/arena.py --calibrate``), racing."""
+
 
 class TiefenthalOptions(BaseModel):
     """Module 1 only; later modules will add switches here."""
@@ -47,7 +51,7 @@ class TiefenthalGame(Game[TiefenthalState]):
         from . import determinize, heuristics
 
         return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=8.0,
-                          search=dataclasses.replace(THREE_TURNS, playout_depth=16), prune=determinize.prune)
+                          search=SEARCH, prune=determinize.prune)
 
     def reveals(self, event: Event) -> bool:
         # Chance: cards drawn into the tavern (the deck is unordered), the dice, a guest turned up from the

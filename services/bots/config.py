@@ -7,6 +7,7 @@ from domain.core.capabilities import (
     DETERMINIZATIONS,
     PLAYOUT_SAMPLE,
     PRIOR_VISITS,
+    RACE_MIN_ROUNDS,
     ROOT_WIDTH,
     UCB_C,
     SearchSettings,
@@ -15,4 +16,4 @@ from domain.core.capabilities import (
 SearchConfig = SearchSettings
 """The search bot's name for a game's :class:`~domain.core.capabilities.SearchSettings`."""
 
-__all__ = ["DETERMINIZATIONS", "PLAYOUT_SAMPLE", "PRIOR_VISITS", "ROOT_WIDTH", "UCB_C", "SearchConfig"]
+__all__ = ["DETERMINIZATIONS", "PLAYOUT_SAMPLE", "PRIOR_VISITS", "RACE_MIN_ROUNDS", "ROOT_WIDTH", "UCB_C", "SearchConfig"]

@@ -19,6 +19,12 @@ Two ways to search, chosen per game by its :class:`~services.bots.config.SearchC
   each round plays every candidate on the same determinization and chance
   seed, and the best mean margin over whole rounds wins.
 
+**Budget**: each game's settings give a number of ``simulations`` per move (a simulation plays one
+candidate out and judges it), so a move depends only on the view, the legal commands and the rng, not
+on how busy the machine is; the think time (``budget`` seconds) is a hard cap on top. Paired search
+also races: a candidate clearly behind the leader on paired differences stops playing, and the search
+stops when one is left.
+
 Playouts stop after ``playout_depth`` commands, or when the turn has changed
 hands ``playout_turns`` times. A hand-over counts only when one seat acts alone:
 in a simultaneous phase (Tiefenthal's planning) all seats act in one turn, so
@@ -36,7 +42,7 @@ from typing import Any
 
 from domain.core import Command
 
-from .config import SearchConfig
+from .config import RACE_MIN_ROUNDS, SearchConfig
 from .games import BotGame
 
 GREEDY_FOLLOW_UP = 24
@@ -124,6 +130,12 @@ _NO_PHASE = object()
 class SearchStats:
     iterations: int = 0
     determinizations: int = 0
+    rounds: int = 0
+    """Paired rounds completed (paired search only)."""
+    stopped: str = ""
+    """Why the search stopped: ``budget`` (its simulations spent), ``cap`` (the think time ran out first),
+    ``race`` (one candidate left), ``rounds`` (every determinization seen twice) or ``greedy`` (one
+    candidate from the start)."""
 
 
 def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Random, config: SearchConfig) -> Any:
@@ -156,36 +168,65 @@ def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Rand
 
 
 def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
-                  rng: random.Random, *, budget: float = 1.0, max_iterations: int | None = None,
+                  rng: random.Random, *, budget: float | None = 1.0, max_iterations: int | None = None,
                   stats: SearchStats | None = None, config: SearchConfig | None = None) -> Command:
-    """The most visited root command after ``budget`` seconds (or ``max_iterations``) of search."""
+    """The search's choice after ``max_iterations`` simulations (default: the config's ``simulations``),
+    or when ``budget`` seconds have passed (the hard cap; None: no cap). With neither a simulation count
+    nor a cap the search would not end: it then plays the greedy choice."""
     legal = list(legal)
     if len(legal) == 1:
         return legal[0]
     config = config or adapter.search
+    limit = max_iterations if max_iterations is not None else config.simulations
     started = time.perf_counter()
-    deadline = started + budget
+    deadline = math.inf if budget is None else started + budget
+    if limit is None and budget is None:
+        limit = 0
     seat = seat_of(legal)
     dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal)]
+    # Time-only search ranks within half its time; a counted search ranks whole (the same move whatever
+    # the load), the cap still cutting the follow-ups on an overloaded machine.
     ranked = _rank(game, adapter, dets[0], candidates_of(adapter, view, legal), seat, rng,
-                   deadline=started + budget / 2 if max_iterations is None else None)
+                   deadline=started + budget / 2 if limit is None and budget is not None else deadline)
     cut = ranked[min(config.root_width, len(ranked)) - 1][0]
     candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * config.root_width]
+    stats = stats if stats is not None else SearchStats()
     if len(candidates) == 1:
+        stats.stopped = "greedy"
         return candidates[0]
     prior = {id(c): v for v, c in ranked}
+    budgeted = _Budget(limit, deadline)
     if config.paired:
-        return _paired_choice(game, adapter, view, legal, seat, candidates, prior, dets, rng, config,
-                              deadline, max_iterations, stats)
+        return _paired_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted,
+                              stats, legal)
+    return _ucb_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted, stats, legal)
+
+
+@dataclass
+class _Budget:
+    """Simulations left (``limit``, None: unlimited) and the wall-clock cap (``deadline``)."""
+
+    limit: int | None
+    deadline: float
+
+    def why_not(self, spent: int, more: int = 1) -> str:
+        """Why ``more`` simulations after ``spent`` are not affordable ('' when they are)."""
+        if self.limit is not None and spent + more > self.limit:
+            return "budget"
+        if time.perf_counter() >= self.deadline:
+            return "cap"
+        return ""
+
+
+def _ucb_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int, candidates: list[Command],
+                prior: dict[int, float], dets: list[Any], rng: random.Random, config: SearchConfig,
+                budget: _Budget, stats: SearchStats, legal: list[Command]) -> Command:
+    """Information-set MCTS flattened at the root (see the module's docstring)."""
     n = [0] * len(candidates)
     w = [0.0] * len(candidates)
     total = 0
     squash = lambda v: 0.5 + 0.5 * math.tanh(v / adapter.scale)  # noqa: E731
-    while True:
-        if max_iterations is not None and total >= max_iterations:
-            break
-        if max_iterations is None and time.perf_counter() >= deadline:
-            break
+    while not (stopped := budget.why_not(total)):
         if total % len(candidates) == 0 and len(dets) < config.determinizations and total:
             dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
         det = dets[total % len(dets)]
@@ -200,8 +241,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
         n[i] += 1
         w[i] += reward
         total += 1
-    if stats is not None:
-        stats.iterations, stats.determinizations = total, len(dets)
+    stats.iterations, stats.determinizations, stats.stopped = total, len(dets), stopped
     if not total:
         return candidates[0]
     # The vote: most visits, then mean reward, then the greedy prior.
@@ -209,38 +249,57 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     return candidates[i]
 
 
-def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: list[Command], seat: int,
-                   candidates: list[Command], prior: dict[int, float], dets: list[Any], rng: random.Random,
-                   config: SearchConfig, deadline: float, max_iterations: int | None,
-                   stats: SearchStats | None) -> Command:
-    """Flat Monte Carlo on common random numbers (see ``SearchConfig.paired``)."""
-    sums = [0.0] * len(candidates)
-    rounds = total = 0
+def _race(rounds: list[list[float]], alive: list[int], z: float) -> list[int]:
+    """The candidates still in the race: those whose paired difference to the leader (the best mean over
+    ``rounds``, each round a value per candidate) is not below zero by more than ``z`` standard errors."""
+    m = len(rounds)
+    if z <= 0 or m < RACE_MIN_ROUNDS:
+        return alive
+    leader = max(alive, key=lambda k: sum(r[k] for r in rounds))
+    kept = []
+    for k in alive:
+        diffs = [r[k] - r[leader] for r in rounds]
+        mean = sum(diffs) / m
+        var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+        if k == leader or mean + z * math.sqrt(var / m) >= 0:
+            kept.append(k)
+    return kept
 
-    def out_of_budget() -> bool:
-        if max_iterations is not None:
-            return total >= max_iterations
-        return time.perf_counter() >= deadline
 
+def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int, candidates: list[Command],
+                   prior: dict[int, float], dets: list[Any], rng: random.Random, config: SearchConfig,
+                   budget: _Budget, stats: SearchStats, legal: list[Command]) -> Command:
+    """Flat Monte Carlo on common random numbers (see ``SearchConfig.paired``), with racing
+    (``SearchConfig.race_z``): only whole rounds count, each over the candidates still in the race."""
+    alive = list(range(len(candidates)))
+    rounds: list[list[float]] = []
+    total = 0
+    stopped = ""
     # Past twice the determinizations, more rounds only repeat samples: stop early and free the worker.
-    while not out_of_budget() and rounds < 2 * config.determinizations:
+    while len(alive) > 1 and len(rounds) < 2 * config.determinizations:
+        stopped = budget.why_not(total, len(alive))
+        if stopped:
+            break
         if rounds and len(dets) < config.determinizations:
             dets.append(adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal))
-        det = dets[rounds % len(dets)]
+        det = dets[len(rounds) % len(dets)]
         seed = rng.getrandbits(64)
-        values = []
-        for c in candidates:
-            if out_of_budget():
+        values = [0.0] * len(candidates)
+        for k in alive:
+            if budget.why_not(total) == "cap":
                 break
             sim = random.Random(seed)
-            leaf = playout(game, adapter, _after(game, det, c, sim), seat, sim, config)
-            values.append(adapter.evaluate(leaf, seat))
+            leaf = playout(game, adapter, _after(game, det, candidates[k], sim), seat, sim, config)
+            values[k] = adapter.evaluate(leaf, seat)
             total += 1
-        if len(values) < len(candidates):
-            break  # an unfinished round would compare candidates on different draws: drop it
-        sums = [a + b for a, b in zip(sums, values)]
-        rounds += 1
-    if stats is not None:
-        stats.iterations, stats.determinizations = total, len(dets)
-    i = max(range(len(candidates)), key=lambda k: (sums[k], prior[id(candidates[k])]))
+        else:
+            rounds.append(values)
+            alive = _race(rounds, alive, config.race_z)
+            continue
+        stopped = "cap"  # an unfinished round would compare candidates on different draws: drop it
+        break
+    else:
+        stopped = "race" if len(alive) == 1 else "rounds"
+    stats.iterations, stats.determinizations, stats.rounds, stats.stopped = total, len(dets), len(rounds), stopped
+    i = max(alive, key=lambda k: (sum(r[k] for r in rounds), prior[id(candidates[k])]))
     return candidates[i]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -155,3 +156,59 @@ def test_paired_search_answers_from_the_greedy_ranking_when_no_round_completes()
     ranked = _rank(game, adapter, state, candidates_of(adapter, view, legal), legal[0].seat, random.Random(0))
     assert chosen in legal
     assert any(c == chosen for v, c in ranked if v >= ranked[0][0] - 1e-9)
+
+
+def _search_position(game_id: str) -> tuple[dict, list[Command]]:
+    """A position with several candidates for the search (not the greedy answer of a single one)."""
+    view, legal, _ = next(v for v in _sample(game_id, {}, 12) if len(v[1]) > 3)
+    return view, legal
+
+
+@pytest.mark.parametrize("game_id", ["carcassonne", "tiefenthal"])
+def test_a_counted_search_plays_the_same_move_with_or_without_a_cap(game_id: str) -> None:
+    """The budget is simulations, not time: the same view, legal list and seed give the same move, whether
+    the search runs uncapped or under a generous cap, and it stops on its budget (or races), not the clock."""
+    from services.bots import SearchStats, bot_game, search_bot
+
+    adapter = bot_game(game_id)
+    assert adapter is not None and adapter.search.simulations
+    view, legal = _search_position(game_id)
+    config = dataclasses.replace(adapter.search, simulations=24)
+    stats: list[SearchStats] = []
+    a = search_bot(game_id, view, legal, random.Random(3), budget=None, config=config, stats=stats)
+    b = search_bot(game_id, view, legal, random.Random(3), budget=60.0, config=config, stats=stats)
+    assert a == b
+    assert all(s.iterations <= 24 and s.stopped in ("budget", "race", "rounds", "greedy") for s in stats)
+    assert stats[0].iterations == stats[1].iterations
+
+
+def test_the_service_searches_with_the_games_budget_under_its_think_time() -> None:
+    """``choose`` (the bot job's and autopilot's entry) caps the search by the think time but spends the game's
+    simulations: with a cap far above it, the move is the uncapped search's."""
+    from services.bots import choose, search_bot
+
+    view, legal = _search_position("carcassonne")
+    assert choose("search", "carcassonne", view, legal, random.Random(5), think_seconds=120.0) == \
+        search_bot("carcassonne", view, legal, random.Random(5), budget=None)
+
+
+def test_the_cap_cuts_a_counted_search_short() -> None:
+    """A cap already spent stops the search on the clock, still with a legal move (the greedy ranking's)."""
+    from services.bots import SearchStats, search_bot
+
+    view, legal = _search_position("carcassonne")
+    stats: list[SearchStats] = []
+    command = search_bot("carcassonne", view, legal, random.Random(2), budget=0.0, stats=stats)
+    assert command in legal
+    assert stats[0].stopped in ("cap", "greedy") and stats[0].iterations == 0
+
+
+def test_racing_drops_a_candidate_clearly_behind_the_leader() -> None:
+    from services.bots.config import RACE_MIN_ROUNDS
+    from services.bots.search import _race
+
+    # Candidate 0 leads, 1 is always 5 behind (a clear paired difference), 2 is behind on average by noise.
+    rounds = [[10.0 + r, 5.0 + r, 10.0 + r + (1 if r % 2 else -2)] for r in range(RACE_MIN_ROUNDS)]
+    assert _race(rounds, [0, 1, 2], 2.0) == [0, 2]
+    assert _race(rounds, [0, 1, 2], 0.0) == [0, 1, 2]  # off
+    assert _race(rounds[:RACE_MIN_ROUNDS - 1], [0, 1, 2], 2.0) == [0, 1, 2]  # too few rounds yet
