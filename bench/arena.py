@@ -257,6 +257,9 @@ def run_pairing(game_id: str, a: str, b: str, games: int, seed: str, budget: flo
             for level, values in outcome.cpu.items():
                 cpu[level].extend(values)
             searches.extend(outcome.searches)
+            # Progress on stderr (a long run interrupted still shows its games so far).
+            print(f"  {game_id} {a}:{b} game {g + 1}/{games}: {a} {score:g} of {g + 1}, scores "
+                  f"{outcome.scores}", file=sys.stderr, flush=True)
     return PairingResult(game_id, a, b, games, score, dict(points), dict(times), time.perf_counter() - started,
                          dict(cpu), searches)
 
