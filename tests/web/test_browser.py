@@ -180,6 +180,53 @@ def test_a_slow_refresh_never_replaces_a_newer_turn_on_the_page(page: Any, web_s
     expect(page.get_by_role("button", name="Add: amount 1")).to_be_enabled()
 
 
+@pytest.mark.parametrize(("who", "window"), [("spectator", "history"), ("player", "history"), ("player", "ticket")])
+def test_a_move_made_while_the_page_opens_its_stream_reaches_the_page(page: Any, web_server: WebServer, who: str,
+                                                                      window: str):
+    """The page draws the view, reads the history, then opens its stream (a seat first asks for a stream
+    ticket). A move made after the view was read is in the history but not on the page: the stream must start
+    from the version the page shows, or that move never reaches it (it started after the history's end)."""
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "options": {"target": 60},
+                                              "seats": [{"me": True}, {"name": "Guest"}]}).json()
+        game_id = created["game_id"]
+    held: list[Any] = []
+
+    def next_held() -> Any:
+        deadline = time.monotonic() + 10
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert held, "the page asked for nothing more"
+        return held.pop(0)
+
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/games/{game_id}/(events\?after=0|stream-ticket)"), hold)
+    if who == "player":
+        sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".game")).to_have_attribute("data-version", "3")  # drawn; history and stream held back
+    request = next_held()
+    if window == "ticket":
+        request.continue_()
+        request = next_held()
+        assert "stream-ticket" in request.request.url
+    with web_server.api(ana["token"]) as client:  # a move from Ana's other device
+        moved = client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1})
+        assert moved.status_code == 200, moved.text
+    holding[0] = False
+    request.continue_()
+    expect(page.locator(".game")).to_have_attribute("data-version", str(moved.json()["version"]))
+    expect(page.locator(".game")).to_have_attribute("data-my-turn", "0")
+
+
 def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     ana = register_player(web_server, "Ana")
     with web_server.api(ana["token"]) as client:

@@ -10,6 +10,7 @@ its seat is still to act, so a client needs about one request per move.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import orjson
@@ -201,7 +202,12 @@ async def _view(request: Request, ctx: Context, game_id: str, seat: int | None, 
     else:
         seat = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
         raw = await parts.redis.get(ctx.keys.view(game_id, seat))
-    data = read_models.load_view(raw) if raw is not None else read_models.view(record, seat if not public else None, 0.0)
+    data = read_models.load_view(raw) if raw is not None else None
+    if data is None or data["version"] < loaded.version:
+        # The projector lags behind the log (it folds the feed a moment later): a page refreshing on a stream
+        # event would get the version before that event and, with no later event to wake it, stay there; the
+        # record at the head is at hand, so the view is built from it.
+        data = read_models.view(record, seat if not public else None, loaded.ts or time.time())
     waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
     players = {p for s in waiting if s < len(record.seats) and (p := record.seats[s].player_id)}
     zsets: dict[str, list[bytes]] = {}
