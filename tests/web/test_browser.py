@@ -126,8 +126,12 @@ def test_two_players_see_each_others_moves_live(new_page: Any, web_server: WebSe
     wait_my_turn(page_b)
     expect(page_b.locator(".log-list")).to_contain_text("Ana added (amount 3")
 
-    # a dropped stream reconnects from the last version seen, with a fresh ticket (never the token)
-    seen = version_of(page_b)
+    # a dropped stream reconnects from the last version seen, with a fresh ticket (never the token). The page
+    # may have caught up by the 'online' refresh before its stream reconnected: wait until the stream itself
+    # has delivered the head (the move log's last line is the stream's last event) before dropping it.
+    with web_server.api(bo["token"]) as client:
+        seen = client.get(f"/games/{game_id}/view").json()["version"]
+    expect(page_b.locator(".log-list li").last).to_have_attribute("value", str(seen))
     page_b.evaluate("window.__sources.at(-1).close(); window.__sources.at(-1).onerror()")
     page_b.get_by_role("button", name="Add: amount 2").click()
     wait_my_turn(page_a)
