@@ -27,6 +27,7 @@ neither their interleaving nor the last seat still planning counts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -163,6 +164,8 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     if len(legal) == 1:
         return legal[0]
     config = config or adapter.search
+    if adapter.search_evaluate is not None:
+        adapter = dataclasses.replace(adapter, evaluate=adapter.search_evaluate)
     started = time.perf_counter()
     deadline = started + budget
     seat = seat_of(legal)
