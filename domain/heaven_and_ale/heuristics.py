@@ -288,9 +288,16 @@ def make_evaluate(weights: Sequence[float]) -> Callable[[HAState, int], float]:
     return evaluate
 
 
+SEARCH = Params(coin_value=6.0)
+"""The search bot's constants (``bench/tune_heaven_and_ale.py --params``: greedy with them against greedy with
+:data:`HAND`)."""
+
+search_evaluate = make_hand_evaluate(SEARCH)
+"""The search bot's evaluation: the estimate with :data:`SEARCH`'s constants (the greedy bot keeps :data:`HAND`)."""
+
 evaluate: Callable[[HAState, int], float] = make_evaluate(WEIGHTS) if len(WEIGHTS) == len(FEATURES) else hand_evaluate
 """The bots' evaluation: the fitted one (``weights.py``), or the hand-made one while no weights are fitted."""
 
 
-__all__ = ["FEATURES", "HAND", "Params", "make_hand_evaluate", "evaluate", "estimate", "evened_level", "bracket_value", "features", "fitted_estimate",
+__all__ = ["FEATURES", "HAND", "SEARCH", "Params", "make_hand_evaluate", "search_evaluate", "evaluate", "estimate", "evened_level", "bracket_value", "features", "fitted_estimate",
            "hand_evaluate", "make_evaluate", "projected_production"]
