@@ -78,6 +78,33 @@ class Repository:
         self.put(game_id, loaded)
         return loaded
 
+    def current_many(self, game_ids: list[str], missing_only: bool = False,
+                     seeds: list[str] | None = None) -> tuple[dict[str, Loaded], dict[str, bytes]]:
+        """:meth:`current` of several games in two round trips (the snapshots of those not cached, then every
+        log's tail), and the seeds of the games in ``seeds`` that Redis holds (read with the snapshots).
+        ``missing_only``: a cached record is taken as it is (the processor's, which its appends keep at the
+        head) and only the others are read."""
+        base: dict[str, Loaded] = {}
+        missing: list[str] = []
+        for game_id in dict.fromkeys(game_ids):
+            loaded = self.cached(game_id)
+            if loaded is None:
+                missing.append(game_id)
+            else:
+                base[game_id] = loaded
+        found: dict[str, bytes] = {}
+        if missing or seeds:
+            snaps, found = self.store.snapshots_many(missing if self.use_snapshots else [], seeds or [])
+            for game_id in missing:
+                snap = snaps.get(game_id)
+                base[game_id] = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
+        todo = missing if missing_only else list(base)
+        tails = self.store.read_raw_after_many({game_id: base[game_id].version for game_id in todo})
+        for game_id in todo:
+            base[game_id] = fold_raw(base[game_id], game_id, tails[game_id])
+            self.put(game_id, base[game_id])
+        return base, found
+
     def advance(self, game_id: str, since: int | None,
                 probe: Callable[[GameRecord], T]) -> tuple[Loaded, list[tuple[int, float, T]]]:
         """The head record, and ``(version, ts, probe(record))`` after every command after ``since``.

@@ -68,6 +68,12 @@ class FeedFollower:
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         raise NotImplementedError
 
+    def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
+        """Handle what one read of every owned feed returned, ``(shard, entries)`` each; a follower that can
+        work several shards' entries together (one round trip for all) overrides this."""
+        for shard, entries in batches:
+            self.handle_entries(shard, entries)
+
     def idle(self) -> None:
         """Called once per loop turn (periodic work)."""
 
@@ -106,10 +112,10 @@ class FeedFollower:
             streams[self.keys.feed(shard)] = self._checkpoints[shard]
         self._rewind_ms = 0
         reply = read_streams(self.redis, streams, count=count, block_ms=block_ms)
-        handled = 0
-        for stream, entries in reply or []:
-            self.handle_entries(shard_of(stream), entries)
-            handled += len(entries)
+        batches = [(shard_of(stream), entries) for stream, entries in reply or [] if entries]
+        if batches:
+            self.handle_batch(batches)
+        handled = sum(len(entries) for _, entries in batches)
         if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
             self.trim()
         return handled

@@ -39,13 +39,18 @@ class Projector(FeedFollower):
         self._waiting_since: dict[tuple[str, int], float] = {}
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
-        games: dict[str, float] = {}
-        for _, fields in entries:
-            games[fields[b"g"].decode()] = time.time()
+        self.handle_batch([(shard, entries)])
+
+    def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
+        """Every game the entries name, at the head of its log: the logs' new events read in one round trip,
+        every read model and the checkpoints they cover written in another."""
+        games = list(dict.fromkeys(fields[b"g"].decode() for _, entries in batches for _, fields in entries))
+        loaded = self.repo.current_many(games)[0]
         pipe = self.redis.pipeline(transaction=False)
         for game_id in games:
-            self.project(game_id, pipe)
-        self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
+            self.project(game_id, pipe, loaded[game_id])
+        for shard, entries in batches:
+            self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
         pipe.execute()
 
     def project(self, game_id: str, pipe: Any, loaded: Loaded | None = None) -> int:
