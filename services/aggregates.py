@@ -105,14 +105,15 @@ class Repository:
             self.put(game_id, base[game_id])
         return base, found
 
-    def advance(self, game_id: str, since: int | None,
-                probe: Callable[[GameRecord], T]) -> tuple[Loaded, list[tuple[int, float, T]]]:
+    def advance(self, game_id: str, since: int | None, probe: Callable[[GameRecord], T],
+                tail: tuple[int, list[bytes]] | None = None) -> tuple[Loaded, list[tuple[int, float, T]]]:
         """The head record, and ``(version, ts, probe(record))`` after every command after ``since``.
 
         The reactor's turn clocks need each state a game passed through, not only the head (a seat may
         finish its turn and be to act again before anyone looks). When the cached record is already
         past ``since`` (another caller moved it on), it is rebuilt from a snapshot at or before
-        ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now.
+        ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now. ``tail``
+        (version, envelopes after it): the log read ahead, used when the cached record is at that version.
         """
         loaded = self._cache.get(game_id)
         if loaded is None or (since is not None and loaded.version > since):
@@ -129,13 +130,21 @@ class Repository:
             if record is not None and (since is None or version > since):
                 steps.append((version, ts, probe(record)))
 
-        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version), observe)
+        if tail is not None and tail[0] == loaded.version and loaded.record is not None:
+            raw = tail[1]
+        else:
+            raw = self.store.read_raw(game_id, after=loaded.version)
+        loaded = fold_raw(loaded, game_id, raw, observe)
         self.put(game_id, loaded)
         return loaded, steps
 
     def at(self, game_id: str, version: int) -> Loaded:
         """The record at a past ``version`` (replay), from the log alone; the cache is not touched."""
         return fold_raw(Loaded(None, 0, GENESIS_HASH), game_id, self.store.read_raw(game_id, until=version))
+
+    def peek(self, game_id: str) -> Loaded | None:
+        """The cached record, if any, leaving the cache's order alone."""
+        return self._cache.get(game_id)
 
     def cached(self, game_id: str) -> Loaded | None:
         loaded = self._cache.get(game_id)

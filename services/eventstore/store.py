@@ -396,19 +396,25 @@ class EventStore:
         """For many games at once, the stored envelopes after each one's version (``after``: game -> version),
         in one round trip; a game whose log reaches into compressed segments or an archive is read on its own
         by :meth:`read_raw` (a rare extra round trip)."""
-        games = list(after)
-        if not games:
+        if not after:
             return {}
         pipe = self.redis.pipeline(transaction=False)
-        for game_id in games:
-            pipe.xrange(self.keys.events(game_id), f"{after[game_id] + 1}-0", "+")
+        self.queue_tails(pipe, after)
+        return self.take_tails(after, pipe.execute())
+
+    def queue_tails(self, pipe: Any, after: dict[str, int]) -> None:
+        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (three replies per game, in order)."""
+        for game_id, version in after.items():
+            pipe.xrange(self.keys.events(game_id), f"{version + 1}-0", "+")
             pipe.exists(self.keys.archived(game_id))
             pipe.hget(self.keys.head(game_id), "version")
-        replies = pipe.execute()
+
+    def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
+        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``)."""
         found: dict[str, list[bytes]] = {}
-        for i, game_id in enumerate(games):
-            entries, archived, head = replies[3 * i:3 * i + 3]
-            version = after[game_id]
+        for game_id, version in after.items():
+            entries, archived, head = replies[:3]
+            del replies[:3]
             whole = head is None or not entries and int(head) <= version or entries and \
                 _version(entries[0][0]) == version + 1
             if archived or not whole:  # not just the stream's tail: the careful path
