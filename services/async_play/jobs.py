@@ -29,6 +29,7 @@ from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion,
 from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
+from ..batching import BatchWrites, ReadAhead
 from ..bootstrap import Root, job_root
 from ..bots import choose
 from ..commands import new_reply
@@ -36,7 +37,6 @@ from ..eventstore import EventStore, Keys
 from ..redisconn import job_store
 from ..settings import AsyncSettings
 from . import clock
-from ..batching import BatchWrites, ReadAhead
 from .notify import Notifier
 from .turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
 from .vacation import Vacations
