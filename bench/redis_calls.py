@@ -172,7 +172,7 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
             for name, part in parts:
                 COUNTS.setdefault(name, Counter()).clear()
                 stats = commandstats(admin)
-                profiler = cProfile.Profile() if name == profile and turn else None
+                profiler = cProfile.Profile(time.process_time) if name == profile and turn else None
                 cpu = time.process_time()
                 if profiler is not None:
                     profiler.runcall(part.drain)

@@ -25,7 +25,7 @@ import redis
 from .aggregates import Repository
 from .bootstrap import bootstrap
 from .leases import ShardLeases
-from .redisconn import read_streams
+from .redisconn import is_cluster, read_streams
 from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
 
@@ -136,6 +136,17 @@ class FeedFollower:
         """Persist how far ``shard``'s feed is handled (in ``pipe`` when given)."""
         (pipe or self.redis).set(self.keys.checkpoint(self.role, shard), entry_id)
         self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+
+    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any) -> None:
+        """:meth:`save_checkpoint` of several shards in one command (one per shard on a cluster: each shard's
+        checkpoint has its slot)."""
+        if is_cluster(self.redis) or len(entry_ids) == 1:
+            for shard, entry_id in entry_ids.items():
+                self.save_checkpoint(shard, entry_id, pipe)
+            return
+        pipe.mset({self.keys.checkpoint(self.role, shard): entry_id for shard, entry_id in entry_ids.items()})
+        for shard, entry_id in entry_ids.items():
+            self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
 
     def forget_checkpoints(self) -> None:
         self._checkpoints.clear()

@@ -49,8 +49,7 @@ class Projector(FeedFollower):
         pipe = self.redis.pipeline(transaction=False)
         for game_id in games:
             self.project(game_id, pipe, loaded[game_id])
-        for shard, entries in batches:
-            self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
+        self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, pipe)  # with what they cover
         pipe.execute()
 
     def project(self, game_id: str, pipe: Any, loaded: Loaded | None = None) -> int:
@@ -63,12 +62,12 @@ class Projector(FeedFollower):
         updated = loaded.ts or time.time()
         k = self.keys
         summary = read_models.meta(record, updated).to_json()
-        pipe.set(k.meta(game_id), orjson.dumps(summary))
+        written: dict[str, bytes] = {k.meta(game_id): orjson.dumps(summary)}
         # An archived game keeps its meta (the summary); its views are built from the archive when asked.
         if record.status != "scored" or self.store.archived(game_id) is None:
-            pipe.set(k.view(game_id, None), read_models.dump_view(read_models.view_of(summary, record, None)))
-            for seat in range(len(record.seats)):
-                pipe.set(k.view(game_id, seat), read_models.dump_view(read_models.view_of(summary, record, seat)))
+            for seat in (None, *range(len(record.seats))):
+                written[k.view(game_id, seat)] = read_models.dump_view(read_models.view_of(summary, record, seat))
+        pipe.mset(written)  # one command: the game's read models share its slot
         if record.status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
         else:

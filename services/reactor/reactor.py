@@ -84,8 +84,7 @@ class Reactor(FeedFollower):
             for game_id in games:
                 self.react(game_id, tails.get(game_id))
             self.async_play.send_your_turns()
-            for shard, entries in batches:
-                self.save_checkpoint(shard, entries[-1][0], writes.pipe)
+            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
             writes.execute()
         finally:
             self.async_play.batch(None, None)
