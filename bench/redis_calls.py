@@ -198,7 +198,8 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
             stats = pstats.Stats(profiles[0])
             for more in profiles[1:]:
                 stats.add(more)
-            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats("cumulative").print_stats(30)
+            stats.sort_stats("tottime").print_stats(30)
     finally:
         for _, part in parts:
             part.leases.release_all()

@@ -17,7 +17,7 @@ import orjson
 from domain.core.lifecycle import GameRecord, actor_seat, apply, begin_command
 
 from .eventstore import GENESIS_HASH, Envelope, EventStore, Keys
-from .eventstore.envelope import decode_event
+from .eventstore.envelope import event_decoder
 
 
 @dataclass
@@ -46,6 +46,7 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
     record = loaded.record
     last: dict = {}
     command_id = loaded.command_id
+    decoders: dict[tuple[str, str, int], Callable[[dict[str, Any]], Any]] = {}  # this fold's, looked up once
     for item in raw:
         doc = orjson.loads(item)
         if on_command is not None and last and doc["command_id"] != last["command_id"]:
@@ -55,7 +56,11 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
             begin_command(record, actor_seat(record, doc.get("actor")))
         last = doc
         game_type = record.game_type if record else last["payload"].get("game", "")
-        record = apply(record, game_id, decode_event(game_type, last["type"], last["schema_version"], last["payload"]))
+        key = (game_type, last["type"], last["schema_version"])
+        decode = decoders.get(key)
+        if decode is None:
+            decode = decoders[key] = event_decoder(*key)
+        record = apply(record, game_id, decode(last["payload"]))
     if on_command is not None:
         on_command(record, last["version"], last["ts"])
     return Loaded(record, last["version"], last["hash"], last["ts"], last["command_id"])

@@ -60,6 +60,7 @@ class Reactor(FeedFollower):
         self.ratings = Ratings(client, self.keys)
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
+        self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
 
     def idle(self) -> None:
         """The watchdog's sweep, every ``watchdog_interval_seconds``."""
@@ -80,14 +81,17 @@ class Reactor(FeedFollower):
         read_ahead, tails = self._read_ahead(games)
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
+        self._specs = []
         try:
             for game_id in games:
                 self.react(game_id, tails.get(game_id))
+            self.enqueue_many(self._specs)
             self.async_play.send_your_turns()
             self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
             writes.execute()
         finally:
             self.async_play.batch(None, None)
+            self._specs = None
 
     def _read_ahead(self, games: list[str]) -> tuple[ReadAhead, dict[str, tuple[int, list[bytes]]]]:
         """One round trip: the games' clocks, the new events of those cached here, and what sending a message
@@ -128,7 +132,11 @@ class Reactor(FeedFollower):
         if record is None:
             return []
         specs = self.specs(record, loaded.version)
-        enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
+        if self._specs is not None:  # the batch's: enqueued with the others at its end (ids as asked for)
+            self._specs += specs
+            enqueued = [spec.job_id for spec in specs]
+        else:
+            enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
         enqueued += self.schedule_archive(record)
         if specs:
             self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: clock.now()})
@@ -212,6 +220,25 @@ class Reactor(FeedFollower):
                 requeued.append(spec.job_id)
                 log.warning("lost archive job enqueued again", game_id=game_id)
         return requeued
+
+    def enqueue_many(self, specs: list[JobSpec]) -> list[str]:
+        """Enqueue those of ``specs`` whose job does not exist: which exist is asked in one round trip, and the
+        new ones due now are enqueued in one (a delayed one is scheduled on its own); returns their ids."""
+        if not specs:
+            return []
+        pipe = self.queue.connection.pipeline(transaction=False)
+        for spec in specs:
+            pipe.exists(Job.key_for(spec.job_id))
+        fresh = list({spec.job_id: spec for spec, found in zip(specs, pipe.execute()) if not found}.values())
+        due = [spec for spec in fresh if not spec.delay]
+        for spec in fresh:
+            if spec.delay:
+                self.enqueue(spec, force=True)
+        if due:
+            self.queue.enqueue_many([Queue.prepare_data(
+                spec.func, spec.args, spec.kwargs, result_ttl=600, failure_ttl=24 * 3600, job_id=spec.job_id,
+                retry=Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None) for spec in due])
+        return [spec.job_id for spec in fresh]
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
         """Enqueue ``spec`` unless a job with its id exists (``force``: the caller deleted a lost one)."""
