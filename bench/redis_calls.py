@@ -16,6 +16,9 @@ so every call is charged to the part that made it.
 * CPU µs per command of each part's phase (process CPU time, load-independent; the three parts run in
   this process one after another).
 
+Each phase ends with the part's read that finds nothing more (one per round and part): with ``--games 1``
+that read is a whole round trip per command, as it is for a part waiting on its next command.
+
 By default a private redis-server (no persistence) is started on ``--port`` in a temporary directory and
 stopped at the end; with ``--redis-url`` an existing server is used (its figures include whatever else
 that server runs at the time, so use a database nobody else uses).

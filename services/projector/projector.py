@@ -21,6 +21,7 @@ from projections import read_models
 from ..aggregates import Loaded, fold_raw
 from ..eventstore import GENESIS_HASH
 from ..feed import FeedFollower
+from ..redisconn import is_cluster
 from ..settings import Settings
 
 log = structlog.get_logger("taproom.projector")
@@ -67,7 +68,11 @@ class Projector(FeedFollower):
         if record.status != "scored" or self.store.archived(game_id) is None:
             for seat in (None, *range(len(record.seats))):
                 written[k.view(game_id, seat)] = read_models.dump_view(read_models.view_of(summary, record, seat))
-        pipe.mset(written)  # one command: the game's read models share its slot
+        if is_cluster(self.redis):  # a cluster pipeline refuses MSET, though these keys share a slot
+            for key, value in written.items():
+                pipe.set(key, value)
+        else:
+            pipe.mset(written)  # one command for all of them
         if record.status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
         else:
