@@ -69,8 +69,8 @@ class Projector(FeedFollower):
             for seat in (None, *range(len(record.seats))):
                 written[k.view(game_id, seat)] = read_models.dump_view(read_models.view_of(summary, record, seat))
         if is_cluster(self.redis):  # a cluster pipeline refuses MSET, though these keys share a slot
-            for key, value in written.items():
-                pipe.set(key, value)
+            for name, value in written.items():
+                pipe.set(name, value)
         else:
             pipe.mset(written)  # one command for all of them
         if record.status == "open":
