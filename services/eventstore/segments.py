@@ -135,10 +135,10 @@ def decode(game_id: str, first: int, blob: bytes, previous: Block | None) -> Blo
     :func:`needs_previous` says so."""
     if blob[:1] == b"x":  # format 1: zlib's header
         raw = zlib.decompress(blob)
-        events, _, commands = raw.partition(b"\n\n")
-        lines = events.split(b"\n")
-        return Block(lines, [orjson.loads(c) for c in commands.split(b"\n") if c], raw,
-                     str(orjson.loads(lines[-1]).get("hash", "")))
+        stored, _, commands = raw.partition(b"\n\n")
+        envelopes = stored.split(b"\n")
+        return Block(envelopes, [orjson.loads(c) for c in commands.split(b"\n") if c], raw,
+                     str(orjson.loads(envelopes[-1]).get("hash", "")))
     flag, anchor = blob[0], blob[1:33].hex()
     if flag == LEAN_WITH_DICTIONARY:
         assert previous is not None, "a block compressed with the one before it"

@@ -446,6 +446,7 @@ class EventStore:
             if any(blob is None for blob in blobs):
                 return None
             for i, blob in zip(todo, blobs):
+                assert blob is not None
                 first = spans[i][0]
                 previous = None
                 if needs_previous(blob, first):
