@@ -438,3 +438,29 @@ def test_an_altered_lean_segment_fails_the_chain_check(client, settings):
     assert [e.version for e in envelopes] == list(range(1, kernel.store.head(gid)[0] + 1))
     report = verify(envelopes, kernel.store.command_records(gid))
     assert not report.chain_ok and f"event {last} was altered" in " ".join(report.problems)
+
+
+def test_an_open_game_that_expires_is_archived_and_leaves_redis(fake_client, settings, tmp_path):
+    """Bounded memory also for games that never start: an expired open game reveals its seed (nothing was
+    dealt from it) and is archived after the same delay as a scored one; its record still verifies."""
+    from domain.core.lifecycle import ExpireGame
+
+    settings = settings.model_copy(update={"archive_after_seconds": 120.0, "archive_dir": str(tmp_path)})
+    kernel = Kernel(fake_client, settings)
+    gid = uuid.uuid4().hex[:10]
+    assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {},
+                             "seats": [{"name": "p0"}, {}], "seed_commitment": ""}, dev_seed="expiring").accepted
+    assert kernel.send(gid, ExpireGame().model_dump(mode="json")).accepted
+    assert kernel.store.read(gid)[-1].type == "taproom.SeedRevealed"
+    queue = Queue(settings.rq_queue, connection=fake_client)
+    reactor = Reactor(fake_client, settings, queue=queue, name="r1")
+    reactor.drain()
+    archive_jobs = [j for j in ScheduledJobRegistry(queue=queue).get_job_ids() if j.startswith("archive-")]
+    assert len(archive_jobs) == 1 and gid in archive_jobs[0]
+    exported = list(export_lines(kernel.store, gid))
+    assert verify(read_record(exported)).ok
+    with jobs_run_with(settings):
+        assert jobs.archive_game(gid, connection=fake_client)["status"] == "archived"
+    assert set(_game_keys(kernel, gid)) <= {"meta", "arch"}
+    assert list(export_lines(kernel.store, gid)) == exported
+    assert orjson.loads(fake_client.get(kernel.keys.meta(gid)))["status"] == "expired"
