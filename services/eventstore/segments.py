@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -47,15 +46,40 @@ _SHARED = ("command_id", "actor", "ts")
 _BODY = tuple(name for name in _ORDER if name not in _REBUILT)
 
 
-@dataclass(frozen=True)
 class Block:
     """A decoded segment: envelopes (JSON as stored), command records, its decompressed bytes (the next
-    block's dictionary) and the hash of its last event."""
+    block's dictionary) and the hash of its last event. A format-2 block rebuilds its envelopes and parses
+    its records only when they are asked for: a block read only as the dictionary of the next one is just
+    inflated."""
 
-    events: list[bytes]
-    records: list[dict[str, Any]]
-    raw: bytes
-    anchor: str
+    __slots__ = ("raw", "anchor", "_events", "_records", "_lazy")
+
+    def __init__(self, events: list[bytes] | None, records: list[dict[str, Any]] | None, raw: bytes, anchor: str,
+                 lazy: tuple[str, int, str] | None = None) -> None:
+        self.raw = raw
+        self.anchor = anchor
+        self._events = events
+        self._records = records
+        self._lazy = lazy  # (game id, first version, hash of the event before) to rebuild from ``raw``
+
+    @property
+    def events(self) -> list[bytes]:
+        if self._events is None:
+            self._parse()
+        assert self._events is not None
+        return self._events
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        if self._records is None:
+            self._parse()
+        assert self._records is not None
+        return self._records
+
+    def _parse(self) -> None:
+        assert self._lazy is not None
+        game_id, first, prev_hash = self._lazy
+        self._events, self._records = _rebuild_all(game_id, first, self.raw, prev_hash, self.anchor)
 
 
 def _rebuild(game_id: str, version: int, lean: dict[str, Any], record: dict[str, Any],
@@ -148,7 +172,15 @@ def decode(game_id: str, first: int, blob: bytes, previous: Block | None) -> Blo
     else:
         raise ValueError(f"segment format {flag} unknown")
     raw = unpacker.decompress(blob[33:]) + unpacker.flush()
+    if blob[1:33] == bytes(32):  # the last hash was not 64 hex digits: its event is kept whole, hash and all
+        anchor = str(orjson.loads(raw[raw.rindex(b"\n=") + 2:]).get("hash", ""))
     prev_hash = previous.anchor if previous is not None else GENESIS_HASH
+    return Block(None, None, raw, anchor, (game_id, first, prev_hash))
+
+
+def _rebuild_all(game_id: str, first: int, raw: bytes, prev_hash: str,
+                 anchor: str) -> tuple[list[bytes], list[dict[str, Any]]]:
+    """The envelopes and records of a format-2 block's lines."""
     lines = raw.split(b"\n")
     events: list[bytes] = []
     records: list[dict[str, Any]] = []
@@ -163,7 +195,6 @@ def decode(game_id: str, first: int, blob: bytes, previous: Block | None) -> Blo
             if line[:1] == b"=":
                 events.append(line[1:])
                 prev_hash = str(orjson.loads(line[1:]).get("hash", ""))
-                anchor = prev_hash if i == len(lines) else anchor
                 continue
             fields, digest = _rebuild(game_id, version, orjson.loads(line), record, prev_hash)
             fields["hash"] = anchor if i == len(lines) else digest  # the last one: as it was stored
@@ -171,4 +202,4 @@ def decode(game_id: str, first: int, blob: bytes, previous: Block | None) -> Blo
             prev_hash = digest
     if len(events) != sum(r["to_version"] - r["from_version"] for r in records) or not events:
         raise ValueError(f"segment from {first} of {game_id} does not decode")
-    return Block(events, records, raw, anchor)
+    return events, records

@@ -96,9 +96,10 @@ def _version(entry_id: bytes | str) -> int:
 class _SegmentCache:
     """Decoded segments by (prefix, game, field): they never change once written, so every store shares them."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 1024) -> None:
         self.size = size
         self._items: OrderedDict[tuple[str, str, bytes], Block] = OrderedDict()
+        self._last: dict[tuple[str, str], tuple[int, bytes]] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, str, bytes]) -> Block | None:
@@ -113,6 +114,21 @@ class _SegmentCache:
             self._items[key] = segment
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+    def wrote(self, prefix: str, game_id: str, last: int, field: bytes) -> None:
+        """Remember the segment a compaction just appended (the next one of the game follows it)."""
+        with self._lock:
+            self._last[(prefix, game_id)] = (last, field)
+            while len(self._last) > self.size * 4:
+                self._last.pop(next(iter(self._last)))
+
+    def last(self, prefix: str, game_id: str, ending: int) -> Block | None:
+        """The segment of the game ending at version ``ending`` that this process appended, if still cached."""
+        with self._lock:
+            found = self._last.get((prefix, game_id))
+        if found is None or found[0] != ending:
+            return None
+        return self.get((prefix, game_id, found[1]))
 
 
 SEGMENTS = _SegmentCache()
@@ -394,23 +410,27 @@ class EventStore:
         segment before it as dictionary; nothing written earlier is rewritten); the ids go to the settled-ids
         index. Idempotent; False when nothing moved."""
         k = self.keys
-        entries = self.redis.xrange(k.events(game_id), "-", f"{upto}-1")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(k.events(game_id), "-", f"{upto}-1")
+        pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
+        entries, records = pipe.execute()
         if not entries:
             return False
         first = _version(entries[0][0])
         raws = [fields[b"e"] for _, fields in entries]
         ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
-        found = self.redis.hmget(k.commands(game_id), ids)
-        present = [bytes(r) for r in found if r is not None]
+        present = [bytes(records[i.encode()]) for i in ids if i.encode() in records]
         if len(present) != len(ids):
             return False  # not whole commands (or moved meanwhile)
         previous = None
         if first > 1:
-            spans = self._segment_fields(game_id)
-            blocks = self._blocks(game_id, spans, len(spans) - 1, len(spans) - 1) if spans else None
-            if not blocks or spans[-1][1] != first - 1:
-                return False  # the segments do not end where the stream starts (moved meanwhile)
-            previous = blocks[0]
+            previous = SEGMENTS.last(k.prefix, game_id, first - 1)  # the block this process wrote last
+            if previous is None:
+                spans = self._segment_fields(game_id)
+                blocks = self._blocks(game_id, spans, len(spans) - 1, len(spans) - 1) if spans else None
+                if not blocks or spans[-1][1] != first - 1:
+                    return False  # the segments do not end where the stream starts (moved meanwhile)
+                previous = blocks[0]
         encoded = encode(game_id, first, raws, present, previous)
         if encoded is None:
             return False  # the records are not the stretch's whole commands
@@ -421,6 +441,7 @@ class EventStore:
                               args=[first, upto, field, blob, index, "", *ids])
         if moved:
             SEGMENTS.put((k.prefix, game_id, field.encode()), block)
+            SEGMENTS.wrote(k.prefix, game_id, upto, field.encode())
         return bool(moved)
 
     def _segment_fields(self, game_id: str) -> list[tuple[int, int, bytes]]:
