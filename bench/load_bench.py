@@ -383,6 +383,7 @@ def main() -> None:
     parser.add_argument("--clients", default="1,4,16,64", help="client counts, comma separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run (after 2 s warm-up)")
     parser.add_argument("--api-workers", type=int, default=2, help="API processes (taproom api --workers N)")
+    parser.add_argument("--api-port", type=int, default=0, help="the API's port (default: a free one)")
     parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
     parser.add_argument("--bgio", default=None, help="folder of the boardgame.io peer, npm-installed (optional)")
     parser.add_argument("--lean", action="store_true",
@@ -395,7 +396,7 @@ def main() -> None:
         url = args.redis or stack.enter_context(own_redis())
         client = redis.Redis.from_url(url)
         aof = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync").get("appendfsync")
-        service = Service(url, args.api_workers).start()
+        service = Service(url, args.api_workers, **({"port": args.api_port} if args.api_port else {})).start()
         stack.callback(service.stop)
         stack.callback(_cleanup, client, service.prefix)
         bgio = None
