@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import NoScriptError
+
 from domain.core.lifecycle import GameRecord
 
 from ..aggregates import Loaded
@@ -29,7 +31,7 @@ from ..tokens import hash_token
 from .abuse import caller_of
 from .errors import ApiError
 from .principals import Principal, token_of
-from .ratelimit import Rate, queue_check, settle
+from .ratelimit import SCRIPT, Rate, queue_check, settle
 
 NEEDS_TOKEN = "this route needs 'Authorization: Bearer <token>'"
 
@@ -100,7 +102,11 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
             reads(pipe)
 
     if together:
-        loaded, replies = await parts.records.current(parts.redis, game_id, queue)
+        try:
+            loaded, replies = await parts.records.current(parts.redis, game_id, queue)
+        except NoScriptError:  # Redis lost its scripts (a restart, SCRIPT FLUSH): nothing was counted or read
+            await parts.counters.script_load(SCRIPT)
+            loaded, replies = await parts.records.current(parts.redis, game_id, queue)
         await settle(parts.counters, replies.pop(0), rates, now)
     else:  # the counters on rq's server (a clustered event store): both round trips at once
         refusal: ApiError | None

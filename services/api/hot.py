@@ -157,9 +157,21 @@ def _json_object(scope: dict[str, Any], raw: bytes | None) -> dict[str, Any]:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise Unusual from None  # FastAPI reads it with the json module (which accepts a little more) and says why
-    if not isinstance(body, dict):
+    if not isinstance(body, dict) or _big_float(body):
         raise Unusual
     return body
+
+
+def _big_float(value: Any) -> bool:
+    """Whether a float past 2**53 is in ``value``: orjson reads an integer literal past 64 bits as a float,
+    where FastAPI's json module reads the integer (and the bound refuses it, naming the field)."""
+    if isinstance(value, float):
+        return not -MAX_INT <= value <= MAX_INT
+    if isinstance(value, dict):
+        return any(_big_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_big_float(v) for v in value)
+    return False
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:

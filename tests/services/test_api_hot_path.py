@@ -109,6 +109,8 @@ CASES = {
     "empty_body": lambda api, g, ann, bob: api.post(f"/games/{g}/commands", headers=bearer(ann)),
     "text_body": lambda api, g, ann, bob: api.post(f"/games/{g}/commands", content=b'{"type": "Add"}',
                                                    headers={**bearer(ann), "content-type": "text/plain"}),
+    "integer_past_64_bits": lambda api, g, ann, bob: api.post(f"/games/{g}/commands", headers=bearer(ann),
+                                                              json={"type": "Add", "amount": 2**70}),
     "integer_out_of_range": lambda api, g, ann, bob: api.post(f"/games/{g}/commands", headers=bearer(ann),
                                                               json={"type": "Add", "amount": 2**60}),
     "unknown_game": lambda api, g, ann, bob: api.post("/games/nosuchgame/commands", headers=bearer(ann),
@@ -216,3 +218,14 @@ def test_a_rotated_token_is_refused_at_once_by_every_api_process(prefix, setting
                 assert moved.status_code == 200, moved.text
         finally:
             service.stop()
+
+
+def test_redis_forgetting_the_rate_script_costs_nothing(ways, clients):
+    """After a restart or SCRIPT FLUSH Redis lacks the rate script: the request loads it and goes on."""
+    api = ways["hot"]
+    g, ann, _ = _game(api)
+    for target in {id(c): c for c in (clients(), getattr(clients, "queue", clients)())}.values():
+        if not hasattr(target, "nodes_manager"):  # the counters are never on a cluster
+            target.script_flush()
+    assert api.get(f"/games/{g}/legal", headers=bearer(ann)).status_code == 200
+    assert api.post(f"/games/{g}/commands", headers=bearer(ann), json={"type": "Add", "amount": 1}).status_code == 200
