@@ -72,6 +72,25 @@ def test_create_view_play_and_history(api):
     assert at["version"] == 3 and at["board"]["total"] == 0
 
 
+def test_views_are_at_the_head_of_the_log_while_the_projector_lags(api, service):
+    """A page refreshes when its stream delivers an event: the view it then reads must include that event,
+    even before the projector has folded it (else the page stays a version behind until the next move)."""
+    game = new_game(api)
+    gid, (ann, bob) = game["game_id"], (s["token"] for s in game["seats"])
+    projected = wait_for(api, f"/games/{gid}", until=lambda b: b.get("version", 0) >= 3)
+    service.projector.handle_entries = lambda shard, entries: None  # the projector falls behind from here
+    answer = api.post(f"/games/{gid}/commands", headers=bearer(ann), json={"type": "Add", "amount": 2})
+    assert answer.status_code == 200, answer.text
+    head = answer.json()["version"]
+    assert head > projected["version"]
+    public = api.get(f"/games/{gid}").json()
+    assert public["version"] == head and public["board"]["total"] == 2
+    for token in (ann, bob):
+        seat_view = api.get(f"/games/{gid}/view", headers=bearer(token)).json()
+        legal = api.get(f"/games/{gid}/legal", headers=bearer(token)).json()
+        assert seat_view["version"] == legal["version"] == head and seat_view["to_act"] == [1]
+
+
 def test_players_join_open_seats_and_the_inbox_lists_their_turn_first(api):
     ann = api.post("/players", json={"name": "Ann"}).json()
     game = api.post("/games", headers=bearer(ann["token"]), json={

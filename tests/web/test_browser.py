@@ -126,8 +126,12 @@ def test_two_players_see_each_others_moves_live(new_page: Any, web_server: WebSe
     wait_my_turn(page_b)
     expect(page_b.locator(".log-list")).to_contain_text("Ana added (amount 3")
 
-    # a dropped stream reconnects from the last version seen, with a fresh ticket (never the token)
-    seen = version_of(page_b)
+    # a dropped stream reconnects from the last version seen, with a fresh ticket (never the token). The page
+    # may have caught up by the 'online' refresh before its stream reconnected: wait until the stream itself
+    # has delivered the head (the move log's last line is the stream's last event) before dropping it.
+    with web_server.api(bo["token"]) as client:
+        seen = client.get(f"/games/{game_id}/view").json()["version"]
+    expect(page_b.locator(".log-list li").last).to_have_attribute("value", str(seen))
     page_b.evaluate("window.__sources.at(-1).close(); window.__sources.at(-1).onerror()")
     page_b.get_by_role("button", name="Add: amount 2").click()
     wait_my_turn(page_a)
@@ -178,6 +182,53 @@ def test_a_slow_refresh_never_replaces_a_newer_turn_on_the_page(page: Any, web_s
     expect(page.locator(".game")).to_have_attribute("data-version", str(head))
     expect(page.locator(".game")).to_have_attribute("data-my-turn", "1")
     expect(page.get_by_role("button", name="Add: amount 1")).to_be_enabled()
+
+
+@pytest.mark.parametrize(("who", "window"), [("spectator", "history"), ("player", "history"), ("player", "ticket")])
+def test_a_move_made_while_the_page_opens_its_stream_reaches_the_page(page: Any, web_server: WebServer, who: str,
+                                                                      window: str):
+    """The page draws the view, reads the history, then opens its stream (a seat first asks for a stream
+    ticket). A move made after the view was read is in the history but not on the page: the stream must start
+    from the version the page shows, or that move never reaches it (it started after the history's end)."""
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "counter", "options": {"target": 60},
+                                              "seats": [{"me": True}, {"name": "Guest"}]}).json()
+        game_id = created["game_id"]
+    held: list[Any] = []
+
+    def next_held() -> Any:
+        deadline = time.monotonic() + 10
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert held, "the page asked for nothing more"
+        return held.pop(0)
+
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/games/{game_id}/(events\?after=0|stream-ticket)"), hold)
+    if who == "player":
+        sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".game")).to_have_attribute("data-version", "3")  # drawn; history and stream held back
+    request = next_held()
+    if window == "ticket":
+        request.continue_()
+        request = next_held()
+        assert "stream-ticket" in request.request.url
+    with web_server.api(ana["token"]) as client:  # a move from Ana's other device
+        moved = client.post(f"/games/{game_id}/commands", json={"type": "Add", "amount": 1})
+        assert moved.status_code == 200, moved.text
+    holding[0] = False
+    request.continue_()
+    expect(page.locator(".game")).to_have_attribute("data-version", str(moved.json()["version"]))
+    expect(page.locator(".game")).to_have_attribute("data-my-turn", "0")
 
 
 def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):

@@ -159,19 +159,25 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     expect(pages[0].locator("[data-testid=tf-planning-1]")).to_contain_text("planning", timeout=20_000)
     # Ana plans and finishes while Ben has not moved; Ben's page still offers his dice and shows Ana ready
     a = pages[0]
-    while True:
-        # the page settles first: while a move's answer and the stream's refresh overlap it may briefly offer nothing
-        expect(a.locator(".tf .target").first).to_be_visible(timeout=20_000)
-        if _targets(a, "finish").count() and not _targets(a, "die").count():
-            break
+    sent: list[str] = []  # what Ana's page sent: a finish she never clicked would be a page fault, not a wait
+    a.on("request", lambda r: sent.append((r.post_data_json or {}).get("type", "?"))
+         if r.method == "POST" and r.url.endswith(f"/games/{gid}/commands") else None)
+    ana_ready = a.locator("[data-testid=tf-planning-0]")
+    finished = False
+    while "ready" not in ana_ready.inner_text():
+        # the page settles first: a move's answer and the stream's refresh may overlap; it then offers her dice,
+        # the spaces for the chosen one, or only the finish (all placed), unless she is ready already
+        a.wait_for_function("""() => document.querySelector('.tf .target')
+            || document.querySelector('[data-testid=tf-planning-0]')?.textContent.includes('ready')""", timeout=20_000)
+        assert finished or "FinishPlanning" not in sent, f"Ana's page finished planning by itself: {sent}"
         if _targets(a, "space").count():
             _click_command(a, _targets(a, "space").nth(chooser.randrange(_targets(a, "space").count())))
         elif _targets(a, "die").count():
             _targets(a, "die").first.click()
-        else:
-            break
-    expect(_targets(a, "finish")).to_be_visible(timeout=20_000)
-    _click_command(a, _targets(a, "finish"))
+        elif _targets(a, "finish").count():
+            finished = True
+            _click_command(a, _targets(a, "finish"))
+    assert sent.count("FinishPlanning") == 1, sent
     b = pages[1]
     expect(b.locator("[data-testid=tf-planning-0]")).to_contain_text("ready", timeout=20_000)  # over the stream
     expect(b.locator("[data-testid=tf-planning-1]")).to_contain_text("planning")

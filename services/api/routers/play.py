@@ -14,6 +14,7 @@ its seat is still to act, so a client needs about one request per move.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import orjson
@@ -25,6 +26,7 @@ from domain.core import get_game
 from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
 from projections import read_models
 
+from ...aggregates import Loaded
 from ...application import games
 from ...application.commands import actor_of
 from ...application.results import Accepted, Queued, Rejected
@@ -179,6 +181,17 @@ class _Prefetched:
         return self.zsets[key]
 
 
+def _at_head(raw: bytes | None, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """The projected view ``raw``, unless the projector has not folded the log's head yet: then the view built
+    from the record at the head (a page refreshing on a stream event would otherwise get the version before
+    that event and, with no later event to wake it, stay there)."""
+    data = read_models.load_view(raw) if raw is not None else None
+    if data is None or data["version"] < loaded.version:
+        assert loaded.record is not None
+        data = read_models.view(loaded.record, seat, loaded.ts or time.time())
+    return data
+
+
 async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, public: bool) -> Response:
     """A projected view (or one built from the record while the projector lags) with the clock of now."""
     parts = ctx.loop_parts()
@@ -200,7 +213,7 @@ async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, 
     else:
         seat = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
         raw = await parts.redis.get(ctx.keys.view(game_id, seat))
-    data = read_models.load_view(raw) if raw is not None else read_models.view(record, seat if not public else None, 0.0)
+    data = _at_head(raw, admitted.loaded, None if public else seat)
     waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
     players = {p for s in waiting if s < len(record.seats) and (p := record.seats[s].player_id)}
     zsets: dict[str, list[bytes]] = {}

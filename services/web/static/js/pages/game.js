@@ -1,6 +1,6 @@
 // The game page frame: seats, clock, move log in words, board (the game's module or the generic one),
 // controls, history slider, live stream, end-of-game sheet and fairness panel.
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
 import { follow } from "../stream.js";
@@ -40,7 +40,7 @@ export function GamePage({ gameId, params }) {
   const drawnVersion = useRef(0);
   const clockTries = useRef(0);
   const applied = useRef({ gameId: null, version: -1 }); // the newest version a refresh has shown
-  useEffect(() => {
+  useLayoutEffect(() => { // with the board's own update (a layout effect too): what it drew in this commit
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
   });
 
@@ -117,11 +117,16 @@ export function GamePage({ gameId, params }) {
       }
       if (stopped) return;
       setEvents(history.events);
-      const after = history.events.length ? history.events[history.events.length - 1].version : 0;
+      // The stream starts at the version the page shows, not at the end of the history: a move made between
+      // the view's read and the history's is in the history but not on the page, and nothing else would bring
+      // it (the stream would start after it). Events the history already has are not listed twice.
+      const read = history.events.length ? history.events[history.events.length - 1].version : 0;
+      const shown = applied.current.gameId === gameId ? applied.current.version : -1;
+      const after = shown >= 0 ? Math.min(shown, read) : read;
       stream = follow(gameId, {
         after, token,
         onEvent(event) {
-          setEvents((all) => [...all, event]);
+          setEvents((all) => (all.length && all[all.length - 1].version >= event.version ? all : [...all, event]));
           clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
           refreshTimer.current = setTimeout(refresh, 15);
         },
@@ -289,13 +294,16 @@ function ModuleBoard({ module, ctx, state }) {
   const instance = useRef(null);
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
-  useEffect(() => {
+  // Layout effects, run as the frame commits: the board draws the version the frame shows in the same frame.
+  // (A plain effect runs a frame later: meanwhile the page said version N with the board still at N-1, its
+  // targets those of the move just sent, and a click there went to a board about to change under it.)
+  useLayoutEffect(() => {
     // the module keeps this ctx; its api calls always reach the page's current functions
     const stable = { ...ctx, api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() } };
     instance.current = module.mount(root.current, stable);
     return () => instance.current?.destroy();
   }, [module]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     instance.current?.update(state);
   }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view]);
   return html`<div class="board-module" ref=${root}></div>`;
