@@ -124,6 +124,8 @@ class Service:
         return env
 
     def start(self) -> Service:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+            raise SystemExit(f"something already listens on port {self.port}: it would be measured instead")
         base = taproom_command()
         api = ([sys.executable, "-c", PROFILED, self.profile_path] if self.profile else base) + ["api", "--port", str(self.port)]
         if self.api_workers > 1:
@@ -133,7 +135,11 @@ class Service:
         for name, argv in parts.items():
             self.procs[name] = subprocess.Popen(argv, env=self.env(name), cwd=ROOT, stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except BaseException:
+            self.stop()  # no part outlives a failed start
+            raise
         return self
 
     def stop(self) -> None:
@@ -197,11 +203,14 @@ def print_profile(path: str, lines: int = 25) -> None:
     stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
     own: Counter[str] = Counter()
     groups: Counter[str] = Counter()
-    for (filename, line, name), (_cc, _nc, tottime, _ct, _callers) in stats.items():
+    ours: Counter[str] = Counter()
+    for (filename, line, name), (_cc, _nc, tottime, cumulative, _callers) in stats.items():
         if any(idle in name for idle in IDLE):
             continue
         short = filename.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
         own[f"{name} ({short}:{line})"] += tottime
+        if filename.startswith(str(ROOT)):
+            ours[f"{name} ({short}:{line})"] += cumulative
         groups[next((label for mark, label in GROUPS if mark in filename), "other")] += tottime
     os.remove(path)
     total = sum(own.values()) or 1.0
@@ -210,6 +219,10 @@ def print_profile(path: str, lines: int = 25) -> None:
         print(f"    {100 * t / total:5.1f}%  {label}", flush=True)
     print(f"# the {lines} functions with the most time of their own", flush=True)
     for name, t in own.most_common(lines):
+        print(f"    {100 * t / total:5.1f}%  {name[:150]}", flush=True)
+    print("# Taproom's functions by their time with what they call (a coroutine's: while it runs, not its waits)",
+          flush=True)
+    for name, t in ours.most_common(lines):
         print(f"    {100 * t / total:5.1f}%  {name[:150]}", flush=True)
 
 
