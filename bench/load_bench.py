@@ -209,7 +209,7 @@ def print_profile(path: str, lines: int = 25) -> None:
             continue
         short = filename.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
         own[f"{name} ({short}:{line})"] += tottime
-        if filename.startswith(str(ROOT)):
+        if filename.startswith(str(ROOT)) and "site-packages" not in filename:
             ours[f"{name} ({short}:{line})"] += cumulative
         groups[next((label for mark, label in GROUPS if mark in filename), "other")] += tottime
     os.remove(path)
