@@ -18,8 +18,9 @@ window), with the commands that make them up.
 
 ``--profile`` (with ``--api-workers 1``) runs the API under cProfile, switched on for each measured window only,
 and prints the shares of the API's own time by package and its busiest functions (cProfile's own cost slows
-the API: read the shares, not the throughput). py-spy would be lighter, but on this Python it samples stale
-frames of the event loop's thread (start-up imports) instead of the running handlers. ``bench/redis_calls.py`` splits the Redis calls by part and purpose.
+the API: read the shares, not the throughput). ``py-spy dump --pid`` of the API process
+shows single stacks without that cost. ``bench/http_redis_calls.py`` splits the Redis calls by part and
+purpose.
 
 With ``--bgio DIR`` (a copy of ``shared/bench/boardgameio`` with its ``npm install`` done, outside this repo) the
 boardgame.io peer runs in the same session, interleaved: its in-memory server, its load driver at the same

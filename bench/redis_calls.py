@@ -1,154 +1,236 @@
-"""Redis calls per accepted command, by part and, for the API, by piece: prints figures, asserts nothing.
+"""Redis calls and round trips per accepted command, by part (processor, projector, reactor): prints figures.
 
-    .venv/bin/python bench/redis_calls.py [--clients 4] [--seconds 8] [--redis URL] [--api-port PORT] [--lean]
+    .venv/bin/python bench/redis_calls.py [--redis-url URL] [--port 18401] [--games 16] [--rounds 20]
 
-Runs the load benchmark's service (every part its own process, see ``bench/load_bench.py``) and closed loop,
-and watches Redis with MONITOR over the measured window. Each part connects under its own client name
-(``?client_name=`` on its Redis URL, as the load benchmark starts them), so every call is put down to the part that made it; calls a Lua script
-makes are put down to the script's caller (MONITOR shows them right after it, marked ``lua``). The API's
-calls are split further by what they are for: the rate limits, the token, the game's record, the command's
-submission and wait, the views. ``INFO commandstats`` over the same window gives the total, as a check.
+A load-independent figure: how many commands each part sends to Redis, in how many round trips, for one
+accepted command. The workload is ``--games`` two-seat games of the fixture counter game, both seats human
+players (every move changes who acts: a view per seat, two inboxes, a "your turn" message), played in rounds:
+each round submits one command per game (``--games`` 16 is sixteen clients each moving in their own game),
+then the processor, the projector and the reactor each work until they are caught up, one after the other,
+so every call is charged to the part that made it.
 
-Load-independent: the count per accepted command does not depend on how busy the machine is (MONITOR slows
-Redis down, which changes no count).
+* calls: from the server's ``INFO commandstats``, the delta over each part's phase (the INFO itself is
+  left out). Commands a Lua script runs count here too (``EVALSHA`` counts once for the call itself).
+* client commands and round trips: counted in each part's own connection (commands packed; one round trip
+  per ``send`` of one command or one pipeline).
+* CPU µs per command of each part's phase (process CPU time, load-independent; the three parts run in
+  this process one after another).
+
+Each phase ends with the part's read that finds nothing more (one per round and part): with ``--games 1``
+that read is a whole round trip per command, as it is for a part waiting on its next command.
+
+By default a private redis-server (no persistence) is started on ``--port`` in a temporary directory and
+stopped at the end; with ``--redis-url`` an existing server is used (its figures include whatever else
+that server runs at the time, so use a database nobody else uses).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import re
+import cProfile
+import os
+import pstats
+import shutil
+import subprocess
 import sys
-import threading
+import tempfile
 import time
-from collections import Counter, defaultdict
-from pathlib import Path
+import uuid
+from collections import Counter
 from typing import Any
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import orjson
 import redis
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_bench import WARMUP_SECONDS, Service, closed_loop, own_redis
-
-PARTS = ("api", "processor", "projector", "reactor", "worker")
-_ARG = re.compile(rb'"((?:[^"\\]|\\.)*)"')
-_LINE = re.compile(rb"^[0-9.]+ \[\d+ ([^\]]*)\] (.*)$")
+COUNTS: dict[str, Counter[str]] = {}
 
 
-def piece(command: bytes, args: list[bytes], prefix: bytes) -> str:
-    """What an API call is for."""
-    key = args[0] if args else b""
-    name = command.lower()
-    if name in (b"evalsha", b"eval"):
-        key = args[2] if len(args) > 2 else b""
-        return "rate limits" if b":rl:" in key else "submit + wait"
-    if name == b"blpop":
-        return "submit + wait"
-    if key.startswith(prefix + b"token:"):
-        return "token"
-    if name in (b"xrange", b"hgetall", b"exists") and b"view" not in key and b"clock" not in key:
-        return "record"
-    return f"other ({name.decode()})"
+class _CountingPacker:
+    def __init__(self, inner: Any, counts: Counter[str]) -> None:
+        self.inner = inner
+        self.counts = counts
+
+    def pack(self, *args: Any) -> Any:
+        self.counts["commands"] += 1
+        self.counts["client_" + (args[0].decode() if isinstance(args[0], bytes) else str(args[0])).lower()] += 1
+        return self.inner.pack(*args)
 
 
-def watch(url: str, prefix: bytes, stop: threading.Event, calls: dict[str, Counter[str]]) -> None:
-    """MONITOR until ``stop``: each call counted for its part (by client name) and, for the API, by piece."""
-    client = redis.Redis.from_url(url)
-    names: dict[bytes, str] = {}
+class CountingConnection(redis.Connection):
+    """A connection that counts the commands it packs and its round trips (one per send)."""
 
-    def refresh() -> None:
-        for info in client.client_list():
-            names[info["addr"].encode()] = info.get("name", "") or "other"
+    def __init__(self, *args: Any, part: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.counts = COUNTS.setdefault(part, Counter())
+        self._command_packer = _CountingPacker(self._command_packer, self.counts)
 
-    refresh()
-    caller: tuple[str, str] = ("other", "")
-    with client.monitor() as monitor:
-        conn = monitor.connection
-        last_refresh = time.monotonic()
-        while not stop.is_set():
-            line = conn.read_response()
-            if not isinstance(line, bytes):
-                continue
-            m = _LINE.match(line)
-            if m is None:
-                continue
-            who, rest = m.groups()
-            args = _ARG.findall(rest)
-            if not args:
-                continue
-            command = args[0].lower()
-            if who == b"lua":  # a script's own calls: its caller's
-                part, what = caller
-                calls[part][f"{what} (in the script: {command.decode()})" if part == "taproom-api" else command.decode()] += 1
-                continue
-            if who not in names and time.monotonic() - last_refresh > 0.2:
-                refresh()
-                last_refresh = time.monotonic()
-            part = names.get(who, "other")
-            what = piece(command, args[1:], prefix) if part == "taproom-api" else command.decode()
-            caller = (part, what)
-            calls[part][what if part == "taproom-api" else command.decode()] += 1
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        self.counts["round_trips"] += 1
+        super().send_packed_command(command, check_health)
+
+
+def counted_client(url: str, part: str) -> redis.Redis:
+    pool = redis.ConnectionPool.from_url(url, connection_class=CountingConnection, part=part)
+    return redis.Redis(connection_pool=pool)
+
+
+def commandstats(client: redis.Redis) -> dict[str, int]:
+    return {name: int(stats["calls"]) for name, stats in client.info("commandstats").items()}
+
+
+def start_server(port: int) -> tuple[subprocess.Popen[bytes], str, str]:
+    directory = tempfile.mkdtemp(prefix="taproom-bench-redis-")
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
+                             "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    probe = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            probe.ping()
+            return proc, url, directory
+        except redis.RedisError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"redis-server on port {port} did not start") from None
+            time.sleep(0.05)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--api-workers", type=int, default=1)
-    parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
-    parser.add_argument("--api-port", type=int, default=0)
-    parser.add_argument("--lean", action="store_true", help="skip /legal when the POST answer carries it")
+    parser.add_argument("--redis-url", default=None, help="an existing server (default: a private one)")
+    parser.add_argument("--port", type=int, default=18401, help="port of the private redis-server")
+    parser.add_argument("--games", type=int, default=16, help="games moved per round (clients)")
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--details", action="store_true", help="also list each part's commands by name")
+    parser.add_argument("--profile", choices=["processor", "projector", "reactor"], default=None,
+                        help="print where that part's CPU goes (cProfile, top functions)")
     args = parser.parse_args()
 
-    with contextlib.ExitStack() as stack:
-        url = args.redis or stack.enter_context(own_redis())
-        client = redis.Redis.from_url(url)
-        kwargs = {"port": args.api_port} if args.api_port else {}
-        service = Service(url, args.api_workers, **kwargs).start()
-        stack.callback(service.stop)
-        from load_bench import _cleanup
+    server = None
+    url = args.redis_url
+    if url is None:
+        server, url, directory = start_server(args.port)
+    try:
+        run(url, args.games, args.rounds, args.details, args.profile)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+            shutil.rmtree(directory, ignore_errors=True)
 
-        stack.callback(_cleanup, client, service.prefix)
-        time.sleep(1.0)
-        calls: dict[str, Counter[str]] = defaultdict(Counter)
-        stop = threading.Event()
-        state: dict[str, Any] = {}
 
-        async def run() -> Any:
-            task = asyncio.ensure_future(closed_loop(service.port, args.clients, args.seconds, args.lean))
-            await asyncio.sleep(WARMUP_SECONDS)
-            client.config_resetstat()
-            watcher = threading.Thread(target=watch, args=(url, service.prefix.encode(), stop, calls), daemon=True)
-            watcher.start()
-            await asyncio.sleep(args.seconds)
-            stop.set()
-            state["stats"] = client.info("commandstats")
-            client.ping()  # wakes the monitor so it sees the stop
-            watcher.join(5)
-            return await task
+def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str | None = None) -> None:
+    from rq import Queue
 
-        figures = asyncio.run(run())
-    accepted = max(figures.accepted, 1)
-    total = sum(int(v["calls"]) for k, v in state["stats"].items()
-                if k not in ("cmdstat_config|resetstat", "cmdstat_info", "cmdstat_monitor", "cmdstat_client|list",
-                             "cmdstat_ping"))
-    print(f"# {args.clients} clients, {figures.accepted} accepted commands in {args.seconds:.0f} s "
-          f"({figures.gets / accepted:.2f} GET /legal per command{', lean' if args.lean else ''})")
-    print(f"Redis calls per accepted command: {total / accepted:.1f} (INFO commandstats, every part)")
-    for part in sorted(calls, key=lambda p: -sum(calls[p].values())):
-        counted = calls[part]
-        print(f"  {part.removeprefix('taproom-'):10s} {sum(counted.values()) / accepted:6.2f}")
-        groups: Counter[str] = Counter()
-        for what, n in counted.items():
-            groups[what.split(" (in the script")[0]] += n
-        for what, n in groups.most_common():
-            if n / accepted >= 0.05:
-                inner = {k.split(": ")[1].rstrip(")"): v for k, v in counted.items()
-                         if k.startswith(what + " (in the script")}
-                detail = (" (script: " + ", ".join(f"{k} {v / accepted:.2f}" for k, v in
-                                                   sorted(inner.items(), key=lambda kv: -kv[1])) + ")") if inner else ""
-                print(f"      {what:28s} {n / accepted:6.2f}{detail}")
+    from domain.catalog import load_games
+    from domain.core import register
+    from services.commands import CommandBus
+    from services.eventstore import Keys
+    from services.logs import configure_logging
+    from services.processor import Processor
+    from services.projector import Projector
+    from services.reactor import Reactor
+    from services.settings import Settings
+    from tests.fixture_game import COUNTER
+
+    register(COUNTER)
+    load_games()
+    configure_logging(True, "WARNING")
+    prefix = f"calls{uuid.uuid4().hex[:6]}:"
+    settings = Settings(redis_url=None, key_prefix=prefix, shards=16, snapshot_every=200, allow_client_seed=True,
+                        lease_ms=60_000, log_level="WARNING")
+    admin = redis.Redis.from_url(url)
+    keys = Keys(prefix, settings.shards)
+    bus = CommandBus(admin, keys)
+    processor = Processor(counted_client(url, "processor"), settings, name="calls-processor")
+    projector = Projector(counted_client(url, "projector"), settings, name="calls-projector")
+    reactor_client = counted_client(url, "reactor")
+    reactor = Reactor(reactor_client, settings, queue=Queue(f"{prefix}jobs", connection=reactor_client),
+                      name="calls-reactor")
+    parts = [("processor", processor), ("projector", projector), ("reactor", reactor)]
+    try:
+        games = [f"calls{i:03d}" for i in range(n_games)]
+        for gid in games:
+            bus.submit(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": 10**9},
+                             "seats": [{"name": "a", "player_id": f"pa-{gid}"}, {"name": "b", "player_id": f"pb-{gid}"}],
+                             "seed_commitment": ""}, seat=-1, actor="bench", dev_seed=gid)
+        for _, part in parts:  # leases taken, groups made, games created and projected: not counted
+            part.drain()
+        totals: dict[str, Counter[str]] = {name: Counter() for name, _ in parts}
+        accepted = 0
+        profiles: list[cProfile.Profile] = []
+        for turn in range(rounds + 1):
+            pairs = []
+            pipe = admin.pipeline(transaction=False)
+            for gid in games:
+                cid = uuid.uuid4().hex
+                message = {"game_id": gid, "command_id": cid, "seat": turn % 2, "actor": "bench",
+                           "command": {"type": "Add", "amount": 1}}
+                pipe.xadd(keys.cmd_stream_for(gid), {"m": orjson.dumps(message)})
+                pairs.append((gid, cid))
+            pipe.execute()
+            for name, part in parts:
+                COUNTS.setdefault(name, Counter()).clear()
+                stats = commandstats(admin)
+                profiler = cProfile.Profile(time.process_time) if name == profile and turn else None
+                cpu = time.process_time()
+                if profiler is not None:
+                    profiler.runcall(part.drain)
+                    profiler.create_stats()
+                    profiles.append(profiler)
+                else:
+                    part.drain()
+                cpu = time.process_time() - cpu
+                after = commandstats(admin)
+                if turn == 0:  # the first round warms caches (records loaded once per process)
+                    continue
+                calls = sum(after.values()) - sum(stats.values()) - 1  # the INFO in between
+                totals[name].update({"calls": calls, "cpu_ns": int(cpu * 1e9), **COUNTS[name]})
+                for command, n in after.items():
+                    delta = n - stats.get(command, 0) - (command == "cmdstat_info")
+                    if delta:
+                        totals[name][command] += delta
+            if turn:
+                outcomes = admin.mget([keys.outcome(g, c) for g, c in pairs])
+                accepted += sum(1 for raw in outcomes if raw and orjson.loads(raw).get("status") == "accepted")
+        report(totals, accepted, n_games, rounds, details)
+        if profiles:
+            stats = pstats.Stats(profiles[0])
+            for more in profiles[1:]:
+                stats.add(more)
+            stats.sort_stats("cumulative").print_stats(30)
+            stats.sort_stats("tottime").print_stats(30)
+    finally:
+        for _, part in parts:
+            part.leases.release_all()
+        batch = list(admin.scan_iter(match=f"{prefix}*", count=5000))
+        for i in range(0, len(batch), 1000):
+            admin.delete(*batch[i:i + 1000])
+
+
+def report(totals: dict[str, Counter[str]], accepted: int, n_games: int, rounds: int, details: bool) -> None:
+    print(f"{accepted} accepted commands ({rounds} rounds of one command in each of {n_games} games)")
+    if not accepted:
+        return
+    print(f"{'part':10} {'calls/cmd':>10} {'client cmds/cmd':>16} {'round trips/cmd':>16} {'CPU us/cmd':>11}")
+    whole: Counter[str] = Counter()
+    for name, t in totals.items():
+        whole.update({k: v for k, v in t.items() if k in ("calls", "commands", "round_trips", "cpu_ns")})
+        print(f"{name:10} {t['calls'] / accepted:10.2f} {t['commands'] / accepted:16.2f} "
+              f"{t['round_trips'] / accepted:16.2f} {t['cpu_ns'] / 1e3 / accepted:11.1f}")
+    print(f"{'all three':10} {whole['calls'] / accepted:10.2f} {whole['commands'] / accepted:16.2f} "
+          f"{whole['round_trips'] / accepted:16.2f} {whole['cpu_ns'] / 1e3 / accepted:11.1f}")
+    for name, t in totals.items():
+        top = sorted(((n, c.removeprefix("cmdstat_")) for c, n in t.items() if c.startswith("cmdstat_")),
+                     reverse=True)
+        print(f"  {name}: " + ", ".join(f"{cmd} {n / accepted:.2f}" for n, cmd in top[:12]))
+        if details:
+            sent = sorted(((n, c.removeprefix("client_")) for c, n in t.items() if c.startswith("client_")),
+                          reverse=True)
+            print(f"    {name} sends: " + ", ".join(f"{cmd} {n / accepted:.2f}" for n, cmd in sent))
 
 
 if __name__ == "__main__":
