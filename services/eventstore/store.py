@@ -392,6 +392,51 @@ class EventStore:
         raws = older + raws
         return raws[:count] if count is not None else raws
 
+    def read_raw_after_many(self, after: dict[str, int]) -> dict[str, list[bytes]]:
+        """For many games at once, the stored envelopes after each one's version (``after``: game -> version),
+        in one round trip; a game whose log reaches into compressed segments or an archive is read on its own
+        by :meth:`read_raw` (a rare extra round trip)."""
+        if not after:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_tails(pipe, after)
+        return self.take_tails(after, pipe.execute())
+
+    def queue_tails(self, pipe: Any, after: dict[str, int]) -> None:
+        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (three replies per game, in order)."""
+        for game_id, version in after.items():
+            pipe.xrange(self.keys.events(game_id), f"{version + 1}-0", "+")
+            pipe.exists(self.keys.archived(game_id))
+            pipe.hget(self.keys.head(game_id), "version")
+
+    def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
+        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``)."""
+        found: dict[str, list[bytes]] = {}
+        for game_id, version in after.items():
+            entries, archived, head = replies[:3]
+            del replies[:3]
+            whole = head is None or not entries and int(head) <= version or entries and \
+                _version(entries[0][0]) == version + 1
+            if archived or not whole:  # not just the stream's tail: the careful path
+                found[game_id] = self.read_raw(game_id, after=version)
+            else:
+                found[game_id] = [fields[b"e"] for _, fields in entries]
+        return found
+
+    def snapshots_many(self, game_ids: list[str], seeds: list[str] = ()  # type: ignore[assignment]
+                       ) -> tuple[dict[str, tuple[int, str, GameRecord, float] | None], dict[str, bytes]]:
+        """The snapshots of several games (see :meth:`load_snapshot`) and the seeds of ``seeds`` found in Redis
+        (an archived game's is not: :meth:`seed` reads it), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self.keys.snapshot(game_id))
+        for game_id in seeds:
+            pipe.get(self.keys.seed(game_id))
+        replies = pipe.execute()
+        snaps = {game_id: self.snapshot_from(raw) for game_id, raw in zip(game_ids, replies)}
+        found = {game_id: bytes(raw) for game_id, raw in zip(seeds, replies[len(game_ids):]) if raw is not None}
+        return snaps, found
+
     # -- compressed segments -----------------------------------------------------
     def compact(self, game_id: str, upto: int) -> bool:
         """Move the events up to ``upto`` (a command boundary) still in the stream, and their commands' records,
