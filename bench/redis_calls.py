@@ -100,7 +100,8 @@ def start_server(port: int) -> tuple[subprocess.Popen[bytes], str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--redis-url", default=None, help="an existing server (default: a private one)")
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL"),
+                        help="an existing server and database (default: a private redis-server)")
     parser.add_argument("--port", type=int, default=18401, help="port of the private redis-server")
     parser.add_argument("--games", type=int, default=16, help="games moved per round (clients)")
     parser.add_argument("--rounds", type=int, default=20)

@@ -27,6 +27,7 @@ neither their interleaving nor the last seat still planning counts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -155,6 +156,13 @@ def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Rand
     return state
 
 
+def _searching(adapter: BotGame) -> BotGame:
+    """The adapter the search judges with: the game's own search evaluation when it declares one."""
+    if adapter.search_evaluate is None:
+        return adapter
+    return dataclasses.replace(adapter, evaluate=adapter.search_evaluate)
+
+
 def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
                   rng: random.Random, *, budget: float = 1.0, max_iterations: int | None = None,
                   stats: SearchStats | None = None, config: SearchConfig | None = None) -> Command:
@@ -163,6 +171,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     if len(legal) == 1:
         return legal[0]
     config = config or adapter.search
+    adapter = _searching(adapter)
     started = time.perf_counter()
     deadline = started + budget
     seat = seat_of(legal)

@@ -189,10 +189,10 @@ class Reactor(FeedFollower):
                        SCORE_RETRY, delay=delay)
 
     def schedule_archive(self, record: GameRecord) -> list[str]:
-        """A scored game is archived ``archive_after_seconds`` later (watched in ``Keys.archive_watch``
-        until it is, so a lost job is scheduled again by :meth:`sweep_archives`)."""
+        """A scored game, or an open one that expired, is archived ``archive_after_seconds`` later (watched in
+        ``Keys.archive_watch`` until it is, so a lost job is scheduled again by :meth:`sweep_archives`)."""
         delay = self.settings.archive_after_seconds
-        if record.status != "scored" or delay < 0 or self.store.archived(record.game_id) is not None:
+        if record.status not in ("scored", "expired") or delay < 0 or self.store.archived(record.game_id) is not None:
             return []
         self.async_play.writer.zadd(self.keys.archive_watch(), {record.game_id: clock.now() + delay}, nx=True)
         spec = self.archive_spec(record.game_id, delay)

@@ -268,8 +268,9 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 await slot.renew(aredis)
             envelopes = await _events_after(ctx, aredis, game_id, cursor)
             status = await _status(ctx, game_id)
+            expired = status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
             revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
-            over = revealed or status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
+            over = revealed or expired
             for frame in _event_frames(envelopes, seat, revealed):
                 yield frame
             cursor = envelopes[-1].version if envelopes else cursor
@@ -277,7 +278,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             for chat_message in said:
                 yield _sse_message("chat", chat_message)
             if over and not envelopes:
-                yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
+                yield _sse_message("end", {"reason": "expired" if expired else "game_over",
                                            "reconnect": False, "last_event_id": cursor})
                 return
             if not envelopes and not said:
