@@ -122,6 +122,15 @@ class Context:
         # the projector lags: build it here
         return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
 
+    def meta_at_head(self, game_id: str) -> dict[str, Any]:
+        """The meta, or while the projector has not folded the log's head yet, the meta of the record there:
+        views are at the head (a page refreshes on a stream event), and a page that sees the game scored asks
+        at once for what only the end reveals (the history, the verdict with the seed)."""
+        meta = self.meta(game_id)
+        if meta["status"] == "scored" or meta["version"] >= self.store.head(game_id)[0]:
+            return meta
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:
         return self.root.tokens.issue(principal)

@@ -117,7 +117,7 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0, le=MAX_INT), limi
             seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal | None = Depends(optional_principal),
             ctx: Context = Depends(get_context)) -> Any:
     """The event history after version ``after``, redacted for the caller until the game ends."""
-    meta = ctx.meta(game_id)
+    meta = ctx.meta_at_head(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     over = meta["status"] == "scored"
     events = ctx.store.read(game_id, after=after, count=limit)
