@@ -26,8 +26,9 @@ test: $(STAMP)  ## the whole test suite (integration tests use Redis on 127.0.0.
 test-full: $(STAMP)  ## also the full count of soak games (slow)
 	$(BIN)/pytest -q $(XDIST) --soak-full
 
-bench: $(STAMP)  ## benchmarks: kernel (needs a real Redis) and each game engine
+bench: $(STAMP)  ## benchmarks: kernel and Redis calls per command (a private redis-server, or BENCH_REDIS_URL) and each game engine
 	$(BIN)/python bench/kernel_bench.py
+	$(BIN)/python bench/redis_calls.py
 	for f in bench/*_bench.py; do [ "$$f" = bench/kernel_bench.py ] || $(BIN)/python $$f; done
 
 arena: $(STAMP)  ## the standard bot arena (each game: search-greedy, search-random, greedy-random), appended to bench/strength_history.csv

@@ -1,6 +1,9 @@
 """Kernel benchmark against a real Redis: prints figures, asserts nothing.
 
-    .venv/bin/python bench/kernel_bench.py [--redis redis://127.0.0.1:6379/14] [--commands 20000]
+    .venv/bin/python bench/kernel_bench.py [--redis-url redis://127.0.0.1:6379/N | --port 18410] [--commands 20000]
+
+Without ``--redis-url`` (or ``BENCH_REDIS_URL``) it starts a private redis-server of its own (no persistence)
+on ``--port`` in a temporary directory and stops it at the end, so it never writes into a shared database.
 
 Figures:
 * raw XADD rate of this Redis (one client, sequential and pipelined) for scale;
@@ -8,7 +11,7 @@ Figures:
   one processor process, with one projector process;
 * p50/p99 latency from submit to outcome at a fixed offered load (500/s);
 * events/s of a full projection rebuild (and per second of its CPU);
-* CPU per command of the processor, the projector and Redis over the throughput run: what the kernel
+* CPU µs per command of the processor, the projector and Redis over the throughput run: what the kernel
   needs of a core per command however loaded the machine is (the machine is shared: wall-clock rates
   drop with its load, CPU per command hardly does);
 * Redis memory taken by one finished game (every key of the game).
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import shutil
 import statistics
 import sys
 import threading
@@ -26,6 +30,7 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
 
 import orjson
 import redis
@@ -232,10 +237,27 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"))
+    parser.add_argument("--redis-url", "--redis", dest="redis", default=os.environ.get("BENCH_REDIS_URL"),
+                        help="an existing server and database (default: a private redis-server)")
+    parser.add_argument("--port", type=int, default=18410, help="port of the private redis-server")
     parser.add_argument("--commands", type=int, default=20_000)
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
+    server = None
+    if args.redis is None:
+        from redis_calls import start_server
+
+        server, args.redis, directory = start_server(args.port)
+    try:
+        bench(args)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def bench(args: argparse.Namespace) -> None:
     _register()
     from services.logs import configure_logging
 

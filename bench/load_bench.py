@@ -1,7 +1,8 @@
 """Closed-loop HTTP load benchmark: prints figures, asserts nothing.
 
     .venv/bin/python bench/load_bench.py [--clients 1,4,16,64] [--seconds 10] [--api-workers 2]
-                                         [--redis URL] [--bgio DIR]
+                                         [--redis URL] [--api-port PORT] [--bgio DIR] [--lean]
+                                         [--by-part] [--profile]
 
 Each client plays its own Carcassonne game with two human seats over HTTP: it reads ``/legal`` for the seat
 to act, posts one of those commands, and repeats (a new game when one ends). Every part runs as its own
@@ -10,9 +11,16 @@ every write, as ``deploy/redis.conf`` has it: without ``--redis`` the benchmark 
 a free loopback port (``appendonly yes``, ``appendfsync always``) in a temporary directory.
 
 Per client count it prints: accepted commands/s, POST p50/p99 (ms), ``/legal`` p50, API CPU per accepted
-command (user + system time of every API process over the measured window), the CPU of all parts per command,
+command (user + system time of every API process over the measured window), the CPU of all parts per command
+(``--by-part``: of each part),
 and the Redis calls per accepted command across all parts (``INFO commandstats``, reset at the start of the
 window), with the commands that make them up.
+
+``--profile`` (with ``--api-workers 1``) runs the API under cProfile, switched on for each measured window only,
+and prints the shares of the API's own time by package and its busiest functions (cProfile's own cost slows
+the API: read the shares, not the throughput). ``py-spy dump --pid`` of the API process
+shows single stacks without that cost. ``bench/http_redis_calls.py`` splits the Redis calls by part and
+purpose.
 
 With ``--bgio DIR`` (a copy of ``shared/bench/boardgameio`` with its ``npm install`` done, outside this repo) the
 boardgame.io peer runs in the same session, interleaved: its in-memory server, its load driver at the same
@@ -99,9 +107,16 @@ class Service:
     port: int = field(default_factory=free_port)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     prefix: str = field(default_factory=lambda: f"load{uuid.uuid4().hex[:6]}:")
+    profile: bool = False
+    profile_path: str = field(default_factory=lambda: os.path.join(tempfile.gettempdir(),
+                                                                   f"taproom-api-{uuid.uuid4().hex[:6]}.prof"))
 
-    def env(self) -> dict[str, str]:
-        env = dict(os.environ, REDIS_URL=self.redis_url, TAPROOM_KEY_PREFIX=self.prefix,
+    def env(self, part: str = "") -> dict[str, str]:
+        """The environment of a part: its Redis URL names its connections after it (``CLIENT LIST``)."""
+        url = self.redis_url
+        if part:
+            url += ("&" if "?" in url else "?") + f"client_name=taproom-{part}"
+        env = dict(os.environ, REDIS_URL=url, TAPROOM_KEY_PREFIX=self.prefix,
                    TAPROOM_LOG_LEVEL="WARNING", TAPROOM_RQ_QUEUE=f"q-{self.prefix.strip(':')}",
                    PYTHONPATH=str(ROOT))
         for name in ("ADDRESS", "REGISTER", "CREATE_GAME", "CREATE_GAME_PER_ADDRESS", "JOIN", "COMMAND",
@@ -110,16 +125,22 @@ class Service:
         return env
 
     def start(self) -> Service:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+            raise SystemExit(f"something already listens on port {self.port}: it would be measured instead")
         base = taproom_command()
-        api = base + ["api", "--port", str(self.port)]
+        api = ([sys.executable, "-c", PROFILED, self.profile_path] if self.profile else base) + ["api", "--port", str(self.port)]
         if self.api_workers > 1:
             api += ["--workers", str(self.api_workers)]
         parts = {"api": api, "processor": base + ["processor"], "projector": base + ["projector"],
                  "reactor": base + ["reactor"], "worker": base + ["worker"]}
         for name, argv in parts.items():
-            self.procs[name] = subprocess.Popen(argv, env=self.env(), cwd=ROOT, stdout=subprocess.DEVNULL,
+            self.procs[name] = subprocess.Popen(argv, env=self.env(name), cwd=ROOT, stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except BaseException:
+            self.stop()  # no part outlives a failed start
+            raise
         return self
 
     def stop(self) -> None:
@@ -137,6 +158,73 @@ class Service:
         """User + system CPU of a part's process tree (every part's when ``part`` is None)."""
         roots = [p.pid for name, p in self.procs.items() if part is None or name == part]
         return sum(_tree_cpu(pid) for pid in roots)
+
+
+PROFILED = """
+import cProfile, os, signal, sys
+from services.cli.main import cli
+out, sys.argv = sys.argv[1], ["taproom"] + sys.argv[2:]
+profile, on = cProfile.Profile(), []
+def toggle(*_):
+    if on:
+        profile.disable()
+        profile.dump_stats(out + ".part")
+        os.replace(out + ".part", out)
+        on.clear()
+    else:
+        profile.enable()
+        on.append(1)
+signal.signal(signal.SIGUSR1, toggle)
+cli()
+"""
+"""``taproom api`` with cProfile switched on and off (and written out) by SIGUSR1: the measured window only."""
+
+IDLE = ("run_forever", "run_until_complete", "select", "poll", "Runner.run")
+"""The event loop waiting (in C, for uvloop): not the API's work, left out of the shares."""
+
+
+GROUPS = (("services/api/", "taproom API"), ("services/", "taproom services"), ("domain/", "game engines"),
+          ("projections/", "projections"), ("redis/", "redis-py"), ("uvicorn/", "uvicorn"), ("uvloop", "uvloop"),
+          ("httptools", "httptools"), ("fastapi/", "fastapi"), ("starlette/", "starlette"), ("pydantic", "pydantic"),
+          ("anyio/", "anyio"), ("asyncio/", "asyncio"), ("structlog/", "structlog"), ("prometheus_client/", "prometheus"))
+
+
+def print_profile(path: str, lines: int = 25) -> None:
+    """The API's functions by their own time (cProfile, over the measured window, the loop's idle waits left
+    out), and that time by package."""
+    import pstats
+
+    for _ in range(100):
+        if os.path.exists(path):
+            break
+        time.sleep(0.1)
+    else:
+        print(f"# no profile at {path}", flush=True)
+        return
+    stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    own: Counter[str] = Counter()
+    groups: Counter[str] = Counter()
+    ours: Counter[str] = Counter()
+    for (filename, line, name), (_cc, _nc, tottime, cumulative, _callers) in stats.items():
+        if any(idle in name for idle in IDLE):
+            continue
+        short = filename.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
+        own[f"{name} ({short}:{line})"] += tottime
+        if filename.startswith(str(ROOT)) and "site-packages" not in filename:
+            ours[f"{name} ({short}:{line})"] += cumulative
+        groups[next((label for mark, label in GROUPS if mark in filename), "other")] += tottime
+    os.remove(path)
+    total = sum(own.values()) or 1.0
+    print("# API profile (cProfile over the last measured window; shares of the API's own time):", flush=True)
+    for label, t in groups.most_common():
+        print(f"    {100 * t / total:5.1f}%  {label}", flush=True)
+    print(f"# the {lines} functions with the most time of their own", flush=True)
+    for name, t in own.most_common(lines):
+        print(f"    {100 * t / total:5.1f}%  {name[:150]}", flush=True)
+    print("# Taproom's functions by their time with what they call (a coroutine's: while it runs, not its waits)",
+          flush=True)
+    for name, t in ours.most_common(lines):
+        print(f"    {100 * t / total:5.1f}%  {name[:150]}", flush=True)
 
 
 def _children() -> dict[int, list[int]]:
@@ -336,11 +424,15 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
         task = asyncio.ensure_future(closed_loop(service.port, clients, seconds, lean))
         await asyncio.sleep(WARMUP_SECONDS)
         client.config_resetstat()
-        state["api_cpu"], state["all_cpu"] = service.cpu_seconds("api"), service.cpu_seconds()
+        state["parts_cpu"] = {part: service.cpu_seconds(part) for part in service.procs}
+        if service.profile:
+            os.kill(service.procs["api"].pid, signal.SIGUSR1)  # profile on
         await asyncio.sleep(seconds)
-        state["api_cpu"] = service.cpu_seconds("api") - state["api_cpu"]
-        state["all_cpu"] = service.cpu_seconds() - state["all_cpu"]
+        state["parts_cpu"] = {part: service.cpu_seconds(part) - before for part, before in state["parts_cpu"].items()}
+        state["api_cpu"], state["all_cpu"] = state["parts_cpu"]["api"], sum(state["parts_cpu"].values())
         state["stats"] = client.info("commandstats")
+        if service.profile:
+            os.kill(service.procs["api"].pid, signal.SIGUSR1)  # off, and written
         return await task
 
     figures = _event_loop_run(run())
@@ -355,6 +447,7 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
             "legal_p50_ms": round(pct(figures.legal_ms, 0.5), 2), "gets_per_command": round(figures.gets / accepted, 2),
             "api_cpu_ms_per_command": round(state["api_cpu"] * 1000 / accepted, 2),
             "all_cpu_ms_per_command": round(state["all_cpu"] * 1000 / accepted, 2),
+            "cpu_ms_per_command_by_part": {part: round(cpu * 1000 / accepted, 2) for part, cpu in state["parts_cpu"].items()},
             "redis_calls_per_command": round(sum(calls.values()) / accepted, 1),
             "redis_calls": {k: round(v / accepted, 2) for k, v in calls.most_common() if v / accepted >= 0.05},
             "accepted": figures.accepted, "queued": figures.queued, "refused": figures.refused, "games": figures.games}
@@ -383,11 +476,15 @@ def main() -> None:
     parser.add_argument("--clients", default="1,4,16,64", help="client counts, comma separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run (after 2 s warm-up)")
     parser.add_argument("--api-workers", type=int, default=2, help="API processes (taproom api --workers N)")
+    parser.add_argument("--api-port", type=int, default=0, help="the API's port (default: a free one)")
     parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
     parser.add_argument("--bgio", default=None, help="folder of the boardgame.io peer, npm-installed (optional)")
     parser.add_argument("--lean", action="store_true",
                         help="skip /legal when the POST answer carries the caller's legal commands")
     parser.add_argument("--json", action="store_true", help="one JSON line per run instead of the table")
+    parser.add_argument("--by-part", action="store_true", help="print the CPU per command of each part")
+    parser.add_argument("--profile", action="store_true",
+                        help="run the API (one process) under cProfile, timed by its CPU, and print where it goes")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
 
@@ -395,7 +492,10 @@ def main() -> None:
         url = args.redis or stack.enter_context(own_redis())
         client = redis.Redis.from_url(url)
         aof = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync").get("appendfsync")
-        service = Service(url, args.api_workers).start()
+        if args.profile and args.api_workers != 1:
+            raise SystemExit("--profile profiles one API process: add --api-workers 1")
+        service = Service(url, args.api_workers, profile=args.profile,
+                          **({"port": args.api_port} if args.api_port else {})).start()
         stack.callback(service.stop)
         stack.callback(_cleanup, client, service.prefix)
         bgio = None
@@ -421,6 +521,11 @@ def main() -> None:
                 print(_row(mine, theirs), flush=True)
                 print("    redis calls per command: " + ", ".join(f"{k} {v}" for k, v in mine["redis_calls"].items()),
                       flush=True)
+                if args.by_part:
+                    print("    CPU ms per command by part: " + ", ".join(
+                        f"{k} {v}" for k, v in mine["cpu_ms_per_command_by_part"].items()), flush=True)
+            if args.profile:
+                print_profile(service.profile_path)
 
 
 def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:

@@ -7,7 +7,8 @@ real processor, projector and reactor (each in its own key prefix, so every key 
 that one game: its own keys, its share of the shard's feed and command stream, its lobby and inbox
 entries). Figures, the median over the games:
 
-* Redis memory of an active game mid-game (at half its final version) and at its end (scored);
+* Redis memory of an active game at its maximum (the largest figure after any command, the goal's
+  figure), mid-game (at half its final version) and at its end (scored); KB = 1000 bytes, KiB = 1024;
 * Redis memory once archived (the summary left behind), archive bytes (compressed JSON Lines in the cold
   store), the time to archive one game and the time to restore it (read the record back from the archive
   and fold it to a current record, as the first read of an archived game does);
@@ -132,8 +133,10 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
         final = store.head(game_id)[0]
         mid = min(samples, key=lambda s: abs(s[0] - final / 2))
         end_total, end_sizes = memory_of(client, prefix)
+        peak = max([*samples, (final, end_total, end_sizes)], key=lambda s: split(s[2])["game"])
         figures: dict[str, Any] = {"events": final, "mid": split(mid[2]), "mid_sizes": mid[2],
-                                   "end": split(end_sizes), "end_sizes": end_sizes, "game_id": game_id}
+                                   "end": split(end_sizes), "end_sizes": end_sizes, "game_id": game_id,
+                                   "max": split(peak[2]), "max_sizes": peak[2], "max_at": peak[0]}
         archiver = Archiver.from_settings(client, settings)
         started = time.perf_counter()
         done = archiver.archive(game_id, force=True)
@@ -181,16 +184,22 @@ def main() -> None:
                 return statistics.median(r[name][kind] if kind else r[name] for r in runs)
 
             print(f"\n{title}: {med('events'):.0f} events per game (median)")
-            for label, name in (("active game mid-game", "mid"), ("active game at its end", "end"),
-                                ("archived game", "archived")):
-                print(f"  Redis memory, {label + ':':25s} {med(name, 'game') / 1024:7.1f} KiB   (+ outcome keys "
+            for label, name in (("active game, its maximum", "max"), ("active game mid-game", "mid"),
+                                ("active game at its end", "end"), ("archived game", "archived")):
+                print(f"  Redis memory, {label + ':':25s} {med(name, 'game') / 1000:6.1f} KB = "
+                      f"{med(name, 'game') / 1024:5.1f} KiB   (+ outcome keys "
                       f"{med(name, 'outcomes') / 1024:.1f} KiB for minutes; shard streams and checkpoints "
                       f"{med(name, 'shard') / 1024:.1f} KiB)")
+            print(f"  the maximum over the games:           {max(r['max']['game'] for r in runs) / 1000:6.1f} KB "
+                  f"(goal: at most 60 KB per active 2-player game; reached at version "
+                  f"{max(runs, key=lambda r: r['max']['game'])['max_at']} of "
+                  f"{max(runs, key=lambda r: r['max']['game'])['events']})")
             print(f"  archive bytes (gzip JSON Lines):      {med('archive_bytes') / 1024:7.1f} KiB")
             print(f"  archive time (write, verify, swap):   {med('archive_seconds') * 1000:7.1f} ms")
             print(f"  restore time (read + fold):           {med('restore_seconds') * 1000:7.1f} ms")
             first = runs[0]
-            for label, sizes in (("mid-game", first["mid_sizes"]), ("at the end", first["end_sizes"]),
+            for label, sizes in (("at its maximum", first["max_sizes"]), ("mid-game", first["mid_sizes"]),
+                                 ("at the end", first["end_sizes"]),
                                  ("archived", first["archived_sizes"])):
                 top = sorted(sizes.items(), key=lambda kv: -kv[1])[:args.keys]
                 shown = ", ".join(f"{_short(k, first['game_id'])} {v / 1024:.1f}" for k, v in top)

@@ -17,6 +17,7 @@ rows, and the fit's R² on held-out games (every fifth game).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -132,6 +133,44 @@ def duel(task: tuple[str, tuple[float, ...], bool]) -> list[int]:
     return finals[::-1] if swap else finals
 
 
+def duel_params(task: tuple[str, dict[str, float], bool]) -> list[int]:
+    """One seeded game, greedy with the estimate's constants changed by ``overrides`` (seat 1 when ``swap``)
+    against greedy with the hand-made ones; returns [changed, hand] final scores."""
+    load_games()
+    seed, overrides, swap = task
+    game = get_game(GAME_ID)
+    changed = heuristics.make_hand_evaluate(dataclasses.replace(heuristics.HAND, **overrides))
+    evaluations = [heuristics.hand_evaluate, changed] if swap else [changed, heuristics.hand_evaluate]
+    secret = seed_from_text(seed)
+    chooser = random.Random(secret + b"|duel")
+    events = game.setup(game.parse_options({}), 2, rng_for(secret, 0))
+    state = game.fold(None, events)
+    version = len(events)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_commands(state, seat)
+        command = legal[0] if len(legal) == 1 else greedy_command(game, state, seat, legal, evaluations[seat],
+                                                                   chooser)
+        for event in game.decide(state, command, rng_for(secret, version)):
+            state = game.evolve(state, event)
+            version += 1
+    finals = [int(s.total) for s in sorted(game.scores(state), key=lambda s: s.seat)]
+    return finals[::-1] if swap else finals
+
+
+def compare_params(overrides: dict[str, float], games: int, seed: str, jobs: int) -> None:
+    """Greedy with changed constants of the estimate against greedy with the hand-made ones, seats alternating."""
+    tasks = [(f"{seed}:params:{g}", overrides, g % 2 == 1) for g in range(games)]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results = list(pool.map(duel_params, tasks) if pool is not None else map(duel_params, tasks))
+    wins = sum(1.0 if f > h else 0.5 if f == h else 0.0 for f, h in results)
+    low, high = wilson(wins, games)
+    label = " ".join(f"{k}={v}" for k, v in sorted(overrides.items()))
+    print(f"[{label}] vs hand-made, greedy: {games} games, wins {wins / games:.1%} (95% Wilson interval "
+          f"{low:.1%}-{high:.1%}), mean score {sum(f for f, _ in results) / games:.1f} against "
+          f"{sum(h for _, h in results) / games:.1f}", flush=True)
+
+
 def compare(weights: tuple[float, ...], games: int, seed: str, jobs: int) -> None:
     """Greedy with the fitted weights against greedy with the hand-made estimate, seats alternating."""
     tasks = [(f"{seed}:duel:{g}", weights, g % 2 == 1) for g in range(games)]
@@ -203,8 +242,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="only play this many games of greedy with the committed weights against greedy with "
                              "the hand-made estimate (is the fit an improvement?)")
     parser.add_argument("--write", action="store_true", help=f"write the last weights to {WEIGHTS_FILE.name}")
+    parser.add_argument("--params", nargs="*", metavar="KEY=VALUE", default=None,
+                        help="only play --compare games (default 20) of greedy with these constants of the estimate "
+                             "(heuristics.Params) against greedy with the hand-made ones")
     args = parser.parse_args(argv)
     load_games()
+    if args.params is not None:
+        overrides = {k: float(v) for k, v in (item.split("=") for item in args.params)}
+        compare_params(overrides, args.compare or 20, args.seed, args.jobs)
+        return
     if args.compare:
         compare(tuple(heuristics.WEIGHTS), args.compare, args.seed, args.jobs)
         return

@@ -17,7 +17,7 @@ import orjson
 from domain.core.lifecycle import GameRecord, actor_seat, apply, begin_command
 
 from .eventstore import GENESIS_HASH, Envelope, EventStore, Keys
-from .eventstore.envelope import decode_event
+from .eventstore.envelope import event_decoder
 
 
 @dataclass
@@ -46,6 +46,7 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
     record = loaded.record
     last: dict = {}
     command_id = loaded.command_id
+    decoders: dict[tuple[str, str, int], Callable[[dict[str, Any]], Any]] = {}  # this fold's, looked up once
     for item in raw:
         doc = orjson.loads(item)
         if on_command is not None and last and doc["command_id"] != last["command_id"]:
@@ -55,7 +56,11 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
             begin_command(record, actor_seat(record, doc.get("actor")))
         last = doc
         game_type = record.game_type if record else last["payload"].get("game", "")
-        record = apply(record, game_id, decode_event(game_type, last["type"], last["schema_version"], last["payload"]))
+        key = (game_type, last["type"], last["schema_version"])
+        decode = decoders.get(key)
+        if decode is None:
+            decode = decoders[key] = event_decoder(*key)
+        record = apply(record, game_id, decode(last["payload"]))
     if on_command is not None:
         on_command(record, last["version"], last["ts"])
     return Loaded(record, last["version"], last["hash"], last["ts"], last["command_id"])
@@ -78,14 +83,42 @@ class Repository:
         self.put(game_id, loaded)
         return loaded
 
-    def advance(self, game_id: str, since: int | None,
-                probe: Callable[[GameRecord], T]) -> tuple[Loaded, list[tuple[int, float, T]]]:
+    def current_many(self, game_ids: list[str], missing_only: bool = False,
+                     seeds: list[str] | None = None) -> tuple[dict[str, Loaded], dict[str, bytes]]:
+        """:meth:`current` of several games in two round trips (the snapshots of those not cached, then every
+        log's tail), and the seeds of the games in ``seeds`` that Redis holds (read with the snapshots).
+        ``missing_only``: a cached record is taken as it is (the processor's, which its appends keep at the
+        head) and only the others are read."""
+        base: dict[str, Loaded] = {}
+        missing: list[str] = []
+        for game_id in dict.fromkeys(game_ids):
+            loaded = self.cached(game_id)
+            if loaded is None:
+                missing.append(game_id)
+            else:
+                base[game_id] = loaded
+        found: dict[str, bytes] = {}
+        if missing or seeds:
+            snaps, found = self.store.snapshots_many(missing if self.use_snapshots else [], seeds or [])
+            for game_id in missing:
+                snap = snaps.get(game_id)
+                base[game_id] = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
+        todo = missing if missing_only else list(base)
+        tails = self.store.read_raw_after_many({game_id: base[game_id].version for game_id in todo})
+        for game_id in todo:
+            base[game_id] = fold_raw(base[game_id], game_id, tails[game_id])
+            self.put(game_id, base[game_id])
+        return base, found
+
+    def advance(self, game_id: str, since: int | None, probe: Callable[[GameRecord], T],
+                tail: tuple[int, list[bytes]] | None = None) -> tuple[Loaded, list[tuple[int, float, T]]]:
         """The head record, and ``(version, ts, probe(record))`` after every command after ``since``.
 
         The reactor's turn clocks need each state a game passed through, not only the head (a seat may
         finish its turn and be to act again before anyone looks). When the cached record is already
         past ``since`` (another caller moved it on), it is rebuilt from a snapshot at or before
-        ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now.
+        ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now. ``tail``
+        (version, envelopes after it): the log read ahead, used when the cached record is at that version.
         """
         loaded = self._cache.get(game_id)
         if loaded is None or (since is not None and loaded.version > since):
@@ -102,13 +135,21 @@ class Repository:
             if record is not None and (since is None or version > since):
                 steps.append((version, ts, probe(record)))
 
-        loaded = fold_raw(loaded, game_id, self.store.read_raw(game_id, after=loaded.version), observe)
+        if tail is not None and tail[0] == loaded.version and loaded.record is not None:
+            raw = tail[1]
+        else:
+            raw = self.store.read_raw(game_id, after=loaded.version)
+        loaded = fold_raw(loaded, game_id, raw, observe)
         self.put(game_id, loaded)
         return loaded, steps
 
     def at(self, game_id: str, version: int) -> Loaded:
         """The record at a past ``version`` (replay), from the log alone; the cache is not touched."""
         return fold_raw(Loaded(None, 0, GENESIS_HASH), game_id, self.store.read_raw(game_id, until=version))
+
+    def peek(self, game_id: str) -> Loaded | None:
+        """The cached record, if any, leaving the cache's order alone."""
+        return self._cache.get(game_id)
 
     def cached(self, game_id: str) -> Loaded | None:
         loaded = self._cache.get(game_id)

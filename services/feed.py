@@ -25,7 +25,7 @@ import redis
 from .aggregates import Repository
 from .bootstrap import bootstrap
 from .leases import ShardLeases
-from .redisconn import read_streams
+from .redisconn import is_cluster, read_streams
 from .resilience import UNAVAILABLE, ride_out
 from .settings import Settings
 
@@ -68,6 +68,12 @@ class FeedFollower:
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         raise NotImplementedError
 
+    def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
+        """Handle what one read of every owned feed returned, ``(shard, entries)`` each; a follower that can
+        work several shards' entries together (one round trip for all) overrides this."""
+        for shard, entries in batches:
+            self.handle_entries(shard, entries)
+
     def idle(self) -> None:
         """Called once per loop turn (periodic work)."""
 
@@ -106,10 +112,10 @@ class FeedFollower:
             streams[self.keys.feed(shard)] = self._checkpoints[shard]
         self._rewind_ms = 0
         reply = read_streams(self.redis, streams, count=count, block_ms=block_ms)
-        handled = 0
-        for stream, entries in reply or []:
-            self.handle_entries(shard_of(stream), entries)
-            handled += len(entries)
+        batches = [(shard_of(stream), entries) for stream, entries in reply or [] if entries]
+        if batches:
+            self.handle_batch(batches)
+        handled = sum(len(entries) for _, entries in batches)
         if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
             self.trim()
         return handled
@@ -130,6 +136,17 @@ class FeedFollower:
         """Persist how far ``shard``'s feed is handled (in ``pipe`` when given)."""
         (pipe or self.redis).set(self.keys.checkpoint(self.role, shard), entry_id)
         self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+
+    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any) -> None:
+        """:meth:`save_checkpoint` of several shards in one command (one per shard on a cluster: each shard's
+        checkpoint has its slot)."""
+        if is_cluster(self.redis) or len(entry_ids) == 1:
+            for shard, entry_id in entry_ids.items():
+                self.save_checkpoint(shard, entry_id, pipe)
+            return
+        pipe.mset({self.keys.checkpoint(self.role, shard): entry_id for shard, entry_id in entry_ids.items()})
+        for shard, entry_id in entry_ids.items():
+            self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
 
     def forget_checkpoints(self) -> None:
         self._checkpoints.clear()

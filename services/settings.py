@@ -141,9 +141,11 @@ class StoreSettings(_Section):
     key_prefix: str = "tr:"
     shards: int = 16
     snapshot_every: int = 100
-    compact_every: int = 32
+    compact_every: int = 16
     """Every this many events the settled part of a game's log (events and command records) is moved into one
-    compressed segment (``EventStore.compact``): about a fifth of the memory. 0: never."""
+    compressed segment appended to the others (``EventStore.compact``, ``eventstore.segments``): about a
+    tenth of their memory. Smaller: a shorter uncompressed tail but more, smaller blocks (16 is the least
+    memory at a game's peak; see ``bench/memory_figures.py``). 0: never."""
     allow_client_seed: bool = False
     """Development/tests only: lets clients choose a game's seed. Otherwise seeds are server-secret."""
     invitation_ttl_seconds: int = 3 * 86400

@@ -105,6 +105,9 @@ class BotSupport:
     """A margin of about this many points counts as a clear lead (rewards are squashed by it)."""
     search: SearchSettings = SearchSettings()
     """How the search bot plays this game (tuned with ``bench/arena.py``)."""
+    search_evaluate: Evaluate | None = None
+    """The search bot's own evaluation (root ranking, playout policy, leaves); None: ``evaluate``. Lets a game
+    give search a stronger (or dearer) evaluation while the greedy level keeps its own."""
     prune: Prune | None = None
     """Drops legal commands a bot should never consider (e.g. moves that only undo a move: they let a
     heuristic bot cycle forever); it must leave at least one command."""

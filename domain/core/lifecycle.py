@@ -178,7 +178,9 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
 def _expire(record: GameRecord, command: ExpireGame, dice: Dice) -> list[Event]:
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} is {record.status}; only an open game expires")
-    return [GameExpired()]
+    # Its seed is revealed as a scored game's is: nothing was dealt from it (the game never started), and
+    # with it the game's record verifies whole, so it is archived and leaves Redis like a scored one.
+    return [GameExpired(), SeedRevealed(seed=dice.reveal().hex())]
 
 
 def _score(record: GameRecord, command: ScoreGame, dice: Dice) -> list[Event]:

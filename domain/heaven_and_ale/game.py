@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Hashable
 from typing import Any
@@ -24,6 +25,12 @@ from .scoring import breakdown
 from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
 from .view_models import VIEW_MODELS
+
+SEARCH = dataclasses.replace(WHOLE_TURN, determinizations=1)
+"""The search bot's settings: each candidate is played to the end of the seat's own turn by the greedy policy
+and judged by the search's evaluation (``heuristics.search_evaluate``). Nothing hidden (only the face-down
+piles, drawn at the start of a round) changes what happens within one's own turn, so one determinization
+says all that more would."""
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True
@@ -64,7 +71,8 @@ class HeavenAndAle(Game[HeavenAndAleState]):
     def bot_support(self) -> BotSupport:
         from . import determinize, heuristics
 
-        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=4.0, search=WHOLE_TURN)
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=4.0, search=SEARCH,
+                          search_evaluate=heuristics.search_evaluate)
 
     def reveals(self, event: Event) -> bool:
         # Chance: the start player, the tiles and monks drawn onto the track, the carter die (Kegs & More).

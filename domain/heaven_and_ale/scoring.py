@@ -66,11 +66,11 @@ def keg_points(p: Player) -> tuple[int, Fraction, int]:
     return delivered, stored, cart
 
 
-def breakdown(s: HeavenAndAleState, seat: int) -> dict[str, int | Fraction | float]:
+def breakdown(s: HeavenAndAleState, seat: int, with_production: bool = True) -> dict[str, int | Fraction | float]:
+    """The score sheet of ``seat``; without ``production`` (the dearest part) when ``with_production`` is False."""
     p = s.players[seat]
-    prod, _, _ = production(p)
     out: dict[str, int | Fraction | float] = {
-        "production": prod,
+        "production": production(p)[0] if with_production else 0,
         "large_barrels": sum(barrel_vp(g, True) for g in p.large),
         "small_barrels": sum(barrel_vp(g, False) for g in p.small),
         "barrel_privilege": CARD_BARRELS_VP * (len(p.large) + len(p.small)) if CARD_BARRELS in p.pairs else 0,

@@ -1,7 +1,7 @@
 """Limits on what one client can do: request rates, each player's unfinished bot games, open event streams.
 
-Every count lives in Redis, so the limits hold across API processes. Rates use the ``limits`` library
-(sliding-window counters in Lua); the caps are sorted sets of what is open, each entry with a time after
+Every count lives in Redis, so the limits hold across API processes. Rates are sliding-window counters
+checked and counted by one script per request (:mod:`services.api.ratelimit`); the caps are sorted sets of what is open, each entry with a time after
 which it no longer counts, so nothing stays counted after a crash. The settings (``rate_limit_*``,
 ``max_*``) say how much; :data:`RULES` says which route counts against which rate.
 """
@@ -9,22 +9,15 @@ which it no longer counts, so nothing stays counted after a crash. The settings 
 from __future__ import annotations
 
 import hashlib
-import math
 import time
 import uuid
 from dataclasses import dataclass
-from functools import lru_cache
 
 import anyio
 import orjson
 import redis
 import redis.asyncio
 from fastapi import Request
-from limits import RateLimitItem, parse_many
-from limits.aio.storage import RedisStorage as AsyncRedisStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter as AsyncSlidingWindowCounterRateLimiter
-from limits.storage import RedisStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 
 from ..application.seating import check_one_seat
 from ..eventstore import Keys
@@ -32,6 +25,7 @@ from ..redisconn import mget
 from ..settings import Settings
 from .errors import ApiError
 from .principals import principal_of
+from .ratelimit import Rate, acheck, rates_for
 
 RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/players"): (("rate_limit_register", "address"),),
@@ -46,16 +40,16 @@ RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
 request also counts against ``rate_limit_address``. Registration is counted by address: a new player has no
 token yet."""
 
+SELF_LIMITED = frozenset({("GET", "/games/{game_id}/legal"), ("POST", "/games/{game_id}/commands"),
+                          ("GET", "/games/{game_id}"), ("GET", "/games/{game_id}/view")})
+"""The hot routes: they count their rates themselves, in the pipeline of their own reads
+(:mod:`services.api.admission`); the app-wide dependency leaves them alone."""
+
 FINISHED = frozenset({"ended", "scored", "expired"})
 UNCONFIRMED_BOT_GAME_SECONDS = 3600.0
 """A claimed bot game with no meta after this long never started (its create failed): it stops counting."""
 STREAM_SLOT_SECONDS = 60.0
 """An open stream renews its slot well within this; a slot of a process that died lapses after it."""
-
-
-@lru_cache(maxsize=64)
-def parse_rate(text: str) -> tuple[RateLimitItem, ...]:
-    return tuple(parse_many(text))
 
 
 def _digest(address: str) -> str:
@@ -79,39 +73,25 @@ class Guard:
     """The limits of one API process; the counts are shared through Redis."""
 
     def __init__(self, client: redis.Redis, settings: Settings, keys: Keys, counters: redis.Redis | None = None) -> None:
-        """``counters``: where the rate-limit counters live (rq's Redis when the event store is a cluster: the
-        ``limits`` storage wants one server)."""
+        """``counters``: where the rate-limit counters live (rq's Redis when the event store is a cluster: one
+        script checks all the rates of a request, so they live on one server)."""
         self.redis = client
         self.settings = settings
         self.keys = keys
-        pool = (counters if counters is not None else client).connection_pool
-        storage = RedisStorage("redis://", connection_pool=pool, key_prefix=keys.rate_limits())
-        self._limiter = SlidingWindowCounterRateLimiter(storage)
-        self._alimiter: tuple[redis.asyncio.Redis, AsyncSlidingWindowCounterRateLimiter] | None = None
+        self.counters = counters if counters is not None else client
 
     # -- rates ------------------------------------------------------------------
-    def hit(self, rule: str, who: str) -> None:
-        """Count one request of ``who`` against the rate named by setting ``rule``; 429 once it is spent."""
-        for item in parse_rate(getattr(self.settings, rule)):
-            if not self._limiter.hit(item, rule, who):
-                reset = self._limiter.get_window_stats(item, rule, who).reset_time
-                raise _rate_limited(rule, item, reset)
+    def rates(self, method: str, route: str, address: str, caller: str | None) -> list[Rate]:
+        """The rates a request counts against: its address's, and its route's (:data:`RULES`), per caller (the
+        address when there is none) or per address."""
+        hits = [("rate_limit_address", f"addr:{address}")]
+        for rule, scope in RULES.get((method, route), ()):
+            hits.append((rule, caller if scope == "caller" and caller is not None else f"addr:{address}"))
+        return rates_for(self.keys, self.settings, hits)
 
-    async def ahit(self, aredis: redis.asyncio.Redis, rule: str, who: str) -> None:
-        """:meth:`hit` on the event loop (``limits``' asyncio strategy over the loop's ``redis.asyncio``
-        pool): the same counters, no worker thread."""
-        limiter = self._async_limiter(aredis)
-        for item in parse_rate(getattr(self.settings, rule)):
-            if not await limiter.hit(item, rule, who):
-                reset = (await limiter.get_window_stats(item, rule, who)).reset_time
-                raise _rate_limited(rule, item, reset)
-
-    def _async_limiter(self, aredis: redis.asyncio.Redis) -> AsyncSlidingWindowCounterRateLimiter:
-        if self._alimiter is None or self._alimiter[0] is not aredis:
-            storage = AsyncRedisStorage("async+redis://", implementation="redispy",
-                                        connection_pool=aredis.connection_pool, key_prefix=self.keys.rate_limits())
-            self._alimiter = (aredis, AsyncSlidingWindowCounterRateLimiter(storage))
-        return self._alimiter[1]
+    @staticmethod
+    def needs_caller(method: str, route: str) -> bool:
+        return any(scope == "caller" for _, scope in RULES.get((method, route), ()))
 
     # -- bot games --------------------------------------------------------------
     def claim_bot_game(self, player_id: str, game_id: str) -> None:
@@ -191,13 +171,6 @@ class StreamSlot:
                 await aredis.zrem(key, self.id)
 
 
-def _rate_limited(rule: str, item: RateLimitItem, reset: float) -> ApiError:
-    retry = max(1, math.ceil(reset - time.time()))
-    what = rule.removeprefix("rate_limit_")
-    return ApiError("rate_limited", f"too many requests: at most {item} ({what}); retry in {retry} s",
-                    headers={"Retry-After": str(retry)})
-
-
 async def limit_requests(request: Request) -> None:
     """App-wide dependency: count the request against its address's rate and against its route's rates
     (async, on the event loop: a sync dependency would cost every request a worker-thread hand-off)."""
@@ -212,20 +185,18 @@ async def limit_requests(request: Request) -> None:
 async def _limit(request: Request) -> None:
     ctx = request.app.state.context
     guard: Guard = ctx.guard
-    aredis = ctx.acounters()
+    method, route = request.method, getattr(request.scope.get("route"), "path", "")
+    if (method, route) in SELF_LIMITED:
+        return
     address = client_address(request)
-    await guard.ahit(aredis, "rate_limit_address", f"addr:{address}")
-    route = request.scope.get("route")
-    rules = RULES.get((request.method, getattr(route, "path", "")), ())
     caller: str | None = None
-    for rule, scope in rules:
-        if scope == "caller" and caller is None:
-            try:
-                principal = await principal_of(request, ctx)
-            except ApiError:  # not a bearer token: the route refuses it
-                principal = None
-            caller = caller_of(principal, address)
-        await guard.ahit(aredis, rule, caller if scope == "caller" and caller is not None else f"addr:{address}")
+    if guard.needs_caller(method, route):
+        try:
+            principal = await principal_of(request, ctx)
+        except ApiError:  # not a bearer token: the route refuses it
+            principal = None
+        caller = caller_of(principal, address)
+    await acheck(ctx.acounters(), guard.rates(method, route, address, caller))
 
 
 @dataclass(frozen=True)

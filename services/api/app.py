@@ -19,6 +19,7 @@ from .abuse import limit_requests
 from .bounds import bounded_json_body
 from .deps import Context
 from .errors import error_responses, install_error_handlers
+from .hot import HotPath
 from .limits import BodySizeLimit
 from .routers import games, invitations, lobby, notifications, play, players, players_async, social, system, web
 
@@ -69,8 +70,11 @@ def app_from_env() -> FastAPI:
     return create_app(clients(), settings, queue_client_factory(settings, clients)())
 
 
-def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None) -> FastAPI:
-    """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same)."""
+def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None,
+               hot_path: bool = True) -> FastAPI:
+    """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same);
+    ``hot_path``: serve the hot routes through :class:`services.api.hot.HotPath` (off: through FastAPI's
+    routes alone, which answer alike; the parity test compares the two)."""
     context = Context(client, settings, queue_client=queue_client)
 
     @asynccontextmanager
@@ -87,6 +91,8 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.state.context = context
     install_error_handlers(app)
 
+    if hot_path:
+        app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(system.router)

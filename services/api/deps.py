@@ -28,7 +28,7 @@ from ..tokens import hash_token
 from .abuse import Guard
 from .aio import async_twin
 from .errors import ApiError
-from .principals import bearer_token, principal_of
+from .principals import Principal, Principals, bearer_token, principal_of
 
 T = TypeVar("T")
 
@@ -49,6 +49,7 @@ class Context:
         self.store = self.root.store
         self.bus = self.root.bus
         self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
+        self.principals = Principals()
         self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
         self._game_locks = KeyedLocks()
         self._loop_parts: LoopParts | None = None
@@ -71,8 +72,9 @@ class Context:
         parts = self._loop_parts
         if parts is None or parts.loop is not loop:
             client = async_twin(self.redis)
-            # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster
-            counters = client if self.queue_redis is self.redis else async_twin(self.queue_redis)
+            # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
+            # on the event store's own server they share its client (and its pipelines)
+            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
             parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
                               AsyncCommandBus(client, self.keys, self.settings.command_body_ttl_seconds,
                                               store=self.store), counters)
@@ -105,7 +107,7 @@ class Context:
         if key is not None:
             if not replies[0]:
                 raise ApiError("unauthorized", "unknown or revoked token")
-            principal = Principal(**orjson.loads(replies[0]))
+            principal = self.principals.principal(hash_token(token or ""), replies[0])
         if loaded.record is None:
             parts.records.drop(game_id)
             raise ApiError("game_not_found", f"no game {game_id!r}")
@@ -120,6 +122,15 @@ class Context:
         # the projector lags: build it here
         return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
 
+    def meta_at_head(self, game_id: str) -> dict[str, Any]:
+        """The meta, or while the projector has not folded the log's head yet, the meta of the record there:
+        views are at the head (a page refreshes on a stream event), and a page that sees the game scored asks
+        at once for what only the end reveals (the history, the verdict with the seed)."""
+        meta = self.meta(game_id)
+        if meta["status"] == "scored" or meta["version"] >= self.store.head(game_id)[0]:
+            return meta
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:
         return self.root.tokens.issue(principal)
@@ -129,6 +140,17 @@ class Context:
 
     def principal_for(self, token: str) -> dict[str, Any] | None:
         return self.root.tokens.principal_for(token)
+
+
+def same_server(one: redis.Redis, other: redis.Redis) -> bool:
+    """Whether two sync clients talk to the same server and database (a cluster client is nobody's twin)."""
+    if one is other:
+        return True
+    if not hasattr(one, "connection_pool") or not hasattr(other, "connection_pool"):
+        return False
+    mine, theirs = one.connection_pool.connection_kwargs, other.connection_pool.connection_kwargs
+    fields = ("server", "host", "port", "path", "db", "username")
+    return all(mine.get(f) is theirs.get(f) or mine.get(f) == theirs.get(f) for f in fields)
 
 
 @dataclass
@@ -192,14 +214,6 @@ class SharedRepository(Repository):
 
 async def get_context(request: Request) -> Context:  # async: no worker thread for a dependency this small
     return request.app.state.context
-
-
-@dataclass(frozen=True)
-class Principal:
-    kind: str  # "player" | "seat"
-    player_id: str | None = None
-    game_id: str | None = None
-    seat: int | None = None
 
 
 BEARER = HTTPBearer(auto_error=False, scheme_name="token",

@@ -135,6 +135,19 @@ def queued_response(queued: Queued, **extra: Any) -> JSONResponse:
                         status_code=202)
 
 
+def answer_for(exc: Exception) -> JSONResponse | None:
+    """The answer to an exception a route raised, as the app's handlers give it (None: an unexpected one)."""
+    if isinstance(exc, ApiError):
+        return error_response(exc.code, exc.message, exc.status, exc.headers)
+    if isinstance(exc, RuleError):
+        return error_response(exc.code, exc.message)
+    if isinstance(exc, StillQueued):
+        return queued_response(exc.queued)
+    if isinstance(exc, UNAVAILABLE):
+        return unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); try again shortly")
+    return None
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StillQueued)
     async def _queued(_: Request, exc: StillQueued) -> JSONResponse:

@@ -162,7 +162,8 @@ class Archiver:
         rejections_raw = self.redis.hgetall(self.keys.rejections(game_id))
         lines = list(export_lines(self.store, game_id))
         record = read_record(lines)
-        if not any(e.type == "taproom.SeedRevealed" for e in record.envelopes):
+        if not any(e.type in ("taproom.SeedRevealed", "taproom.GameExpired") for e in record.envelopes):
+            # (an open game that expired before expiry revealed the seed keeps it secret in its archive)
             return ArchiveResult("not_finished", reason="the game is not scored (its seed is not revealed)")
         side, side_key_names, side_fingerprints = self._side_keys_of(game_id)
         packed = gzip.compress(b"\n".join(lines) + b"\n", compresslevel=9, mtime=0)

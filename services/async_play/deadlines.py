@@ -41,9 +41,10 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord, voters
 
+from ..resilience import UNAVAILABLE
 from . import clock, jobs
 from .jobs import Clockwork
-from .turns import Step, at, clocked_seats, job_safe
+from .turns import Step, Wait, at, clocked_seats, job_safe
 
 log = structlog.get_logger("taproom.deadlines")
 
@@ -75,7 +76,7 @@ class AsyncPlay(Clockwork):
         elif record.status in ("ended", "expired"):
             self.clocks.clear(gid)
         if record.status != "active":
-            self.redis.zrem(self.keys.deadline_watch(), gid)
+            self.writer.zrem(self.keys.deadline_watch(), gid)
         return scheduled
 
     def expire_when_unfilled(self, record: GameRecord, now: float) -> list[str]:
@@ -104,16 +105,47 @@ class AsyncPlay(Clockwork):
         # was written is sent when the reactor handles the game again (sends are deduplicated).
         for seat, wait in self.clocks.waits(gid).items():
             player = record.seats[seat].player_id
-            dedupe = f"turn:{gid}:{seat}:{wait.version}"
-            if not player or self.notifier.sent(player, dedupe):
+            if not player:
                 continue
-            message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version}
-            if timed:
-                message["deadline"] = self.clocks.deadline(record, seat, wait)
-            self.notifier.send(player, "your_turn", message, dedupe=dedupe)
+            if self.writes is not None:  # the reactor's batch: checked for all its games at once
+                self._your_turns.append((record, seat, wait))
+            else:
+                self.your_turn(record, seat, wait)
         self.notify_timeouts(record)
         self.watch_deadlines(record)
         return scheduled
+
+    def your_turn(self, record: GameRecord, seat: int, wait: Wait, unsent: bool = False) -> None:
+        """Tell the player of ``seat`` it is their turn (once per wait; ``unsent``: checked it was not told)."""
+        player, gid = record.seats[seat].player_id, record.game_id
+        assert player is not None
+        dedupe = f"turn:{gid}:{seat}:{wait.version}"
+        if not unsent and self.notifier.sent(player, dedupe):
+            return
+        message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version}
+        if record.pace is not None and record.pace.timed:
+            message["deadline"] = self.clocks.deadline(record, seat, wait)
+        self.notifier.send(player, "your_turn", message, dedupe=dedupe, unsent=True)
+
+    def send_your_turns(self) -> None:
+        """The "your turn" messages the batch's games call for: which were sent before is asked in one round
+        trip for all of them."""
+        waiting, self._your_turns = self._your_turns, []
+        if not waiting:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for record, seat, wait in waiting:
+            pipe.exists(self.keys.notified(record.seats[seat].player_id or "", f"turn:{record.game_id}:{seat}:"
+                                                                                f"{wait.version}"))
+        for (record, seat, wait), sent in zip(waiting, pipe.execute()):
+            if sent:
+                continue
+            try:
+                self.your_turn(record, seat, wait, unsent=True)
+            except UNAVAILABLE:  # the batch is read again once Redis is back
+                raise
+            except Exception:  # as in on_game: messages never stop bots, scoring, or the other games' clocks
+                log.exception("asynchronous play failed", game_id=record.game_id)
 
     def on_invitations(self, record: GameRecord) -> list[str]:
         """Each standing invitation is told to its invitee once and lapses at its expiry (one job each)."""
@@ -178,6 +210,6 @@ class AsyncPlay(Clockwork):
         waits = self.clocks.waits(record.game_id)
         dues = [self.clocks.deadline(record, seat, waits[seat]) for seat in clocked_seats(record) if seat in waits]
         if dues:
-            self.redis.zadd(self.keys.deadline_watch(), {record.game_id: min(dues)})
+            self.writer.zadd(self.keys.deadline_watch(), {record.game_id: min(dues)})
         else:
-            self.redis.zrem(self.keys.deadline_watch(), record.game_id)
+            self.writer.zrem(self.keys.deadline_watch(), record.game_id)

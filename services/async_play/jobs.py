@@ -29,6 +29,7 @@ from domain.core.lifecycle import ExpireGame, GameRecord, PlayFor, StaleVersion,
 from domain.core.seating import EndInvitation
 
 from ..aggregates import Loaded, Repository
+from ..batching import BatchWrites, ReadAhead
 from ..bootstrap import Root, job_root
 from ..bots import choose
 from ..commands import new_reply
@@ -56,6 +57,20 @@ class Clockwork:
         self.vacations = Vacations(client, keys, settings.vacation_days_per_year)
         self.clocks = TurnClocks(client, keys, self.vacations)
         self.notifier = Notifier(client, keys, queue, settings)
+        self.writes: BatchWrites | None = None
+        self._your_turns: list[tuple[GameRecord, int, Wait]] = []  # the batch's, checked together at its end
+
+    def batch(self, read_ahead: ReadAhead | None, writes: BatchWrites | None) -> None:
+        """Work inside the reactor's batch: read what ``read_ahead`` holds from it, write with ``writes``
+        (None, None: the batch is over; everything is read and written at once again)."""
+        self.clocks.read_ahead, self.clocks.writes, self.writes = read_ahead, writes, writes
+        self.notifier.batch(read_ahead, writes)
+        self._your_turns = []
+
+    @property
+    def writer(self) -> Any:
+        """Where plain writes go: the batch's pipeline, else Redis at once."""
+        return self.writes.pipe if self.writes is not None else self.redis
 
     @property
     def tag(self) -> str:

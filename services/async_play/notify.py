@@ -38,6 +38,7 @@ import structlog
 from rq import Queue, Retry
 from rq.job import Job
 
+from ..batching import BatchWrites, ReadAhead
 from ..eventstore import Keys
 from ..settings import AsyncSettings, get_settings
 from . import clock
@@ -100,6 +101,7 @@ class Webhooks:
         self.redis = client
         self.keys = keys
         self._box = box
+        self.read_ahead: ReadAhead | None = None  # URLs the reactor read for its batch (``Keys.webhook`` -> url)
 
     @property
     def box(self) -> SecretBox:
@@ -119,7 +121,11 @@ class Webhooks:
         return secret
 
     def url(self, player_id: str) -> str | None:
-        raw = self.redis.hget(self.keys.webhook(player_id), "url")
+        key = self.keys.webhook(player_id)
+        if self.read_ahead is not None and key in self.read_ahead:
+            raw = self.read_ahead.get(key)
+        else:
+            raw = self.redis.hget(key, "url")
         return raw.decode() if raw else None
 
     def get(self, player_id: str) -> tuple[str, str] | None:
@@ -172,17 +178,33 @@ class Notifier:
         self.prefs = Preferences(client, keys)
         self.mailer = Mailer(client, keys, queue, settings)
         self.pusher = Pusher(client, keys, queue, settings)
+        self.writes: BatchWrites | None = None
+        """The reactor's batch: "sent" markers go with its writes (after every delivery job is enqueued)."""
+        self._marked: set[str] = set()  # markers written with the batch's writes
+
+    def batch(self, read_ahead: ReadAhead | None, writes: BatchWrites | None) -> None:
+        """Read preferences and webhooks from ``read_ahead`` and mark messages sent with ``writes`` (None, None:
+        the batch is over)."""
+        self.prefs.read_ahead = self.webhooks.read_ahead = read_ahead
+        self.writes = writes
+        self._marked.clear()
+
+    def read_ahead_keys(self, player_id: str) -> list[tuple[str, str]]:
+        """(key, how to read it: "get" or "hget url") of what :meth:`send` reads of a player."""
+        return [(self.keys.notify_prefs(player_id), "get"), (self.keys.webhook(player_id), "hget url")]
 
     def sent(self, player_id: str, dedupe: str) -> bool:
         """True when the message with this ``dedupe`` key was sent to ``player_id`` before."""
-        return bool(self.redis.exists(self.keys.notified(player_id, dedupe)))
+        key = self.keys.notified(player_id, dedupe)
+        return key in self._marked or bool(self.redis.exists(key))
 
     def hook_job_id(self, delivery: str) -> str:
         return f"hook-{re.sub(r'[^A-Za-z0-9_-]', '_', self.keys.prefix.rstrip(':'))}-{delivery}"
 
-    def send(self, player_id: str, kind: str, data: dict[str, Any], dedupe: str) -> bool:
-        """Queue one message; False when this ``dedupe`` key was sent before."""
-        if self.sent(player_id, dedupe):
+    def send(self, player_id: str, kind: str, data: dict[str, Any], dedupe: str, unsent: bool = False) -> bool:
+        """Queue one message; False when this ``dedupe`` key was sent before (``unsent``: the caller just
+        checked it was not)."""
+        if not unsent and self.sent(player_id, dedupe):
             return False
         delivery = hashlib.sha256(dedupe.encode()).hexdigest()[:20]
         body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": clock.now(), **data})
@@ -216,7 +238,12 @@ class Notifier:
     def _mark_sent(self, player_id: str, dedupe: str, body: bytes) -> bool:
         """Write the marker and the recent-list entry in one step; False if the marker was there."""
         keys = [self.keys.notified(player_id, dedupe), self.keys.notes(player_id)]
-        return bool(self._record_once(keys=keys, args=[body, self.settings.notifications_kept, DEDUPE_TTL]))
+        args = [body, self.settings.notifications_kept, DEDUPE_TTL]
+        if self.writes is not None:  # with the batch's writes; a repeat finds the marker (or ours, until then)
+            self._marked.add(keys[0])
+            reply = self.writes.script(self._record_once, keys, args)
+            return reply is None or bool(reply)
+        return bool(self._record_once(keys=keys, args=args))
 
     def recent(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
         return [orjson.loads(m) for m in self.redis.lrange(self.keys.notes(player_id), 0, limit - 1)]

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from domain.core import InvalidCommand
 
+from ..batching import ReadAhead
 from ..eventstore import Keys
 
 KINDS = ("your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
@@ -123,9 +124,14 @@ class Preferences:
     def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.redis = client
         self.keys = keys
+        self.read_ahead: ReadAhead | None = None  # preferences the reactor read for its batch
 
     def get(self, player_id: str) -> NotificationPrefs:
-        raw = self.redis.get(self.keys.notify_prefs(player_id))
+        key = self.keys.notify_prefs(player_id)
+        if self.read_ahead is not None and key in self.read_ahead:
+            raw = self.read_ahead.get(key)
+        else:
+            raw = self.redis.get(key)
         return NotificationPrefs.model_validate_json(raw) if raw else NotificationPrefs()
 
     def put(self, player_id: str, prefs: NotificationPrefs) -> NotificationPrefs:

@@ -12,6 +12,7 @@ import redis
 
 from domain.core.lifecycle import GameRecord, Pace, turn_of
 
+from ..batching import BatchWrites, ReadAhead
 from ..eventstore import Keys
 from . import clock
 from .vacation import Vacations
@@ -81,27 +82,51 @@ def has_humans(record: GameRecord) -> bool:
     return any(not seat.bot for seat in record.seats)
 
 
+# KEYS: the clock hash; ARGV: n, then n fields to delete, then field/value pairs to set (one step, atomic).
+_CLOCK_UPDATE = """
+local n = tonumber(ARGV[1])
+for i = 2, n + 1 do redis.call('HDEL', KEYS[1], ARGV[i]) end
+for i = n + 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+"""
+
+
 class TurnClocks:
     def __init__(self, client: redis.Redis, keys: Keys, vacations: Vacations) -> None:
         self.redis = client
         self.keys = keys
         self.vacations = vacations
+        self.read_ahead: ReadAhead | None = None
+        """The clock hashes the reactor read for its batch (see :mod:`services.batching`); kept up to date."""
+        self.writes: BatchWrites | None = None
+        """Where the reactor's batch collects its writes (None: written at once)."""
+        self._update: Any = None  # registered on first use (readers pass stand-ins that only read)
+
+    def _field(self, game_id: str, name: str) -> bytes | None:
+        key = self.keys.clock(game_id)
+        if self.read_ahead is not None and key in self.read_ahead:
+            return self.read_ahead.get(key).get(name.encode())  # type: ignore[no-any-return]
+        return self.redis.hget(key, name)  # type: ignore[return-value]
 
     def waits(self, game_id: str) -> dict[int, Wait]:
-        raw: dict[bytes, bytes] = self.redis.hgetall(self.keys.clock(game_id))  # type: ignore[assignment]
+        key = self.keys.clock(game_id)
+        if self.read_ahead is not None and key in self.read_ahead:
+            raw: dict[bytes, bytes] = self.read_ahead.get(key)
+        else:
+            raw = self.redis.hgetall(key)  # type: ignore[assignment]
         return {int(k.decode().split(":")[1]): Wait.decode(v) for k, v in raw.items() if k.startswith(b"start:")}
 
     def seen(self, game_id: str) -> int | None:
         """The last version the clocks were brought up to (None: never, or not since the game ended)."""
-        raw = self.redis.hget(self.keys.clock(game_id), "seen")
-        return int(raw) if raw is not None else None  # type: ignore[arg-type]
+        raw = self._field(game_id, "seen")
+        return int(raw) if raw is not None else None
 
     def wait(self, game_id: str, seat: int) -> Wait | None:
-        raw = self.redis.hget(self.keys.clock(game_id), f"start:{seat}")
+        raw = self._field(game_id, f"start:{seat}")
         return Wait.decode(raw) if raw else None
 
     def bank(self, game_id: str, seat: int, pace: Pace) -> float:
-        raw = self.redis.hget(self.keys.clock(game_id), f"bank:{seat}")
+        raw = self._field(game_id, f"bank:{seat}")
         return float(raw) if raw is not None else float(pace.bank_seconds or 0)
 
     def allowed(self, game_id: str, seat: int, pace: Pace) -> float:
@@ -137,26 +162,53 @@ class TurnClocks:
         pace = record.pace
         banks: dict[int, float] = {}
         begun: dict[int, Wait] = {}
-        pipe = self.redis.pipeline(transaction=True)
+        final: dict[str, str | float | int | None] = {}  # field -> its value after the update (None: deleted)
         for step_version, step_ts, waiting in fresh:
             for seat in [s for s in stored if not same_turn(stored[s], s, waiting)]:  # its turn ended here
                 wait = stored.pop(seat)
                 begun.pop(seat, None)
-                pipe.hdel(key, f"start:{seat}")
+                final[f"start:{seat}"] = None
                 if pace is not None and pace.bank_seconds is not None:
                     player = record.seats[seat].player_id
                     used = max(0.0, step_ts - wait.since - self.vacations.paused(player, wait.since, step_ts))
                     left = banks.get(seat, self.bank(record.game_id, seat, pace)) - used + pace.increment_seconds
                     banks[seat] = max(0.0, left)
-                    pipe.hset(key, f"bank:{seat}", banks[seat])
+                    final[f"bank:{seat}"] = banks[seat]
             for seat, tag in sorted(w for w in waiting if w[0] not in stored):  # a turn begins
                 wait = Wait(step_version, step_ts, tag)
                 stored[seat] = begun[seat] = wait
-                pipe.hset(key, f"start:{seat}", wait.encode())
+                final[f"start:{seat}"] = wait.encode()
         if has_humans(record):  # bot-only games never wait: no clock entry for them
-            pipe.hset(key, "seen", max(version, fresh[-1][0]))
-        pipe.execute()
+            final["seen"] = max(version, fresh[-1][0])
+        self._write(key, final)
         return sorted(begun.items())
+
+    def _write(self, key: str, final: dict[str, str | float | int | None]) -> None:
+        """Apply ``final`` to the clock hash in one atomic step (with the batch's writes when there is a batch)."""
+        if not final:
+            return
+        gone = [name for name, value in final.items() if value is None]
+        pairs = [item for name, value in final.items() if value is not None for item in (name, value)]
+        if self.writes is not None:
+            if self._update is None:
+                self._update = self.redis.register_script(_CLOCK_UPDATE)
+            self.writes.script(self._update, [key], [len(gone), *gone, *pairs])
+        else:
+            pipe = self.redis.pipeline(transaction=True)
+            if gone:
+                pipe.hdel(key, *gone)
+            for name, value in final.items():
+                if value is not None:
+                    pipe.hset(key, name, value)
+            pipe.execute()
+        if self.read_ahead is not None and key in self.read_ahead:
+            fields = self.read_ahead.get(key)
+            for name, value in final.items():
+                if value is None:
+                    fields.pop(name.encode(), None)
+                else:  # as Redis would answer it
+                    fields[name.encode()] = value.encode() if isinstance(value, str) else repr(value).encode() \
+                        if isinstance(value, float) else str(value).encode()
 
     def view(self, record: GameRecord) -> dict[str, Any]:
         """The clock as a page shows it: the service's now, after how many consecutive timeouts a seat is
@@ -167,7 +219,10 @@ class TurnClocks:
                 "seats": self.table(record) if record.status == "active" else []}
 
     def clear(self, game_id: str) -> None:
-        self.redis.delete(self.keys.clock(game_id))
+        key = self.keys.clock(game_id)
+        (self.writes.pipe if self.writes is not None else self.redis).delete(key)
+        if self.read_ahead is not None and key in self.read_ahead:
+            self.read_ahead.put(key, {})
 
     def table(self, record: GameRecord) -> list[dict[str, Any]]:
         """Per seat: waiting since, deadline (vacations included), bank left, consecutive timeouts."""

@@ -33,6 +33,7 @@ neither their interleaving nor the last seat still planning counts.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -167,6 +168,13 @@ def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Rand
     return state
 
 
+def _searching(adapter: BotGame) -> BotGame:
+    """The adapter the search judges with: the game's own search evaluation when it declares one."""
+    if adapter.search_evaluate is None:
+        return adapter
+    return dataclasses.replace(adapter, evaluate=adapter.search_evaluate)
+
+
 def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequence[Command],
                   rng: random.Random, *, budget: float | None = 1.0, max_iterations: int | None = None,
                   stats: SearchStats | None = None, config: SearchConfig | None = None) -> Command:
@@ -178,6 +186,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
         return legal[0]
     config = config or adapter.search
     limit = max_iterations if max_iterations is not None else config.simulations
+    adapter = _searching(adapter)
     started = time.perf_counter()
     deadline = math.inf if budget is None else started + budget
     if limit is None and budget is None:

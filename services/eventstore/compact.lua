@@ -18,7 +18,17 @@ if ARGV[6] ~= '' then
   end
 end
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
-redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[2]) + 1) .. '-0')
+-- The rest (the last command's events) written again into a fresh stream: trimming only marks the entries
+-- of a part-trimmed node deleted, and the node keeps their space (up to 4 KB) until all of it goes.
+local rest = redis.call('XRANGE', KEYS[1], (tonumber(ARGV[2]) + 1) .. '-0', '+')
+if #rest > 0 then
+  redis.call('DEL', KEYS[1])
+  for _, entry in ipairs(rest) do
+    redis.call('XADD', KEYS[1], entry[1], unpack(entry[2]))
+  end
+else
+  redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[2]) + 1) .. '-0')
+end
 for i = 7, #ARGV do
   redis.call('HDEL', KEYS[2], ARGV[i])
 end

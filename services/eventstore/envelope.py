@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -93,6 +94,40 @@ def decode_event(game_type: str, type_name: str, schema_version: int, payload: d
     if cls is not None and schema_version < cls.schema_version:
         payload = upcast(game_type, type_name, schema_version, payload, cls.schema_version)
     return parse_event(game_type, payload)
+
+
+_DECODERS: dict[tuple[str, str, int], tuple[Any, Callable[[dict[str, Any]], Event]]] = {}
+
+
+def event_decoder(game_type: str, type_name: str, schema_version: int) -> Callable[[dict[str, Any]], Event]:
+    """:func:`decode_event` for one (game, type, schema version), looked up once: the hot path of folding a log
+    (an event of the current schema is its model's validation alone). Kept per registered game object, so a
+    game registered anew is looked up anew."""
+    kernel = type_name in KERNEL_EVENTS
+    game: Any = None if kernel else _registered(game_type)
+    key = ("" if kernel else game_type, type_name, schema_version)
+    found = _DECODERS.get(key)
+    if found is not None and found[0] is game:
+        return found[1]
+    cls = _event_class(game_type, type_name) if kernel or game is not None else None
+    if cls is not None and schema_version >= cls.schema_version and _type_name_of(cls) == type_name:
+        decoder: Callable[[dict[str, Any]], Event] = cls.__pydantic_validator__.validate_python  # model_validate
+    else:
+        def decoder(payload: dict[str, Any]) -> Event:
+            return decode_event(game_type, type_name, schema_version, payload)
+    _DECODERS[key] = (game, decoder)
+    return decoder
+
+
+def _registered(game_type: str) -> Any:
+    try:
+        return get_game(game_type)
+    except Exception:  # unknown: decode_event says so when it is asked
+        return None
+
+
+def _type_name_of(cls: type[Event]) -> str:
+    return str(cls.model_fields["type"].default)
 
 
 def _event_class(game_type: str, type_name: str) -> type[Event] | None:

@@ -151,8 +151,12 @@ class Keys:
         return f"{self.prefix}sticket:{ticket_hash}"
 
     def rate_limits(self) -> str:
-        """Prefix of the rate-limit counters (the ``limits`` library appends its own key)."""
+        """Prefix of the rate-limit counters."""
         return f"{self.prefix}rl"
+
+    def rate_counter(self, name: str) -> str:
+        """Hash: one rate's sliding window (``services/api/ratelimit.lua``); ``name`` says whose and which rate."""
+        return f"{self.prefix}rl:w:{name}"
 
     def bot_games(self, player_id: str) -> str:
         """Zset: unfinished bot games the player created -> creation time (the cap counts them)."""

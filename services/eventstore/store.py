@@ -29,6 +29,7 @@ from ..redisconn import by_node, is_cluster, refresh_slots
 from ..resilience import UNAVAILABLE, ReplicationShortfall
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
+from .segments import Block, decode, encode, needs_previous
 
 REPLY_TTL_SECONDS = 60
 """A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
@@ -64,9 +65,6 @@ def snapshot_bytes(record: GameRecord) -> bytes:
 SETTLED_WIDTH = 20
 """One entry of the settled-ids index: the first 8 bytes of the id's SHA-1, then its from and to version
 (6 hex digits each)."""
-SEGMENT_MAX = 256
-"""A new stretch is merged into the segment before it while that one holds fewer events (bigger blocks
-compress better: a 256-event segment takes about a third less than eight of 32)."""
 
 
 def settled_digest(command_id: str) -> bytes:
@@ -95,29 +93,42 @@ def _version(entry_id: bytes | str) -> int:
     return int(raw.split("-", 1)[0])
 
 
-Segment = tuple[list[bytes], list[dict[str, Any]]]
-
-
 class _SegmentCache:
     """Decoded segments by (prefix, game, field): they never change once written, so every store shares them."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 1024) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, str, bytes], Segment] = OrderedDict()
+        self._items: OrderedDict[tuple[str, str, bytes], Block] = OrderedDict()
+        self._last: dict[tuple[str, str], tuple[int, bytes]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, bytes]) -> Segment | None:
+    def get(self, key: tuple[str, str, bytes]) -> Block | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, str, bytes], segment: Segment) -> None:
+    def put(self, key: tuple[str, str, bytes], segment: Block) -> None:
         with self._lock:
             self._items[key] = segment
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+    def wrote(self, prefix: str, game_id: str, last: int, field: bytes) -> None:
+        """Remember the segment a compaction just appended (the next one of the game follows it)."""
+        with self._lock:
+            self._last[(prefix, game_id)] = (last, field)
+            while len(self._last) > self.size * 4:
+                self._last.pop(next(iter(self._last)))
+
+    def last(self, prefix: str, game_id: str, ending: int) -> Block | None:
+        """The segment of the game ending at version ``ending`` that this process appended, if still cached."""
+        with self._lock:
+            found = self._last.get((prefix, game_id))
+        if found is None or found[0] != ending:
+            return None
+        return self.get((prefix, game_id, found[1]))
 
 
 SEGMENTS = _SegmentCache()
@@ -392,42 +403,91 @@ class EventStore:
         raws = older + raws
         return raws[:count] if count is not None else raws
 
+    def read_raw_after_many(self, after: dict[str, int]) -> dict[str, list[bytes]]:
+        """For many games at once, the stored envelopes after each one's version (``after``: game -> version),
+        in one round trip; a game whose log reaches into compressed segments or an archive is read on its own
+        by :meth:`read_raw` (a rare extra round trip)."""
+        if not after:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_tails(pipe, after)
+        return self.take_tails(after, pipe.execute())
+
+    def queue_tails(self, pipe: Any, after: dict[str, int]) -> None:
+        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (three replies per game, in order)."""
+        for game_id, version in after.items():
+            pipe.xrange(self.keys.events(game_id), f"{version + 1}-0", "+")
+            pipe.exists(self.keys.archived(game_id))
+            pipe.hget(self.keys.head(game_id), "version")
+
+    def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
+        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``)."""
+        found: dict[str, list[bytes]] = {}
+        for game_id, version in after.items():
+            entries, archived, head = replies[:3]
+            del replies[:3]
+            whole = head is None or not entries and int(head) <= version or entries and \
+                _version(entries[0][0]) == version + 1
+            if archived or not whole:  # not just the stream's tail: the careful path
+                found[game_id] = self.read_raw(game_id, after=version)
+            else:
+                found[game_id] = [fields[b"e"] for _, fields in entries]
+        return found
+
+    def snapshots_many(self, game_ids: list[str], seeds: list[str] = ()  # type: ignore[assignment]
+                       ) -> tuple[dict[str, tuple[int, str, GameRecord, float] | None], dict[str, bytes]]:
+        """The snapshots of several games (see :meth:`load_snapshot`) and the seeds of ``seeds`` found in Redis
+        (an archived game's is not: :meth:`seed` reads it), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self.keys.snapshot(game_id))
+        for game_id in seeds:
+            pipe.get(self.keys.seed(game_id))
+        replies = pipe.execute()
+        snaps = {game_id: self.snapshot_from(raw) for game_id, raw in zip(game_ids, replies)}
+        found = {game_id: bytes(raw) for game_id, raw in zip(seeds, replies[len(game_ids):]) if raw is not None}
+        return snaps, found
+
     # -- compressed segments -----------------------------------------------------
     def compact(self, game_id: str, upto: int) -> bool:
         """Move the events up to ``upto`` (a command boundary) still in the stream, and their commands' records,
-        into one compressed segment; the ids go to the settled-ids index. Idempotent; False when nothing moved."""
+        into one compressed segment appended after the others (``segments``: format 2, compressed with the
+        segment before it as dictionary; nothing written earlier is rewritten); the ids go to the settled-ids
+        index. Idempotent; False when nothing moved."""
         k = self.keys
-        entries = self.redis.xrange(k.events(game_id), "-", f"{upto}-1")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(k.events(game_id), "-", f"{upto}-1")
+        pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
+        entries, records = pipe.execute()
         if not entries:
             return False
         first = _version(entries[0][0])
         raws = [fields[b"e"] for _, fields in entries]
         ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
-        found = self.redis.hmget(k.commands(game_id), ids)
-        present = [r for r in found if r is not None]
+        present = [bytes(records[i.encode()]) for i in ids if i.encode() in records]
         if len(present) != len(ids):
             return False  # not whole commands (or moved meanwhile)
-        records = [orjson.loads(r) for r in present]
-        if min(r["from_version"] for r in records) != first - 1 or max(r["to_version"] for r in records) != upto:
-            return False
-        start, replaced, raws, lines = self._merge_with_previous(game_id, first, raws, [bytes(r) for r in present])
-        blob = zlib.compress(b"\n".join(raws) + b"\n\n" + b"\n".join(lines), 6)
-        index = b"".join(settled_entry(r["command_id"], r["from_version"], r["to_version"]) for r in records)
+        previous = None
+        if first > 1:
+            previous = SEGMENTS.last(k.prefix, game_id, first - 1)  # the block this process wrote last
+            if previous is None:
+                spans = self._segment_fields(game_id)
+                blocks = self._blocks(game_id, spans, len(spans) - 1, len(spans) - 1) if spans else None
+                if not blocks or spans[-1][1] != first - 1:
+                    return False  # the segments do not end where the stream starts (moved meanwhile)
+                previous = blocks[0]
+        encoded = encode(game_id, first, raws, present, previous)
+        if encoded is None:
+            return False  # the records are not the stretch's whole commands
+        blob, block = encoded
+        index = b"".join(settled_entry(r["command_id"], r["from_version"], r["to_version"]) for r in block.records)
+        field = f"{first}-{upto}"
         moved = self._compact(keys=[k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)],
-                              args=[first, upto, f"{start}-{upto}", blob, index, replaced, *ids])
+                              args=[first, upto, field, blob, index, "", *ids])
+        if moved:
+            SEGMENTS.put((k.prefix, game_id, field.encode()), block)
+            SEGMENTS.wrote(k.prefix, game_id, upto, field.encode())
         return bool(moved)
-
-    def _merge_with_previous(self, game_id: str, first: int, raws: list[bytes],
-                             lines: list[bytes]) -> tuple[int, bytes, list[bytes], list[bytes]]:
-        """The segment to write (its first version, the field it replaces, events, command records): the new
-        events appended to the segment ending just before them while it is small (one bigger block compresses
-        better), else on their own."""
-        before = [span for span in self._segment_fields(game_id) if span[1] == first - 1]
-        if before and before[0][1] - before[0][0] + 1 < SEGMENT_MAX:
-            previous = self._segment(game_id, before[0][2])
-            if previous is not None:
-                return before[0][0], before[0][2], previous[0] + raws, [orjson.dumps(r) for r in previous[1]] + lines
-        return first, b"", raws, lines
 
     def _segment_fields(self, game_id: str) -> list[tuple[int, int, bytes]]:
         fields = self.redis.hkeys(self.keys.segments(game_id))
@@ -437,35 +497,51 @@ class EventStore:
             spans.append((int(first), int(last), field))
         return sorted(spans)
 
-    def _segment(self, game_id: str, field: bytes) -> Segment | None:
-        key = (self.keys.prefix, game_id, field)
-        found = SEGMENTS.get(key)
-        if found is not None:
-            return found
-        blob = self.redis.hget(self.keys.segments(game_id), field)
-        if blob is None:
-            return None
-        events, _, commands = zlib.decompress(blob).partition(b"\n\n")
-        found = (events.split(b"\n"), [orjson.loads(line) for line in commands.split(b"\n") if line])
-        SEGMENTS.put(key, found)
-        return found
+    def _blocks(self, game_id: str, spans: list[tuple[int, int, bytes]], lo: int, hi: int) -> list[Block] | None:
+        """The segments ``spans[lo..hi]`` decoded (a format-2 block is decoded after the one before it, so the
+        uncached ones before ``lo`` back to a cached one are read too), in one round trip; None when one
+        went away meanwhile (archived)."""
+        prefix = self.keys.prefix
+        blocks: list[Block | None] = [SEGMENTS.get((prefix, game_id, field)) for _, _, field in spans[:hi + 1]]
+        start = lo
+        while start > 0 and blocks[start] is None and blocks[start - 1] is None:
+            start -= 1
+        todo = [i for i in range(start, hi + 1) if blocks[i] is None]
+        if todo:
+            blobs = self.redis.hmget(self.keys.segments(game_id), [spans[i][2] for i in todo])
+            if any(blob is None for blob in blobs):
+                return None
+            for i, blob in zip(todo, blobs):
+                assert blob is not None
+                first = spans[i][0]
+                previous = None
+                if needs_previous(blob, first):
+                    if i == 0 or spans[i - 1][1] != first - 1:
+                        raise ValueError(f"segment {spans[i][2]!r} of {game_id} does not follow one before it")
+                    previous = blocks[i - 1]
+                blocks[i] = decode(game_id, first, blob, previous)
+                SEGMENTS.put((prefix, game_id, spans[i][2]), blocks[i])  # type: ignore[arg-type]
+        return [b for b in blocks[lo:hi + 1] if b is not None]
 
     def _from_segments(self, game_id: str, first: int, last: int) -> list[bytes] | None:
         """Envelopes ``first``..``last`` from the segments (None: a segment went away meanwhile)."""
+        spans = self._segment_fields(game_id)
+        chosen = [i for i, (start, end, _) in enumerate(spans) if not (end < first or start > last)]
+        if not chosen:
+            return None
+        blocks = self._blocks(game_id, spans, chosen[0], chosen[-1])
+        if blocks is None:
+            return None
         out: list[bytes] = []
-        for start, end, field in self._segment_fields(game_id):
-            if end < first or start > last:
-                continue
-            segment = self._segment(game_id, field)
-            if segment is None:
-                return None
-            out += segment[0][max(first, start) - start:min(last, end) - start + 1]
+        for (start, end, _), block in zip(spans[chosen[0]:chosen[-1] + 1], blocks):
+            out += block.events[max(first, start) - start:min(last, end) - start + 1]
         return out if len(out) == last - first + 1 else None
 
     def _segment_record(self, game_id: str, command_id: str, to_version: int) -> dict[str, Any] | None:
-        for start, end, field in self._segment_fields(game_id):
-            if start <= to_version <= end and (segment := self._segment(game_id, field)) is not None:
-                for record in segment[1]:
+        spans = self._segment_fields(game_id)
+        for at, (start, end, _) in enumerate(spans):
+            if start <= to_version <= end and (blocks := self._blocks(game_id, spans, at, at)):
+                for record in blocks[0].records:
                     if record["command_id"] == command_id:
                         return record
         return None
@@ -525,11 +601,12 @@ class EventStore:
         pipe.get(self.keys.archived(game_id))
         raw, pointer = pipe.execute()
         records = [orjson.loads(v) for v in raw.values()]
-        for _, _, field in self._segment_fields(game_id):
-            segment = self._segment(game_id, field)
-            if segment is None:  # archived meanwhile
-                return self.command_records(game_id)
-            records += segment[1]
+        spans = self._segment_fields(game_id)
+        blocks = self._blocks(game_id, spans, 0, len(spans) - 1) if spans else []
+        if blocks is None:  # archived meanwhile
+            return self.command_records(game_id)
+        for block in blocks:
+            records += block.records
         if not records and pointer:
             return list(self.archive_of(game_id, pointer).commands)
         return sorted(records, key=lambda r: r["from_version"])

@@ -108,13 +108,13 @@ class Processor:
             return 0
         if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
             self.trim()
+        # One read over every owned shard, one batch for all it returns: a batch's loads, appends and
+        # settlements each take one round trip whatever the number of shards it spans.
         streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
         batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=count, block_ms=block_ms)
-        handled = 0
-        for stream, entries in batches or []:
-            handled += self._handle_batch(stream.decode() if isinstance(stream, bytes) else stream, entries,
-                                          fresh=True)
-        return handled
+        items = [(stream.decode() if isinstance(stream, bytes) else stream, entry_id, fields)
+                 for stream, entries in batches or [] for entry_id, fields in entries]
+        return self._handle_batch(items, fresh=True) if items else 0
 
     def trim(self) -> int:
         """Drop the settled entries of the owned command streams (settled commands live on in their
@@ -165,7 +165,7 @@ class Processor:
             if not entries and not gone:
                 return handled
             if entries:
-                handled += self._handle_batch(stream, entries)  # in stream order: per-game order holds
+                handled += self._handle_batch([(stream, *e) for e in entries])  # in stream order: per-game order holds
         return handled
 
     def reclaim(self, shard: int, min_idle_ms: int) -> int:
@@ -177,13 +177,15 @@ class Processor:
             start, entries = reply[0], reply[1]
             entries = [e for e in entries if e[1]]
             if entries:
-                handled += self._handle_batch(stream, entries, reclaimed=True)
+                handled += self._handle_batch([(stream, *e) for e in entries], reclaimed=True)
             if not entries or start in (b"0-0", "0-0"):
                 return handled
 
     # -- one batch -------------------------------------------------------------
-    def _handle_batch(self, stream: str, entries: list[Any], reclaimed: bool = False, fresh: bool = False) -> int:
-        """Decide the batch in order, then commit its appends in one pipeline (group commit).
+    def _handle_batch(self, entries: list[tuple[str, Any, Any]], reclaimed: bool = False, fresh: bool = False) -> int:
+        """Decide the batch (``(stream, entry id, fields)`` of one or more shards, each stream's in its order),
+        then commit its appends in one pipeline (group commit). The records of the games it touches that are not
+        cached are loaded first, all in two round trips.
 
         Each append script re-checks version, chain and command id and settles its command
         (outcome + ack) atomically. Should an append be refused (another writer moved the log),
@@ -197,28 +199,29 @@ class Processor:
         again once it is settled.
         """
         settle = self.redis.pipeline(transaction=False)
-        messages: list[tuple[Any, CommandMessage | None, dict]] = []
-        for entry_id, fields in entries:
+        messages: list[tuple[str, Any, CommandMessage | None, dict]] = []
+        for stream, entry_id, fields in entries:
             try:
-                messages.append((entry_id, CommandMessage.model_validate_json(fields[b"m"]), fields))
+                messages.append((stream, entry_id, CommandMessage.model_validate_json(fields[b"m"]), fields))
             except Exception:
-                messages.append((entry_id, None, fields))
-        readable = [(m.game_id, m.command_id) for _, m, _ in messages if m is not None]
+                messages.append((stream, entry_id, None, fields))
+        readable = [(m.game_id, m.command_id) for _, _, m, _ in messages if m is not None]
+        self._preload([game_id for game_id, _ in readable])
         if fresh:
             settled: Any = iter([(None, None)] * len(readable))
         else:
             settled = iter(self.store.settled_for(readable)) if readable else iter(())
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
-        repeats: list[tuple[Any, CommandMessage, dict]] = []
-        for entry_id, message, fields in messages:
+        repeats: list[tuple[str, Any, CommandMessage, dict]] = []
+        for stream, entry_id, message, fields in messages:
             if message is None:
                 self._dead_letter(stream, entry_id, fields, settle, "unreadable message")
                 continue
             known = _known(message.game_id, message.command_id, *next(settled))
             key = (message.game_id, message.command_id)
             if key in planned:  # the same command twice in one batch: answer it once the first is settled
-                repeats.append((entry_id, message, fields))
+                repeats.append((stream, entry_id, message, fields))
                 continue
             planned.add(key)
             if reclaimed and known is None and self._deliveries(stream, entry_id) > self.settings.max_deliveries:
@@ -235,13 +238,22 @@ class Processor:
                 plans = []
                 self._process_alone(stream, entry_id, message, fields, settle)
         self._commit(plans, settle)
-        for entry_id, message, fields in repeats:
+        for stream, entry_id, message, fields in repeats:
             self._process_alone(stream, entry_id, message, fields, settle)
         if len(settle):
             # Outcomes answered from the log (redelivered commands) wait for the replicas like fresh appends.
-            self.store.replicated([shard_of(stream)])
+            self.store.replicated(sorted({shard_of(stream) for stream, _, _ in entries}))
             settle.execute()
         return len(entries)
+
+    def _preload(self, game_ids: list[str]) -> None:
+        """Load the records of ``game_ids`` not cached, and their seeds, in two round trips for all of them."""
+        seeds = [game_id for game_id in dict.fromkeys(game_ids) if game_id not in self._seeds]
+        if not seeds and all(self.repo.cached(game_id) is not None for game_id in game_ids):
+            return
+        found = self.repo.current_many(game_ids, missing_only=True, seeds=seeds)[1]
+        for game_id, seed in found.items():
+            self._keep_seed(game_id, seed)
 
     def _commit(self, plans: list[Plan], settle: Any) -> None:
         """Append every planned command in one round trip; redo a game whose append was refused."""
@@ -477,10 +489,13 @@ class Processor:
         if seed is None:
             seed = self.store.seed(game_id)
             if seed is not None:
-                if len(self._seeds) >= self.settings.aggregate_cache_size * 4:
-                    self._seeds.clear()
-                self._seeds[game_id] = seed
+                self._keep_seed(game_id, seed)
         return seed
+
+    def _keep_seed(self, game_id: str, seed: bytes) -> None:
+        if len(self._seeds) >= self.settings.aggregate_cache_size * 4:
+            self._seeds.clear()
+        self._seeds[game_id] = seed
 
     def _seed_for_new_game(self, game_id: str, message: CommandMessage) -> bytes:
         dev_seed = message.dev_seed

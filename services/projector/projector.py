@@ -21,6 +21,7 @@ from projections import read_models
 from ..aggregates import Loaded, fold_raw
 from ..eventstore import GENESIS_HASH
 from ..feed import FeedFollower
+from ..redisconn import is_cluster
 from ..settings import Settings
 
 log = structlog.get_logger("taproom.projector")
@@ -39,13 +40,17 @@ class Projector(FeedFollower):
         self._waiting_since: dict[tuple[str, int], float] = {}
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
-        games: dict[str, float] = {}
-        for _, fields in entries:
-            games[fields[b"g"].decode()] = time.time()
+        self.handle_batch([(shard, entries)])
+
+    def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
+        """Every game the entries name, at the head of its log: the logs' new events read in one round trip,
+        every read model and the checkpoints they cover written in another."""
+        games = list(dict.fromkeys(fields[b"g"].decode() for _, entries in batches for _, fields in entries))
+        loaded = self.repo.current_many(games)[0]
         pipe = self.redis.pipeline(transaction=False)
         for game_id in games:
-            self.project(game_id, pipe)
-        self.save_checkpoint(shard, entries[-1][0], pipe)  # with the read models it covers
+            self.project(game_id, pipe, loaded[game_id])
+        self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, pipe)  # with what they cover
         pipe.execute()
 
     def project(self, game_id: str, pipe: Any, loaded: Loaded | None = None) -> int:
@@ -58,12 +63,16 @@ class Projector(FeedFollower):
         updated = loaded.ts or time.time()
         k = self.keys
         summary = read_models.meta(record, updated).to_json()
-        pipe.set(k.meta(game_id), orjson.dumps(summary))
+        written: dict[str, bytes] = {k.meta(game_id): orjson.dumps(summary)}
         # An archived game keeps its meta (the summary); its views are built from the archive when asked.
         if record.status != "scored" or self.store.archived(game_id) is None:
-            pipe.set(k.view(game_id, None), read_models.dump_view(read_models.view_of(summary, record, None)))
-            for seat in range(len(record.seats)):
-                pipe.set(k.view(game_id, seat), read_models.dump_view(read_models.view_of(summary, record, seat)))
+            for seat in (None, *range(len(record.seats))):
+                written[k.view(game_id, seat)] = read_models.dump_view(read_models.view_of(summary, record, seat))
+        if is_cluster(self.redis):  # a cluster pipeline refuses MSET, though these keys share a slot
+            for name, value in written.items():
+                pipe.set(name, value)
+        else:
+            pipe.mset(written)  # one command for all of them
         if record.status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
         else:

@@ -33,6 +33,7 @@ from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.deadlines import AsyncPlay
 from ..async_play.turns import Step, at, job_safe, waiting_seats
+from ..batching import BatchWrites, ReadAhead
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
 from ..settings import AsyncSettings, Settings
@@ -59,6 +60,7 @@ class Reactor(FeedFollower):
         self.ratings = Ratings(client, self.keys)
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
+        self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
 
     def idle(self) -> None:
         """The watchdog's sweep, every ``watchdog_interval_seconds``."""
@@ -67,26 +69,79 @@ class Reactor(FeedFollower):
             self.sweep()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
-        for game_id in dict.fromkeys(f[b"g"].decode() for _, f in entries):
-            self.react(game_id)
-        self.save_checkpoint(shard, entries[-1][0])
+        self.handle_batch([(shard, entries)])
 
-    def react(self, game_id: str) -> list[str]:
-        """Enqueue what the game's current state calls for; returns the job ids enqueued."""
+    def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
+        """React to every game the entries name. What the reactions read of the games (clocks, the logs' new
+        events) and of their players (notification preferences, webhooks) is read for all of them in one round
+        trip first; their writes (clocks, "sent" markers, watches) and the checkpoints go in one round trip at
+        the end, after every job they call for is enqueued (a crash in between handles the entries again, which
+        enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
+        games = list(dict.fromkeys(fields[b"g"].decode() for _, entries in batches for _, fields in entries))
+        read_ahead, tails = self._read_ahead(games)
+        writes = BatchWrites(self.redis)
+        self.async_play.batch(read_ahead, writes)
+        self._specs = []
+        try:
+            for game_id in games:
+                self.react(game_id, tails.get(game_id))
+            self.enqueue_many(self._specs)
+            self.async_play.send_your_turns()
+            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
+            writes.execute()
+        finally:
+            self.async_play.batch(None, None)
+            self._specs = None
+
+    def _read_ahead(self, games: list[str]) -> tuple[ReadAhead, dict[str, tuple[int, list[bytes]]]]:
+        """One round trip: the games' clocks, the new events of those cached here, and what sending a message
+        reads of their players (as far as the cached records name them)."""
+        pipe = self.redis.pipeline(transaction=False)
+        clocks = [self.keys.clock(game_id) for game_id in games]
+        for key in clocks:
+            pipe.hgetall(key)
+        cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
+        after = {game_id: loaded.version for game_id, loaded in cached.items()}
+        self.store.queue_tails(pipe, after)
+        players = dict.fromkeys(seat.player_id for loaded in cached.values() if loaded.record is not None
+                                for seat in loaded.record.seats if seat.player_id)
+        wanted = [item for player in players for item in self.async_play.notifier.read_ahead_keys(player)]
+        for key, how in wanted:
+            if how == "get":
+                pipe.get(key)
+            else:
+                pipe.hget(key, how.split()[1])
+        replies = pipe.execute()
+        read_ahead = ReadAhead()
+        for key, raw in zip(clocks, replies):
+            read_ahead.put(key, dict(raw))
+        rest = replies[len(clocks):]
+        tails = self.store.take_tails(after, rest)
+        for (key, _), raw in zip(wanted, rest):
+            read_ahead.put(key, raw)
+        return read_ahead, {game_id: (after[game_id], raw) for game_id, raw in tails.items()}
+
+    def react(self, game_id: str, tail: tuple[int, list[bytes]] | None = None) -> list[str]:
+        """Enqueue what the game's current state calls for; returns the job ids enqueued. ``tail``: the log's
+        envelopes after a version, read ahead by the batch."""
         # Every state since the clocks were last brought up to date, not only the head: turn clocks
         # run per turn, and a turn may end and a new one begin between two looks.
         steps: list[Step]
-        loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats)
+        loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats, tail)
         record = loaded.record
         if record is None:
             return []
         specs = self.specs(record, loaded.version)
-        enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
+        if self._specs is not None:  # the batch's: enqueued with the others at its end (ids as asked for)
+            self._specs += specs
+            enqueued = [spec.job_id for spec in specs]
+        else:
+            enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
         enqueued += self.schedule_archive(record)
         if specs:
-            self.redis.zadd(self.keys.bot_watch(), {game_id: clock.now()})
+            self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: clock.now()})
         else:
-            self.redis.zrem(self.keys.bot_watch(), game_id)
+            self.async_play.writer.zrem(self.keys.bot_watch(), game_id)
         try:
             enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
         except UNAVAILABLE:  # not this game's fault: the batch is read again once Redis is back
@@ -134,12 +189,12 @@ class Reactor(FeedFollower):
                        SCORE_RETRY, delay=delay)
 
     def schedule_archive(self, record: GameRecord) -> list[str]:
-        """A scored game is archived ``archive_after_seconds`` later (watched in ``Keys.archive_watch``
-        until it is, so a lost job is scheduled again by :meth:`sweep_archives`)."""
+        """A scored game, or an open one that expired, is archived ``archive_after_seconds`` later (watched in
+        ``Keys.archive_watch`` until it is, so a lost job is scheduled again by :meth:`sweep_archives`)."""
         delay = self.settings.archive_after_seconds
-        if record.status != "scored" or delay < 0 or self.store.archived(record.game_id) is not None:
+        if record.status not in ("scored", "expired") or delay < 0 or self.store.archived(record.game_id) is not None:
             return []
-        self.redis.zadd(self.keys.archive_watch(), {record.game_id: clock.now() + delay}, nx=True)
+        self.async_play.writer.zadd(self.keys.archive_watch(), {record.game_id: clock.now() + delay}, nx=True)
         spec = self.archive_spec(record.game_id, delay)
         return [spec.job_id] if self.enqueue(spec) else []
 
@@ -165,6 +220,25 @@ class Reactor(FeedFollower):
                 requeued.append(spec.job_id)
                 log.warning("lost archive job enqueued again", game_id=game_id)
         return requeued
+
+    def enqueue_many(self, specs: list[JobSpec]) -> list[str]:
+        """Enqueue those of ``specs`` whose job does not exist: which exist is asked in one round trip, and the
+        new ones due now are enqueued in one (a delayed one is scheduled on its own); returns their ids."""
+        if not specs:
+            return []
+        pipe = self.queue.connection.pipeline(transaction=False)
+        for spec in specs:
+            pipe.exists(Job.key_for(spec.job_id))
+        fresh = list({spec.job_id: spec for spec, found in zip(specs, pipe.execute()) if not found}.values())
+        due = [spec for spec in fresh if not spec.delay]
+        for spec in fresh:
+            if spec.delay:
+                self.enqueue(spec, force=True)
+        if due:
+            self.queue.enqueue_many([Queue.prepare_data(
+                spec.func, spec.args, spec.kwargs, result_ttl=600, failure_ttl=24 * 3600, job_id=spec.job_id,
+                retry=Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None) for spec in due])
+        return [spec.job_id for spec in fresh]
 
     def enqueue(self, spec: JobSpec, force: bool = False) -> bool:
         """Enqueue ``spec`` unless a job with its id exists (``force``: the caller deleted a lost one)."""

@@ -91,6 +91,23 @@ def test_views_are_at_the_head_of_the_log_while_the_projector_lags(api, service)
         assert seat_view["version"] == legal["version"] == head and seat_view["to_act"] == [1]
 
 
+def test_what_the_end_reveals_is_revealed_once_a_view_says_scored_while_the_projector_lags(api, service):
+    """A page that sees the game scored asks for the revealed history and the verdict at once: they must not
+    answer from a summary the projector has not brought to the end yet."""
+    game = new_game(api, target=4)
+    gid, (ann, bob) = game["game_id"], [s["token"] for s in game["seats"]]
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("version", 0) >= 3)
+    service.projector.handle_entries = lambda shard, entries: None  # the projector falls behind from here
+    for token, amount in ((ann, 3), (bob, 3)):
+        assert api.post(f"/games/{gid}/commands", headers=bearer(token),
+                        json={"type": "Add", "amount": amount}).status_code == 200
+    assert wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")["status"] == "scored"
+    history = api.get(f"/games/{gid}/events", headers=bearer(ann)).json()["events"]
+    assert [e["payload"]["card"] for e in history if e["type"] == "CardDealt"].count("hidden") == 0
+    verdict = api.get(f"/games/{gid}/verify").json()
+    assert verdict["status"] == "scored" and verdict["seed"] and verdict["ok"], verdict
+
+
 def test_players_join_open_seats_and_the_inbox_lists_their_turn_first(api):
     ann = api.post("/players", json={"name": "Ann"}).json()
     game = api.post("/games", headers=bearer(ann["token"]), json={

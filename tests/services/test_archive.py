@@ -281,20 +281,20 @@ def test_feeds_and_command_streams_are_trimmed_behind_their_readers(client, sett
     assert any(orjson.loads(f[b"m"])["command_id"] == "unsettled" for _, f in client.xrange(stream))
 
 
-@pytest.mark.parametrize("segment_max", [8, 256])
-def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, settings, monkeypatch, segment_max):
+@pytest.mark.parametrize("compact_every", [4, 40])
+def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, settings, compact_every):
     from services.eventstore import store as store_module
 
-    monkeypatch.setattr(store_module, "SEGMENT_MAX", segment_max)  # several segments, or stretches merged into one
-    settings = settings.model_copy(update={"compact_every": 4, "snapshot_every": 7})
+    settings = settings.model_copy(update={"compact_every": compact_every, "snapshot_every": 7})
     kernel = Kernel(client, settings)
     gid = kernel.create(target=60)
     outcomes = [kernel.add(gid, seat % 2, 1, command_id=f"c{seat}") for seat in range(30)]
     assert all(o.accepted for o in outcomes)
     head = kernel.store.head(gid)[0]
-    assert client.xlen(kernel.keys.events(gid)) < 8
+    assert client.xlen(kernel.keys.events(gid)) < compact_every * 2
     segments = client.hlen(kernel.keys.segments(gid))
-    assert segments == 1 if segment_max > 100 else segments >= 4
+    assert segments == 1 if compact_every > 30 else segments >= 4
+    store_module.SEGMENTS._items.clear()  # read back from Redis, not from what the compaction left in the cache
     whole = kernel.store.read(gid)
     assert [e.version for e in whole] == list(range(1, head + 1))
     assert verify(whole, kernel.store.command_records(gid)).chain_ok
@@ -351,3 +351,116 @@ def test_every_key_the_archive_compact_and_trim_scripts_touch_shares_one_slot():
     feed_keys = [keys.feed(shard), keys.checkpoint("projector", shard), keys.checkpoint("reactor", shard),
                  keys.cmd_stream(shard)]
     assert len({key_slot(k.encode()) for k in archive_keys + feed_keys}) == 1
+
+
+def _legacy_compact(store, game_id: str, upto: int) -> None:
+    """What the store wrote before segment format 2: the stored envelopes and command records of a stretch,
+    zlib-compressed whole (format 1), through the same compaction script."""
+    import zlib
+
+    k = store.keys
+    entries = store.redis.xrange(k.events(game_id), "-", f"{upto}-1")
+    first = int(entries[0][0].split(b"-")[0])
+    raws = [fields[b"e"] for _, fields in entries]
+    ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
+    records = store.redis.hmget(k.commands(game_id), ids)
+    from services.eventstore.store import settled_entry
+
+    parsed = [orjson.loads(r) for r in records]
+    blob = zlib.compress(b"\n".join(raws) + b"\n\n" + b"\n".join(records), 6)
+    index = b"".join(settled_entry(r["command_id"], r["from_version"], r["to_version"]) for r in parsed)
+    assert store._compact(keys=[k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)],
+                          args=[first, upto, f"{first}-{upto}", blob, index, "", *ids]) == 1
+
+
+def test_a_log_compacted_by_the_previous_format_reads_verifies_and_archives_the_same(client, settings, tmp_path):
+    """Games stored before segment format 2 (format-1 segments, whole envelopes in the stream) still load,
+    verify, export and archive byte for byte; the lean blocks compacted after them chain onto them."""
+    from services.eventstore import store as store_module
+
+    kernel = Kernel(client, settings.model_copy(update={"compact_every": 0}))
+    gid, _ = play_whole_game(kernel, "tiefenthal", {}, 2, seed="legacy-segments")
+    exported = list(export_lines(kernel.store, gid))
+    stored = kernel.store.read_raw(gid)  # the envelopes, as the stream holds them
+    records = kernel.store.command_records(gid)
+    head = kernel.store.head(gid)[0]
+    bounds = [r["to_version"] for r in records]
+    cuts = [max(b for b in bounds if b <= target) for target in (30, 75, 160, 170, 300)]
+    _legacy_compact(kernel.store, gid, cuts[0])
+    _legacy_compact(kernel.store, gid, cuts[1])
+    for upto in cuts[2:]:
+        assert kernel.store.compact(gid, upto)
+    assert client.hlen(kernel.keys.segments(gid)) == 5
+    blobs = client.hgetall(kernel.keys.segments(gid))
+    assert sorted(blob[:1] for blob in blobs.values()) == [b"\x03"] * 3 + [b"x"] * 2
+    store_module.SEGMENTS._items.clear()
+    assert list(export_lines(kernel.store, gid)) == exported  # every envelope and record as it was stored
+    assert kernel.store.command_records(gid) == records
+    assert kernel.store.read_raw(gid, after=cuts[1] - 2, until=cuts[2] + 2) == stored[cuts[1] - 2:cuts[2] + 2]
+    assert kernel.store.read_raw(gid) == stored
+    store_module.SEGMENTS._items.clear()
+    assert [e.version for e in kernel.store.read(gid, after=cuts[3] - 1)] == list(range(cuts[3], head + 1))
+    assert verify(read_record(exported)).ok
+    result = _archiver(kernel, tmp_path).archive(gid)
+    assert result.status == "archived"
+    archived = gzip.decompress(Path(result.uri.removeprefix("file://")).read_bytes()).splitlines()
+    assert archived == exported
+
+
+def test_an_altered_lean_segment_fails_the_chain_check(client, settings):
+    """A format-2 block keeps no per-event hash but its last one: an event altered inside it shows as that
+    last event failing the hash check."""
+    import zlib
+
+    from services.eventstore import store as store_module
+    from services.eventstore.segments import WINDOW
+
+    kernel = Kernel(client, settings.model_copy(update={"compact_every": 4}))
+    gid = kernel.create(target=60)
+    for seat in range(20):
+        assert kernel.add(gid, seat % 2, 1).accepted
+    store_module.SEGMENTS._items.clear()
+    assert verify(kernel.store.read(gid), kernel.store.command_records(gid)).chain_ok
+    spans = kernel.store._segment_fields(gid)
+    first, last, field = spans[1]
+    previous = kernel.store._blocks(gid, spans, 0, 0)[0]
+    blob = client.hget(kernel.keys.segments(gid), field)
+    assert blob[:1] == b"\x03"
+    raw = zlib.decompressobj(-15, zdict=previous.raw[-WINDOW:]).decompress(blob[33:])
+    lines = raw.split(b"\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(b'{"type":"Added"'))  # an event, not a record
+    lines[at] = lines[at].replace(b'"amount":1', b'"amount":3')
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=previous.raw[-WINDOW:])
+    altered = blob[:33] + packer.compress(b"\n".join(lines)) + packer.flush()
+    client.hset(kernel.keys.segments(gid), field, altered)
+    store_module.SEGMENTS._items.clear()
+    envelopes = kernel.store.read(gid)
+    assert [e.version for e in envelopes] == list(range(1, kernel.store.head(gid)[0] + 1))
+    report = verify(envelopes, kernel.store.command_records(gid))
+    assert not report.chain_ok and f"event {last} was altered" in " ".join(report.problems)
+
+
+def test_an_open_game_that_expires_is_archived_and_leaves_redis(fake_client, settings, tmp_path):
+    """Bounded memory also for games that never start: an expired open game reveals its seed (nothing was
+    dealt from it) and is archived after the same delay as a scored one; its record still verifies."""
+    from domain.core.lifecycle import ExpireGame
+
+    settings = settings.model_copy(update={"archive_after_seconds": 120.0, "archive_dir": str(tmp_path)})
+    kernel = Kernel(fake_client, settings)
+    gid = uuid.uuid4().hex[:10]
+    assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {},
+                             "seats": [{"name": "p0"}, {}], "seed_commitment": ""}, dev_seed="expiring").accepted
+    assert kernel.send(gid, ExpireGame().model_dump(mode="json")).accepted
+    assert kernel.store.read(gid)[-1].type == "taproom.SeedRevealed"
+    queue = Queue(settings.rq_queue, connection=fake_client)
+    reactor = Reactor(fake_client, settings, queue=queue, name="r1")
+    reactor.drain()
+    archive_jobs = [j for j in ScheduledJobRegistry(queue=queue).get_job_ids() if j.startswith("archive-")]
+    assert len(archive_jobs) == 1 and gid in archive_jobs[0]
+    exported = list(export_lines(kernel.store, gid))
+    assert verify(read_record(exported)).ok
+    with jobs_run_with(settings):
+        assert jobs.archive_game(gid, connection=fake_client)["status"] == "archived"
+    assert set(_game_keys(kernel, gid)) <= {"meta", "arch"}
+    assert list(export_lines(kernel.store, gid)) == exported
+    assert orjson.loads(fake_client.get(kernel.keys.meta(gid)))["status"] == "expired"

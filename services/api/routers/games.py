@@ -117,7 +117,7 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0, le=MAX_INT), limi
             seat: int | None = Query(None, ge=0, le=MAX_INT), principal: Principal | None = Depends(optional_principal),
             ctx: Context = Depends(get_context)) -> Any:
     """The event history after version ``after``, redacted for the caller until the game ends."""
-    meta = ctx.meta(game_id)
+    meta = ctx.meta_at_head(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     over = meta["status"] == "scored"
     events = ctx.store.read(game_id, after=after, count=limit)
@@ -268,8 +268,9 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 await slot.renew(aredis)
             envelopes = await _events_after(ctx, aredis, game_id, cursor)
             status = await _status(ctx, game_id)
+            expired = status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
             revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
-            over = revealed or status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
+            over = revealed or expired
             for frame in _event_frames(envelopes, seat, revealed):
                 yield frame
             cursor = envelopes[-1].version if envelopes else cursor
@@ -277,7 +278,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             for chat_message in said:
                 yield _sse_message("chat", chat_message)
             if over and not envelopes:
-                yield _sse_message("end", {"reason": "game_over" if revealed else "expired",
+                yield _sse_message("end", {"reason": "expired" if expired else "game_over",
                                            "reconnect": False, "last_event_id": cursor})
                 return
             if not envelopes and not said:

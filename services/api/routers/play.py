@@ -1,9 +1,13 @@
 """The routes a game's clients hit on every move (``/legal``, ``POST /commands``, the public and seat views),
 async on ``redis.asyncio``.
 
-No worker-thread hand-off on the way: the token and the game's record are read in one pipelined round
-trip (the record from this process's cache, caught up with the log by one XRANGE), and a command is
-claimed, queued and waited for in another (``services.async_commands``). The answer to a move carries
+Each answer is made by one function here (``legal_answer``, ``command_answer``, ``view_answer``) that both
+ways to it call: the ASGI hot path (:mod:`services.api.hot`), which serves regular requests without
+FastAPI's routing and dependency machinery, and the FastAPI routes below, which document the routes and
+answer every request the hot path hands over (anything irregular). No worker-thread hand-off on the way: the
+request's rates are counted and its token and the game's record read in one pipelined round trip
+(:mod:`services.api.admission`; the record from this process's cache, caught up with the log by one
+XRANGE), and a command is claimed, queued and waited for in another (``services.async_commands``). The answer to a move carries
 what the client needs next: the new version, the seats to act, and the caller's legal commands when
 its seat is still to act, so a client needs about one request per move.
 """
@@ -28,11 +32,11 @@ from ...application.commands import actor_of
 from ...application.results import Accepted, Queued, Rejected
 from ...async_play.turns import TurnClocks
 from ...async_play.vacation import Vacations
-from ...tokens import hash_token
+from ..abuse import client_address
+from ..admission import Call, admit
 from ..bounds import MAX_INT
-from ..deps import BEARER, Context, Principal, get_context, resolve_seat
+from ..deps import BEARER, Context, get_context, resolve_seat
 from ..errors import ApiError, error_responses, queued_response
-from ..principals import bearer_token
 from ..schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
 
 router = APIRouter(tags=["games"])
@@ -58,35 +62,67 @@ def legal_for(record: GameRecord, version: int, seat: int) -> dict[str, Any]:
                                                            for c in commands]}
 
 
-async def _seated(request: Request, ctx: Context, game_id: str, seat: int | None
-                  ) -> tuple[GameRecord, int, Principal, int]:
-    token = bearer_token(request)
-    if token is None:
-        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
-    known = request.scope.get("taproom.principal")  # read already (the rate limits of this route)
-    record, version, _, principal = await ctx.record_and_principal(game_id, None if known else token)
-    if known:
-        principal = Principal(**known)
-    assert principal is not None
+def call_of(request: Request) -> Call:
+    """What admitting reads of a request that came through FastAPI."""
+    return Call(request.method, getattr(request.scope.get("route"), "path", ""), client_address(request),
+                request.headers.get("authorization"))
+
+
+async def legal_answer(ctx: Context, call: Call, game_id: str, seat: int | None) -> Response:
+    admitted = await admit(ctx, call, game_id)
+    principal = admitted.principal()
+    record, version = admitted.record()
     chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
     assert chosen is not None
-    return record, version, principal, chosen
+    return _json(legal_for(record, version, chosen))
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalCommands,
-            responses=error_responses(401, 403, 404, 422))
+            responses=error_responses(401, 403, 404, 422, 429))
 async def legal_commands(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
     taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
-    record, version, _principal, chosen = await _seated(request, ctx, game_id, seat)
-    return _json(legal_for(record, version, chosen))
+    return await legal_answer(ctx, call_of(request), game_id, seat)
+
+
+async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:
+    admitted = await admit(ctx, call, game_id)
+    data = dict(body)
+    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
+        named = data.pop("seat")
+        if not isinstance(named, int) or isinstance(named, bool):
+            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
+        if seat is not None and seat != named:
+            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
+        seat = named
+    principal = admitted.principal()
+    record, _version = admitted.record()
+    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    assert chosen is not None
+    command_id = data.pop("command_id", None) or None
+    expected = data.pop("expected_version", None)
+    if command_id is not None and not isinstance(command_id, str):
+        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise ApiError("invalid_request", "expected_version must be an integer")
+    games.check_player_command_type(str(data.get("type", "")))
+    data["seat"] = chosen
+    command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
+    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
+    result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, command, actor=actor,
+                                              command_id=command_id, expected_version=expected)
+    if isinstance(result, Rejected):
+        raise result.error()
+    if isinstance(result, Queued):
+        return queued_response(result)
+    return _json(await _accepted(ctx, game_id, chosen, result))
 
 
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
-             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 503)})
+             responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 429, 503)})
 async def submit_command(request: Request,
                          request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
                          game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
@@ -105,32 +141,7 @@ async def submit_command(request: Request,
 
     The answer carries the new ``version``, the seats ``to_act`` now and, while the caller's seat is still to
     act, its ``legal`` commands (as `/legal` answers them)."""
-    data = dict(request_body)
-    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
-        named = data.pop("seat")
-        if not isinstance(named, int) or isinstance(named, bool):
-            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
-        if seat is not None and seat != named:
-            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
-        seat = named
-    record, _version, principal, chosen = await _seated(request, ctx, game_id, seat)
-    command_id = data.pop("command_id", None) or None
-    expected = data.pop("expected_version", None)
-    if command_id is not None and not isinstance(command_id, str):
-        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise ApiError("invalid_request", "expected_version must be an integer")
-    games.check_player_command_type(str(data.get("type", "")))
-    data["seat"] = chosen
-    command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
-    actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
-    result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, command, actor=actor,
-                                              command_id=command_id, expected_version=expected)
-    if isinstance(result, Rejected):
-        raise result.error()
-    if isinstance(result, Queued):
-        return queued_response(result)
-    return _json(await _accepted(ctx, game_id, chosen, result))
+    return await command_answer(ctx, call_of(request), game_id, seat, request_body)
 
 
 async def _accepted(ctx: Context, game_id: str, seat: int, result: Accepted) -> dict[str, Any]:
@@ -181,40 +192,28 @@ def _at_head(raw: bytes | None, loaded: Loaded, seat: int | None) -> dict[str, A
     return data
 
 
-async def _view(request: Request, ctx: Context, game_id: str, seat: int | None, public: bool) -> Response:
+async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, public: bool) -> Response:
     """A projected view (or one built from the record while the projector lags) with the clock of now."""
     parts = ctx.loop_parts()
-    token = None if public else bearer_token(request)
-    if not public and token is None:
-        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
     view_key = ctx.keys.view(game_id, None)
     clock_key = ctx.keys.clock(game_id)
 
     def reads(pipe: Any) -> None:
-        if token is not None:
-            pipe.get(ctx.keys.token(hash_token(token)))
         pipe.hgetall(clock_key)
         if public:
             pipe.get(view_key)
 
-    loaded, replies = await parts.records.current(parts.redis, game_id, reads)
-    if token is not None:
-        if not replies[0]:
-            raise ApiError("unauthorized", "unknown or revoked token")
-        principal: Principal | None = Principal(**orjson.loads(replies.pop(0)))
-    else:
-        principal = None
-    record = loaded.record
-    if record is None:
-        parts.records.drop(game_id)
-        raise ApiError("game_not_found", f"no game {game_id!r}")
+    admitted = await admit(ctx, call, game_id, reads, with_token=not public)
+    principal = None if public else admitted.principal()
+    record, _version = admitted.record()
+    replies = admitted.replies
     clock_hash = replies[0]
     if public:
         raw = replies[1]
     else:
         seat = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
         raw = await parts.redis.get(ctx.keys.view(game_id, seat))
-    data = _at_head(raw, loaded, None if public else seat)
+    data = _at_head(raw, admitted.loaded, None if public else seat)
     waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
     players = {p for s in waiting if s < len(record.seats) and (p := record.seats[s].player_id)}
     zsets: dict[str, list[bytes]] = {}
@@ -230,17 +229,17 @@ async def _view(request: Request, ctx: Context, game_id: str, seat: int | None, 
 
 
 @router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(404, 422))
+            responses=error_responses(404, 422, 429))
 async def public_view(request: Request, game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
     """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
     timeouts, and after how many a seat is taken over."""
-    return await _view(request, ctx, game_id, None, public=True)
+    return await view_answer(ctx, call_of(request), game_id, None, public=True)
 
 
 @router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(401, 403, 404, 422))
+            responses=error_responses(401, 403, 404, 422, 429))
 async def seat_view(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                     _: HTTPAuthorizationCredentials | None = Security(BEARER),
                     ctx: Context = Depends(get_context)) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
-    return await _view(request, ctx, game_id, seat, public=False)
+    return await view_answer(ctx, call_of(request), game_id, seat, public=False)

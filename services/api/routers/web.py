@@ -109,7 +109,7 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     Before the end only the chain can be checked (the seed is still secret); the answer carries the
     commitment and, once revealed, the seed, so a client can check the hash itself.
     """
-    meta = ctx.meta(game_id)
+    meta = ctx.meta_at_head(game_id)
     final = meta["status"] == "scored"
     if final and (cached := ctx.redis.get(ctx.keys.verdict(game_id))) is not None:
         return orjson.loads(cached)  # a replay per page view of a finished game would be wasted work

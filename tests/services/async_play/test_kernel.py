@@ -101,7 +101,7 @@ def test_timeouts_are_checked_like_any_command() -> None:
 
 def test_only_an_open_game_expires() -> None:
     record = new_game(None, open_seats=1)
-    assert run(record, ExpireGame()) == ["taproom.GameExpired"]
+    assert run(record, ExpireGame()) == ["taproom.GameExpired", "taproom.SeedRevealed"]  # nothing dealt: shown
     assert record.status == "expired"
     with pytest.raises(GameNotActive):
         run(record, ClaimSeat(seat=1, name="late"))
