@@ -19,9 +19,9 @@ from .evolve import apply
 from .state import OVER, TiefenthalState
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=150, race_z=2.0)
+SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=150)
 """The search bot's settings: three turns deep (longer playouts: a turn has more commands) on common random
-numbers, 150 simulations per move (``bench/arena.py --calibrate``), racing."""
+numbers, 150 simulations per move (``bench/arena.py --calibrate``); racing off (unproven, see Carcassonne)."""
 
 
 class TiefenthalOptions(BaseModel):
