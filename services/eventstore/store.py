@@ -609,7 +609,10 @@ class EventStore:
             records += block.records
         if not records and pointer:
             return list(self.archive_of(game_id, pointer).commands)
-        return sorted(records, key=lambda r: r["from_version"])
+        # A compaction between the two reads moves records from the hash into a block: both reads then hold
+        # them (never neither: blocks are only appended). One copy each, or a replay would run them twice.
+        unique = {(r["from_version"], r["command_id"]): r for r in records}
+        return [unique[k] for k in sorted(unique)]
 
     def game_ids(self, shard: int | None = None) -> list[str]:
         shards = range(self.keys.shards) if shard is None else [shard]

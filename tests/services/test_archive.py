@@ -464,3 +464,29 @@ def test_an_open_game_that_expires_is_archived_and_leaves_redis(fake_client, set
     assert set(_game_keys(kernel, gid)) <= {"meta", "arch"}
     assert list(export_lines(kernel.store, gid)) == exported
     assert orjson.loads(fake_client.get(kernel.keys.meta(gid)))["status"] == "expired"
+
+
+def test_command_records_read_while_a_compaction_moves_them_are_each_listed_once(client, settings):
+    """``command_records`` reads the commands hash, then the segments: a compaction between the two moves
+    records from one into the other, so both reads hold them. Each must be listed once, or verify replays a
+    command twice and reports the seed unrevealed (the game page's fairness panel once said so at the end)."""
+    kernel = Kernel(client, settings.model_copy(update={"compact_every": 0}))
+    gid, _ = play_whole_game(kernel, "counter", {"target": 12}, 2, seed="compaction-race")
+    store = kernel.store
+    expected = store.command_records(gid)
+    upto = max(r["to_version"] for r in expected if r["to_version"] <= store.head(gid)[0] - 2)
+    original = store._segment_fields
+
+    def compaction_between_the_reads(game_id: str):
+        assert store.compact(game_id, upto)  # after the hash was read, before the segments are
+        return original(game_id)
+
+    store._segment_fields = compaction_between_the_reads  # type: ignore[method-assign]
+    try:
+        records = store.command_records(gid)
+    finally:
+        store._segment_fields = original  # type: ignore[method-assign]
+    assert [(r["from_version"], r["command_id"]) for r in records] == \
+        [(r["from_version"], r["command_id"]) for r in expected]
+    report = verify(store.read(gid), records)
+    assert report.ok and report.seed_ok, report.problems

@@ -116,7 +116,7 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     report = verify(ctx.store.read(game_id), ctx.store.command_records(game_id))
     verdict = {"game_id": game_id, "version": meta["version"], "status": meta["status"],
                "seed_commitment": meta["seed_commitment"], "seed": meta.get("seed"), **report.to_dict()}
-    if final:
+    if final and report.ok:  # a failed verdict is checked again on the next ask, never kept
         ctx.redis.set(ctx.keys.verdict(game_id), orjson.dumps(verdict), ex=VERDICT_CACHE_SECONDS)
     return verdict
 
