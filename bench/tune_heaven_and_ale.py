@@ -111,36 +111,23 @@ def self_play(task: Task) -> tuple[list[list[float]], list[float], list[int]]:
 def duel(task: tuple[str, tuple[float, ...], bool]) -> list[int]:
     """One seeded game, greedy with ``weights`` in seat 0 (seat 1 when ``swap``) against greedy with the
     hand-made estimate, both looking one command ahead as the bots do; returns [fitted, hand] final scores."""
-    load_games()
     seed, weights, swap = task
-    game = get_game(GAME_ID)
-    fitted = heuristics.make_evaluate(weights)
-    evaluations = [heuristics.hand_evaluate, fitted] if swap else [fitted, heuristics.hand_evaluate]
-    secret = seed_from_text(seed)
-    chooser = random.Random(secret + b"|duel")
-    events = game.setup(game.parse_options({}), 2, rng_for(secret, 0))
-    state = game.fold(None, events)
-    version = len(events)
-    while not game.is_over(state):
-        seat = game.to_act(state)[0]
-        legal = game.legal_commands(state, seat)
-        command = legal[0] if len(legal) == 1 else greedy_command(game, state, seat, legal, evaluations[seat],
-                                                                   chooser)
-        for event in game.decide(state, command, rng_for(secret, version)):
-            state = game.evolve(state, event)
-            version += 1
-    finals = [int(s.total) for s in sorted(game.scores(state), key=lambda s: s.seat)]
-    return finals[::-1] if swap else finals
+    return _greedy_duel(seed, heuristics.make_evaluate(weights), swap)
 
 
 def duel_params(task: tuple[str, dict[str, float], bool]) -> list[int]:
     """One seeded game, greedy with the estimate's constants changed by ``overrides`` (seat 1 when ``swap``)
     against greedy with the hand-made ones; returns [changed, hand] final scores."""
-    load_games()
     seed, overrides, swap = task
+    return _greedy_duel(seed, heuristics.make_hand_evaluate(dataclasses.replace(heuristics.HAND, **overrides)), swap)
+
+
+def _greedy_duel(seed: str, challenger: Any, swap: bool) -> list[int]:
+    """Greedy with ``challenger`` (seat 1 when ``swap``) against greedy with the hand-made estimate, one seeded
+    game; returns [challenger, hand] final scores."""
+    load_games()
     game = get_game(GAME_ID)
-    changed = heuristics.make_hand_evaluate(dataclasses.replace(heuristics.HAND, **overrides))
-    evaluations = [heuristics.hand_evaluate, changed] if swap else [changed, heuristics.hand_evaluate]
+    evaluations = [heuristics.hand_evaluate, challenger] if swap else [challenger, heuristics.hand_evaluate]
     secret = seed_from_text(seed)
     chooser = random.Random(secret + b"|duel")
     events = game.setup(game.parse_options({}), 2, rng_for(secret, 0))
