@@ -143,7 +143,10 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     def phase(page: Any) -> str:
         return page.locator("[data-testid=tf-status] .tf-phase").inner_text()
 
-    # until planning: each seat acts when its page offers something (B at once, the draft in turn)
+    # until planning: each seat acts when its page offers something (B at once, the draft in turn). Only the
+    # offers of B and the draft: the other seat's last pick can start planning between the phase check and the
+    # click, and planning's first command target is "Finish planning" (its dice are chosen, not commands).
+    before_planning = ".tf .target[data-cmd]:not([data-kind=finish]):not([data-kind=space]):not([data-kind=take])"
     for _ in range(40):
         if "Planning" in phase(pages[0]) and "Planning" in phase(pages[1]):
             break
@@ -151,8 +154,8 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
         for page in pages:
             if "Planning" in phase(page):
                 continue
-            if page.locator(".game").get_attribute("data-my-turn") == "1" and page.locator(".tf .target[data-cmd]").count():
-                _click_command(page, page.locator(".tf .target[data-cmd]").first)
+            if page.locator(".game").get_attribute("data-my-turn") == "1" and page.locator(before_planning).count():
+                _click_command(page, page.locator(before_planning).first)
                 acted = True
         if not acted:
             pages[0].wait_for_timeout(200)
