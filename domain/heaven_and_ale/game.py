@@ -26,7 +26,7 @@ from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(WHOLE_TURN, determinizations=1)
+SEARCH = dataclasses.replace(WHOLE_TURN, determinizations=1, simulations=12)
 """The search bot's settings: each candidate is played to the end of the seat's own turn by the greedy policy
 and judged by the search's evaluation (``heuristics.search_evaluate``). Nothing hidden (only the face-down
 piles, drawn at the start of a round) changes what happens within one's own turn, so one determinization

@@ -288,7 +288,7 @@ def make_evaluate(weights: Sequence[float]) -> Callable[[HAState, int], float]:
     return evaluate
 
 
-SEARCH = Params(coin_value=6.0)
+SEARCH = Params(coin_value=6.0, future_discount=1.0)
 """The search bot's constants. An unplaced privilege card counts 6 ducats, not the 3 of its emergency coin: at 3
 spending a card as a coin changed nothing in the estimate, so the bots broke the tie at random and spent their
 privileges (the brewmaster card is 5 steps) in the first turns. Greedy duels, ``bench/tune_heaven_and_ale.py
