@@ -414,24 +414,23 @@ class EventStore:
         return self.take_tails(after, pipe.execute())
 
     def queue_tails(self, pipe: Any, after: dict[str, int]) -> None:
-        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (three replies per game, in order)."""
+        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (one reply per game, in order)."""
         for game_id, version in after.items():
             pipe.xrange(self.keys.events(game_id), f"{version + 1}-0", "+")
-            pipe.exists(self.keys.archived(game_id))
-            pipe.hget(self.keys.head(game_id), "version")
 
     def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
-        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``)."""
+        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``).
+
+        A stream read that starts at the next version is the tail as it is (appends are whole commands, and an
+        archived or compacted log has no such entry); an empty or a later start (nothing new, the log moved
+        into segments or an archive, no such game) takes the careful path, a round trip of its own."""
         found: dict[str, list[bytes]] = {}
         for game_id, version in after.items():
-            entries, archived, head = replies[:3]
-            del replies[:3]
-            whole = head is None or not entries and int(head) <= version or entries and \
-                _version(entries[0][0]) == version + 1
-            if archived or not whole:  # not just the stream's tail: the careful path
-                found[game_id] = self.read_raw(game_id, after=version)
-            else:
+            entries = replies.pop(0)
+            if entries and _version(entries[0][0]) == version + 1:
                 found[game_id] = [fields[b"e"] for _, fields in entries]
+            else:
+                found[game_id] = self.read_raw(game_id, after=version)
         return found
 
     def snapshots_many(self, game_ids: list[str], seeds: list[str] = ()  # type: ignore[assignment]

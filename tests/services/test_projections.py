@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import orjson
+
 from projections.read_models import load_view
 from services.projector import Projector
+from services.projector.projector import INBOX_OTHER
 
 from .helpers import Kernel
 
@@ -61,3 +64,65 @@ def test_rebuild_reproduces_every_read_model(kernel, client, settings):
     after = read_models(client, settings.key_prefix)
     assert figures["games"] == 3 and figures["events"] == sum(kernel.store.head(g)[0] for g in games)
     assert after == before
+
+
+def _replay_feeds(projector, kernel, settings):
+    """Make ``projector`` read every feed entry again (its checkpoints forgotten, in Redis and in memory)."""
+    for shard in range(settings.shards):
+        kernel.client.delete(kernel.keys.checkpoint("projector", shard))
+    projector.forget_checkpoints()
+    projector.drain()
+
+
+def test_a_version_projected_once_is_not_written_again_until_the_projector_forgets(kernel, client, settings):
+    gid = kernel.create(seats=2)
+    kernel.add(gid, 0)
+    key = kernel.keys.view(gid, 1)
+    written = client.get(key)
+    client.set(key, b"sentinel")
+    _replay_feeds(kernel.projector, kernel, settings)  # every entry again: the versions it already wrote
+    assert client.get(key) == b"sentinel"
+    kernel.add(gid, 1)  # a new version is written whole
+    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
+    client.set(key, b"sentinel")
+    kernel.projector.forget()  # as after an outage or a change of its shards: Redis, not memory, decides
+    _replay_feeds(kernel.projector, kernel, settings)
+    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
+
+
+def test_lobby_and_inboxes_read_as_if_every_entry_were_written_each_time(kernel, client, settings):
+    gid = "lobbyinbox"
+    outcome = kernel.send(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": 50},
+                                "seats": [{"name": "ann", "player_id": "ann"}, {}], "seed_commitment": ""},
+                          dev_seed="s")
+    assert outcome.accepted
+    assert client.zscore(kernel.keys.lobby(), gid) is not None
+    assert kernel.send(gid, {"type": "taproom.ClaimSeat", "name": "bob", "player_id": "bob"},
+                       seat=1).accepted
+    assert client.zscore(kernel.keys.lobby(), gid) is None  # full: out of the lobby
+    client.zadd(kernel.keys.lobby(), {gid: 1.0})  # were it listed again (it is not: a game never reopens) ...
+    for turn in range(4):
+        kernel.add(gid, turn % 2)
+        assert client.zscore(kernel.keys.lobby(), gid) == 1.0  # ... the projector removed it once, not each time
+        meta = orjson.loads(client.get(kernel.keys.meta(gid)))
+        [acting] = meta["to_act"]
+        waiting, other = ("ann", "bob") if acting == 0 else ("bob", "ann")
+        assert client.zscore(kernel.keys.inbox(waiting), gid) < INBOX_OTHER  # awaiting them: first
+        assert client.zscore(kernel.keys.inbox(other), gid) == INBOX_OTHER * 2 - meta["updated"]
+    # a rebuild (everything written from the logs alone) reads the same inboxes
+    inboxes = {p: client.zscore(kernel.keys.inbox(p), gid) for p in ("ann", "bob")}
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert {p: client.zscore(kernel.keys.inbox(p), gid) for p in ("ann", "bob")} == inboxes
+
+
+def test_views_serialised_together_are_byte_for_byte_the_views_one_by_one(kernel):
+    from projections import read_models
+
+    gid = kernel.create(seats=3)
+    kernel.add(gid, 0, amount=2)
+    record = kernel.projector.repo.current(gid).record
+    summary = read_models.meta(record, 123.5).to_json()
+    seats = [None, 0, 1, 2]
+    together = read_models.dump_views(orjson.dumps(summary), seats, record.game.views(record.state, seats))
+    assert together == [read_models.dump_view(read_models.view_of(summary, record, s)) for s in seats]
+    assert read_models.load_view(together[1]) == read_models.view(record, 0, 123.5)
