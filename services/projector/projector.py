@@ -19,7 +19,7 @@ import structlog
 
 from projections import read_models
 
-from ..aggregates import Loaded, fold_raw
+from ..aggregates import Loaded, fold_docs
 from ..eventstore import GENESIS_HASH
 from ..feed import FeedFollower
 from ..redisconn import is_cluster
@@ -165,8 +165,8 @@ class Projector(FeedFollower):
             ids = self.store.game_ids(shard)
             for i in range(0, len(ids), REBUILD_BATCH):  # the logs of a batch of games in one round trip
                 batch = ids[i:i + REBUILD_BATCH]
-                for game_id, raw in zip(batch, self.store.read_raw_many(batch)):
-                    events += self.project(game_id, pipe, fold_raw(Loaded(None, 0, GENESIS_HASH), game_id, raw))
+                for game_id, docs in zip(batch, self.store.read_docs_many(batch)):
+                    events += self.project(game_id, pipe, fold_docs(Loaded(None, 0, GENESIS_HASH), game_id, docs))
                     games += 1
             if last:
                 self.save_checkpoint(shard, last[0][0], pipe)
