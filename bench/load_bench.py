@@ -161,10 +161,10 @@ class Service:
 
 
 PROFILED = """
-import cProfile, os, signal, sys
+import cProfile, os, signal, sys, time
 from services.cli.main import cli
 out, sys.argv = sys.argv[1], ["taproom"] + sys.argv[2:]
-profile, on = cProfile.Profile(), []
+profile, on = cProfile.Profile(time.process_time), []  # CPU time: the shares hold on a busy machine
 def toggle(*_):
     if on:
         profile.disable()
@@ -213,7 +213,10 @@ def print_profile(path: str, lines: int = 25) -> None:
         if filename.startswith(str(ROOT)) and "site-packages" not in filename:
             ours[f"{name} ({short}:{line})"] += cumulative
         groups[next((label for mark, label in GROUPS if mark in filename), "other")] += tottime
-    os.remove(path)
+    if os.environ.get("TAPROOM_KEEP_PROFILE"):
+        print(f"# profile kept at {path}", flush=True)
+    else:
+        os.remove(path)
     total = sum(own.values()) or 1.0
     print("# API profile (cProfile over the last measured window; shares of the API's own time):", flush=True)
     for label, t in groups.most_common():
