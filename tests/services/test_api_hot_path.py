@@ -188,6 +188,31 @@ def test_regular_requests_take_the_hot_path(ways, monkeypatch):
     assert seen == [f"/games/{g}/legal", f"/games/{g}/commands"]
 
 
+def test_each_request_is_counted_once_by_its_route(ways):
+    """The front (``TaproomApi``) counts and limits a hot route's request itself, and the app's own middleware
+    lets it through, also when the hot path hands it to FastAPI: one count per request, under its route."""
+    from services.api.app import REQUESTS
+
+    api = ways["hot"]
+    g, ann, bob = _game(api)
+
+    def counted(method: str, route: str) -> float:
+        return sum(sample.value for metric in REQUESTS.collect() for sample in metric.samples
+                   if sample.name.endswith("_total") and sample.labels["method"] == method
+                   and sample.labels["route"] == route)
+
+    cases = [("GET", "/games/{game_id}/legal", lambda: CASES["legal"](api, g, ann, bob)),
+             ("POST", "/games/{game_id}/commands", lambda: CASES["move"](api, g, ann, bob)),
+             ("POST", "/games/{game_id}/commands", lambda: CASES["malformed_json"](api, g, ann, bob)),
+             ("GET", "/games/{game_id}/view", lambda: CASES["seat_view"](api, g, ann, bob)),
+             ("GET", "/games/{game_id}/legal",
+              lambda: api.get(f"/games/{g}/legal?seat=0&seat=0", headers=bearer(ann)))]  # FastAPI's to read
+    for method, route, send in cases:
+        before = counted(method, route)
+        send()
+        assert counted(method, route) == before + 1, (method, route)
+
+
 @pytest.mark.integration
 def test_a_rotated_token_is_refused_at_once_by_every_api_process(prefix, settings):
     """Two apps on one real Redis, as two API processes: once a player's token is rotated through one, the
