@@ -18,6 +18,12 @@ estimate therefore projects the end of the game:
   progress there is seen;
 - barrels, the first-player space and Kegs & More points count as scored now.
 
+The search bot's constants (:data:`SEARCH`) add two pieces the greedy bot's (:data:`HAND`) leave out: open
+sheds promise the brewmaster steps of their fertility sum so far (§3.7: a poor shed moves it 6 steps, and
+the brewmaster's bracket multiplies the whole production), and a goal achieved but not claimed counts most
+of its barrel while a barrel space can still be reached. At the game's end both are 0 and the estimate is
+the real final score.
+
 Reads only public state (everything in Heaven & Ale is on the table, and the
 seat's view shows all of it): per player ``markers``, ``brewmaster``,
 ``money``, ``garden``, ``sheds``, ``discs``, ``cards``, barrels, ``slot``, ``pos``,
