@@ -10,6 +10,7 @@ drawer also the drawn tile, so two views in a row never tell it by difference.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.core import REDACTED
@@ -17,7 +18,7 @@ from domain.core import REDACTED
 from . import rules
 from .board import describe, neighbours8, rotated_at, tile_nodes
 from .rules import FOLLOWERS_PER_PLAYER
-from .scoring import abbots_in, feature_value, followers_in, winners
+from .scoring import feature_value, winners
 from .shepherds import seats_in_field
 from .state import PLACE, CarcassonneState
 from .tiles import FIELD, KIND_NAMES, MONASTERY, TILES
@@ -54,10 +55,16 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
     """Features a client must show as a whole: those holding a figure (what each player could still score)
     and those of the latest tile on the board (what its turn joined or completed, still there when the next
     seat has drawn). ``parts`` are (x, y, local id)."""
-    roots = {state.root[n] for n in state.followers} | {state.root[n] for n in state.abbots.values()}
-    roots |= {state.root[n] for n in state.shepherds.values()}
+    r = state.root
+    followers: dict[int, list[tuple[int, int]]] = {}  # root -> (node, seat) of its followers, then of its abbot
+    abbots: dict[int, list[tuple[int, int]]] = {}
+    for n, s in state.followers.items():
+        followers.setdefault(r[n], []).append((n, s))
+    for s, n in state.abbots.items():
+        abbots.setdefault(r[n], []).append((n, s))
+    roots = set(followers) | set(abbots) | {r[n] for n in state.shepherds.values()}
     if state.placements:
-        roots |= {state.root[n] for n in tile_nodes(state, len(state.placements) - 1)}
+        roots |= {r[n] for n in tile_nodes(state, len(state.placements) - 1)}
     placements, node_tile, node_local = state.placements, state.node_tile, state.node_local
 
     def part(n: int) -> list[Any]:
@@ -65,13 +72,15 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
         return [x, y, TILES[tile].rotations[rot].features[node_local[n]].local_id]
 
     out = []
-    for _, root in sorted((min(state.members[r]), r) for r in roots):  # in placement order
+    members = {root: sorted(state.members[root]) for root in roots}
+    for _, root in sorted((members[root][0], root) for root in roots):  # in placement order
         complete = _complete(state, root)
-        figures = followers_in(state, root) + abbots_in(state, root)
+        # followers_in + abbots_in, each in node order, from one pass over the figures
+        figures = sorted(followers.get(root, ())) + sorted(abbots.get(root, ()))
         points, _, tiles = feature_value(state, root, complete)
         entry: dict[str, Any] = {
             "kind": KIND_NAMES[state.kind[root]],
-            "parts": [part(n) for n in sorted(state.members[root])],
+            "parts": [part(n) for n in members[root]],
             "complete": complete,
             "tiles": tiles,
             "points": points,
@@ -88,6 +97,30 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
 
 
 def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
+    return build_many(state, [seat])[0]
+
+
+def build_many(state: CarcassonneState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """The views of ``seats``: what every seat sees alike (the board, the figures, the features) built once;
+    the views share it (read-only)."""
+    common = _common(state)
+    unseen: dict[bool, dict[str, int]] = {}  # a seat's unseen tiles depend only on whether it sees the drawn tile
+    out = []
+    for seat in seats:
+        sees = sees_drawn_tile(state, seat)
+        if sees not in unseen:
+            unseen[sees] = unseen_tiles(state, seat)
+        view = dict(common)  # the same keys in the same order as ever: "tile" and "unseen_tiles" are set in place
+        view["tile"] = state.current_tile if state.current_tile is None or sees else REDACTED
+        view["unseen_tiles"] = unseen[sees]
+        if seat is not None:
+            view["seat"] = seat
+            view["my_turn"] = state.phase != "over" and state.turn_seat == seat
+        out.append(view)
+    return out
+
+
+def _common(state: CarcassonneState) -> dict[str, Any]:
     board = []
     for x, y, tile, rot in state.placements:
         spec = TILES[tile].spec
@@ -117,9 +150,9 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state.turn_seat,
         "turns": state.turns,
-        "tile": state.current_tile if state.current_tile is None or sees_drawn_tile(state, seat) else REDACTED,
+        "tile": None,  # per seat
         "tiles_left": state.tiles_left(),
-        "unseen_tiles": unseen_tiles(state, seat),
+        "unseen_tiles": None,  # per seat
         "buried_count": len(state.buried),
         "discarded": list(state.discarded),
         "board": board,
@@ -137,7 +170,4 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
     }
     if state.hills_and_sheep:
         view["bag"] = {("wolf" if v == 0 else f"sheep_{v}"): n for v, n in enumerate(state.bag)}
-    if seat is not None:
-        view["seat"] = seat
-        view["my_turn"] = state.phase != "over" and state.turn_seat == seat
     return view
