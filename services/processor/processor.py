@@ -37,6 +37,7 @@ from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import TRIM_EVERY_SECONDS, shard_of
+from ..gctuning import tune_for_throughput
 from ..leases import ShardLeases
 from ..redisconn import read_streams
 from ..resilience import UNAVAILABLE, ride_out
@@ -72,6 +73,7 @@ class Processor:
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
         log.info("processor started", processor=self.name)
+        tune_for_throughput()
         try:
             ride_out("processor", lambda: self.step(block_ms=block_ms), stop, self.lost_redis)
         finally:
@@ -261,6 +263,7 @@ class Processor:
         results = self.store.append_many([p.append for p in appends]) if appends else []  # type: ignore[misc]
         status = {id(p): r for p, r in zip(appends, results)}
         failed: set[str] = set()
+        appended: list[Plan] = []
         for plan in plans:
             game_id, command_id = plan.message.game_id, plan.message.command_id
             if game_id in failed:
@@ -277,13 +280,15 @@ class Processor:
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
             elif result.status == "ok":  # appended, or rejected, and settled by the script
-                self._after_append(plan)
+                appended.append(plan)
                 COMMANDS.labels(plan.outcome.status).inc()
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
                 self.repo.drop(game_id)
                 self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)  # counts it itself
+        if appended:
+            self._after_appends(appended)
 
     def _process_alone(self, stream: str, entry_id: Any, message: CommandMessage, fields: dict, settle: Any) -> None:
         """The careful path: one command, retried on a fresh record, a dead letter if it keeps failing."""
@@ -474,15 +479,27 @@ class Processor:
         return due
 
     def _after_append(self, plan: Plan) -> None:
-        after = plan.after
-        if plan.snapshot is not None and after is not None:
-            self.store.save_snapshot_bytes(plan.message.game_id, after.version, after.hash, plan.snapshot, after.ts)
+        self._after_appends([plan])
+
+    def _after_appends(self, plans: list[Plan]) -> None:
+        """The snapshots due after these appends, and the compactions: the settled log before a command that
+        crossed a multiple of ``compact_every``, compressed (the stream keeps at least the last command, so a
+        reader that finds nothing after its version is caught up; see aggregates.AsyncRecords). One
+        compaction per game, up to the last such command of the batch, all in two round trips."""
         every = self.settings.compact_every
-        if every and after is not None and plan.append is not None \
-                and after.version // every > plan.append.expected_version // every:
-            # The settled log before this command, compressed; the stream keeps at least the last command, so
-            # a reader that finds nothing after its version is caught up (see aggregates.AsyncRecords).
-            self.store.compact(plan.message.game_id, plan.append.expected_version)
+        snapshots: list[tuple[str, int, str, bytes, float]] = []
+        upto: dict[str, int] = {}
+        for plan in plans:
+            after, append = plan.after, plan.append
+            if after is None or append is None:
+                continue
+            game_id = plan.message.game_id
+            if plan.snapshot is not None:
+                snapshots.append((game_id, after.version, after.hash, plan.snapshot, after.ts))
+            if every and after.version // every > append.expected_version // every:
+                upto[game_id] = max(upto.get(game_id, 0), append.expected_version)
+        if upto or snapshots:
+            self.store.compact_many(upto, snapshots)
 
     def _seed(self, game_id: str) -> bytes | None:
         seed = self._seeds.get(game_id)
