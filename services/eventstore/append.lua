@@ -64,7 +64,9 @@ else
   redis.call('HSET', KEYS[2], 'version', new_version, 'hash', last_hash)
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
   redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)
-  redis.call('SADD', KEYS[5], ARGV[1])
+  if version == 0 then  -- the game's first events: it joins its shard's set of games (never left since)
+    redis.call('SADD', KEYS[5], ARGV[1])
+  end
 end
 local reply_ttl = tonumber(ARGV[12])
 if reply_ttl > 0 and ARGV[6] ~= '' then

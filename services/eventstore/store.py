@@ -414,24 +414,25 @@ class EventStore:
         return self.take_tails(after, pipe.execute())
 
     def queue_tails(self, pipe: Any, after: dict[str, int]) -> None:
-        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (three replies per game, in order)."""
+        """Queue the reads of :meth:`read_raw_after_many` on ``pipe`` (one reply per game, in order)."""
         for game_id, version in after.items():
             pipe.xrange(self.keys.events(game_id), f"{version + 1}-0", "+")
-            pipe.exists(self.keys.archived(game_id))
-            pipe.hget(self.keys.head(game_id), "version")
 
     def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
-        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``)."""
+        """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``).
+
+        A stream whose entries begin right after the version holds the whole tail (the stream is the log's
+        newest part, and the segments before it never hold anything after it). Otherwise (nothing there: the
+        version is the head, or the game was archived; or a gap: compacted past the version) the game is read
+        on its own by :meth:`read_raw`, which looks at the head, the archive and the segments."""
         found: dict[str, list[bytes]] = {}
-        for game_id, version in after.items():
-            entries, archived, head = replies[:3]
-            del replies[:3]
-            whole = head is None or not entries and int(head) <= version or entries and \
-                _version(entries[0][0]) == version + 1
-            if archived or not whole:  # not just the stream's tail: the careful path
-                found[game_id] = self.read_raw(game_id, after=version)
-            else:
+        mine = replies[:len(after)]
+        del replies[:len(after)]
+        for (game_id, version), entries in zip(after.items(), mine):
+            if entries and _version(entries[0][0]) == version + 1:
                 found[game_id] = [fields[b"e"] for _, fields in entries]
+            else:  # not just the stream's tail: the careful path
+                found[game_id] = self.read_raw(game_id, after=version)
         return found
 
     def snapshots_many(self, game_ids: list[str], seeds: list[str] = ()  # type: ignore[assignment]

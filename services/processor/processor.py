@@ -50,6 +50,15 @@ log = structlog.get_logger("taproom.processor")
 
 COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
 LATENCY = Histogram("taproom_command_seconds", "Time to process one command")
+_COUNTERS: dict[str, Any] = {}
+
+
+def _count(outcome: str) -> None:
+    """One more command with this outcome (the labelled counter looked up once per outcome)."""
+    counter = _COUNTERS.get(outcome)
+    if counter is None:
+        counter = _COUNTERS[outcome] = COMMANDS.labels(outcome)
+    counter.inc()
 
 
 class Processor:
@@ -272,16 +281,16 @@ class Processor:
             result = status.get(id(plan))
             if result is None:  # settled before: answered with the outcome the id already has
                 self._settle(settle, plan.ack, plan.outcome, plan.message)
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
             elif result.status in ("dup", "refused"):  # another processor settled it first
                 outcome = _settled_result(game_id, command_id, result)
                 self._settle(settle, plan.ack, outcome, plan.message)
-                COMMANDS.labels(outcome.status).inc()
+                _count(outcome.status)
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
             elif result.status == "ok":  # appended, or rejected, and settled by the script
                 appended.append(plan)
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
@@ -362,7 +371,7 @@ class Processor:
                 (GROUP, entry_id), reject=True, reply=self._reply_key(message))])[0]
             if result.status != "ok":  # settled meanwhile after all
                 self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result), message)
-        COMMANDS.labels("dead_letter").inc()
+        _count("dead_letter")
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
     # -- one command -------------------------------------------------------------
@@ -379,12 +388,12 @@ class Processor:
         for _ in range(3):
             plan = self._plan(message, ack, known)
             if plan.append is None:
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
                 return plan.outcome
             result = self.store.append_many([plan.append])[0]
             if result.status == "ok":
                 self._after_append(plan)
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
                 LATENCY.observe(time.perf_counter() - started)
                 return None if ack is not None else plan.outcome
             self.repo.drop(game_id)
@@ -399,15 +408,14 @@ class Processor:
         ack = ack or ("", "")
         if known is not None:
             return Plan(message, ack, known)
-        game_id, command_id = message.game_id, message.command_id
+        game_id = message.game_id
         loaded = self.repo.cached(game_id) or self.repo.current(game_id)
-        with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
-            return self._decide(message, ack, loaded)
+        return self._decide(message, ack, loaded)  # its logs name the game, command and version themselves
 
     def _rejection(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded, err: RuleError) -> Plan:
         """The plan for a refused command: recorded like an append, or the archived game's settled answer."""
         game_id, command_id, record = message.game_id, message.command_id, loaded.record
-        log.info("command rejected", code=err.code)
+        log.info("command rejected", code=err.code, game_id=game_id, command_id=command_id, version=loaded.version)
         rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
         if record is not None and record.status == "scored" and self.store.archived(game_id) is not None:
             # The game left Redis for its archive: an id it settled keeps its outcome, and anything new

@@ -47,6 +47,14 @@ SCORE_RETRY = (3, [5, 30, 120])
 """Final scoring: attempts after the first and the backoff between them (seconds)."""
 
 
+UNWATCHED_KEPT = 100_000
+"""How many games :attr:`Reactor.unwatched` remembers (then it starts afresh)."""
+
+
+def _untimed_active(record: GameRecord) -> bool:
+    return record.status == "active" and record.pace is None
+
+
 class Reactor(FeedFollower):
     role = "reactor"
 
@@ -61,12 +69,25 @@ class Reactor(FeedFollower):
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
         self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
+        self.unwatched: set[str] = set()
+        """Games this reactor removed from the bot watch and has not added since: not removed again on every
+        command. Should another process have added one meanwhile (a lease that moved), the watchdog's sweep
+        removes it once it finds the game waits for nothing."""
 
     def idle(self) -> None:
         """The watchdog's sweep, every ``watchdog_interval_seconds``."""
         if time.monotonic() - self._swept >= self.async_settings.watchdog_interval_seconds:
             self._swept = time.monotonic()
             self.sweep()
+
+    def remember_unwatched(self, game_id: str) -> None:
+        if len(self.unwatched) >= UNWATCHED_KEPT:
+            self.unwatched.clear()
+        self.unwatched.add(game_id)
+
+    def lost_redis(self) -> None:
+        super().lost_redis()
+        self.unwatched.clear()  # a batch's removals may not have reached Redis
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         self.handle_batch([(shard, entries)])
@@ -89,6 +110,9 @@ class Reactor(FeedFollower):
             self.async_play.send_your_turns()
             self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
             writes.execute()
+        except BaseException:
+            self.unwatched.clear()  # the batch's removals from the watch may not have been written
+            raise
         finally:
             self.async_play.batch(None, None)
             self._specs = None
@@ -103,22 +127,20 @@ class Reactor(FeedFollower):
         cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
         after = {game_id: loaded.version for game_id, loaded in cached.items()}
         self.store.queue_tails(pipe, after)
+        # An active game without a pace sends only "your turn" messages, and only to the seat whose turn begins: what
+        # that reads of its player is read with the check that it was not sent (``send_your_turns``).
         players = dict.fromkeys(seat.player_id for loaded in cached.values() if loaded.record is not None
+                                and not _untimed_active(loaded.record)
                                 for seat in loaded.record.seats if seat.player_id)
-        wanted = [item for player in players for item in self.async_play.notifier.read_ahead_keys(player)]
-        for key, how in wanted:
-            if how == "get":
-                pipe.get(key)
-            else:
-                pipe.hget(key, how.split()[1])
+        notifier = self.async_play.notifier
+        wanted = notifier.queue_reads(pipe, list(players))  # type: ignore[arg-type]
         replies = pipe.execute()
         read_ahead = ReadAhead()
         for key, raw in zip(clocks, replies):
             read_ahead.put(key, dict(raw))
         rest = replies[len(clocks):]
         tails = self.store.take_tails(after, rest)
-        for (key, _), raw in zip(wanted, rest):
-            read_ahead.put(key, raw)
+        notifier.take_reads(read_ahead, wanted, rest)
         return read_ahead, {game_id: (after[game_id], raw) for game_id, raw in tails.items()}
 
     def react(self, game_id: str, tail: tuple[int, list[bytes]] | None = None) -> list[str]:
@@ -140,8 +162,10 @@ class Reactor(FeedFollower):
         enqueued += self.schedule_archive(record)
         if specs:
             self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: clock.now()})
-        else:
+            self.unwatched.discard(game_id)
+        elif game_id not in self.unwatched:  # removed once; only a game that waits for a job is added again
             self.async_play.writer.zrem(self.keys.bot_watch(), game_id)
+            self.remember_unwatched(game_id)
         try:
             enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
         except UNAVAILABLE:  # not this game's fault: the batch is read again once Redis is back

@@ -525,3 +525,20 @@ def test_command_records_read_while_a_compaction_moves_them_are_each_listed_once
         [(r["from_version"], r["command_id"]) for r in expected]
     report = verify(store.read(gid), records)
     assert report.ok and report.seed_ok, report.problems
+
+
+def test_tails_of_many_games_read_the_stream_alone_and_the_rest_carefully(client, settings):
+    """``read_raw_after_many`` reads only each game's stream; a tail that does not begin right after the asked
+    version (at the head, compacted past it, no such game) is read whole by ``read_raw``: the same answers."""
+    settings = settings.model_copy(update={"compact_every": 4})
+    kernel = Kernel(client, settings)
+    gid = kernel.create(target=1000)
+    for n in range(8):
+        assert kernel.add(gid, n % 2, 1).accepted
+    head = kernel.store.head(gid)[0]
+    first_in_stream = int(client.xrange(kernel.keys.events(gid), count=1)[0][0].split(b"-")[0])
+    assert first_in_stream > 2  # compacted
+    for version in (0, 2, first_in_stream - 1, head - 1, head):
+        assert kernel.store.read_raw_after_many({gid: version, "no-such-game": 0}) == \
+            {gid: kernel.store.read_raw(gid, after=version), "no-such-game": []}
+    assert kernel.store.read_raw_after_many({}) == {}

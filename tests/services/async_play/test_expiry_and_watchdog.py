@@ -126,3 +126,22 @@ def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: T
     table.tick(0)
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
     assert table.watchdog.sweep(clock.now() + 62) == []  # alice is away, bob's deadline is ahead
+
+
+def test_a_game_without_jobs_leaves_the_bot_watch_once_not_on_every_command(table: Table) -> None:
+    """The reactor removes a game that waits for no job from the watch once, then remembers it did (until a
+    job brings it back, or the watchdog adds it); a removal it only believes it made is cleaned by the sweep."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=50)
+    watch = table.kernel.keys.bot_watch()
+    for seat in (0, 1, 0):
+        assert table.add(gid, seat, 1).accepted
+    assert gid in table.reactor.unwatched and table.client.zscore(watch, gid) is None
+    # another process put it in the watch meanwhile (a lease that moved): this reactor does not remove it again
+    table.client.zadd(watch, {gid: clock.now()})
+    assert table.add(gid, 1, 1).accepted
+    assert table.client.zscore(watch, gid) is not None
+    # the watchdog's sweep finds it waits for nothing and removes it
+    assert table.watchdog.sweep(clock.now() + 31) == [] and table.client.zscore(watch, gid) is None
+    table.reactor.lost_redis()  # a batch cut short: what it believed removed is forgotten
+    assert not table.reactor.unwatched
+    assert table.add(gid, 0, 1).accepted and gid in table.reactor.unwatched
