@@ -131,9 +131,23 @@ def view(record: GameRecord, seat: int | None, updated: float) -> dict[str, Any]
     return view_of(meta(record, updated).to_json(), record, seat)
 
 
+VIEW_LEVEL = 1
+"""zlib level of stored views: a late Carcassonne view (10 KB of JSON) takes about 20 µs at level 1 against 50 at
+6, for a fifth more bytes (1.9 KB against 1.5); the projector compresses every seat's view after each command."""
+
+
 def dump_view(data: dict[str, Any]) -> bytes:
-    """A view as stored: JSON, zlib-compressed (a board view shrinks about sevenfold; read with load_view)."""
-    return zlib.compress(orjson.dumps(data), 6)
+    """A view as stored: JSON, zlib-compressed (a board view shrinks about fivefold; read with load_view)."""
+    return zlib.compress(orjson.dumps(data), VIEW_LEVEL)
+
+
+def dump_views(summary: bytes, seats: list[int | None], boards: list[Any]) -> list[bytes]:
+    """The stored views of ``seats`` (compressed as :func:`dump_view` does) from the meta as stored
+    (``summary``: a JSON object) and each seat's board: the meta is serialised once, not once per seat. Byte for
+    byte ``dump_view(view_of(...))``."""
+    head = summary[:-1] + b',"seat":'
+    return [zlib.compress(b"".join((head, orjson.dumps(seat), b',"board":', orjson.dumps(board), b"}")), VIEW_LEVEL)
+            for seat, board in zip(seats, boards)]
 
 
 def load_view(raw: bytes) -> dict[str, Any]:

@@ -41,14 +41,21 @@ def fold_raw(loaded: Loaded, game_id: str, raw: list[bytes],
     events are appended together, so ``raw`` read up to the head ends on such a boundary); states in
     the middle of a command are never shown to it.
     """
-    if not raw:
+    return fold_docs(loaded, game_id, [orjson.loads(item) for item in raw], on_command)
+
+
+def fold_docs(loaded: Loaded, game_id: str, docs: list[dict[str, Any]],
+              on_command: Callable[[GameRecord | None, int, float], Any] | None = None) -> Loaded:
+    """:func:`fold_raw` of envelopes already decoded (``docs``; of their fields folding reads ``command_id``,
+    ``actor``, ``type``, ``schema_version``, ``payload``, and of the last one also ``version``, ``ts`` and
+    ``hash``: what :meth:`EventStore.read_docs` gives)."""
+    if not docs:
         return loaded
     record = loaded.record
     last: dict = {}
     command_id = loaded.command_id
     decoders: dict[tuple[str, str, int], Callable[[dict[str, Any]], Any]] = {}  # this fold's, looked up once
-    for item in raw:
-        doc = orjson.loads(item)
+    for doc in docs:
         if on_command is not None and last and doc["command_id"] != last["command_id"]:
             on_command(record, last["version"], last["ts"])
         if doc["command_id"] != command_id:  # a new command: who acts decides what it may undo later

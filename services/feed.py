@@ -93,16 +93,21 @@ class FeedFollower:
             except UNAVAILABLE:  # they lapse by themselves
                 pass
 
+    def forget(self) -> None:
+        """Drop what this process remembers of the games (records; a subclass adds what it wrote): after an
+        outage or a change of the owned shards, Redis, not memory, says where things stand."""
+        self.repo.clear()
+
     def lost_redis(self) -> None:
         """Redis went away mid-batch: resume from the stored checkpoints and the logs, not from memory, a
         little before the checkpoints (writes made just before a failover may be gone)."""
-        self.repo.clear()
+        self.forget()
         self._checkpoints.clear()
         self._rewind_ms = int(getattr(self.settings, "feed_rewind_seconds", 0) * 1000)
 
     def step(self, block_ms: int = 0, count: int = 500) -> int:
         if self.leases.refresh():
-            self.repo.clear()
+            self.forget()
             self._checkpoints.clear()  # another follower may have moved them while we did not own the shard
         if not self.leases.owned:
             return 0

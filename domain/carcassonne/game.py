@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -454,6 +454,9 @@ class CarcassonneGame(Game[CarcassonneState]):
 
     def view(self, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         return view_module.build(state, seat)
+
+    def views(self, state: CarcassonneState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        return view_module.build_many(state, seats)  # the features, the board and the figures built once
 
     def clone(self, state: CarcassonneState) -> CarcassonneState:
         return state.copy()

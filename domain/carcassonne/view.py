@@ -10,6 +10,7 @@ drawer also the drawn tile, so two views in a row never tell it by difference.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.core import REDACTED
@@ -88,6 +89,30 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
 
 
 def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
+    return build_many(state, [seat])[0]
+
+
+def build_many(state: CarcassonneState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """The views of ``seats``: what every seat sees alike (the board, the figures, the features) built once;
+    the views share it (read-only)."""
+    common = _common(state)
+    unseen: dict[bool, dict[str, int]] = {}  # a seat's unseen tiles depend only on whether it sees the drawn tile
+    out = []
+    for seat in seats:
+        sees = sees_drawn_tile(state, seat)
+        if sees not in unseen:
+            unseen[sees] = unseen_tiles(state, seat)
+        view = dict(common)  # the same keys in the same order as ever: "tile" and "unseen_tiles" are set in place
+        view["tile"] = state.current_tile if state.current_tile is None or sees else REDACTED
+        view["unseen_tiles"] = unseen[sees]
+        if seat is not None:
+            view["seat"] = seat
+            view["my_turn"] = state.phase != "over" and state.turn_seat == seat
+        out.append(view)
+    return out
+
+
+def _common(state: CarcassonneState) -> dict[str, Any]:
     board = []
     for x, y, tile, rot in state.placements:
         spec = TILES[tile].spec
@@ -117,9 +142,9 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state.turn_seat,
         "turns": state.turns,
-        "tile": state.current_tile if state.current_tile is None or sees_drawn_tile(state, seat) else REDACTED,
+        "tile": None,  # per seat
         "tiles_left": state.tiles_left(),
-        "unseen_tiles": unseen_tiles(state, seat),
+        "unseen_tiles": None,  # per seat
         "buried_count": len(state.buried),
         "discarded": list(state.discarded),
         "board": board,
@@ -137,7 +162,4 @@ def build(state: CarcassonneState, seat: int | None) -> dict[str, Any]:
     }
     if state.hills_and_sheep:
         view["bag"] = {("wolf" if v == 0 else f"sheep_{v}"): n for v, n in enumerate(state.bag)}
-    if seat is not None:
-        view["seat"] = seat
-        view["my_turn"] = state.phase != "over" and state.turn_seat == seat
     return view

@@ -146,6 +146,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
 
+    def views(self, state: S, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The views of several seats (None: the spectator) of one state, each equal to :meth:`view` of it: the
+        projector writes every seat's after each command. By default :meth:`view` of each; a game whose views
+        share costly parts (Carcassonne's features) builds those once. The views may share sub-objects: treat
+        them as read-only."""
+        return [self.view(state, seat) for seat in seats]
+
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 

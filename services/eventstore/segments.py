@@ -76,6 +76,14 @@ class Block:
         assert self._records is not None
         return self._records
 
+    def docs(self) -> list[dict[str, Any]]:
+        """The block's events decoded for folding (see :func:`fold_docs`), not rebuilt: each has the stored fields
+        and ``version``, ``command_id``, ``actor``, ``ts`` and, the last, ``hash``; the others lack ``game_id``,
+        ``prev_hash`` and ``hash`` (rebuilding them is what checking the chain needs, not what folding does)."""
+        if self._events is not None or self._lazy is None:
+            return [orjson.loads(raw) for raw in self.events]
+        return _docs(self.raw, self.anchor)
+
     def _parse(self) -> None:
         assert self._lazy is not None
         game_id, first, prev_hash = self._lazy
@@ -203,3 +211,28 @@ def _rebuild_all(game_id: str, first: int, raw: bytes, prev_hash: str,
     if len(events) != sum(r["to_version"] - r["from_version"] for r in records) or not events:
         raise ValueError(f"segment from {first} of {game_id} does not decode")
     return events, records
+
+
+def _docs(raw: bytes, anchor: str) -> list[dict[str, Any]]:
+    """The events of a format-2 block's lines as :meth:`Block.docs` gives them."""
+    lines = raw.split(b"\n")
+    docs: list[dict[str, Any]] = []
+    i = 0
+    while i < len(lines):
+        record = orjson.loads(lines[i])
+        shared = [(name, record[name]) for name in _SHARED if name in record]
+        i += 1
+        for version in range(record["from_version"] + 1, record["to_version"] + 1):
+            line = lines[i]
+            i += 1
+            if line[:1] == b"=":
+                docs.append(orjson.loads(line[1:]))
+                continue
+            doc = orjson.loads(line)
+            for name, value in shared:
+                doc.setdefault(name, value)
+            doc["version"] = version
+            docs.append(doc)
+    if docs and "hash" not in docs[-1]:
+        docs[-1]["hash"] = anchor
+    return docs

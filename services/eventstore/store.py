@@ -88,6 +88,31 @@ def find_settled(index: bytes | None, command_id: str) -> tuple[int, int] | None
     return None
 
 
+def _whole_log(game_id: str, spans: list[tuple[int, int, bytes]], blobs: list[bytes | None],
+               entries: list[Any]) -> list[dict[str, Any]] | None:
+    """A log from its segments (``spans`` and their ``blobs``) and its stream's ``entries``, decoded for folding;
+    None when they do not join up into versions 1, 2, ... (a segment gone, or a compaction between the reads
+    that moved events the stream read had into segments the names read did not see)."""
+    docs: list[dict[str, Any]] = []
+    previous: Block | None = None
+    for (first, last, _), blob in zip(spans, blobs):
+        if blob is None or first != len(docs) + 1:
+            return None
+        previous = decode(game_id, first, blob, previous if needs_previous(blob, first) else None)
+        docs += previous.docs()
+        if len(docs) != last:
+            return None
+    loads = orjson.loads
+    for entry_id, fields in entries:
+        version = _version(entry_id)
+        if version <= len(docs):  # compacted between the reads: the segment has it too
+            continue
+        if version != len(docs) + 1:
+            return None
+        docs.append(loads(fields[b"e"]))
+    return docs
+
+
 def _version(entry_id: bytes | str) -> int:
     raw = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     return int(raw.split("-", 1)[0])
@@ -421,17 +446,16 @@ class EventStore:
     def take_tails(self, after: dict[str, int], replies: list[Any]) -> dict[str, list[bytes]]:
         """The envelopes from the replies of :meth:`queue_tails` (consumed from the front of ``replies``).
 
-        A stream whose entries begin right after the version holds the whole tail (the stream is the log's
-        newest part, and the segments before it never hold anything after it). Otherwise (nothing there: the
-        version is the head, or the game was archived; or a gap: compacted past the version) the game is read
-        on its own by :meth:`read_raw`, which looks at the head, the archive and the segments."""
+        A stream read that starts at the next version is the tail as it is (appends are whole commands, and an
+        archived or compacted log has no such entry); an empty or a later start (nothing new, the log moved
+        into segments or an archive, no such game) takes the careful path, a round trip of its own."""
         found: dict[str, list[bytes]] = {}
         mine = replies[:len(after)]
         del replies[:len(after)]
         for (game_id, version), entries in zip(after.items(), mine):
             if entries and _version(entries[0][0]) == version + 1:
                 found[game_id] = [fields[b"e"] for _, fields in entries]
-            else:  # not just the stream's tail: the careful path
+            else:
                 found[game_id] = self.read_raw(game_id, after=version)
         return found
 
@@ -590,6 +614,20 @@ class EventStore:
                         return record
         return None
 
+    def read_docs(self, game_id: str) -> list[dict[str, Any]]:
+        """The whole log decoded for folding (what a projections rebuild folds): the compressed segments' events
+        as :meth:`Block.docs <.segments.Block.docs>` gives them, without rebuilding each envelope and its hash,
+        then the rest as :meth:`read_raw` reads it (the stream's tail, or the archive)."""
+        spans = self._segment_fields(game_id)
+        docs: list[dict[str, Any]] = []
+        if spans and spans[0][0] == 1 and all(a[1] + 1 == b[0] for a, b in zip(spans, spans[1:])):
+            blocks = self._blocks(game_id, spans, 0, len(spans) - 1)
+            for block in blocks or []:
+                docs += block.docs()
+            if blocks is None or len(docs) != spans[-1][1]:  # archived meanwhile, or not what the spans say
+                docs = []
+        return docs + [orjson.loads(raw) for raw in self.read_raw(game_id, after=len(docs))]
+
     def read_raw_many(self, game_ids: list[str]) -> list[list[bytes]]:
         """The whole logs of several games in one round trip (stored envelopes, raw JSON)."""
         pipe = self.redis.pipeline(transaction=False)
@@ -601,6 +639,30 @@ class EventStore:
         for game_id, entries, elsewhere in zip(game_ids, replies[::2], replies[1::2]):
             # a log partly in segments, or archived, is read whole by read_raw
             logs.append(self.read_raw(game_id) if elsewhere else [fields[b"e"] for _, fields in entries])
+        return logs
+
+    def read_docs_many(self, game_ids: list[str]) -> list[list[dict[str, Any]]]:
+        """:meth:`read_docs` of several games in two round trips (the streams, the segments' names and the
+        archive pointers; then every segment of those that have some): what a projections rebuild reads. A
+        log that does not read as one piece (archived, or moved into segments between the two reads past what
+        they show) is read on its own by :meth:`read_docs`."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrange(self.keys.events(game_id), "-", "+")
+            pipe.hkeys(self.keys.segments(game_id))
+            pipe.exists(self.keys.archived(game_id))
+        replies = pipe.execute()
+        spans: dict[str, list[tuple[int, int, bytes]]] = {}
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, fields, archived in zip(game_ids, replies[1::3], replies[2::3]):
+            if fields and not archived:
+                spans[game_id] = sorted((int(f.partition(b"-")[0]), int(f.partition(b"-")[2]), f) for f in fields)
+                pipe.hmget(self.keys.segments(game_id), [field for _, _, field in spans[game_id]])
+        blobs = dict(zip(spans, pipe.execute())) if spans else {}
+        logs = []
+        for game_id, entries, archived in zip(game_ids, replies[0::3], replies[2::3]):
+            docs = None if archived else _whole_log(game_id, spans.get(game_id, []), blobs.get(game_id, []), entries)
+            logs.append(self.read_docs(game_id) if docs is None else docs)
         return logs
 
     def exists(self, game_id: str) -> bool:

@@ -5,7 +5,8 @@ API rely on, the same way for all games:
 
 * every legal command is accepted by ``decide``, which never changes the state it is given;
 * a seat not listed by ``to_act`` has no legal command and is refused with ``NotYourTurn``;
-* views are JSON (no objects leak out) for every seat and the spectator;
+* views are JSON (no objects leak out) for every seat and the spectator, and ``views`` of all seats at once
+  equals ``view`` of each;
 * events survive a JSON round trip, and folding them again reproduces the state;
 * the state survives the game's JSON codec (snapshots) at positions along the game;
 * the score sheet adds up.
@@ -43,6 +44,9 @@ def test_decider_contract_over_a_random_game(game, players):
             if seat not in to_act:
                 assert game.legal_commands(state, seat) == []
         json.dumps(game.view(state, None))
+        if steps % 3 == 0:  # the projector's way: every seat's view at once, each the one view() gives
+            seats = [None, *range(players)]
+            assert [json.dumps(v) for v in game.views(state, seats)] == [json.dumps(game.view(state, s)) for s in seats]
         seat = chooser.choice(to_act)
         legal = game.legal_commands(state, seat)
         assert legal, f"seat {seat} must act but has no legal command"

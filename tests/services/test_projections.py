@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from projections.read_models import load_view
 from services.projector import Projector
+from services.projector.projector import INBOX_OTHER
 
 from .helpers import Kernel
 
@@ -61,3 +63,110 @@ def test_rebuild_reproduces_every_read_model(kernel, client, settings):
     after = read_models(client, settings.key_prefix)
     assert figures["games"] == 3 and figures["events"] == sum(kernel.store.head(g)[0] for g in games)
     assert after == before
+
+
+def _replay_feeds(projector, kernel, settings):
+    """Make ``projector`` read every feed entry again (its checkpoints forgotten, in Redis and in memory)."""
+    for shard in range(settings.shards):
+        kernel.client.delete(kernel.keys.checkpoint("projector", shard))
+    projector.forget_checkpoints()
+    projector.drain()
+
+
+def test_a_version_projected_once_is_not_written_again_until_the_projector_forgets(kernel, client, settings):
+    gid = kernel.create(seats=2)
+    kernel.add(gid, 0)
+    key = kernel.keys.view(gid, 1)
+    written = client.get(key)
+    client.set(key, b"sentinel")
+    _replay_feeds(kernel.projector, kernel, settings)  # every entry again: the versions it already wrote
+    assert client.get(key) == b"sentinel"
+    kernel.add(gid, 1)  # a new version is written whole
+    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
+    client.set(key, b"sentinel")
+    kernel.projector.forget()  # as after an outage or a change of its shards: Redis, not memory, decides
+    _replay_feeds(kernel.projector, kernel, settings)
+    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
+
+
+def test_lobby_and_inboxes_read_as_if_every_entry_were_written_each_time(kernel, client, settings):
+    gid = "lobbyinbox"
+    outcome = kernel.send(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": 50},
+                                "seats": [{"name": "ann", "player_id": "ann"}, {}], "seed_commitment": ""},
+                          dev_seed="s")
+    assert outcome.accepted
+    assert client.zscore(kernel.keys.lobby(), gid) is not None
+    assert kernel.send(gid, {"type": "taproom.ClaimSeat", "name": "bob", "player_id": "bob"},
+                       seat=1).accepted
+    assert client.zscore(kernel.keys.lobby(), gid) is None  # full: out of the lobby
+    client.zadd(kernel.keys.lobby(), {gid: 1.0})  # were it listed again (it is not: a game never reopens) ...
+    for turn in range(4):
+        kernel.add(gid, turn % 2)
+        assert client.zscore(kernel.keys.lobby(), gid) == 1.0  # ... the projector removed it once, not each time
+        meta = orjson.loads(client.get(kernel.keys.meta(gid)))
+        [acting] = meta["to_act"]
+        waiting, other = ("ann", "bob") if acting == 0 else ("bob", "ann")
+        assert client.zscore(kernel.keys.inbox(waiting), gid) < INBOX_OTHER  # awaiting them: first
+        assert client.zscore(kernel.keys.inbox(other), gid) == INBOX_OTHER * 2 - meta["updated"]
+    # a rebuild (everything written from the logs alone) reads the same inboxes
+    inboxes = {p: client.zscore(kernel.keys.inbox(p), gid) for p in ("ann", "bob")}
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert {p: client.zscore(kernel.keys.inbox(p), gid) for p in ("ann", "bob")} == inboxes
+
+
+def test_views_serialised_together_are_byte_for_byte_the_views_one_by_one(kernel):
+    from projections import read_models
+
+    gid = kernel.create(seats=3)
+    kernel.add(gid, 0, amount=2)
+    record = kernel.projector.repo.current(gid).record
+    summary = read_models.meta(record, 123.5).to_json()
+    seats = [None, 0, 1, 2]
+    together = read_models.dump_views(orjson.dumps(summary), seats, record.game.views(record.state, seats))
+    assert together == [read_models.dump_view(read_models.view_of(summary, record, s)) for s in seats]
+    assert read_models.load_view(together[1]) == read_models.view(record, 0, 123.5)
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_a_rebuild_folds_compacted_logs_to_what_the_incremental_projection_wrote(client, settings, legacy):
+    """A rebuild reads the segments' events as they are (no envelope or hash rebuilt): each has every field the
+    stored envelope has but the chain's, and the read models come out as the projector wrote them."""
+    from services.aggregates import Loaded, fold_docs, fold_raw
+    from services.eventstore import GENESIS_HASH
+    from services.eventstore import store as store_module
+
+    from .test_archive import _legacy_compact
+
+    kernel = Kernel(client, settings.model_copy(update={"compact_every": 0 if legacy else 4, "snapshot_every": 7}))
+    games = [kernel.create(target=60, seed=f"c{i}") for i in range(3)]
+    for turn in range(12):
+        for gid in games:
+            assert kernel.add(gid, turn % 2, 1).accepted
+    if legacy:  # format-1 blocks first, lean ones after them
+        cuts = [r["to_version"] for r in kernel.store.command_records(games[0])]
+        _legacy_compact(kernel.store, games[0], cuts[3])
+        assert kernel.store.compact(games[0], cuts[8])
+    assert all(client.hlen(kernel.keys.segments(gid)) for gid in games[:1 if legacy else 3])
+    store_module.SEGMENTS._items.clear()
+    for gid, docs in zip(games, kernel.store.read_docs_many(games)):
+        stored = [orjson.loads(raw) for raw in kernel.store.read_raw(gid)]
+        assert [d["version"] for d in docs] == list(range(1, len(stored) + 1))
+        chain = ("game_id", "prev_hash", "hash")
+        for doc, envelope in zip(docs, stored):  # the chain's fields may be missing (a segment's), never different
+            assert doc == {k: v for k, v in envelope.items() if k not in chain or k in doc}
+        assert docs[-1]["hash"] == stored[-1]["hash"]
+        fresh = Loaded(None, 0, GENESIS_HASH)
+        a, b = fold_docs(fresh, gid, docs), fold_raw(fresh, gid, kernel.store.read_raw(gid))
+        assert (a.version, a.hash, a.ts, a.command_id, a.record.state) == (b.version, b.hash, b.ts, b.command_id,
+                                                                           b.record.state)
+    before = read_models(client, settings.key_prefix)
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert read_models(client, settings.key_prefix) == before
+
+
+def test_a_log_whose_pieces_do_not_join_up_is_read_on_its_own():
+    from services.eventstore.store import _whole_log
+
+    entries = [(b"3-1", {b"e": b'{"version": 3}'})]
+    assert _whole_log("g", [], [], entries) is None  # versions 1 and 2 are neither in segments nor in the stream
+    assert _whole_log("g", [], [], [(b"1-1", {b"e": b'{"version": 1}'})]) == [{"version": 1}]
