@@ -44,7 +44,7 @@ from domain.core.lifecycle import GameRecord, voters
 from ..resilience import UNAVAILABLE
 from . import clock, jobs
 from .jobs import Clockwork
-from .turns import Step, Wait, at, clocked_seats, job_safe
+from .turns import Step, Wait, at, clocked_seats, clockless, job_safe
 
 log = structlog.get_logger("taproom.deadlines")
 
@@ -97,6 +97,8 @@ class AsyncPlay(Clockwork):
         each waiting player it is their turn, and of their timeouts."""
         gid = record.game_id
         scheduled: list[str] = []
+        if clockless(record):  # no clock to keep, nobody to tell
+            return scheduled
         timed = record.pace is not None and record.pace.timed
         for seat, wait in self.clocks.update(record, version, now, steps):
             if timed:

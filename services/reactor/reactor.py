@@ -28,11 +28,12 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
+from ..aggregates import Loaded
 from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.deadlines import AsyncPlay
-from ..async_play.turns import Step, at, job_safe, waiting_seats
+from ..async_play.turns import Step, at, clockless, job_safe, waiting_seats
 from ..batching import BatchWrites, ReadAhead
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
@@ -53,6 +54,17 @@ UNWATCHED_KEPT = 100_000
 
 def _untimed_active(record: GameRecord) -> bool:
     return record.status == "active" and record.pace is None
+
+
+def _keeps_no_clock(loaded: Loaded | None) -> bool:
+    """Whether the reactor's record of a game (before a batch) is an active game without clocks (see
+    :func:`~services.async_play.turns.clockless`): its clock is neither read nor written."""
+    return loaded is not None and loaded.record is not None and loaded.record.status == "active" \
+        and clockless(loaded.record)
+
+
+def _no_probe(record: GameRecord) -> frozenset[tuple[int, str]]:
+    return frozenset()
 
 
 class Reactor(FeedFollower):
@@ -121,10 +133,10 @@ class Reactor(FeedFollower):
         """One round trip: the games' clocks, the new events of those cached here, and what sending a message
         reads of their players (as far as the cached records name them)."""
         pipe = self.redis.pipeline(transaction=False)
-        clocks = [self.keys.clock(game_id) for game_id in games]
+        cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
+        clocks = [self.keys.clock(game_id) for game_id in games if not _keeps_no_clock(cached.get(game_id))]
         for key in clocks:
             pipe.hgetall(key)
-        cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
         after = {game_id: loaded.version for game_id, loaded in cached.items()}
         self.store.queue_tails(pipe, after)
         # An active game without a pace sends only "your turn" messages, and only to the seat whose turn begins: what
@@ -148,8 +160,11 @@ class Reactor(FeedFollower):
         envelopes after a version, read ahead by the batch."""
         # Every state since the clocks were last brought up to date, not only the head: turn clocks
         # run per turn, and a turn may end and a new one begin between two looks.
-        steps: list[Step]
-        loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats, tail)
+        steps: list[Step] | None = None  # None: the clocks, if the game now has any, follow the record alone
+        if _keeps_no_clock(self.repo.peek(game_id)):  # no clock to read, no steps to take
+            loaded = self.repo.advance(game_id, None, _no_probe, tail)[0]
+        else:
+            loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats, tail)
         record = loaded.record
         if record is None:
             return []

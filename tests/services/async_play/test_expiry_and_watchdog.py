@@ -145,3 +145,19 @@ def test_a_game_without_jobs_leaves_the_bot_watch_once_not_on_every_command(tabl
     table.reactor.lost_redis()  # a batch cut short: what it believed removed is forgotten
     assert not table.reactor.unwatched
     assert table.add(gid, 0, 1).accepted and gid in table.reactor.unwatched
+
+
+def test_an_active_game_without_pace_or_players_keeps_no_clock_and_still_ends_and_is_scored(table: Table) -> None:
+    """Nobody reads the turn clocks of a game without a pace whose seats no player holds: the reactor neither
+    reads nor writes them, and still does what the game calls for (scoring at the end)."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=6)
+    clock_key = table.kernel.keys.clock(gid)
+    seat = 0
+    while table.record(gid).status == "active":
+        assert table.add(gid, seat, 3).accepted
+        seat = 1 - seat
+        assert not table.client.exists(clock_key)
+    assert table.record(gid).status == "scored"
+    played = table.create([{"name": "alice", "player_id": "alice"}, {"name": "b"}], target=6)
+    assert table.add(played, 0, 1).accepted  # a seat held by a player: its clock runs ("your turn" messages)
+    assert table.client.hget(table.kernel.keys.clock(played), "seen") is not None
