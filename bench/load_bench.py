@@ -14,11 +14,12 @@ Per client count it prints: accepted commands/s, POST p50/p99 (ms), ``/legal`` p
 command (user + system time of every API process over the measured window), the CPU of all parts per command
 (``--by-part``: of each part),
 and the Redis calls per accepted command across all parts (``INFO commandstats``, reset at the start of the
-window), with the commands that make them up.
+window), with the commands that make them up, and the bytes the window wrote to the AOF per accepted command.
 
 ``--profile`` (with ``--api-workers 1``) runs the API under cProfile, switched on for each measured window only,
 and prints the shares of the API's own time by package and its busiest functions (cProfile's own cost slows
-the API: read the shares, not the throughput). ``py-spy dump --pid`` of the API process
+the API: read the shares, not the throughput). It counts CPU time (``time.process_time``), not wall time, so
+the shares hold on a busy machine; ``TAPROOM_KEEP_PROFILE=1`` keeps the profile file (its path is printed). ``py-spy dump --pid`` of the API process
 shows single stacks without that cost. ``bench/http_redis_calls.py`` splits the Redis calls by part and
 purpose.
 
@@ -161,10 +162,10 @@ class Service:
 
 
 PROFILED = """
-import cProfile, os, signal, sys
+import cProfile, os, signal, sys, time
 from services.cli.main import cli
 out, sys.argv = sys.argv[1], ["taproom"] + sys.argv[2:]
-profile, on = cProfile.Profile(), []
+profile, on = cProfile.Profile(time.process_time), []  # CPU time: the shares hold on a busy machine
 def toggle(*_):
     if on:
         profile.disable()
@@ -213,7 +214,10 @@ def print_profile(path: str, lines: int = 25) -> None:
         if filename.startswith(str(ROOT)) and "site-packages" not in filename:
             ours[f"{name} ({short}:{line})"] += cumulative
         groups[next((label for mark, label in GROUPS if mark in filename), "other")] += tottime
-    os.remove(path)
+    if os.environ.get("TAPROOM_KEEP_PROFILE"):
+        print(f"# profile kept at {path}", flush=True)
+    else:
+        os.remove(path)
     total = sum(own.values()) or 1.0
     print("# API profile (cProfile over the last measured window; shares of the API's own time):", flush=True)
     for label, t in groups.most_common():
@@ -424,6 +428,7 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
         task = asyncio.ensure_future(closed_loop(service.port, clients, seconds, lean))
         await asyncio.sleep(WARMUP_SECONDS)
         client.config_resetstat()
+        state["aof"] = _aof_bytes(client)
         state["parts_cpu"] = {part: service.cpu_seconds(part) for part in service.procs}
         if service.profile:
             os.kill(service.procs["api"].pid, signal.SIGUSR1)  # profile on
@@ -431,6 +436,7 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
         state["parts_cpu"] = {part: service.cpu_seconds(part) - before for part, before in state["parts_cpu"].items()}
         state["api_cpu"], state["all_cpu"] = state["parts_cpu"]["api"], sum(state["parts_cpu"].values())
         state["stats"] = client.info("commandstats")
+        state["aof"] = _aof_bytes(client) - state["aof"]
         if service.profile:
             os.kill(service.procs["api"].pid, signal.SIGUSR1)  # off, and written
         return await task
@@ -449,8 +455,14 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
             "all_cpu_ms_per_command": round(state["all_cpu"] * 1000 / accepted, 2),
             "cpu_ms_per_command_by_part": {part: round(cpu * 1000 / accepted, 2) for part, cpu in state["parts_cpu"].items()},
             "redis_calls_per_command": round(sum(calls.values()) / accepted, 1),
+            "aof_bytes_per_command": round(state["aof"] / accepted),
             "redis_calls": {k: round(v / accepted, 2) for k, v in calls.most_common() if v / accepted >= 0.05},
             "accepted": figures.accepted, "queued": figures.queued, "refused": figures.refused, "games": figures.games}
+
+
+def _aof_bytes(client: redis.Redis) -> int:
+    """The AOF's size (0 without AOF): what the window wrote to it, every write of which waits on an fsync."""
+    return int(client.info("persistence").get("aof_current_size", 0))
 
 
 def _event_loop_run(coro: Any) -> Any:
@@ -532,7 +544,8 @@ def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:
     text = (f"{mine['clients']:3d} clients: {mine['commands_per_s']:8.1f} commands/s, POST p50 {mine['post_p50_ms']:7.2f} "
             f"p99 {mine['post_p99_ms']:7.2f} ms, /legal p50 {mine['legal_p50_ms']:6.2f} ms, API CPU "
             f"{mine['api_cpu_ms_per_command']:5.2f} ms/command (all parts {mine['all_cpu_ms_per_command']:5.2f}), "
-            f"{mine['redis_calls_per_command']:5.1f} Redis calls/command; {mine['queued']} queued, "
+            f"{mine['redis_calls_per_command']:5.1f} Redis calls/command, {mine['aof_bytes_per_command']} AOF bytes/command; "
+            f"{mine['queued']} queued, "
             f"{mine['refused']} refused")
     if theirs:
         ratio = mine["commands_per_s"] / theirs["moves_per_s"] if theirs["moves_per_s"] else float("nan")

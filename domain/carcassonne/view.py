@@ -18,7 +18,7 @@ from domain.core import REDACTED
 from . import rules
 from .board import describe, neighbours8, rotated_at, tile_nodes
 from .rules import FOLLOWERS_PER_PLAYER
-from .scoring import abbots_in, feature_value, followers_in, winners
+from .scoring import feature_value, winners
 from .shepherds import seats_in_field
 from .state import PLACE, CarcassonneState
 from .tiles import FIELD, KIND_NAMES, MONASTERY, TILES
@@ -55,10 +55,16 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
     """Features a client must show as a whole: those holding a figure (what each player could still score)
     and those of the latest tile on the board (what its turn joined or completed, still there when the next
     seat has drawn). ``parts`` are (x, y, local id)."""
-    roots = {state.root[n] for n in state.followers} | {state.root[n] for n in state.abbots.values()}
-    roots |= {state.root[n] for n in state.shepherds.values()}
+    r = state.root
+    followers: dict[int, list[tuple[int, int]]] = {}  # root -> (node, seat) of its followers, then of its abbot
+    abbots: dict[int, list[tuple[int, int]]] = {}
+    for n, s in state.followers.items():
+        followers.setdefault(r[n], []).append((n, s))
+    for s, n in state.abbots.items():
+        abbots.setdefault(r[n], []).append((n, s))
+    roots = set(followers) | set(abbots) | {r[n] for n in state.shepherds.values()}
     if state.placements:
-        roots |= {state.root[n] for n in tile_nodes(state, len(state.placements) - 1)}
+        roots |= {r[n] for n in tile_nodes(state, len(state.placements) - 1)}
     placements, node_tile, node_local = state.placements, state.node_tile, state.node_local
 
     def part(n: int) -> list[Any]:
@@ -66,13 +72,15 @@ def features(state: CarcassonneState) -> list[dict[str, Any]]:
         return [x, y, TILES[tile].rotations[rot].features[node_local[n]].local_id]
 
     out = []
-    for _, root in sorted((min(state.members[r]), r) for r in roots):  # in placement order
+    members = {root: sorted(state.members[root]) for root in roots}
+    for _, root in sorted((members[root][0], root) for root in roots):  # in placement order
         complete = _complete(state, root)
-        figures = followers_in(state, root) + abbots_in(state, root)
+        # followers_in + abbots_in, each in node order, from one pass over the figures
+        figures = sorted(followers.get(root, ())) + sorted(abbots.get(root, ()))
         points, _, tiles = feature_value(state, root, complete)
         entry: dict[str, Any] = {
             "kind": KIND_NAMES[state.kind[root]],
-            "parts": [part(n) for n in sorted(state.members[root])],
+            "parts": [part(n) for n in members[root]],
             "complete": complete,
             "tiles": tiles,
             "points": points,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import inspect
 from functools import lru_cache
+from typing import Any
 
 import fakeredis
 import fakeredis.aioredis
+import hiredis
 import redis
 import redis.asyncio
 import redis.asyncio.connection as aconnection
@@ -50,6 +52,8 @@ def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
     if connection_class is None:
         raise TypeError(f"no asyncio counterpart of {pool.connection_class.__name__}")
     accepted = _init_parameters(connection_class)
+    if kwargs.get("encoding", "utf-8") == "utf-8" and kwargs.get("encoding_errors", "strict") == "strict":
+        connection_class = _packing_in_c(connection_class)
     carried = {k: v for k, v in kwargs.items() if k in accepted and (k in _CARRIED or k.startswith("ssl_"))}
     return redis.asyncio.Redis(connection_pool=aconnection.ConnectionPool(connection_class=connection_class,
                                                                           **carried))
@@ -64,3 +68,26 @@ def _init_parameters(cls: type) -> frozenset[str]:
             names |= {p.name for p in inspect.signature(init).parameters.values()
                       if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
     return frozenset(names - {"self"})
+
+
+class _HiredisPacking:
+    """Commands packed by hiredis (C) instead of redis-py's pure-Python packer: on the hot routes, packing the
+    pipelines' arguments was an eighth of the API's CPU. Same bytes (UTF-8 strings, ``repr`` of floats); an
+    argument hiredis does not take (a memoryview, or a wrong type) goes the Python way, which packs or refuses
+    it as before."""
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        command = args
+        if isinstance(args[0], str):
+            command = (*args[0].encode().split(), *args[1:])
+        elif isinstance(args[0], bytes) and b" " in args[0]:
+            command = (*args[0].split(), *args[1:])
+        try:
+            return [hiredis.pack_command(command)]
+        except TypeError:
+            return super().pack_command(*args)  # type: ignore[misc,no-any-return]
+
+
+@lru_cache(maxsize=8)
+def _packing_in_c(cls: type) -> type:
+    return type(cls.__name__, (_HiredisPacking, cls), {"__module__": __name__})

@@ -30,6 +30,9 @@ from .routers import play
 log = structlog.get_logger("taproom.api")
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
+FRONT = "taproom.front"
+"""Scope key of a request the app's front (:class:`services.api.app.TaproomApi`) has taken: its body already
+limited, its metrics already counted, the hot path already tried; the app's own middleware lets it through."""
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the routes' GameId pattern
@@ -51,7 +54,7 @@ class HotPath:
         self._literal: frozenset[str] | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        template = _hot_route(scope) if scope["type"] == "http" else None
+        template = hot_route(scope) if scope["type"] == "http" and FRONT not in scope else None
         if template is not None and scope["path"].split("/", 3)[2] in self._literals(scope["app"]):
             template = None  # /games/types and its like: routes of their own
         if template is None:
@@ -113,7 +116,7 @@ class HotPath:
         return route
 
 
-def _hot_route(scope: dict[str, Any]) -> str | None:
+def hot_route(scope: dict[str, Any]) -> str | None:
     """The template of the hot route a request is for, or None."""
     if scope.get("root_path"):
         return None

@@ -8,7 +8,18 @@
 --
 -- KEYS: one hash per limit. ARGV[1]: now (ms); then per limit its amount and window (ms).
 -- Returns {0, 0} when counted, else {index of the first limit without room, ms until one more would fit}.
+--
+-- Counters whose windows are all a minute or shorter (the hot routes': the address's, the seat's commands)
+-- are not written to the AOF nor sent to replicas: with `appendfsync always` every write holds its reply
+-- until the disk has it, which made each read of `/legal` and each admission of a command wait on an
+-- fsync for a count worth at most a minute. A restart or a failover forgets at most that minute's count.
+-- Longer windows (registrations per hour and per day) stay durable. (fakeredis has no `set_repl`.)
 local now = tonumber(ARGV[1])
+local durable = false
+for i = 1, #KEYS do
+    if tonumber(ARGV[2 * i + 1]) > 60000 then durable = true end
+end
+if not durable and redis.set_repl then redis.set_repl(redis.REPL_NONE) end
 local counted = {}
 for i, key in ipairs(KEYS) do
     local limit = tonumber(ARGV[2 * i])

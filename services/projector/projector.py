@@ -9,6 +9,7 @@ deletes every read model and folds every game from its log alone.
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,7 +150,20 @@ class Projector(FeedFollower):
                 written.inbox[seat] = (info.player_id, score)
 
     def rebuild(self) -> dict[str, float]:
-        """Delete every read model and fold every game again from its log; returns figures."""
+        """Delete every read model and fold every game again from its log; returns figures.
+
+        The cyclic garbage collector is off meanwhile: folding makes millions of short-lived objects and no
+        cycles to speak of, and with it on, each young collection walked the records and logs of the batch in
+        hand again (about half the rebuild's CPU)."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._rebuild()
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _rebuild(self) -> dict[str, float]:
         for pattern in self.keys.all_read_model_patterns():
             batch = list(self.redis.scan_iter(match=pattern, count=1000))
             for i in range(0, len(batch), 500):

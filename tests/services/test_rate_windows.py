@@ -118,3 +118,30 @@ def test_a_flushed_script_is_loaded_again(counters, prefix):
         counters.script_flush()
     assert refused(counters, rates, T0 + 1) is None
     assert refused(counters, rates, T0 + 2) is not None  # the counts survived the flush
+
+
+def test_minute_counters_stay_out_of_the_aof_and_longer_ones_are_written(tmp_path, prefix):
+    """A request of the hot routes must not wait on an fsync for its rate counts (``appendfsync always``
+    holds each write's reply until the disk has it): counters of windows up to a minute are neither written
+    to the AOF nor replicated; an hour's or a day's are."""
+    from .redis_server import RedisServer
+
+    server = RedisServer(tmp_path / "redis").start()
+    client = redis.Redis(port=server.port)
+    try:
+        def aof_size() -> int:
+            return int(client.info("persistence")["aof_current_size"])
+
+        short = _rates(prefix, [("rate_limit_address", "addr:1"), ("rate_limit_command", "seat:g:0")],
+                       rate_limit_address="600/minute", rate_limit_command="10/10second;120/minute")
+        check(client, short, T0)  # loads the script (SCRIPT LOAD is written) and counts
+        before = aof_size()
+        assert [refused(client, short, T0 + i / 10) for i in range(5)] == [None] * 5
+        assert aof_size() == before
+        assert client.hget(Keys(prefix).rate_counter(short[0].item.key_for(short[0].rule, "addr:1")), "c") == b"6"
+        long = _rates(prefix, [("rate_limit_register", "addr:1")], rate_limit_register="10/hour;50/day")
+        assert refused(client, long, T0) is None
+        assert aof_size() > before
+    finally:
+        client.close()
+        server.stop()

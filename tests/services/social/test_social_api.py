@@ -6,7 +6,7 @@ import time
 
 import orjson
 
-from tests.services.test_api import bearer, wait_for
+from tests.services.test_api import bearer, settled, wait_for
 from tests.services.test_identity import register
 
 
@@ -14,8 +14,12 @@ def two_player_game(api, ann: dict, bob: dict, target: int = 30) -> str:
     made = api.post("/games", headers=bearer(ann["token"]), json={
         "game": "counter", "options": {"target": target}, "seed": "s", "seats": [{"me": True}, {}]})
     gid = made.json()["game_id"]
-    assert api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={}).status_code == 200
-    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active")
+    # a 202 (the command still queued after the short wait: a loaded machine) is followed to its outcome
+    assert settled(api, made).status_code in (200, 201), made.text
+    joined = api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    assert settled(api, joined).status_code == 200, joined.text
+    active = wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active", timeout=120)
+    assert active["status"] == "active"
     return gid
 
 
