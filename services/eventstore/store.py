@@ -22,7 +22,7 @@ from typing import Any, Literal
 import orjson
 import redis
 
-from domain.core.lifecycle import GameRecord
+from domain.core.lifecycle import KERNEL_EVENTS, GameRecord
 from domain.core.record import decode_record, encode_record
 
 from ..redisconn import by_node, is_cluster, refresh_slots
@@ -235,6 +235,8 @@ class EventStore:
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             args.append(settled_digest(req.command_id))
+            if not req.reject:  # the feed entry says whether a kernel event is among them (see append.lua)
+                args.append(b"1" if any(env.type in KERNEL_EVENTS for env in req.envelopes) else b"0")
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
             calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),

@@ -63,6 +63,14 @@ def _keeps_no_clock(loaded: Loaded | None) -> bool:
         and clockless(loaded.record)
 
 
+def _nothing_to_do(loaded: Loaded | None) -> bool:
+    """Whether an entry without kernel events can concern the reactor for a game whose record here is
+    ``loaded``: not when it is an active game without clocks (no pace, no players) and without bot seats (no
+    job to enqueue); game events alone change none of that (the end of a game is a kernel event)."""
+    return _keeps_no_clock(loaded) and loaded is not None and loaded.record is not None \
+        and not any(seat.bot for seat in loaded.record.seats)
+
+
 def _no_probe(record: GameRecord) -> frozenset[tuple[int, str]]:
     return frozenset()
 
@@ -81,6 +89,8 @@ class Reactor(FeedFollower):
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
         self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
+        self.behind: set[str] = set()
+        """Games whose record here missed entries the reactor skipped (see :meth:`_to_look_at`)."""
         self.unwatched: set[str] = set()
         """Games this reactor removed from the bot watch and has not added since: not removed again on every
         command. Should another process have added one meanwhile (a lease that moved), the watchdog's sweep
@@ -98,8 +108,9 @@ class Reactor(FeedFollower):
         self.unwatched.add(game_id)
 
     def lost_redis(self) -> None:
-        super().lost_redis()
+        super().lost_redis()  # the records are read afresh
         self.unwatched.clear()  # a batch's removals may not have reached Redis
+        self.behind.clear()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         self.handle_batch([(shard, entries)])
@@ -110,7 +121,7 @@ class Reactor(FeedFollower):
         trip first; their writes (clocks, "sent" markers, watches) and the checkpoints go in one round trip at
         the end, after every job they call for is enqueued (a crash in between handles the entries again, which
         enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
-        games = list(dict.fromkeys(fields[b"g"].decode() for _, entries in batches for _, fields in entries))
+        games = self._to_look_at(batches)
         read_ahead, tails = self._read_ahead(games)
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
@@ -128,6 +139,28 @@ class Reactor(FeedFollower):
         finally:
             self.async_play.batch(None, None)
             self._specs = None
+
+    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> list[str]:
+        """The games of the entries that the reactor must look at. Not those whose record here is an active
+        game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and whose entries say
+        no kernel event came (``k`` "0": status, seats and pace as they were): nothing can concern the reactor
+        until one does. Their records here fall behind (:attr:`behind`) and are read afresh (snapshot and
+        log) when one must be looked at again."""
+        quiet: dict[str, bool] = {}
+        for _, entries in batches:
+            for _, fields in entries:
+                game_id = fields[b"g"].decode()
+                quiet[game_id] = quiet.get(game_id, True) and fields.get(b"k") == b"0"
+        games = []
+        for game_id, no_kernel_event in quiet.items():
+            if no_kernel_event and _nothing_to_do(self.repo.peek(game_id)):
+                self.behind.add(game_id)
+                continue
+            if game_id in self.behind:
+                self.behind.discard(game_id)
+                self.repo.drop(game_id)
+            games.append(game_id)
+        return games
 
     def _read_ahead(self, games: list[str]) -> tuple[ReadAhead, dict[str, tuple[int, list[bytes]]]]:
         """One round trip: the games' clocks, the new events of those cached here, and what sending a message

@@ -161,3 +161,26 @@ def test_an_active_game_without_pace_or_players_keeps_no_clock_and_still_ends_an
     played = table.create([{"name": "alice", "player_id": "alice"}, {"name": "b"}], target=6)
     assert table.add(played, 0, 1).accepted  # a seat held by a player: its clock runs ("your turn" messages)
     assert table.client.hget(table.kernel.keys.clock(played), "seen") is not None
+
+
+def test_the_reactor_skips_moves_that_cannot_concern_it_and_still_scores_the_game(table: Table) -> None:
+    """A feed entry says whether its command appended a kernel event (``k``). An active game without bots,
+    pace or players has nothing for the reactor until one does: its moves are skipped unread (its record here
+    falls behind), and the game's end, a kernel event, is looked at (read afresh) and scored."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=12)
+    shard = table.kernel.keys.shard(gid)
+    assert table.add(gid, 0, 1).accepted
+    behind = table.reactor.repo.peek(gid).version
+    assert table.add(gid, 1, 1).accepted and table.add(gid, 0, 1).accepted
+    assert gid in table.reactor.behind and table.reactor.repo.peek(gid).version == behind  # not read
+    entries = [f for _, f in table.client.xrange(table.kernel.keys.feed(shard)) if f[b"g"] == gid.encode()]
+    assert entries[0][b"k"] == b"1" and {f[b"k"] for f in entries[1:]} == {b"0"}  # the creation, then moves
+    seat = 1
+    while table.record(gid).status == "active":
+        assert table.add(gid, seat, 3).accepted
+        seat = 1 - seat
+    assert table.record(gid).status == "scored" and gid not in table.reactor.behind
+    assert table.reactor.repo.peek(gid).version == table.kernel.store.head(gid)[0]
+    bots = table.create([{"name": "a"}, {"bot": "random"}], target=12)  # a bot seat: every move looked at
+    assert table.add(bots, 0, 1).accepted
+    assert bots not in table.reactor.behind
