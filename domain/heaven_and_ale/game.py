@@ -26,11 +26,12 @@ from .state import OVER, PLACING, PLAYING, HeavenAndAleState
 from .view import view
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(WHOLE_TURN, determinizations=1)
+SEARCH = dataclasses.replace(WHOLE_TURN, determinizations=1, simulations=12)
 """The search bot's settings: each candidate is played to the end of the seat's own turn by the greedy policy
 and judged by the search's evaluation (``heuristics.search_evaluate``). Nothing hidden (only the face-down
 piles, drawn at the start of a round) changes what happens within one's own turn, so one determinization
-says all that more would."""
+says all that more would. Budget: 12 simulations per move (one candidate played to the end of the turn each):
+a round over the candidates, the same move whatever the load (``bench/arena.py --calibrate``)."""
 
 # RULES_NOTES R1: the start player is drawn at random (the rulebook: "by any method").
 RANDOM_START_PLAYER = True

@@ -91,3 +91,67 @@ hand-made margins back (no Kegs & More); at the end
     weights = [0.0] * len(FEATURES)
     for s in range(2):
         assert fitted_estimate(table.state, s, weights) == float(total(table.state, s))
+
+
+def test_the_search_evaluation_is_the_real_final_score_at_the_end() -> None:
+    """The search's constants (``SEARCH``) change the projection only: at the end of a game its estimate is
+    the real final score (evening out and ducats included) and its margin the real margin."""
+    from domain.heaven_and_ale.heuristics import SEARCH, search_evaluate
+
+    table = Table(n=2, seed="heuristic-search-end").start()
+    rng = random.Random(11)
+    while not GAME.is_over(table.state):
+        seat = GAME.to_act(table.state)[0]
+        table.do(rng.choice(GAME.legal_commands(table.state, seat)))
+    for seat in range(2):
+        assert estimate(table.state, seat, SEARCH) == float(total(table.state, seat))
+    assert search_evaluate(table.state, 1) == float(total(table.state, 1) - total(table.state, 0))
+
+
+def test_an_open_shed_promises_the_brewmaster_steps_of_its_fertility_sum() -> None:
+    """§3.7: a shed enclosed with a fertility sum of 0-7 moves the brewmaster 6 steps, 24 or more none; the
+    search's estimate reads the reward table at the sum so far, more surely the fuller the shed."""
+    from domain.heaven_and_ale.garden import SHED_NEIGHBOURS
+    from domain.heaven_and_ale.heuristics import SHED_FILL_FERTILITY, shed_brewmaster_by_sum
+    from domain.heaven_and_ale.supply import MONK_BASE
+
+    table = Table(n=2, seed="heuristic-shed").start()
+    p = table.state.players[0]
+    neighbours = SHED_NEIGHBOURS[3]  # shed D, wholly in the sunny half
+    assert shed_brewmaster_by_sum(table.state, p) == 0.0  # no tile next to any shed yet
+    for spot in neighbours[:5]:
+        p.garden[spot] = MONK_BASE  # monks: fertility 0
+    poor = shed_brewmaster_by_sum(table.state, p)
+    # Shed D: sum 0 + 2 for its empty neighbour, 6 steps, 5 of 6 neighbours filled (and a little from the
+    # sheds next to the same spots).
+    assert SHED_FILL_FERTILITY <= 7 and poor >= 6 * (5 / 6) ** 2
+    for spot in neighbours[:5]:
+        p.garden[spot] = 4  # wood-5
+    rich = shed_brewmaster_by_sum(table.state, p)
+    assert rich < 1.0  # shed D: sum 25 + 2, 24 or more, no step; the others at most 1 step, barely filled
+    table.state.round = table.state.rounds
+    p.done = True
+    assert shed_brewmaster_by_sum(table.state, p) == 0.0  # the game is over for it: nothing more
+
+
+def test_a_goal_achieved_counts_while_a_barrel_space_is_still_ahead() -> None:
+    from domain.heaven_and_ale.barrels import LARGE_VP
+    from domain.heaven_and_ale.heuristics import SEARCH, unclaimed_barrels
+
+    table = Table(n=2, seed="heuristic-barrels").start()
+    s = table.state
+    p = s.players[0]
+    assert unclaimed_barrels(s, 0) == 0.0
+    p.brewmaster = 1  # goal 10: brewmaster on 1 or beyond
+    assert unclaimed_barrels(s, 0) == LARGE_VP
+    before = estimate(s, 0, SEARCH)
+    p.brewmaster = 0
+    assert estimate(s, 0, SEARCH) < before - SEARCH.barrel_share * LARGE_VP / 2
+    p.brewmaster = 1
+    s.round = s.rounds
+    p.pos = 27  # last round, every barrel space behind the figure: too late
+    assert unclaimed_barrels(s, 0) == 0.0
+    p.large.append(9)
+    s.large[9] = 0
+    p.pos = 3
+    assert unclaimed_barrels(s, 0) == 0.0  # already claimed
