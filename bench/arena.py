@@ -18,7 +18,9 @@ many search moves the cap cut short. Move times are printed as wall clock and as
 the process's CPU time (the figure that does not depend on the load);
 ``--calibrate`` plays search against greedy uncapped and prints, per game, the
 CPU ms per search move (p50/p95), the simulations they ran and the budget that
-would put the p95 at 1.5 s, to choose each game's ``simulations``.
+would put the p95 at 1.5 s, to choose each game's ``simulations``. ``--stop-after MINUTES`` starts no game
+after that time (the games under way finish): a run that must end by a deadline records the prefix of its
+games it played, marked ``partial: k of n planned games`` in its line and history row.
 
 ``--history`` appends each pairing's figures (commit, game, pairing, games, win rate with its 95% Wilson
 interval, mean scores, move-time p50/p95, the machine's load) to ``bench/strength_history.csv``, kept in
@@ -37,8 +39,9 @@ import random
 import subprocess
 import sys
 import time
-from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,6 +196,14 @@ class PairingResult:
     seconds: float
     cpu: dict[str, list[float]] = dataclasses.field(default_factory=dict)
     searches: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    planned: int | None = None
+    """The games the run meant to play (more than ``games`` when ``--stop-after`` cut it short)."""
+
+    def partial(self) -> str:
+        """'partial: k of n planned games ...' when the run was cut short, else ''."""
+        if self.planned is None or self.games >= self.planned:
+            return ""
+        return f"partial: {self.games} of {self.planned} planned games (stopped at --stop-after)"
 
     def capped(self) -> float:
         """The share of search moves the think-time cap cut short."""
@@ -200,6 +211,8 @@ class PairingResult:
 
     def line(self) -> str:
         low, high = wilson(self.score, self.games)
+        if not self.games:
+            return f"{self.game_id:15s} {self.a:>6s} vs {self.b:<6s} no game played ({self.partial()})"
         out = (f"{self.game_id:15s} {self.a:>6s} vs {self.b:<6s} games={self.games:3d} "
                f"win={self.score / self.games:6.1%} CI95=[{low:.1%}, {high:.1%}]")
         out += "  mean score " + " ".join(f"{lv}={sum(v) / len(v):.1f}" for lv, v in sorted(self.points.items()))
@@ -211,7 +224,7 @@ class PairingResult:
                 out += f" cpu p50={pct(c, .5) * 1000:.0f}ms p95={pct(c, .95) * 1000:.0f}ms"
         if self.searches:
             out += f"  capped={self.capped():.0%}"
-        return out + f"  ({self.seconds:.0f}s)"
+        return out + f"  ({self.seconds:.0f}s)" + (f"  {self.partial()}" if self.partial() else "")
 
     def row(self, commit: str, budget: float | None, iterations: int | None, settings: str) -> dict[str, Any]:
         low, high = wilson(self.score, self.games)
@@ -226,7 +239,8 @@ class PairingResult:
 
         return {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": commit, "game": self.game_id,
                 "pairing": f"{self.a}:{self.b}", "games": self.games, "budget_s": "" if budget is None else budget,
-                "iterations": iterations or "", "settings": settings, "win_rate": f"{self.score / self.games:.4f}",
+                "iterations": iterations or "",
+                "settings": "; ".join(x for x in (settings, self.partial()) if x), "win_rate": f"{self.score / self.games:.4f}",
                 "ci95_low": f"{low:.4f}", "ci95_high": f"{high:.4f}", "mean_score_a": mean(self.a),
                 "mean_score_b": mean(self.b), "a_p50_ms": ms(self.a, .5), "a_p95_ms": ms(self.a, .95),
                 "b_p50_ms": ms(self.b, .5), "b_p95_ms": ms(self.b, .95), "cpu_load": f"{os.getloadavg()[0]:.1f}",
@@ -234,20 +248,57 @@ class PairingResult:
                 "capped_moves": f"{self.capped():.3f}" if self.searches else ""}
 
 
+def _outcomes(pool: ProcessPoolExecutor | None, tasks: list[Task], jobs: int,
+              stop_at: float | None) -> Iterator[GameOutcome]:
+    """The games' outcomes in game order; past ``stop_at`` (a ``time.time()``) no game starts, the games under
+    way finish, and the run ends before the first game that did not start (a prefix of the games: which
+    games end early must not choose the sample)."""
+    def due() -> bool:
+        return stop_at is not None and time.time() >= stop_at
+
+    if pool is None:
+        for task in tasks:
+            if due():
+                return
+            yield _play_task(task)
+        return
+    queue = iter(tasks)
+    pending: deque[Future[GameOutcome]] = deque()
+
+    def submit() -> None:
+        task = next(queue, None)
+        if task is not None and not due():
+            pending.append(pool.submit(_play_task, task))
+
+    for _ in range(2 * jobs):  # twice the workers in flight: none idles while the oldest game still plays
+        submit()
+    while pending:
+        head = pending.popleft()
+        if due() and head.cancel():
+            for later in pending:
+                later.cancel()
+            return
+        outcome = head.result()
+        submit()
+        yield outcome
+
+
 def run_pairing(game_id: str, a: str, b: str, games: int, seed: str, budget: float | None, iterations: int | None,
-                overrides: dict[str, Any], jobs: int) -> PairingResult:
-    """``games`` seeded games of ``a`` against ``b``, seats alternating (``a`` is seat 0 in even games)."""
+                overrides: dict[str, Any], jobs: int, stop_at: float | None = None) -> PairingResult:
+    """``games`` seeded games of ``a`` against ``b``, seats alternating (``a`` is seat 0 in even games); past
+    ``stop_at`` (a ``time.time()``) fewer: the result's ``games`` counts those played, ``planned`` all."""
     times: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
     points: dict[str, list[float]] = defaultdict(list)
     searches: list[tuple[int, str]] = []
     score = 0.0
+    played = 0
     started = time.perf_counter()
     tasks: list[Task] = [(game_id, (a, b) if g % 2 == 0 else (b, a), f"{seed}:{game_id}:{g}", budget, iterations,
                           overrides) for g in range(games)]
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        results = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
-        for g, outcome in enumerate(results):
+        for g, outcome in enumerate(_outcomes(pool, tasks, jobs, stop_at)):
+            played = g + 1
             score += outcome.result[0] if g % 2 == 0 else outcome.result[1]
             seats = (a, b) if g % 2 == 0 else (b, a)
             points[seats[0]].append(outcome.scores[0])
@@ -260,8 +311,8 @@ def run_pairing(game_id: str, a: str, b: str, games: int, seed: str, budget: flo
             # Progress on stderr (a long run interrupted still shows its games so far).
             print(f"  {game_id} {a}:{b} game {g + 1}/{games}: {a} {score:g} of {g + 1}, scores "
                   f"{outcome.scores}", file=sys.stderr, flush=True)
-    return PairingResult(game_id, a, b, games, score, dict(points), dict(times), time.perf_counter() - started,
-                         dict(cpu), searches)
+    return PairingResult(game_id, a, b, played, score, dict(points), dict(times), time.perf_counter() - started,
+                         dict(cpu), searches, planned=games)
 
 
 def commit_id() -> str:
@@ -341,6 +392,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (moves do "
                         "not depend on the load unless the cap bites, so more jobs than cores only slow each "
                         "game down; keep room for others on a shared machine)")
+    parser.add_argument("--stop-after", type=float, default=None, metavar="MINUTES",
+                        help="start no game after this many minutes (the games under way finish); a pairing cut "
+                        "short says 'partial: k of n planned games' in its line and its history row")
     parser.add_argument("--history", type=Path, nargs="?", const=HISTORY, default=None,
                         help=f"append each pairing's figures to this CSV (default {HISTORY.name} in bench/)")
     args = parser.parse_args(argv)
@@ -355,15 +409,17 @@ def main(argv: list[str] | None = None) -> None:
         pairs = [(*p.split(":"), args.games or 10) for p in (args.pair or ["search:random", "search:greedy",
                                                                            "greedy:random"])]
     commit = commit_id()
+    stop_at = None if args.stop_after is None else time.time() + 60 * args.stop_after
     settings = " ".join(sorted(args.set))
     for game_id in args.game or GAMES:
         simulations = simulations_of(game_id, args.iterations, overrides)
         for a, b, n in pairs:
-            result = run_pairing(game_id, a, b, n, args.seed, budget, args.iterations, overrides, args.jobs)
+            result = run_pairing(game_id, a, b, n, args.seed, budget, args.iterations, overrides, args.jobs,
+                                 stop_at)
             print(result.line(), flush=True)
             if args.calibrate:
                 print(calibration_line(result, simulations), flush=True)
-            if args.history is not None:
+            if args.history is not None and result.games:
                 append_history(args.history, result.row(commit, budget, simulations, settings))
 
 

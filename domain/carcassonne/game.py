@@ -67,9 +67,11 @@ from .tiledefs import SHEEP_TOKENS
 from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(THREE_TURNS, simulations=240)
-"""The search bot's settings: three turns deep on common random numbers, 240 simulations per move (a CPU
-p95 near the 1 s think time: ``bench/arena.py --calibrate``); with racing (race_z=2) it won only 7 of 16 games against greedy, so racing is off."""
+SEARCH = dataclasses.replace(THREE_TURNS, simulations=320, determinizations=40)
+"""The search bot's settings: three turns deep on common random numbers, 320 simulations per move (CPU p50
+about 0.3 s, p95 under the 1 s think time: ``bench/arena.py --calibrate``). Each paired round draws new tiles,
+so the rounds are not capped at 24 (twice 12 determinizations) as before, which left 240 simulations mostly
+unspent with six candidates; with racing (race_z=2) it won only 7 of 16 games against greedy, so racing is off."""
 
 
 class CarcassonneOptions(BaseModel):

@@ -19,9 +19,11 @@ from .evolve import apply
 from .state import OVER, TiefenthalState
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=150)
+SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=170, determinizations=16)
 """The search bot's settings: three turns deep (longer playouts: a turn has more commands) on common random
-numbers, 150 simulations per move (``bench/arena.py --calibrate``); racing off (unproven, see Carcassonne)."""
+numbers, 170 simulations per move (CPU p95 about 0.9 s, under the 1 s think time: ``bench/arena.py
+--calibrate``; at 150 the cap of 24 rounds, twice 12 determinizations, stopped most moves at 144); racing off
+(unproven, see Carcassonne)."""
 
 
 class TiefenthalOptions(BaseModel):

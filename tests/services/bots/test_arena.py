@@ -68,6 +68,25 @@ def test_the_strength_history_gets_one_row_per_pairing(tmp_path: Path) -> None:
 
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_past_its_stop_time_starts_no_game_and_says_so(jobs: int, tmp_path: Path) -> None:
+    """``--stop-after``: past the stop time no game starts; the pairing reports the games played of those planned
+    and writes no history row for an empty run (a run cut at a deadline keeps the prefix it played)."""
+    import time
+
+    result = arena.run_pairing("tiefenthal", "greedy", "random", 4, "test-stop", 0.0, None, {}, jobs,
+                               stop_at=time.time() - 1)
+    assert (result.games, result.planned) == (0, 4)
+    assert result.partial() == "partial: 0 of 4 planned games (stopped at --stop-after)"
+    assert "no game played" in result.line()
+
+
+def test_a_whole_run_is_not_partial() -> None:
+    result = arena.run_pairing("tiefenthal", "greedy", "random", 1, "test-stop", 0.0, None, {}, 1, stop_at=None)
+    assert (result.games, result.planned, result.partial()) == (1, 1, "")
+    assert "partial" not in result.row("abc1234", 1.0, None, "")["settings"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", arena.GAMES)
 def test_search_meets_the_strength_targets(game_id: str, request: pytest.FixtureRequest) -> None:
