@@ -33,6 +33,7 @@ class RequestMetrics:
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}  # labels() costs a lookup and a lock
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or FRONT in scope:  # the app's front counts it
@@ -50,8 +51,14 @@ class RequestMetrics:
             await self.app(scope, receive, sending)
         finally:
             path = getattr(scope.get("route"), "path", "unmatched")  # the router sets it on this scope
-            REQUESTS.labels(scope["method"], path, str(status[0])).inc()
-            REQUEST_SECONDS.labels(path).observe(time.perf_counter() - started)
+            key = (scope["method"], path, status[0])
+            children = self._children.get(key)
+            if children is None:
+                children = (REQUESTS.labels(scope["method"], path, str(status[0])), REQUEST_SECONDS.labels(path))
+                if len(self._children) < 1024:  # any method a client sends is a label: keep a bounded few
+                    self._children[key] = children
+            children[0].inc()
+            children[1].observe(time.perf_counter() - started)
 
 
 class TaproomApi(FastAPI):

@@ -73,10 +73,15 @@ GENEROUS_LIMITS: dict[str, Any] = {
 }
 
 
+COMMAND_WAIT_SECONDS = 30.0
+"""How long a request waits for its command's outcome before answering 202: long, as in tests/services (the
+processor is a thread of the test process, which a loaded machine can hold up for seconds)."""
+
+
 def web_settings(**overrides: Any) -> Settings:
     prefix = f"w{uuid.uuid4().hex[:6]}:"
     values: dict[str, Any] = dict(redis_url=None, key_prefix=prefix, shards=4, allow_client_seed=True,
-                                  rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=5.0, lease_ms=2000,
+                                  rq_queue=f"q-{prefix.strip(':')}", command_wait_seconds=COMMAND_WAIT_SECONDS, lease_ms=2000,
                                   **GENEROUS_LIMITS)
     values.update(overrides)
     return Settings(**values)
