@@ -46,7 +46,9 @@ def _lose(table: Table, job_id: str) -> None:
 
 
 def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
-    gid = table.create(BOTS, target=12, settle=False)
+    # A target of 40 takes at least 14 moves of at most 3: room for both losses, whatever the dice
+    # (at 12, four 3s in a row ended the game before the second loss).
+    gid = table.create(BOTS, target=40, settle=False)
     lost, step = 0, 0
     while table.record(gid).status != "scored":
         table.kernel.pump()
