@@ -24,6 +24,7 @@ import redis
 
 from .aggregates import Repository
 from .bootstrap import bootstrap
+from .gctuning import tune_for_throughput
 from .leases import ShardLeases
 from .redisconn import is_cluster, read_streams
 from .resilience import UNAVAILABLE, ride_out
@@ -83,6 +84,7 @@ class FeedFollower:
                 time.sleep(0.05)
             self.idle()
 
+        tune_for_throughput()
         try:
             ride_out(self.role, turn, stop, self.lost_redis)
         finally:

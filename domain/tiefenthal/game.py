@@ -21,9 +21,9 @@ from .view_models import VIEW_MODELS
 
 SEARCH = dataclasses.replace(THREE_TURNS, playout_depth=16, simulations=170, determinizations=16)
 """The search bot's settings: three turns deep (longer playouts: a turn has more commands) on common random
-numbers, 170 simulations per move (CPU p95 about 0.9 s, under the 1 s think time: ``bench/arena.py
---calibrate``; at 150 the cap of 24 rounds, twice 12 determinizations, stopped most moves at 144); racing off
-(unproven, see Carcassonne)."""
+numbers, 170 simulations per move (at 150 the cap of 24 rounds, twice 12 determinizations, stopped most moves at
+144). CPU per search move p50 0.32 s, p95 1.06 s in arena games at load 25 (0.80 s at 150 simulations and load 6);
+against greedy 4 of 6 games (a partial run: bench/strength_history.csv); racing off (unproven, see Carcassonne)."""
 
 
 class TiefenthalOptions(BaseModel):

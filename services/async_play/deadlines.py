@@ -44,7 +44,7 @@ from domain.core.lifecycle import GameRecord, voters
 from ..resilience import UNAVAILABLE
 from . import clock, jobs
 from .jobs import Clockwork
-from .turns import Step, Wait, at, clocked_seats, job_safe
+from .turns import Step, Wait, at, clocked_seats, clockless, job_safe
 
 log = structlog.get_logger("taproom.deadlines")
 
@@ -97,6 +97,8 @@ class AsyncPlay(Clockwork):
         each waiting player it is their turn, and of their timeouts."""
         gid = record.game_id
         scheduled: list[str] = []
+        if clockless(record):  # no clock to keep, nobody to tell
+            return scheduled
         timed = record.pace is not None and record.pace.timed
         for seat, wait in self.clocks.update(record, version, now, steps):
             if timed:
@@ -137,7 +139,17 @@ class AsyncPlay(Clockwork):
         for record, seat, wait in waiting:
             pipe.exists(self.keys.notified(record.seats[seat].player_id or "", f"turn:{record.game_id}:{seat}:"
                                                                                 f"{wait.version}"))
-        for (record, seat, wait), sent in zip(waiting, pipe.execute()):
+        # What sending reads of the players told (preferences, webhook), in the same round trip: only theirs,
+        # not every seated player's (the reactor's read-ahead leaves out the players of untimed active games).
+        ahead = self.clocks.read_ahead
+        keys: list[str] = []
+        if ahead is not None:
+            players = dict.fromkeys(record.seats[seat].player_id or "" for record, seat, _ in waiting)
+            keys = self.notifier.queue_reads(pipe, [p for p in players if self.keys.notify_prefs(p) not in ahead])
+        replies = pipe.execute()
+        if ahead is not None:
+            self.notifier.take_reads(ahead, keys, replies[len(waiting):])
+        for (record, seat, wait), sent in zip(waiting, replies):
             if sent:
                 continue
             try:

@@ -193,6 +193,24 @@ class Notifier:
         """(key, how to read it: "get" or "hget url") of what :meth:`send` reads of a player."""
         return [(self.keys.notify_prefs(player_id), "get"), (self.keys.webhook(player_id), "hget url")]
 
+    def queue_reads(self, pipe: Any, players: list[str]) -> list[str]:
+        """Queue on ``pipe`` what :meth:`send` reads of ``players`` (see :meth:`read_ahead_keys`); returns the
+        keys, one per reply, for :meth:`take_reads`."""
+        keys = []
+        for player in players:
+            for key, how in self.read_ahead_keys(player):
+                if how == "get":
+                    pipe.get(key)
+                else:
+                    pipe.hget(key, how.split()[1])
+                keys.append(key)
+        return keys
+
+    @staticmethod
+    def take_reads(read_ahead: ReadAhead, keys: list[str], replies: list[Any]) -> None:
+        for key, raw in zip(keys, replies):
+            read_ahead.put(key, raw)
+
     def sent(self, player_id: str, dedupe: str) -> bool:
         """True when the message with this ``dedupe`` key was sent to ``player_id`` before."""
         key = self.keys.notified(player_id, dedupe)

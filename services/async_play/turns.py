@@ -82,6 +82,13 @@ def has_humans(record: GameRecord) -> bool:
     return any(not seat.bot for seat in record.seats)
 
 
+def clockless(record: GameRecord) -> bool:
+    """A game whose turn clocks nobody reads: no pace (no deadline, time bank or waiting time to show) and no
+    seat held by a player (no "your turn" message to send). The reactor keeps no clock for it while it is
+    active; should a player take a seat later, its clock starts from the state of then."""
+    return record.pace is None and not any(seat.player_id for seat in record.seats)
+
+
 # KEYS: the clock hash; ARGV: n, then n fields to delete, then field/value pairs to set (one step, atomic).
 _CLOCK_UPDATE = """
 local n = tonumber(ARGV[1])

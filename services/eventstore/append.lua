@@ -7,7 +7,9 @@
 --       4 command id, 5 record (JSON: the audit record, or the rejection outcome), 6 outcome (JSON or ""),
 --       7 outcome TTL seconds, 8 consumer group (or ""), 9 command stream entry id (or ""),
 --       10 kind ("append" | "reject"), 11 count N, 12 reply TTL seconds ("0": nobody waits on KEYS[9]),
---       then N pairs (hash, envelope JSON), then the command id's digest in the settled-ids index (8 bytes)
+--       then N pairs (hash, envelope JSON), then the command id's digest in the settled-ids index (8 bytes),
+--       then (optional) "0" when none of the events is a kernel event (``taproom.*``: the game's status, seats or
+--       pace unchanged), "1" otherwise: the feed entry carries it as ``k`` (the reactor skips what cannot concern it)
 -- A waiting request gets the outcome pushed onto its own reply list (it waits with BLPOP), with the events:
 -- {"outcome": <outcome>, "events": [<envelope>, ...]}; the outcome key is then not written (the command
 -- records and the rejections hash keep every outcome for later look-ups).
@@ -28,7 +30,7 @@ end
 -- SHA-1 and the from and to versions (6 hex digits each).
 local index = redis.call('GET', KEYS[10])
 if index then
-  local digest = ARGV[#ARGV]
+  local digest = ARGV[13 + 2 * tonumber(ARGV[11])]
   local pos = string.find(index, digest, 1, true)
   while pos do
     if (pos - 1) % 20 == 0 then
@@ -63,8 +65,15 @@ else
   new_version = version + n
   redis.call('HSET', KEYS[2], 'version', new_version, 'hash', last_hash)
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
-  redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)
-  redis.call('SADD', KEYS[5], ARGV[1])
+  local kernel = ARGV[14 + 2 * n]
+  if kernel then
+    redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version, 'k', kernel)
+  else
+    redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)
+  end
+  if version == 0 then  -- the game's first events: it joins its shard's set of games (never left since)
+    redis.call('SADD', KEYS[5], ARGV[1])
+  end
 end
 local reply_ttl = tonumber(ARGV[12])
 if reply_ttl > 0 and ARGV[6] ~= '' then

@@ -13,6 +13,18 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
+
+
+@lru_cache(maxsize=65536)
+def _shard(game_id: str, shards: int) -> int:
+    return zlib.crc32(game_id.encode()) % shards
+
+
+@lru_cache(maxsize=65536)
+def _game_base(prefix: str, shards: int, game_id: str) -> str:
+    """What every key of a game begins with (built once per game: the processor builds ten keys per command)."""
+    return f"{prefix}g:{{s{_shard(game_id, shards)}}}:{game_id}:"
 
 
 @dataclass(frozen=True)
@@ -22,13 +34,13 @@ class Keys:
 
     def shard(self, game_id: str) -> int:
         """Stable shard of a game (CRC32, not Python's salted hash)."""
-        return zlib.crc32(game_id.encode()) % self.shards
+        return _shard(game_id, self.shards)
 
     def tag(self, game_id: str) -> str:
-        return f"{{s{self.shard(game_id)}}}"
+        return f"{{s{_shard(game_id, self.shards)}}}"
 
     def _g(self, game_id: str, what: str) -> str:
-        return f"{self.prefix}g:{self.tag(game_id)}:{game_id}:{what}"
+        return _game_base(self.prefix, self.shards, game_id) + what
 
     # per game (same slot as the shard's streams)
     def events(self, game_id: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import orjson
 import redis
 
-from domain.core.lifecycle import GameRecord
+from domain.core.lifecycle import KERNEL_EVENTS, GameRecord
 from domain.core.record import decode_record, encode_record
 
 from ..redisconn import by_node, is_cluster, refresh_slots
@@ -235,6 +235,8 @@ class EventStore:
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             args.append(settled_digest(req.command_id))
+            if not req.reject:  # the feed entry says whether a kernel event is among them (see append.lua)
+                args.append(b"1" if any(env.type in KERNEL_EVENTS for env in req.envelopes) else b"0")
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
             calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
@@ -450,8 +452,9 @@ class EventStore:
         archived or compacted log has no such entry); an empty or a later start (nothing new, the log moved
         into segments or an archive, no such game) takes the careful path, a round trip of its own."""
         found: dict[str, list[bytes]] = {}
-        for game_id, version in after.items():
-            entries = replies.pop(0)
+        mine = replies[:len(after)]
+        del replies[:len(after)]
+        for (game_id, version), entries in zip(after.items(), mine):
             if entries and _version(entries[0][0]) == version + 1:
                 found[game_id] = [fields[b"e"] for _, fields in entries]
             else:
@@ -478,19 +481,66 @@ class EventStore:
         into one compressed segment appended after the others (``segments``: format 2, compressed with the
         segment before it as dictionary; nothing written earlier is rewritten); the ids go to the settled-ids
         index. Idempotent; False when nothing moved."""
+        return self.compact_many({game_id: upto})[game_id]
+
+    def compact_many(self, upto: dict[str, int], snapshots: list[tuple[str, int, str, bytes, float]] = ()  # type: ignore[assignment]
+                     ) -> dict[str, bool]:
+        """:meth:`compact` for several games (game -> its ``upto``), with ``snapshots`` to save (the arguments
+        of :meth:`save_snapshot_bytes`): the stretches are read in one round trip and the segments and
+        snapshots written in one (on a cluster, each compaction on its own). Each compaction stays atomic and
+        idempotent on its own; returns per game whether it moved anything."""
         k = self.keys
+        games = list(upto)
+        moved = dict.fromkeys(games, False)
+        prepared: list[tuple[str, list[str], list[Any], bytes, Block]] = []
+        if games:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in games:
+                pipe.xrange(k.events(game_id), "-", f"{upto[game_id]}-1")
+                pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
+            replies = pipe.execute()
+            for game_id, entries, records in zip(games, replies[::2], replies[1::2]):
+                found = self._stretch(game_id, upto[game_id], entries, records)
+                if found is not None:
+                    prepared.append((game_id, *found))
+        if not prepared and not snapshots:
+            return moved
+        if is_cluster(self.redis):  # its pipeline refuses EVALSHA: one script call each
+            for game_id, keys, args, field, block in prepared:
+                if self._compact(keys=keys, args=args):
+                    moved[game_id] = self._compacted(game_id, int(args[1]), field, block)
+            for snapshot in snapshots:
+                self.save_snapshot_bytes(*snapshot)
+            return moved
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(k.events(game_id), "-", f"{upto}-1")
-        pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
-        entries, records = pipe.execute()
+        for _, keys, args, _, _ in prepared:
+            pipe.evalsha(self._compact.sha, len(keys), *keys, *args)  # type: ignore[attr-defined]
+        for snapshot in snapshots:
+            self._queue_snapshot(pipe, *snapshot)
+        replies = run_scripts(pipe, [self._compact])
+        for (game_id, _, args, field, block), reply in zip(prepared, replies):
+            if reply:
+                moved[game_id] = self._compacted(game_id, int(args[1]), field, block)
+        return moved
+
+    def _compacted(self, game_id: str, upto: int, field: bytes, block: Block) -> bool:
+        SEGMENTS.put((self.keys.prefix, game_id, field), block)
+        SEGMENTS.wrote(self.keys.prefix, game_id, upto, field)
+        return True
+
+    def _stretch(self, game_id: str, upto: int, entries: list[Any], records: dict[bytes, bytes]
+                 ) -> tuple[list[str], list[Any], bytes, Block] | None:
+        """The compact script's keys and arguments for moving ``entries`` (the stream up to ``upto``) with
+        their ``records``, the segment's field and its decoded block; None when nothing is to move."""
+        k = self.keys
         if not entries:
-            return False
+            return None
         first = _version(entries[0][0])
         raws = [fields[b"e"] for _, fields in entries]
         ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
         present = [bytes(records[i.encode()]) for i in ids if i.encode() in records]
         if len(present) != len(ids):
-            return False  # not whole commands (or moved meanwhile)
+            return None  # not whole commands (or moved meanwhile)
         previous = None
         if first > 1:
             previous = SEGMENTS.last(k.prefix, game_id, first - 1)  # the block this process wrote last
@@ -498,20 +548,16 @@ class EventStore:
                 spans = self._segment_fields(game_id)
                 blocks = self._blocks(game_id, spans, len(spans) - 1, len(spans) - 1) if spans else None
                 if not blocks or spans[-1][1] != first - 1:
-                    return False  # the segments do not end where the stream starts (moved meanwhile)
+                    return None  # the segments do not end where the stream starts (moved meanwhile)
                 previous = blocks[0]
         encoded = encode(game_id, first, raws, present, previous)
         if encoded is None:
-            return False  # the records are not the stretch's whole commands
+            return None  # the records are not the stretch's whole commands
         blob, block = encoded
         index = b"".join(settled_entry(r["command_id"], r["from_version"], r["to_version"]) for r in block.records)
         field = f"{first}-{upto}"
-        moved = self._compact(keys=[k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)],
-                              args=[first, upto, field, blob, index, "", *ids])
-        if moved:
-            SEGMENTS.put((k.prefix, game_id, field.encode()), block)
-            SEGMENTS.wrote(k.prefix, game_id, upto, field.encode())
-        return bool(moved)
+        keys = [k.events(game_id), k.commands(game_id), k.segments(game_id), k.settled(game_id)]
+        return keys, [first, upto, field, blob, index, "", *ids], field.encode(), block
 
     def _segment_fields(self, game_id: str) -> list[tuple[int, int, bytes]]:
         fields = self.redis.hkeys(self.keys.segments(game_id))
@@ -700,7 +746,10 @@ class EventStore:
 
     def save_snapshot_bytes(self, game_id: str, version: int, digest: str, data: bytes, ts: float = 0.0) -> None:
         """Store a record encoded earlier (records change in place, so encode it at the right version)."""
-        self.redis.hset(self.keys.snapshot(game_id), mapping={
+        self._queue_snapshot(self.redis, game_id, version, digest, data, ts)
+
+    def _queue_snapshot(self, pipe: Any, game_id: str, version: int, digest: str, data: bytes, ts: float) -> None:
+        pipe.hset(self.keys.snapshot(game_id), mapping={
             "version": version, "hash": digest, "format": SNAPSHOT_FORMAT, "ts": ts, "state": zlib.compress(data, 1)})
 
     def load_snapshot(self, game_id: str) -> tuple[int, str, GameRecord, float] | None:

@@ -37,6 +37,7 @@ from ..commands import CommandMessage, CommandOutcome
 from ..eventstore import EventStore, Keys, seal
 from ..eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from ..feed import TRIM_EVERY_SECONDS, shard_of
+from ..gctuning import tune_for_throughput
 from ..leases import ShardLeases
 from ..redisconn import read_streams
 from ..resilience import UNAVAILABLE, ride_out
@@ -49,6 +50,15 @@ log = structlog.get_logger("taproom.processor")
 
 COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
 LATENCY = Histogram("taproom_command_seconds", "Time to process one command")
+_COUNTERS: dict[str, Any] = {}
+
+
+def _count(outcome: str) -> None:
+    """One more command with this outcome (the labelled counter looked up once per outcome)."""
+    counter = _COUNTERS.get(outcome)
+    if counter is None:
+        counter = _COUNTERS[outcome] = COMMANDS.labels(outcome)
+    counter.inc()
 
 
 class Processor:
@@ -72,6 +82,7 @@ class Processor:
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
         log.info("processor started", processor=self.name)
+        tune_for_throughput()
         try:
             ride_out("processor", lambda: self.step(block_ms=block_ms), stop, self.lost_redis)
         finally:
@@ -261,6 +272,7 @@ class Processor:
         results = self.store.append_many([p.append for p in appends]) if appends else []  # type: ignore[misc]
         status = {id(p): r for p, r in zip(appends, results)}
         failed: set[str] = set()
+        appended: list[Plan] = []
         for plan in plans:
             game_id, command_id = plan.message.game_id, plan.message.command_id
             if game_id in failed:
@@ -269,21 +281,23 @@ class Processor:
             result = status.get(id(plan))
             if result is None:  # settled before: answered with the outcome the id already has
                 self._settle(settle, plan.ack, plan.outcome, plan.message)
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
             elif result.status in ("dup", "refused"):  # another processor settled it first
                 outcome = _settled_result(game_id, command_id, result)
                 self._settle(settle, plan.ack, outcome, plan.message)
-                COMMANDS.labels(outcome.status).inc()
+                _count(outcome.status)
                 self.repo.drop(game_id)  # later commands of this game were decided on a guessed state
                 failed.add(game_id)
             elif result.status == "ok":  # appended, or rejected, and settled by the script
-                self._after_append(plan)
-                COMMANDS.labels(plan.outcome.status).inc()
+                appended.append(plan)
+                _count(plan.outcome.status)
             else:
                 log.warning("append refused; deciding again", game_id=game_id, status=result.status)
                 failed.add(game_id)
                 self.repo.drop(game_id)
                 self._process_alone(plan.ack[0], plan.ack[1], plan.message, {}, settle)  # counts it itself
+        if appended:
+            self._after_appends(appended)
 
     def _process_alone(self, stream: str, entry_id: Any, message: CommandMessage, fields: dict, settle: Any) -> None:
         """The careful path: one command, retried on a fresh record, a dead letter if it keeps failing."""
@@ -357,7 +371,7 @@ class Processor:
                 (GROUP, entry_id), reject=True, reply=self._reply_key(message))])[0]
             if result.status != "ok":  # settled meanwhile after all
                 self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result), message)
-        COMMANDS.labels("dead_letter").inc()
+        _count("dead_letter")
         log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
 
     # -- one command -------------------------------------------------------------
@@ -374,12 +388,12 @@ class Processor:
         for _ in range(3):
             plan = self._plan(message, ack, known)
             if plan.append is None:
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
                 return plan.outcome
             result = self.store.append_many([plan.append])[0]
             if result.status == "ok":
                 self._after_append(plan)
-                COMMANDS.labels(plan.outcome.status).inc()
+                _count(plan.outcome.status)
                 LATENCY.observe(time.perf_counter() - started)
                 return None if ack is not None else plan.outcome
             self.repo.drop(game_id)
@@ -394,15 +408,14 @@ class Processor:
         ack = ack or ("", "")
         if known is not None:
             return Plan(message, ack, known)
-        game_id, command_id = message.game_id, message.command_id
+        game_id = message.game_id
         loaded = self.repo.cached(game_id) or self.repo.current(game_id)
-        with structlog.contextvars.bound_contextvars(game_id=game_id, command_id=command_id, version=loaded.version):
-            return self._decide(message, ack, loaded)
+        return self._decide(message, ack, loaded)  # its logs name the game, command and version themselves
 
     def _rejection(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded, err: RuleError) -> Plan:
         """The plan for a refused command: recorded like an append, or the archived game's settled answer."""
         game_id, command_id, record = message.game_id, message.command_id, loaded.record
-        log.info("command rejected", code=err.code)
+        log.info("command rejected", code=err.code, game_id=game_id, command_id=command_id, version=loaded.version)
         rejected = CommandOutcome.rejected(game_id, command_id, err.code, err.message, loaded.version)
         if record is not None and record.status == "scored" and self.store.archived(game_id) is not None:
             # The game left Redis for its archive: an id it settled keeps its outcome, and anything new
@@ -474,15 +487,27 @@ class Processor:
         return due
 
     def _after_append(self, plan: Plan) -> None:
-        after = plan.after
-        if plan.snapshot is not None and after is not None:
-            self.store.save_snapshot_bytes(plan.message.game_id, after.version, after.hash, plan.snapshot, after.ts)
+        self._after_appends([plan])
+
+    def _after_appends(self, plans: list[Plan]) -> None:
+        """The snapshots due after these appends, and the compactions: the settled log before a command that
+        crossed a multiple of ``compact_every``, compressed (the stream keeps at least the last command, so a
+        reader that finds nothing after its version is caught up; see aggregates.AsyncRecords). One
+        compaction per game, up to the last such command of the batch, all in two round trips."""
         every = self.settings.compact_every
-        if every and after is not None and plan.append is not None \
-                and after.version // every > plan.append.expected_version // every:
-            # The settled log before this command, compressed; the stream keeps at least the last command, so
-            # a reader that finds nothing after its version is caught up (see aggregates.AsyncRecords).
-            self.store.compact(plan.message.game_id, plan.append.expected_version)
+        snapshots: list[tuple[str, int, str, bytes, float]] = []
+        upto: dict[str, int] = {}
+        for plan in plans:
+            after, append = plan.after, plan.append
+            if after is None or append is None:
+                continue
+            game_id = plan.message.game_id
+            if plan.snapshot is not None:
+                snapshots.append((game_id, after.version, after.hash, plan.snapshot, after.ts))
+            if every and after.version // every > append.expected_version // every:
+                upto[game_id] = max(upto.get(game_id, 0), append.expected_version)
+        if upto or snapshots:
+            self.store.compact_many(upto, snapshots)
 
     def _seed(self, game_id: str) -> bytes | None:
         seed = self._seeds.get(game_id)

@@ -28,11 +28,12 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord
 
+from ..aggregates import Loaded
 from ..application.ratings import Ratings
 from ..async_play import clock
 from ..async_play import jobs as async_jobs
 from ..async_play.deadlines import AsyncPlay
-from ..async_play.turns import Step, at, job_safe, waiting_seats
+from ..async_play.turns import Step, at, clockless, job_safe, waiting_seats
 from ..batching import BatchWrites, ReadAhead
 from ..feed import FeedFollower
 from ..resilience import UNAVAILABLE
@@ -45,6 +46,33 @@ log = structlog.get_logger("taproom.reactor")
 
 SCORE_RETRY = (3, [5, 30, 120])
 """Final scoring: attempts after the first and the backoff between them (seconds)."""
+
+
+UNWATCHED_KEPT = 100_000
+"""How many games :attr:`Reactor.unwatched` remembers (then it starts afresh)."""
+
+
+def _untimed_active(record: GameRecord) -> bool:
+    return record.status == "active" and record.pace is None
+
+
+def _keeps_no_clock(loaded: Loaded | None) -> bool:
+    """Whether the reactor's record of a game (before a batch) is an active game without clocks (see
+    :func:`~services.async_play.turns.clockless`): its clock is neither read nor written."""
+    return loaded is not None and loaded.record is not None and loaded.record.status == "active" \
+        and clockless(loaded.record)
+
+
+def _nothing_to_do(loaded: Loaded | None) -> bool:
+    """Whether an entry without kernel events can concern the reactor for a game whose record here is
+    ``loaded``: not when it is an active game without clocks (no pace, no players) and without bot seats (no
+    job to enqueue); game events alone change none of that (the end of a game is a kernel event)."""
+    return _keeps_no_clock(loaded) and loaded is not None and loaded.record is not None \
+        and not any(seat.bot for seat in loaded.record.seats)
+
+
+def _no_probe(record: GameRecord) -> frozenset[tuple[int, str]]:
+    return frozenset()
 
 
 class Reactor(FeedFollower):
@@ -61,12 +89,28 @@ class Reactor(FeedFollower):
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
         self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
+        self.behind: set[str] = set()
+        """Games whose record here missed entries the reactor skipped (see :meth:`_to_look_at`)."""
+        self.unwatched: set[str] = set()
+        """Games this reactor removed from the bot watch and has not added since: not removed again on every
+        command. Should another process have added one meanwhile (a lease that moved), the watchdog's sweep
+        removes it once it finds the game waits for nothing."""
 
     def idle(self) -> None:
         """The watchdog's sweep, every ``watchdog_interval_seconds``."""
         if time.monotonic() - self._swept >= self.async_settings.watchdog_interval_seconds:
             self._swept = time.monotonic()
             self.sweep()
+
+    def remember_unwatched(self, game_id: str) -> None:
+        if len(self.unwatched) >= UNWATCHED_KEPT:
+            self.unwatched.clear()
+        self.unwatched.add(game_id)
+
+    def lost_redis(self) -> None:
+        super().lost_redis()  # the records are read afresh
+        self.unwatched.clear()  # a batch's removals may not have reached Redis
+        self.behind.clear()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         self.handle_batch([(shard, entries)])
@@ -77,7 +121,7 @@ class Reactor(FeedFollower):
         trip first; their writes (clocks, "sent" markers, watches) and the checkpoints go in one round trip at
         the end, after every job they call for is enqueued (a crash in between handles the entries again, which
         enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
-        games = list(dict.fromkeys(fields[b"g"].decode() for _, entries in batches for _, fields in entries))
+        games = self._to_look_at(batches)
         read_ahead, tails = self._read_ahead(games)
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
@@ -89,36 +133,59 @@ class Reactor(FeedFollower):
             self.async_play.send_your_turns()
             self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
             writes.execute()
+        except BaseException:
+            self.unwatched.clear()  # the batch's removals from the watch may not have been written
+            raise
         finally:
             self.async_play.batch(None, None)
             self._specs = None
+
+    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> list[str]:
+        """The games of the entries that the reactor must look at. Not those whose record here is an active
+        game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and whose entries say
+        no kernel event came (``k`` "0": status, seats and pace as they were): nothing can concern the reactor
+        until one does. Their records here fall behind (:attr:`behind`) and are read afresh (snapshot and
+        log) when one must be looked at again."""
+        quiet: dict[str, bool] = {}
+        for _, entries in batches:
+            for _, fields in entries:
+                game_id = fields[b"g"].decode()
+                quiet[game_id] = quiet.get(game_id, True) and fields.get(b"k") == b"0"
+        games = []
+        for game_id, no_kernel_event in quiet.items():
+            if no_kernel_event and _nothing_to_do(self.repo.peek(game_id)):
+                self.behind.add(game_id)
+                continue
+            if game_id in self.behind:
+                self.behind.discard(game_id)
+                self.repo.drop(game_id)
+            games.append(game_id)
+        return games
 
     def _read_ahead(self, games: list[str]) -> tuple[ReadAhead, dict[str, tuple[int, list[bytes]]]]:
         """One round trip: the games' clocks, the new events of those cached here, and what sending a message
         reads of their players (as far as the cached records name them)."""
         pipe = self.redis.pipeline(transaction=False)
-        clocks = [self.keys.clock(game_id) for game_id in games]
+        cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
+        clocks = [self.keys.clock(game_id) for game_id in games if not _keeps_no_clock(cached.get(game_id))]
         for key in clocks:
             pipe.hgetall(key)
-        cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
         after = {game_id: loaded.version for game_id, loaded in cached.items()}
         self.store.queue_tails(pipe, after)
+        # An active game without a pace sends only "your turn" messages, and only to the seat whose turn begins: what
+        # that reads of its player is read with the check that it was not sent (``send_your_turns``).
         players = dict.fromkeys(seat.player_id for loaded in cached.values() if loaded.record is not None
+                                and not _untimed_active(loaded.record)
                                 for seat in loaded.record.seats if seat.player_id)
-        wanted = [item for player in players for item in self.async_play.notifier.read_ahead_keys(player)]
-        for key, how in wanted:
-            if how == "get":
-                pipe.get(key)
-            else:
-                pipe.hget(key, how.split()[1])
+        notifier = self.async_play.notifier
+        wanted = notifier.queue_reads(pipe, list(players))  # type: ignore[arg-type]
         replies = pipe.execute()
         read_ahead = ReadAhead()
         for key, raw in zip(clocks, replies):
             read_ahead.put(key, dict(raw))
         rest = replies[len(clocks):]
         tails = self.store.take_tails(after, rest)
-        for (key, _), raw in zip(wanted, rest):
-            read_ahead.put(key, raw)
+        notifier.take_reads(read_ahead, wanted, rest)
         return read_ahead, {game_id: (after[game_id], raw) for game_id, raw in tails.items()}
 
     def react(self, game_id: str, tail: tuple[int, list[bytes]] | None = None) -> list[str]:
@@ -126,8 +193,11 @@ class Reactor(FeedFollower):
         envelopes after a version, read ahead by the batch."""
         # Every state since the clocks were last brought up to date, not only the head: turn clocks
         # run per turn, and a turn may end and a new one begin between two looks.
-        steps: list[Step]
-        loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats, tail)
+        steps: list[Step] | None = None  # None: the clocks, if the game now has any, follow the record alone
+        if _keeps_no_clock(self.repo.peek(game_id)):  # no clock to read, no steps to take
+            loaded = self.repo.advance(game_id, None, _no_probe, tail)[0]
+        else:
+            loaded, steps = self.repo.advance(game_id, self.async_play.clocks.seen(game_id), waiting_seats, tail)
         record = loaded.record
         if record is None:
             return []
@@ -140,8 +210,10 @@ class Reactor(FeedFollower):
         enqueued += self.schedule_archive(record)
         if specs:
             self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: clock.now()})
-        else:
+            self.unwatched.discard(game_id)
+        elif game_id not in self.unwatched:  # removed once; only a game that waits for a job is added again
             self.async_play.writer.zrem(self.keys.bot_watch(), game_id)
+            self.remember_unwatched(game_id)
         try:
             enqueued += self.async_play.on_game(record, loaded.version, loaded.ts, steps)
         except UNAVAILABLE:  # not this game's fault: the batch is read again once Redis is back

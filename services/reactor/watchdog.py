@@ -44,6 +44,7 @@ class Watched(Protocol):
     leases: ShardLeases
     repo: Repository
     async_play: AsyncPlay
+    unwatched: set[str]  # games it removed from the watch (and will not remove again until added)
 
     def jobs_for(self, game_id: str) -> Sequence[JobSpec]: ...
 
@@ -107,6 +108,7 @@ class Watchdog:
                 requeued.append(spec.job_id)
                 log.warning("lost job enqueued again", game_id=game_id, job_id=spec.job_id)
             self.redis.zadd(watch, {game_id: now})
+            self.reactor.unwatched.discard(game_id)
         return requeued + self.sweep_deadlines(now, only_owned)
 
     def sweep_deadlines(self, now: float, only_owned: bool = False) -> list[str]:

@@ -327,6 +327,41 @@ def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, 
             list(range(3, head + 1))
 
 
+def test_a_batch_compacts_each_game_once_up_to_its_last_due_command_and_saves_its_snapshots(client, settings):
+    """The processor compacts after a batch, not after each command: a game that crossed several multiples of
+    ``compact_every`` in one batch gets one segment up to its last such command, and the snapshots due are
+    saved in the same round trip; the log reads, verifies and folds as before."""
+    from services.eventstore import store as store_module
+
+    settings = settings.model_copy(update={"compact_every": 4, "snapshot_every": 7})
+    kernel = Kernel(client, settings)
+    games = [kernel.create(seats=1, target=1000, game_id=f"batch{i}-{uuid.uuid4().hex[:6]}") for i in range(3)]
+    heads = {gid: kernel.store.head(gid)[0] for gid in games}
+    ids = {gid: [kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="test", command_id=f"b{n}")
+                 for n in range(6)] for gid in games}
+    calls = []
+    compact_many = kernel.store.compact_many
+    kernel.processor.store.compact_many = lambda upto, snapshots=(): calls.append((dict(upto), len(snapshots))) \
+        or compact_many(upto, snapshots)  # type: ignore[method-assign]
+    assert kernel.processor.step() == 18  # the eighteen commands, one batch
+    assert len(calls) == 1 and set(calls[0][0]) == set(games) and calls[0][1] >= len(games)
+    for gid in games:
+        outcomes = [kernel.bus.outcome(gid, cid) for cid in ids[gid]]
+        assert all(o is not None and o.accepted for o in outcomes)
+        last_due = max(o.from_version for o in outcomes if o.version // 4 > o.from_version // 4)
+        assert calls[0][0][gid] == last_due
+        assert [int(f.split(b"-")[1]) for f in client.hkeys(kernel.keys.segments(gid))].count(last_due) == 1
+        assert int(client.hget(kernel.keys.snapshot(gid), "version")) > heads[gid]
+    store_module.SEGMENTS._items.clear()
+    for gid in games:
+        whole = kernel.store.read(gid)
+        assert [e.version for e in whole] == list(range(1, kernel.store.head(gid)[0] + 1))
+        assert verify(whole, kernel.store.command_records(gid)).chain_ok
+        assert len(kernel.store.command_records(gid)) == 7
+        again = kernel.add(gid, 0, 1, command_id="b0")  # settled, its record now in a segment: the same outcome
+        assert again.accepted and kernel.store.head(gid)[0] == whole[-1].version
+
+
 def test_the_settled_ids_index_matches_whole_entries_only():
     from services.eventstore.store import find_settled, settled_digest, settled_entry
 
@@ -490,3 +525,20 @@ def test_command_records_read_while_a_compaction_moves_them_are_each_listed_once
         [(r["from_version"], r["command_id"]) for r in expected]
     report = verify(store.read(gid), records)
     assert report.ok and report.seed_ok, report.problems
+
+
+def test_tails_of_many_games_read_the_stream_alone_and_the_rest_carefully(client, settings):
+    """``read_raw_after_many`` reads only each game's stream; a tail that does not begin right after the asked
+    version (at the head, compacted past it, no such game) is read whole by ``read_raw``: the same answers."""
+    settings = settings.model_copy(update={"compact_every": 4})
+    kernel = Kernel(client, settings)
+    gid = kernel.create(target=1000)
+    for n in range(8):
+        assert kernel.add(gid, n % 2, 1).accepted
+    head = kernel.store.head(gid)[0]
+    first_in_stream = int(client.xrange(kernel.keys.events(gid), count=1)[0][0].split(b"-")[0])
+    assert first_in_stream > 2  # compacted
+    for version in (0, 2, first_in_stream - 1, head - 1, head):
+        assert kernel.store.read_raw_after_many({gid: version, "no-such-game": 0}) == \
+            {gid: kernel.store.read_raw(gid, after=version), "no-such-game": []}
+    assert kernel.store.read_raw_after_many({}) == {}

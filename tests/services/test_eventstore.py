@@ -67,7 +67,7 @@ def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
     envs = _envelopes("g1", 0, GENESIS_HASH, 2)
     store.append("g1", 0, "c1", {}, envs)
     feed = client.xrange(store.keys.feed(store.keys.shard("g1")))
-    assert len(feed) == 1 and feed[0][1] == {b"g": b"g1", b"f": b"1", b"t": b"2"}
+    assert len(feed) == 1 and feed[0][1] == {b"g": b"g1", b"f": b"1", b"t": b"2", b"k": b"0"}  # no kernel event
 
 
 def test_hash_chain_verifies_and_an_edited_event_is_detected(store, client):

@@ -46,7 +46,9 @@ def _lose(table: Table, job_id: str) -> None:
 
 
 def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
-    gid = table.create(BOTS, target=12, settle=False)
+    # A target of 40 takes at least 14 moves of at most 3: room for both losses, whatever the dice
+    # (at 12, four 3s in a row ended the game before the second loss).
+    gid = table.create(BOTS, target=40, settle=False)
     lost, step = 0, 0
     while table.record(gid).status != "scored":
         table.kernel.pump()
@@ -126,3 +128,61 @@ def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: T
     table.tick(0)
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
     assert table.watchdog.sweep(clock.now() + 62) == []  # alice is away, bob's deadline is ahead
+
+
+def test_a_game_without_jobs_leaves_the_bot_watch_once_not_on_every_command(table: Table) -> None:
+    """The reactor removes a game that waits for no job from the watch once, then remembers it did (until a
+    job brings it back, or the watchdog adds it); a removal it only believes it made is cleaned by the sweep."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=50)
+    watch = table.kernel.keys.bot_watch()
+    for seat in (0, 1, 0):
+        assert table.add(gid, seat, 1).accepted
+    assert gid in table.reactor.unwatched and table.client.zscore(watch, gid) is None
+    # another process put it in the watch meanwhile (a lease that moved): this reactor does not remove it again
+    table.client.zadd(watch, {gid: clock.now()})
+    assert table.add(gid, 1, 1).accepted
+    assert table.client.zscore(watch, gid) is not None
+    # the watchdog's sweep finds it waits for nothing and removes it
+    assert table.watchdog.sweep(clock.now() + 31) == [] and table.client.zscore(watch, gid) is None
+    table.reactor.lost_redis()  # a batch cut short: what it believed removed is forgotten
+    assert not table.reactor.unwatched
+    assert table.add(gid, 0, 1).accepted and gid in table.reactor.unwatched
+
+
+def test_an_active_game_without_pace_or_players_keeps_no_clock_and_still_ends_and_is_scored(table: Table) -> None:
+    """Nobody reads the turn clocks of a game without a pace whose seats no player holds: the reactor neither
+    reads nor writes them, and still does what the game calls for (scoring at the end)."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=6)
+    clock_key = table.kernel.keys.clock(gid)
+    seat = 0
+    while table.record(gid).status == "active":
+        assert table.add(gid, seat, 3).accepted
+        seat = 1 - seat
+        assert not table.client.exists(clock_key)
+    assert table.record(gid).status == "scored"
+    played = table.create([{"name": "alice", "player_id": "alice"}, {"name": "b"}], target=6)
+    assert table.add(played, 0, 1).accepted  # a seat held by a player: its clock runs ("your turn" messages)
+    assert table.client.hget(table.kernel.keys.clock(played), "seen") is not None
+
+
+def test_the_reactor_skips_moves_that_cannot_concern_it_and_still_scores_the_game(table: Table) -> None:
+    """A feed entry says whether its command appended a kernel event (``k``). An active game without bots,
+    pace or players has nothing for the reactor until one does: its moves are skipped unread (its record here
+    falls behind), and the game's end, a kernel event, is looked at (read afresh) and scored."""
+    gid = table.create([{"name": "a"}, {"name": "b"}], target=12)
+    shard = table.kernel.keys.shard(gid)
+    assert table.add(gid, 0, 1).accepted
+    behind = table.reactor.repo.peek(gid).version
+    assert table.add(gid, 1, 1).accepted and table.add(gid, 0, 1).accepted
+    assert gid in table.reactor.behind and table.reactor.repo.peek(gid).version == behind  # not read
+    entries = [f for _, f in table.client.xrange(table.kernel.keys.feed(shard)) if f[b"g"] == gid.encode()]
+    assert entries[0][b"k"] == b"1" and {f[b"k"] for f in entries[1:]} == {b"0"}  # the creation, then moves
+    seat = 1
+    while table.record(gid).status == "active":
+        assert table.add(gid, seat, 3).accepted
+        seat = 1 - seat
+    assert table.record(gid).status == "scored" and gid not in table.reactor.behind
+    assert table.reactor.repo.peek(gid).version == table.kernel.store.head(gid)[0]
+    bots = table.create([{"name": "a"}, {"bot": "random"}], target=12)  # a bot seat: every move looked at
+    assert table.add(bots, 0, 1).accepted
+    assert bots not in table.reactor.behind

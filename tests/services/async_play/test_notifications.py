@@ -122,3 +122,32 @@ def test_your_turn_lost_to_a_crash_is_sent_when_the_reactor_looks_again(  # type
     table.settle()
     assert [orjson.loads(body)["kind"] for _, body in receiver.received] == ["your_turn"]
     assert [m["seat"] for m in notifier.recent("alice")] == [0]
+
+
+def test_an_untimed_game_reads_what_sending_needs_of_the_told_player_only(table: Table, receiver) -> None:  # type: ignore[no-untyped-def]
+    """Without a pace a game's only messages are "your turn": the reactor reads the preferences and webhook of
+    the player whose turn begins (with the check that it was not told yet), not of every seated player, and
+    still honours them: bob switched "your turn" off, alice has a webhook."""
+    from services.async_play.prefs import NotificationPrefs, Preferences
+
+    keys = table.reactor.async_play.keys
+    Webhooks(table.client, keys).register("alice", url_of(receiver), allow_private=True)
+    Preferences(table.client, keys).put("bob", NotificationPrefs(kinds=["game_over"]))
+    gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}], target=50)
+    read: list[str] = []
+    queue_reads = table.reactor.async_play.notifier.queue_reads
+
+    def counted(pipe, players):  # type: ignore[no-untyped-def]
+        read.extend(players)
+        return queue_reads(pipe, players)
+
+    table.reactor.async_play.notifier.queue_reads = counted  # type: ignore[method-assign]
+    for seat in (0, 1, 0, 1):
+        assert table.add(gid, seat, 1).accepted
+    assert read == ["bob", "alice", "bob", "alice"]  # once per batch, the player told only
+    turns = [orjson.loads(body) for _, body in receiver.received]
+    assert [(m["kind"], m["player_id"], m["version"]) for m in turns][-2:] == \
+        [("your_turn", "alice", table.record(gid).version - 4), ("your_turn", "alice", table.record(gid).version)]
+    notifier = table.reactor.async_play.notifier
+    assert all(m["kind"] == "your_turn" for m in notifier.recent("bob"))  # kept, not delivered
+    assert not any(orjson.loads(body)["player_id"] == "bob" for _, body in receiver.received)
