@@ -155,3 +155,29 @@ def test_a_goal_achieved_counts_while_a_barrel_space_is_still_ahead() -> None:
     s.large[9] = 0
     p.pos = 3
     assert unclaimed_barrels(s, 0) == 0.0  # already claimed
+
+
+def test_ducats_lose_their_buying_value_over_the_spend_horizon() -> None:
+    """§3.14 B: at the end ten ducats buy one step; while rounds remain a ducat buys tiles. ``spend_horizon``
+    sets over how many of the last rounds that buying value fades, so a bot spends its ducats in time."""
+    import dataclasses
+
+    from domain.heaven_and_ale.heuristics import HAND, projected_production
+
+    table = Table(n=2, seed="heuristic-ducats").start()
+    s = table.state
+    p = s.players[0]
+    p.brewmaster = 10  # a level counts in full
+    p.markers = [6] * 5
+    early, late = dataclasses.replace(HAND, spend_horizon=1.0), dataclasses.replace(HAND, spend_horizon=2.0)
+
+    def gain(params: object) -> float:
+        p.money = 0
+        poor = projected_production(s, p, params)  # type: ignore[arg-type]
+        p.money = 30
+        return projected_production(s, p, params) - poor  # type: ignore[arg-type]
+
+    s.round = s.rounds - 2  # three rounds left (this one unplayed): a ducat buys tiles in both
+    assert gain(early) == gain(late) > 0
+    s.round = s.rounds  # the last round, unplayed: fading with the longer horizon only
+    assert 0 < gain(late) < gain(early)
