@@ -350,7 +350,7 @@ def make_evaluate(weights: Sequence[float]) -> Callable[[HAState, int], float]:
     return evaluate
 
 
-SEARCH = Params(coin_value=6.0, future_discount=1.0, shed_by_sum=1.0, barrel_share=0.8, spend_horizon=1.5)
+SEARCH = Params(coin_value=6.0, future_discount=1.0, shed_by_sum=1.0, barrel_share=0.8, disc_visits_per_round=3.5)
 """The search bot's constants (issue 20). Greedy duels (30 seeded games each against greedy with :data:`HAND`,
 seats alternating, one command of look-ahead as the bots): what moved the scores:
 
