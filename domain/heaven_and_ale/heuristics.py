@@ -365,8 +365,8 @@ seats alternating, one command of look-ahead as the bots): what moved the scores
   barrels 87% (70-95%), 28.6 against 12.9 (the brewmaster's bracket multiplies the whole production);
 - ``disc_visits_per_round=3.5``: a player lands on about 3.5 disc spaces a round, not 6 (two players share
   the six; with free spots counted in full, 6 overrated a spot kept for later). Arena (search against greedy,
-  30 games on the same seeds, 12 simulations): mean 33.8 against 12.6, where 6 gave 29.9 (its 60 games:
-  94%, 31.0 against 11.5).
+  30 games on the same seeds, 12 simulations): mean 33.8 against 12.6, where 6 gave 29.9; 60 games: 91%
+  (81-96%), 32.8 against 12.8, where 6 gave 93%, 31.6 against 11.2 (within the noise of 60 games).
 
 No effect: ``spend_horizon=1.5`` (a ducat's buying value fading over the last round and a half, as games ended
 with up to 50 ducats unspent): greedy duels 82.5% and 28.6 against 14.0 where without it 82.5% and 25.6 (20 games),
