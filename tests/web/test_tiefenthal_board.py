@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.web.conftest import WebServer, open_game_against_bots, register_player, sign_in
@@ -64,13 +65,31 @@ def _choose(page: Any, chooser: random.Random) -> Any:
     if end.count():
         return end.first
     everything = page.locator(".tf .target")
-    return everything.nth(chooser.randrange(everything.count()))
+    count = everything.count()
+    return everything.nth(chooser.randrange(count)) if count else None  # redrawn since: wait and choose again
 
 
-def _click_command(page: Any, target: Any) -> None:
+def _pin(target: Any) -> Any:
+    """The element a lazy locator points at now, or None when the page redrew it away. A locator is resolved
+    again at each use: in a simultaneous phase the bot's move redraws the targets, so its kind, its command and
+    the element clicked could belong to three different targets."""
+    try:
+        return target.element_handle(timeout=2_000)
+    except PlaywrightError:
+        return None
+
+
+def _click_command(page: Any, target: Any) -> bool:
+    """Click a command and wait for the game to move on; False when the click went nowhere (the target was
+    redrawn away under the pointer, or its command had just become stale), so the caller chooses again."""
     before = int(page.locator(".game").get_attribute("data-version"))
-    target.click()
-    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
+    try:
+        target.click(timeout=5_000)
+        page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before,
+                               timeout=15_000)
+    except PlaywrightError:
+        return False
+    return True
 
 
 @pytest.mark.slow
@@ -83,18 +102,31 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     chooser = random.Random(11)
     clicks: dict[str, int] = {}
     shot_taken = False
+    missed = 0  # clicks that went nowhere because the bot's move redrew the page first
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser)
+        target = target and _pin(target)
+        if target is None:
+            missed += 1
+            continue
         kind = target.get_attribute("data-kind") or "?"
-        clicks[kind] = clicks.get(kind, 0) + 1
         if target.get_attribute("data-cmd") is None:  # a die chosen: the page highlights where it may go
-            target.click()
+            try:
+                target.click(timeout=5_000)
+            except PlaywrightError:
+                missed += 1
+                continue
+            clicks[kind] = clicks.get(kind, 0) + 1
             if SHOTS and not shot_taken and kind == "die" and clicks.get("space", 0) >= 3:
                 page.wait_for_selector(".tf .target[data-kind=space], .tf .target[data-kind=take]")
                 _screenshots(page)
                 shot_taken = True
             continue
-        _click_command(page, target)
+        if _click_command(page, target):
+            clicks[kind] = clicks.get(kind, 0) + 1
+        else:
+            missed += 1
+        assert missed <= 20, f"{missed} clicks went nowhere: the page is not following the game"
     # the decisions every game has were made by clicking (the others whenever they came up)
     for kind in ("pick", "die", "space", "finish", "take", "end"):
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
