@@ -30,12 +30,18 @@ def test_bracket_value_meets_every_bracket_and_never_falls() -> None:
     assert values == sorted(values)
 
 
-def test_at_the_end_the_estimate_is_the_score() -> None:
-    table = Table(n=2, seed="heuristic-end").start()
-    rng = random.Random(3)
+def _played_to_the_end(seed: str, moves_seed: int) -> Table:
+    """A 2-player game played to its end by random legal moves."""
+    table = Table(n=2, seed=seed).start()
+    rng = random.Random(moves_seed)
     while not GAME.is_over(table.state):
         seat = GAME.to_act(table.state)[0]
         table.do(rng.choice(GAME.legal_commands(table.state, seat)))
+    return table
+
+
+def test_at_the_end_the_estimate_is_the_score() -> None:
+    table = _played_to_the_end("heuristic-end", 3)
     for seat in range(2):
         assert estimate(table.state, seat) == float(total(table.state, seat))
     assert evaluate(table.state, 0) == float(total(table.state, 0) - total(table.state, 1))
@@ -98,11 +104,7 @@ def test_the_search_evaluation_is_the_real_final_score_at_the_end() -> None:
     the real final score (evening out and ducats included) and its margin the real margin."""
     from domain.heaven_and_ale.heuristics import SEARCH, search_evaluate
 
-    table = Table(n=2, seed="heuristic-search-end").start()
-    rng = random.Random(11)
-    while not GAME.is_over(table.state):
-        seat = GAME.to_act(table.state)[0]
-        table.do(rng.choice(GAME.legal_commands(table.state, seat)))
+    table = _played_to_the_end("heuristic-search-end", 11)
     for seat in range(2):
         assert estimate(table.state, seat, SEARCH) == float(total(table.state, seat))
     assert search_evaluate(table.state, 1) == float(total(table.state, 1) - total(table.state, 0))
