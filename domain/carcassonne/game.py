@@ -230,7 +230,8 @@ class CarcassonneGame(Game[CarcassonneState]):
     def bot_support(self) -> BotSupport:
         from . import determinize, heuristics
 
-        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=SEARCH)
+        return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=SEARCH,
+                          leaf_evaluate=heuristics.search_evaluate)
 
     def reveals(self, event: Event) -> bool:
         # A drawn, discarded or buried tile and a sheep token come from chance; everything else follows

@@ -110,6 +110,10 @@ class BotSupport:
     search_evaluate: Evaluate | None = None
     """The search bot's own evaluation (root ranking, playout policy, leaves); None: ``evaluate``. Lets a game
     give search a stronger (or dearer) evaluation while the greedy level keeps its own."""
+    leaf_evaluate: Evaluate | None = None
+    """The search's judgement of the root commands (their ranking) and of its playouts' leaves, while the
+    playout policy keeps ``search_evaluate`` (or ``evaluate``): a dearer evaluation costs little there, a
+    few hundred calls a move against tens of thousands in the playouts. None: the playout policy's."""
     prune: Prune | None = None
     """Drops legal commands a bot should never consider (e.g. moves that only undo a move: they let a
     heuristic bot cycle forever); it must leave at least one command."""

@@ -44,7 +44,7 @@ from typing import Any
 from domain.core import Command
 
 from .config import RACE_MIN_ROUNDS, SearchConfig
-from .games import BotGame
+from .games import BotGame, Evaluate
 
 GREEDY_FOLLOW_UP = 24
 """Greedy looks one command further when the same seat still acts (e.g. the figure after a tile, the tile
@@ -187,6 +187,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     config = config or adapter.search
     limit = max_iterations if max_iterations is not None else config.simulations
     adapter = _searching(adapter)
+    judge = adapter if adapter.leaf_evaluate is None else dataclasses.replace(adapter, evaluate=adapter.leaf_evaluate)
     started = time.perf_counter()
     deadline = math.inf if budget is None else started + budget
     if limit is None and budget is None:
@@ -195,7 +196,7 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal)]
     # Time-only search ranks within half its time; a counted search ranks whole (the same move whatever
     # the load), the cap still cutting the follow-ups on an overloaded machine.
-    ranked = _rank(game, adapter, dets[0], candidates_of(adapter, view, legal), seat, rng,
+    ranked = _rank(game, judge, dets[0], candidates_of(adapter, view, legal), seat, rng,
                    deadline=started + budget / 2 if limit is None and budget is not None else deadline)
     cut = ranked[min(config.root_width, len(ranked)) - 1][0]
     candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * config.root_width]
@@ -207,8 +208,9 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     budgeted = _Budget(limit, deadline)
     if config.paired:
         return _paired_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted,
-                              stats, legal)
-    return _ucb_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted, stats, legal)
+                              stats, legal, judge.evaluate)
+    return _ucb_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted, stats, legal,
+                       judge.evaluate)
 
 
 @dataclass
@@ -229,7 +231,7 @@ class _Budget:
 
 def _ucb_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int, candidates: list[Command],
                 prior: dict[int, float], dets: list[Any], rng: random.Random, config: SearchConfig,
-                budget: _Budget, stats: SearchStats, legal: list[Command]) -> Command:
+                budget: _Budget, stats: SearchStats, legal: list[Command], judge: Evaluate) -> Command:
     """Information-set MCTS flattened at the root (see the module's docstring)."""
     n = [0] * len(candidates)
     w = [0.0] * len(candidates)
@@ -246,7 +248,7 @@ def _ucb_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int, ca
                 + config.ucb_c * math.sqrt(log_t / (n[k] + pv)))
         sim = random.Random(rng.getrandbits(64))
         s = playout(game, adapter, _after(game, det, candidates[i], sim), seat, sim, config)
-        reward = squash(adapter.evaluate(s, seat))
+        reward = squash(judge(s, seat))
         n[i] += 1
         w[i] += reward
         total += 1
@@ -277,7 +279,7 @@ def _race(rounds: list[list[float]], alive: list[int], z: float) -> list[int]:
 
 def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int, candidates: list[Command],
                    prior: dict[int, float], dets: list[Any], rng: random.Random, config: SearchConfig,
-                   budget: _Budget, stats: SearchStats, legal: list[Command]) -> Command:
+                   budget: _Budget, stats: SearchStats, legal: list[Command], judge: Evaluate) -> Command:
     """Flat Monte Carlo on common random numbers (see ``SearchConfig.paired``), with racing
     (``SearchConfig.race_z``): only whole rounds count, each over the candidates still in the race."""
     alive = list(range(len(candidates)))
@@ -299,7 +301,7 @@ def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int,
                 break
             sim = random.Random(seed)
             leaf = playout(game, adapter, _after(game, det, candidates[k], sim), seat, sim, config)
-            values[k] = adapter.evaluate(leaf, seat)
+            values[k] = judge(leaf, seat)
             total += 1
         else:
             rounds.append(values)
