@@ -72,7 +72,10 @@ SEARCH = dataclasses.replace(THREE_TURNS, simulations=320, determinizations=40)
 search move p50 0.56 s, p95 0.90 s, under the 1 s think time; against greedy 14.5 of 20 arena games, 72.5%,
 95% interval 51-87%, mean 95.9 to 86.8: bench/strength_history.csv). Each paired round draws new tiles,
 so the rounds are not capped at 24 (twice 12 determinizations) as before, which left 240 simulations mostly
-unspent with six candidates; with racing (race_z=2) it won only 7 of 16 games against greedy, so racing is off."""
+unspent with six candidates; with racing (race_z=2) it won only 7 of 16 games against greedy, so racing is off.
+Before the search judged its leaves by ``heuristics.search_evaluate`` it won 59.8% of 56 (46.8-71.6%, mean 92.5 to
+84.6); with it 65.0% of 30 (47.1-79.5%, mean 86.4 to 75.0; CPU per search move unchanged on the same positions):
+not yet clearly stronger, and short of issue 20's target (lower end 55%)."""
 
 
 class CarcassonneOptions(BaseModel):
