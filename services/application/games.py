@@ -28,7 +28,7 @@ from domain.core.lifecycle import (
 )
 from domain.core.seating import bot_seat_names
 
-from ..async_commands import AsyncCommandBus, CommandIdReused
+from ..async_commands import AsyncCommandBus, CommandIdReused, Gate
 from ..bootstrap import Root
 from ..bots import LEVELS
 from ..commands import CommandMessage
@@ -208,10 +208,12 @@ def submit_command(root: Root, game_id: str, command: Command, *, actor: str, co
 
 
 async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, command: Command, *, actor: str,
-                               command_id: str | None = None, expected_version: int | None = None) -> CommandResult:
+                               command_id: str | None = None, expected_version: int | None = None,
+                               gate: Gate | None = None) -> CommandResult:
     """:func:`submit_command` on the event loop (``redis.asyncio``, for the API's hot path): the command id is
     claimed, the command queued and its outcome awaited in one round trip, and the processor hands the
-    outcome over with the events it caused (no polling, no read of the log)."""
+    outcome over with the events it caused (no polling, no read of the log). ``gate``: see
+    :meth:`AsyncCommandBus.submit_and_wait` (:class:`Gated` when it keeps the command out)."""
     check_player_command_type(command.type)
     client_id = command_id or uuid.uuid4().hex
     if not 1 <= len(client_id) <= 80:
@@ -222,7 +224,7 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
                                 expected_version=expected_version)
     try:
         settled = await bus.submit_and_wait(message, root.settings.command_wait_seconds, body,
-                                            claim=command_fingerprint(body, expected_version))
+                                            claim=command_fingerprint(body, expected_version), gate=gate)
     except CommandIdReused:
         raise _reused(scoped) from None
     poll = poll_path(game_id, client_id)
