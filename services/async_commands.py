@@ -23,7 +23,7 @@ import orjson
 import redis
 import redis.asyncio
 
-from .commands import CommandMessage, CommandOutcome, new_reply, parse_reply
+from .commands import CommandMessage, CommandOutcome, new_reply, reply_values
 from .eventstore import Envelope, Keys
 from .eventstore.store import REPLY_TTL_SECONDS
 
@@ -58,11 +58,11 @@ class Gated(Exception):
 
 @dataclass(frozen=True)
 class Settled:
-    """A command's outcome as the processor handed it over, with its events' envelopes (JSON) when the
-    append script pushed it (none for a rejection, or for an outcome the id already had)."""
+    """A command's outcome as the processor handed it over, with its events' envelopes (parsed JSON) when
+    the append script pushed it (none for a rejection, or for an outcome the id already had)."""
 
     outcome: CommandOutcome
-    events: list[bytes]
+    events: list[dict[str, Any]]
 
 
 class AsyncCommandBus:
@@ -90,7 +90,7 @@ class AsyncCommandBus:
         pipe.eval(SUBMIT_SCRIPT if gate is None else gate.script, 4 + (len(gate.keys) if gate else 0),
                   self.keys.cmd_stream_for(game_id), self.keys.command_body(game_id, command_id),
                   self.keys.commands(game_id), key, *(gate.keys if gate else ()),
-                  message.model_copy(update={"reply": reply}).to_json(), self.stream_maxlen,
+                  message.json_with_reply(reply), self.stream_maxlen,
                   claim or "", self.fingerprint_ttl, command_id, REPLY_TTL_SECONDS, *(gate.args if gate else ()))
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
@@ -106,7 +106,7 @@ class AsyncCommandBus:
                 raise CommandIdReused(command_id)
             return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
-            outcome, events = parse_reply(popped[1])
+            outcome, events = reply_values(popped[1])
             return Settled(outcome, events)
         found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
         return Settled(found, []) if found is not None else None

@@ -220,8 +220,10 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
         raise RuleError("command_id must be a string of 1 to 80 characters", code="invalid_request")
     scoped = scoped_command_id(game_id, command.seat, client_id)
     body = command.model_dump(mode="json")
-    message = CommandMessage.of(game_id, scoped, command, seat=command.seat, actor=actor,
-                                expected_version=expected_version)
+    # built from the body already dumped, unvalidated: every field is as the model says (CommandMessage.of would
+    # dump the command a second time and validate what it built)
+    message = CommandMessage.model_construct(game_id=game_id, command_id=scoped, command={
+        k: v for k, v in body.items() if k != "seat"}, seat=command.seat, actor=actor, expected_version=expected_version)
     try:
         settled = await bus.submit_and_wait(message, root.settings.command_wait_seconds, body,
                                             claim=command_fingerprint(body, expected_version), gate=gate)
@@ -230,7 +232,7 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
     poll = poll_path(game_id, client_id)
     if settled is None:
         return Queued(game_id=game_id, command_id=client_id, poll=poll)
-    events = [Envelope.trusted(raw) for raw in settled.events]
+    events = [Envelope.trusted_values(values) for values in settled.events]
     if settled.outcome.accepted and not events:  # an outcome the id had already: its events from the log
         events = await bus.read(game_id, settled.outcome.from_version, settled.outcome.version)
     return result_of(settled.outcome, game_id, client_id, poll, events)
