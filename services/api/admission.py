@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.exceptions import NoScriptError
 
 from domain.core.lifecycle import GameRecord
@@ -174,7 +173,7 @@ def ready(ctx: Any, call: Call, game_id: str) -> Ready | None:
     apart). Nothing here is trusted as it is: the gate checks the token's record and the game's version
     in the step that queues the command."""
     parts = ctx.loop_parts()
-    if parts.counters is not parts.redis or isinstance(parts.redis, AsyncRedisCluster):
+    if not parts.one_server:
         return None
     try:
         token = token_of(call.authorization)
