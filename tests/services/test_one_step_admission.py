@@ -151,3 +151,27 @@ def test_a_spent_rate_is_refused_by_the_gate(service, clients, settings, long_wa
         codes = [_move(api, g, ann, amount=1).status_code for _ in range(3)]
         assert codes == [200, 409, 429]  # a move, one refused by the rules (it counts), then none left
         assert len(long_ways) == seen + (0 if _one_step(clients) else 3)  # refused by the gate itself
+
+
+def test_a_seat_taken_after_the_record_was_cached_is_the_takers(service, clients, settings, long_ways):
+    """The cached record says the seat is open: checked on it, the move is refused locally, so it is admitted
+    the long way, on the record at the log's head, where the seat is the joiner's."""
+    first, second = _apps(clients, settings, 2)
+    with first, second:
+        ann = first.post("/players", json={"name": "Ann"}).json()["token"]
+        bob = first.post("/players", json={"name": "Bob"}).json()["token"]
+        created = settled(first, first.post("/games", headers=bearer(ann), json={
+            "game": "counter", "options": {"target": 50}, "seats": [{"me": True}, {}]}))
+        assert created.status_code in (200, 201), created.text
+        g = created.json()["game_id"]
+        wait_for(first, f"/games/{g}", until=lambda b: "version" in b, timeout=120)
+        early = _move(first, g, bob)  # bob holds no seat yet; first now knows his token and the open seat
+        assert (early.status_code, early.json()["code"]) == (403, "not_your_seat")
+        joined = second.post(f"/games/{g}/join", headers=bearer(bob), json={})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+        wait_for(second, f"/games/{g}", until=lambda b: b.get("status") == "active", timeout=120)
+        assert _move(second, g, ann).status_code == 200  # through the other process: first's record is behind
+        seen = len(long_ways)
+        moved = _move(first, g, bob)
+        assert moved.status_code == 200, moved.text
+        assert len(long_ways) == seen + 1
