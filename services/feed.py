@@ -34,6 +34,10 @@ FEED_ROLES: tuple[str, ...] = ("projector", "reactor")
 """Every role that follows the feeds: a feed is trimmed behind the lowest of their checkpoints, so a new
 kind of follower must be named here (else the feed is trimmed past what it has not read)."""
 TRIM_EVERY_SECONDS = 5.0
+CHECKPOINT_LAG_SECONDS = 1.0
+"""How long a follower may keep a checkpoint in memory only (:meth:`FeedFollower.save_checkpoints` with
+``defer``): a batch that writes nothing else then costs no round trip of its own. A restart or a lease that moves
+rereads at most this much of the feed, which handling twice makes harmless."""
 
 
 def _rewound(entry_id: str, ms: int) -> str:
@@ -65,6 +69,8 @@ class FeedFollower:
         self._checkpoints: dict[int, str] = {}
         self._trimmed_at = time.monotonic()
         self._rewind_ms = 0  # after an outage: resume this far before the stored checkpoints
+        self._unsaved: dict[int, Any] = {}  # checkpoints handled but not written yet (deferred), by shard
+        self._saved_at = time.monotonic()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
         raise NotImplementedError
@@ -89,6 +95,7 @@ class FeedFollower:
             ride_out(self.role, turn, stop, self.lost_redis)
         finally:
             try:
+                self.flush_checkpoints()
                 self.leases.release_all()
             except UNAVAILABLE:  # they lapse by themselves
                 pass
@@ -103,12 +110,14 @@ class FeedFollower:
         little before the checkpoints (writes made just before a failover may be gone)."""
         self.forget()
         self._checkpoints.clear()
+        self._unsaved.clear()
         self._rewind_ms = int(getattr(self.settings, "feed_rewind_seconds", 0) * 1000)
 
     def step(self, block_ms: int = 0, count: int = 500) -> int:
         if self.leases.refresh():
             self.forget()
             self._checkpoints.clear()  # another follower may have moved them while we did not own the shard
+            self._unsaved.clear()  # reread from the stored ones: what they cover is handled again, harmlessly
         if not self.leases.owned:
             return 0
         streams = {}
@@ -122,6 +131,8 @@ class FeedFollower:
         batches = [(shard_of(stream), entries) for stream, entries in reply or [] if entries]
         if batches:
             self.handle_batch(batches)
+        elif self._unsaved and time.monotonic() - self._saved_at >= CHECKPOINT_LAG_SECONDS:
+            self.flush_checkpoints()  # quiet now: what was deferred is written
         handled = sum(len(entries) for _, entries in batches)
         if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
             self.trim()
@@ -137,6 +148,7 @@ class FeedFollower:
         total = 0
         while (n := self.step()) > 0:
             total += n
+        self.flush_checkpoints()  # caught up: every checkpoint written
         return total
 
     def save_checkpoint(self, shard: int, entry_id: Any, pipe: Any = None) -> None:
@@ -144,16 +156,33 @@ class FeedFollower:
         (pipe or self.redis).set(self.keys.checkpoint(self.role, shard), entry_id)
         self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
 
-    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any) -> None:
+    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any, defer: bool = False) -> None:
         """:meth:`save_checkpoint` of several shards in one command (one per shard on a cluster: each shard's
-        checkpoint has its slot)."""
+        checkpoint has its slot). ``defer``: the batch writes nothing else, so unless the last write is
+        :data:`CHECKPOINT_LAG_SECONDS` old the checkpoints are only kept (the next read starts from them) and
+        written with a later batch: at most that much of the feed is read again after a restart."""
+        for shard, entry_id in entry_ids.items():
+            self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+        if defer and time.monotonic() - self._saved_at < CHECKPOINT_LAG_SECONDS:
+            self._unsaved.update(entry_ids)
+            return
+        if self._unsaved:
+            entry_ids = {**self._unsaved, **entry_ids}
+            self._unsaved.clear()
+        self._saved_at = time.monotonic()
         if is_cluster(self.redis) or len(entry_ids) == 1:
             for shard, entry_id in entry_ids.items():
                 self.save_checkpoint(shard, entry_id, pipe)
             return
         pipe.mset({self.keys.checkpoint(self.role, shard): entry_id for shard, entry_id in entry_ids.items()})
-        for shard, entry_id in entry_ids.items():
-            self._checkpoints[shard] = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+
+    def flush_checkpoints(self) -> None:
+        """Write the checkpoints kept in memory only (see :meth:`save_checkpoints`)."""
+        if self._unsaved:
+            pipe = self.redis.pipeline(transaction=False)
+            self.save_checkpoints({}, pipe)
+            pipe.execute()
 
     def forget_checkpoints(self) -> None:
         self._checkpoints.clear()
+        self._unsaved.clear()

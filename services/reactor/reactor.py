@@ -131,7 +131,9 @@ class Reactor(FeedFollower):
                 self.react(game_id, tails.get(game_id))
             self.enqueue_many(self._specs)
             self.async_play.send_your_turns()
-            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
+            # a batch that writes nothing else keeps its checkpoints in memory a moment (no round trip of its own)
+            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe,
+                                  defer=not writes.pending())
             writes.execute()
         except BaseException:
             self.unwatched.clear()  # the batch's removals from the watch may not have been written
