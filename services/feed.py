@@ -20,6 +20,7 @@ import threading
 import time
 from typing import Any
 
+import orjson
 import redis
 
 from .aggregates import Repository
@@ -34,6 +35,8 @@ FEED_ROLES: tuple[str, ...] = ("projector", "reactor")
 """Every role that follows the feeds: a feed is trimmed behind the lowest of their checkpoints, so a new
 kind of follower must be named here (else the feed is trimmed past what it has not read)."""
 TRIM_EVERY_SECONDS = 5.0
+LINGER_FROM = 2
+"""Entries one read must return before a follower with a linger (``<role>_linger_ms``) waits before its next."""
 CHECKPOINT_LAG_SECONDS = 1.0
 """How long a follower may keep a checkpoint in memory only (:meth:`FeedFollower.save_checkpoints` with
 ``defer``): a batch that writes nothing else then costs no round trip of its own. A restart or a lease that moves
@@ -52,6 +55,37 @@ def shard_of(stream: Any) -> int:
     """The shard number in a stream key's hash tag (``...{s7}``)."""
     name = stream.decode() if isinstance(stream, bytes) else stream
     return int(name.rsplit("{s", 1)[1].rstrip("}"))
+
+
+Carried = dict[str, list[tuple[int, int, bytes | None]]]
+"""Per game, what its feed entries of a batch announce: (first version, last version, the events they carry as a
+JSON array, or None when they carry none)."""
+
+
+def carried_events(batches: list[tuple[int, list[Any]]]) -> Carried:
+    """The versions and events the feed entries of a batch announce, per game, in feed order."""
+    found: Carried = {}
+    for _, entries in batches:
+        for _, fields in entries:
+            first, last = int(fields.get(b"f", 0)), int(fields.get(b"t", 0))
+            found.setdefault(fields[b"g"].decode(), []).append((first, last, fields.get(b"e") if first else None))
+    return found
+
+
+def events_after(version: int, announced: list[tuple[int, int, bytes | None]]) -> list[dict[str, Any]] | None:
+    """The events after ``version`` up to the last one the entries announce, decoded, when the entries carry them
+    all without a gap ([] when they announce nothing later); None when a read of the log is needed (an entry
+    without its events, a stretch no entry covers: an earlier entry not seen, or a record that is behind)."""
+    docs: list[dict[str, Any]] = []
+    at = version
+    for first, last, events in sorted(announced, key=lambda item: item[0]):
+        if last <= at:
+            continue  # folded already (an entry seen twice, or read ahead)
+        if first != at + 1 or events is None:
+            return None
+        docs += orjson.loads(events)
+        at = last
+    return docs
 
 
 class FeedFollower:
@@ -85,10 +119,16 @@ class FeedFollower:
         """Called once per loop turn (periodic work)."""
 
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
+        linger = max(0, int(getattr(self.settings, f"{self.role}_linger_ms", 0))) / 1000
+
         def turn() -> None:
-            if self.step(block_ms=block_ms) == 0 and not self.leases.owned:
+            started = time.monotonic()
+            handled = self.step(block_ms=block_ms)
+            if handled == 0 and not self.leases.owned:
                 time.sleep(0.05)
             self.idle()
+            if linger and handled >= LINGER_FROM:  # several games at once: the next read waits for more
+                stop.wait(linger - (time.monotonic() - started))
 
         tune_for_throughput()
         try:
