@@ -248,6 +248,10 @@ class AsyncRecords:
         loaded = await to_thread.run_sync(Repository(self.store, cache_size=1).current, game_id)
         return self._put(game_id, loaded)
 
+    def peek(self, game_id: str) -> Loaded | None:
+        """The cached record as it is (maybe behind the log: whoever relies on it checks the version)."""
+        return self._cache.get(game_id)
+
     def advance(self, game_id: str, from_version: int, envelopes: list[Envelope]) -> Loaded | None:
         """Fold the events of one command settled at ``from_version`` (those its reply carried), when the
         cached record is exactly there; returns the record then, else None (the next read catches up)."""
