@@ -31,6 +31,10 @@ from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 from .segments import Block, decode, encode, needs_previous
 
+FEED_EVENTS_MAX = 16_384
+"""Bytes of envelopes a feed entry carries along (``e``); a command whose events are more is announced without
+them, and the followers read those from the log."""
+
 REPLY_TTL_SECONDS = 60
 """A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
 
@@ -188,6 +192,15 @@ class AppendResult:
     record: dict[str, Any] | None = None  # the original command record ("dup") or rejection ("refused")
 
 
+def _feed_flags(envelopes: list[Envelope]) -> list[bytes]:
+    """The append script's last arguments for an append: whether a kernel event is among the events (the feed
+    entry's ``k``: the reactor skips what cannot concern it) and whether the feed entry carries the events (not
+    when they are many: the followers then read them from the log). See append.lua."""
+    kernel = any(env.type in KERNEL_EVENTS for env in envelopes)
+    carried = sum(len(env.to_json()) for env in envelopes) <= FEED_EVENTS_MAX
+    return [b"1" if kernel else b"0", b"1" if carried else b"0"]
+
+
 _REDIRECTS = (redis.exceptions.AskError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)
 """Replies of a cluster node whose slots moved or that lost its master (a failover under way)."""
 
@@ -235,8 +248,8 @@ class EventStore:
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             args.append(settled_digest(req.command_id))
-            if not req.reject:  # the feed entry says whether a kernel event is among them (see append.lua)
-                args.append(b"1" if any(env.type in KERNEL_EVENTS for env in req.envelopes) else b"0")
+            if not req.reject:
+                args += _feed_flags(req.envelopes)
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
             calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),

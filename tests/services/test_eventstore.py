@@ -67,7 +67,21 @@ def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
     envs = _envelopes("g1", 0, GENESIS_HASH, 2)
     store.append("g1", 0, "c1", {}, envs)
     feed = client.xrange(store.keys.feed(store.keys.shard("g1")))
-    assert len(feed) == 1 and feed[0][1] == {b"g": b"g1", b"f": b"1", b"t": b"2", b"k": b"0"}  # no kernel event
+    assert len(feed) == 1
+    fields = feed[0][1]
+    carried = fields.pop(b"e")  # the events ride along, byte for byte as in the log
+    assert fields == {b"g": b"g1", b"f": b"1", b"t": b"2", b"k": b"0"}  # no kernel event
+    assert orjson.loads(carried) == [orjson.loads(env.to_json()) for env in envs]
+    assert [orjson.loads(raw) for raw in store.read_raw("g1")] == orjson.loads(carried)
+
+
+def test_a_feed_entry_leaves_out_events_past_the_limit(store, client, monkeypatch):
+    from services.eventstore import store as store_module
+
+    monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 10)
+    store.append("g1", 0, "c1", {}, _envelopes("g1", 0, GENESIS_HASH, 2))
+    (_, fields), = client.xrange(store.keys.feed(store.keys.shard("g1")))
+    assert b"e" not in fields and fields[b"t"] == b"2"  # announced only: the followers read the log
 
 
 def test_hash_chain_verifies_and_an_edited_event_is_detected(store, client):
