@@ -1,9 +1,12 @@
 """Kernel benchmark against a real Redis: prints figures, asserts nothing.
 
-    .venv/bin/python bench/kernel_bench.py [--redis-url redis://127.0.0.1:6379/N | --port 18410] [--commands 20000]
+    .venv/bin/python bench/kernel_bench.py [--redis-url redis://127.0.0.1:6379/N | --port 18410] [--aof-always]
+                                           [--commands 20000]
 
 Without ``--redis-url`` (or ``BENCH_REDIS_URL``) it starts a private redis-server of its own (no persistence)
 on ``--port`` in a temporary directory and stops it at the end, so it never writes into a shared database.
+With ``--aof-always`` that server is the one ``bench/load_bench.py`` starts (``own_redis``: AOF fsynced on
+every write, as deployed), so the kernel's latency compares with the HTTP path's at the same durability.
 
 Figures:
 * raw XADD rate of this Redis (one client, sequential and pipelined) for scale;
@@ -240,9 +243,21 @@ def main() -> None:
     parser.add_argument("--redis-url", "--redis", dest="redis", default=os.environ.get("BENCH_REDIS_URL"),
                         help="an existing server and database (default: a private redis-server)")
     parser.add_argument("--port", type=int, default=18410, help="port of the private redis-server")
+    parser.add_argument("--aof-always", action="store_true",
+                        help="the private redis-server with AOF fsynced on every write (load_bench's own_redis)")
     parser.add_argument("--commands", type=int, default=20_000)
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
+    if args.aof_always:
+        if args.redis is not None:
+            raise SystemExit("--aof-always starts its own server: leave out --redis-url (and BENCH_REDIS_URL)")
+        from load_bench import own_redis
+
+        with own_redis(args.port) as url:
+            args.redis = url
+            print("# private redis-server with appendonly yes, appendfsync always (as load_bench's)", flush=True)
+            bench(args)
+        return
     server = None
     if args.redis is None:
         from redis_calls import start_server

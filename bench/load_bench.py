@@ -1,11 +1,14 @@
 """Closed-loop HTTP load benchmark: prints figures, asserts nothing.
 
     .venv/bin/python bench/load_bench.py [--clients 1,4,16,64] [--seconds 10] [--api-workers 2]
-                                         [--redis URL] [--api-port PORT] [--bgio DIR] [--lean]
+                                         [--redis URL] [--api-port PORT] [--bgio DIR] [--legal-first]
                                          [--by-part] [--profile]
 
-Each client plays its own Carcassonne game with two human seats over HTTP: it reads ``/legal`` for the seat
-to act, posts one of those commands, and repeats (a new game when one ends). Every part runs as its own
+Each client plays its own Carcassonne game with two human seats over HTTP: it posts one of the legal commands
+of the seat to act, and repeats (a new game when one ends). The legal commands come with the answer to the
+previous move while the same seat is still to act; otherwise (the turn passed) the client reads ``/legal`` for
+the seat now to act: about one GET per turn of two commands. ``--legal-first`` reads ``/legal`` before every
+move instead, as the issue's first table did. Every part runs as its own
 process (``taproom api --workers N``, processor, projector, reactor, worker) on a Redis with AOF fsynced on
 every write, as ``deploy/redis.conf`` has it: without ``--redis`` the benchmark starts its own redis-server on
 a free loopback port (``appendonly yes``, ``appendfsync always``) in a temporary directory.
@@ -74,15 +77,20 @@ def wait_port(port: int, timeout: float = 30.0) -> None:
 
 # -- processes -------------------------------------------------------------------------------------------------
 @contextlib.contextmanager
-def own_redis() -> Iterator[str]:
-    """A private redis-server with AOF fsynced on every write (deploy/redis.conf), on a free loopback port."""
+def own_redis(port: int = 0) -> Iterator[str]:
+    """A private redis-server with AOF fsynced on every write (deploy/redis.conf), on ``port`` (0: a free
+    loopback port). ``bench/kernel_bench.py --aof-always`` runs on the same server, for a same-durability
+    comparison of the kernel's latency with the HTTP path's."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise SystemExit("redis-server is not on PATH: install it or pass --redis URL")
     directory = tempfile.mkdtemp(prefix="taproom-load-")
-    port = free_port()
+    port = port or free_port()
     proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
                              "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+                             # no automatic AOF rewrite: it would shrink the file mid-window and make the
+                             # bytes-written-per-command figure negative (seen at 16 clients)
+                             "--auto-aof-rewrite-percentage", "0",
                              "--logfile", os.path.join(directory, "redis.log")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -490,9 +498,13 @@ def main() -> None:
     parser.add_argument("--api-workers", type=int, default=2, help="API processes (taproom api --workers N)")
     parser.add_argument("--api-port", type=int, default=0, help="the API's port (default: a free one)")
     parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
+    parser.add_argument("--redis-port", type=int, default=0, help="port of the Redis it starts (default: a free one)")
     parser.add_argument("--bgio", default=None, help="folder of the boardgame.io peer, npm-installed (optional)")
-    parser.add_argument("--lean", action="store_true",
-                        help="skip /legal when the POST answer carries the caller's legal commands")
+    parser.add_argument("--legal-first", dest="lean", action="store_false",
+                        help="read /legal before every move (the issue's first closed loop); by default a client "
+                             "moves on the legal commands a POST answer carries and reads /legal only when it "
+                             "carries none (the turn passed to the other seat, whose token the client also holds)")
+    parser.add_argument("--lean", dest="lean", action="store_true", help=argparse.SUPPRESS)  # the default now
     parser.add_argument("--json", action="store_true", help="one JSON line per run instead of the table")
     parser.add_argument("--by-part", action="store_true", help="print the CPU per command of each part")
     parser.add_argument("--profile", action="store_true",
@@ -501,7 +513,7 @@ def main() -> None:
     counts = [int(c) for c in args.clients.split(",")]
 
     with contextlib.ExitStack() as stack:
-        url = args.redis or stack.enter_context(own_redis())
+        url = args.redis or stack.enter_context(own_redis(args.redis_port))
         client = redis.Redis.from_url(url)
         aof = client.config_get("appendonly").get("appendonly"), client.config_get("appendfsync").get("appendfsync")
         if args.profile and args.api_workers != 1:
@@ -519,7 +531,8 @@ def main() -> None:
             wait_port(bgio_port + 1)
         time.sleep(1.0)
         print(f"# Taproom: {args.api_workers} API process(es), Redis appendonly={aof[0]} appendfsync={aof[1]}; "
-              f"{args.seconds:.0f} s per run after {WARMUP_SECONDS:.0f} s warm-up; {os.cpu_count()} cores", flush=True)
+              f"{args.seconds:.0f} s per run after {WARMUP_SECONDS:.0f} s warm-up; {os.cpu_count()} cores; "
+              f"{'lean loop (legal from the answers)' if args.lean else '/legal before every move'}", flush=True)
         rows = []
         for count in counts:
             mine = measure_taproom(service, client, count, args.seconds, args.lean)
@@ -542,7 +555,8 @@ def main() -> None:
 
 def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:
     text = (f"{mine['clients']:3d} clients: {mine['commands_per_s']:8.1f} commands/s, POST p50 {mine['post_p50_ms']:7.2f} "
-            f"p99 {mine['post_p99_ms']:7.2f} ms, /legal p50 {mine['legal_p50_ms']:6.2f} ms, API CPU "
+            f"p99 {mine['post_p99_ms']:7.2f} ms, /legal p50 {mine['legal_p50_ms']:6.2f} ms "
+            f"({mine['gets_per_command']:.2f} per command), API CPU "
             f"{mine['api_cpu_ms_per_command']:5.2f} ms/command (all parts {mine['all_cpu_ms_per_command']:5.2f}), "
             f"{mine['redis_calls_per_command']:5.1f} Redis calls/command, {mine['aof_bytes_per_command']} AOF bytes/command; "
             f"{mine['queued']} queued, "

@@ -118,14 +118,16 @@ class Repository:
         return base, found
 
     def advance(self, game_id: str, since: int | None, probe: Callable[[GameRecord], T],
-                tail: tuple[int, list[bytes]] | None = None) -> tuple[Loaded, list[tuple[int, float, T]]]:
+                tail: tuple[int, list[bytes] | list[dict[str, Any]]] | None = None
+                ) -> tuple[Loaded, list[tuple[int, float, T]]]:
         """The head record, and ``(version, ts, probe(record))`` after every command after ``since``.
 
         The reactor's turn clocks need each state a game passed through, not only the head (a seat may
         finish its turn and be to act again before anyone looks). When the cached record is already
         past ``since`` (another caller moved it on), it is rebuilt from a snapshot at or before
         ``since``, else from the log's start. ``since`` None: the steps of whatever is folded now. ``tail``
-        (version, envelopes after it): the log read ahead, used when the cached record is at that version.
+        (version, envelopes after it, raw or decoded): the log read ahead, used when the cached record is at that
+        version.
         """
         loaded = self._cache.get(game_id)
         if loaded is None or (since is not None and loaded.version > since):
@@ -143,10 +145,15 @@ class Repository:
                 steps.append((version, ts, probe(record)))
 
         if tail is not None and tail[0] == loaded.version and loaded.record is not None:
-            raw = tail[1]
+            items = tail[1]
+            if items and isinstance(items[0], dict):  # decoded already (carried by the feed entries)
+                loaded = fold_docs(loaded, game_id, items, observe)  # type: ignore[arg-type]
+                self.put(game_id, loaded)
+                return loaded, steps
+            raw = items
         else:
             raw = self.store.read_raw(game_id, after=loaded.version)
-        loaded = fold_raw(loaded, game_id, raw, observe)
+        loaded = fold_raw(loaded, game_id, raw, observe)  # type: ignore[arg-type]
         self.put(game_id, loaded)
         return loaded, steps
 
@@ -240,6 +247,10 @@ class AsyncRecords:
             raise RuntimeError("AsyncRecords needs the event store to read a compacted or archived log")
         loaded = await to_thread.run_sync(Repository(self.store, cache_size=1).current, game_id)
         return self._put(game_id, loaded)
+
+    def peek(self, game_id: str) -> Loaded | None:
+        """The cached record as it is (maybe behind the log: whoever relies on it checks the version)."""
+        return self._cache.get(game_id)
 
     def advance(self, game_id: str, from_version: int, envelopes: list[Envelope]) -> Loaded | None:
         """Fold the events of one command settled at ``from_version`` (those its reply carried), when the

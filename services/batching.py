@@ -50,6 +50,10 @@ class BatchWrites:
             self._scripts.append(script)
         return None
 
+    def pending(self) -> bool:
+        """Whether writes wait for :meth:`execute`."""
+        return len(self.pipe) > 0
+
     def execute(self) -> None:
         if len(self.pipe):
             run_scripts(self.pipe, self._scripts)

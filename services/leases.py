@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import redis
 
 from .eventstore import Keys
+from .eventstore.store import run_scripts
+from .redisconn import is_cluster
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -49,12 +52,14 @@ class ShardLeases:
         self._next_refresh = time.monotonic() + self.lease_ms / 4000
         now = int(time.time() * 1000)
         members = self.keys.members(self.role)
-        self.redis.zadd(members, {self.owner: now})
-        self.redis.zremrangebyscore(members, 0, now - self.lease_ms)
-        alive = max(1, self.redis.zcard(members))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(members, {self.owner: now})
+        pipe.zremrangebyscore(members, 0, now - self.lease_ms)
+        pipe.zcard(members)
+        alive = max(1, pipe.execute()[-1])
         target = math.ceil(len(self.candidates) / alive)
-        for shard in list(self.owned):
-            if not self._renew(keys=[self.keys.lease(self.role, shard)], args=[self.owner, self.lease_ms]):
+        for shard, renewed in zip(sorted(self.owned), self._renew_all(sorted(self.owned))):
+            if not renewed:
                 self.owned.discard(shard)
         while len(self.owned) > target:
             shard = max(self.owned)
@@ -69,6 +74,20 @@ class ShardLeases:
                 self.owned.add(shard)
                 acquired.add(shard)
         return acquired
+
+    def _renew_all(self, shards: list[int]) -> list[Any]:
+        """Renew the leases of ``shards`` (whether each is still ours): one round trip for all of them on one
+        server (a lease held by a process renews every quarter lease, with each of its shards); one call each on
+        a cluster, whose pipelines refuse EVALSHA (the leases' keys are in different slots anyway)."""
+        if not shards:
+            return []
+        keys = [self.keys.lease(self.role, shard) for shard in shards]
+        if is_cluster(self.redis):
+            return [self._renew(keys=[key], args=[self.owner, self.lease_ms]) for key in keys]
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.evalsha(self._renew.sha, 1, key, self.owner, self.lease_ms)  # type: ignore[attr-defined]
+        return run_scripts(pipe, [self._renew])
 
     def release_all(self) -> None:
         for shard in self.owned:

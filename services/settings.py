@@ -206,6 +206,14 @@ class ProcessSettings(_Section):
     max_deliveries: int = 3
     """A command that crashed the processor this many times becomes a dead letter."""
     aggregate_cache_size: int = 2048
+    reactor_linger_ms: int = 20
+    """Under load the reactor reads the feeds at most this often: after a read that returned two entries or more
+    (several games moving at once) it waits out the rest of this before the next. Each read costs a round
+    trip and a wake-up whatever it brings, and most entries concern the reactor not at all (human seats, no
+    clock), so fewer, fuller reads are most of its CPU; a lone game (one entry a read) never waits. 0: read
+    as fast as entries come."""
+    projector_linger_ms: int = 0
+    """The same for the projector (0: off). It delays the read models by up to this much under load."""
     log_json: bool | None = None
     """JSON logs; default: JSON unless stderr is a terminal."""
     log_level: str = "INFO"

@@ -6,7 +6,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
@@ -15,6 +15,7 @@ import redis.asyncio
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from redis.asyncio import Redis as AsyncRedis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from domain.core.lifecycle import GameRecord
 from projections import read_models
@@ -160,6 +161,13 @@ class LoopParts:
     records: AsyncRecords
     bus: AsyncCommandBus
     counters: AsyncRedis
+    one_server: bool = field(init=False)
+    """Whether the rate counters and the event store are one plain server (not a cluster): a command can then
+    be admitted and queued by one script (``services/api/gate.lua``). Known once: an ``isinstance`` against
+    the cluster client (a typing Protocol underneath) cost a tenth of the API's CPU when asked per request."""
+
+    def __post_init__(self) -> None:
+        self.one_server = self.counters is self.redis and not isinstance(self.redis, AsyncRedisCluster)
 
 
 class KeyedLocks:

@@ -28,7 +28,7 @@ from domain.core.lifecycle import (
 )
 from domain.core.seating import bot_seat_names
 
-from ..async_commands import AsyncCommandBus, CommandIdReused
+from ..async_commands import AsyncCommandBus, CommandIdReused, Gate
 from ..bootstrap import Root
 from ..bots import LEVELS
 from ..commands import CommandMessage
@@ -208,27 +208,31 @@ def submit_command(root: Root, game_id: str, command: Command, *, actor: str, co
 
 
 async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, command: Command, *, actor: str,
-                               command_id: str | None = None, expected_version: int | None = None) -> CommandResult:
+                               command_id: str | None = None, expected_version: int | None = None,
+                               gate: Gate | None = None) -> CommandResult:
     """:func:`submit_command` on the event loop (``redis.asyncio``, for the API's hot path): the command id is
     claimed, the command queued and its outcome awaited in one round trip, and the processor hands the
-    outcome over with the events it caused (no polling, no read of the log)."""
+    outcome over with the events it caused (no polling, no read of the log). ``gate``: see
+    :meth:`AsyncCommandBus.submit_and_wait` (:class:`Gated` when it keeps the command out)."""
     check_player_command_type(command.type)
     client_id = command_id or uuid.uuid4().hex
     if not 1 <= len(client_id) <= 80:
         raise RuleError("command_id must be a string of 1 to 80 characters", code="invalid_request")
     scoped = scoped_command_id(game_id, command.seat, client_id)
     body = command.model_dump(mode="json")
-    message = CommandMessage.of(game_id, scoped, command, seat=command.seat, actor=actor,
-                                expected_version=expected_version)
+    # built from the body already dumped, unvalidated: every field is as the model says (CommandMessage.of would
+    # dump the command a second time and validate what it built)
+    message = CommandMessage.model_construct(game_id=game_id, command_id=scoped, command={
+        k: v for k, v in body.items() if k != "seat"}, seat=command.seat, actor=actor, expected_version=expected_version)
     try:
         settled = await bus.submit_and_wait(message, root.settings.command_wait_seconds, body,
-                                            claim=command_fingerprint(body, expected_version))
+                                            claim=command_fingerprint(body, expected_version), gate=gate)
     except CommandIdReused:
         raise _reused(scoped) from None
     poll = poll_path(game_id, client_id)
     if settled is None:
         return Queued(game_id=game_id, command_id=client_id, poll=poll)
-    events = [Envelope.trusted(raw) for raw in settled.events]
+    events = [Envelope.trusted_values(values) for values in settled.events]
     if settled.outcome.accepted and not events:  # an outcome the id had already: its events from the log
         events = await bus.read(game_id, settled.outcome.from_version, settled.outcome.version)
     return result_of(settled.outcome, game_id, client_id, poll, events)

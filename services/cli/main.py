@@ -37,8 +37,10 @@ def cli() -> None:
     """
 
 
-UVICORN = {"loop": "uvloop", "http": "httptools", "log_level": "warning"}
-"""The server's event loop and HTTP parser in C (``uvicorn[standard]``)."""
+UVICORN = {"loop": "uvloop", "http": "httptools", "log_level": "warning", "access_log": False}
+"""The server's event loop and HTTP parser in C (``uvicorn[standard]``). No access log: at the warning level
+nothing of it was written, yet uvicorn formatted each response's client address and quoted path for it (it
+checks the logger's handlers, not its level); the request metrics count every request by route and status."""
 
 
 def _run_api(host: str, port: int, processes: int, app: Any = None) -> None:

@@ -9,7 +9,9 @@
 --       10 kind ("append" | "reject"), 11 count N, 12 reply TTL seconds ("0": nobody waits on KEYS[9]),
 --       then N pairs (hash, envelope JSON), then the command id's digest in the settled-ids index (8 bytes),
 --       then (optional) "0" when none of the events is a kernel event (``taproom.*``: the game's status, seats or
---       pace unchanged), "1" otherwise: the feed entry carries it as ``k`` (the reactor skips what cannot concern it)
+--       pace unchanged), "1" otherwise: the feed entry carries it as ``k`` (the reactor skips what cannot concern it),
+--       then (optional) "1" when the feed entry is to carry the events too, as ``e`` (a JSON array of the
+--       envelopes): the projector and the reactor fold them without reading the log
 -- A waiting request gets the outcome pushed onto its own reply list (it waits with BLPOP), with the events:
 -- {"outcome": <outcome>, "events": [<envelope>, ...]}; the outcome key is then not written (the command
 -- records and the rejections hash keep every outcome for later look-ups).
@@ -66,7 +68,14 @@ else
   redis.call('HSET', KEYS[2], 'version', new_version, 'hash', last_hash)
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
   local kernel = ARGV[14 + 2 * n]
-  if kernel then
+  if kernel and ARGV[15 + 2 * n] == '1' then  -- the events ride along: a follower needs no read of the log
+    local events = {}
+    for i = 1, n do
+      events[i] = ARGV[12 + 2 * i]
+    end
+    redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version, 'k', kernel,
+               'e', '[' .. table.concat(events, ',') .. ']')
+  elseif kernel then
     redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version, 'k', kernel)
   else
     redis.call('XADD', KEYS[4], '*', 'g', ARGV[1], 'f', version + 1, 't', new_version)

@@ -29,8 +29,8 @@ if #rest > 0 then
 else
   redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[2]) + 1) .. '-0')
 end
-for i = 7, #ARGV do
-  redis.call('HDEL', KEYS[2], ARGV[i])
+if #ARGV >= 7 then  -- one HDEL for every id of the stretch
+  redis.call('HDEL', KEYS[2], unpack(ARGV, 7, #ARGV))
 end
 -- SET, not APPEND: an appended string keeps room to grow (up to twice its size)
 redis.call('SET', KEYS[4], (redis.call('GET', KEYS[4]) or '') .. ARGV[5])

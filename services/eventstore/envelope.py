@@ -59,7 +59,11 @@ class Envelope(BaseModel):
     @classmethod
     def trusted(cls, raw: bytes | str) -> Envelope:
         """Parse without validation: only for what this service itself wrote to its store."""
-        values = orjson.loads(raw)
+        return cls.trusted_values(orjson.loads(raw))
+
+    @classmethod
+    def trusted_values(cls, values: dict[str, Any]) -> Envelope:
+        """:meth:`trusted` of what is already parsed (an envelope a reply carried in its JSON)."""
         return cls._complete(values) if values.keys() == _FIELDS else cls.model_construct(**values)
 
     @classmethod
@@ -79,13 +83,15 @@ class Envelope(BaseModel):
 
     def redacted(self, seat: int | None, game_over: bool) -> dict[str, Any]:
         """What ``seat`` may see of this envelope: private fields hidden until the game ends."""
-        data = self.model_dump(exclude={"private_to", "private_fields"})
+        # every field is plain JSON data (no models inside): a shallow copy is its dump, without pydantic's walk
+        data = {k: v for k, v in self.__dict__.items() if k not in _UNSHOWN}
         if self.visibility == "private" and not game_over and (seat is None or seat not in self.private_to):
             data["payload"] = hide_fields(self.payload, self.private_fields)
         return data
 
 
 _FIELDS = frozenset(Envelope.model_fields)
+_UNSHOWN = frozenset({"private_to", "private_fields"})
 
 
 def decode_event(game_type: str, type_name: str, schema_version: int, payload: dict[str, Any]) -> Event:

@@ -11,6 +11,7 @@ version N" is a plain XRANGE.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 import zlib
@@ -30,6 +31,10 @@ from ..resilience import UNAVAILABLE, ReplicationShortfall
 from .envelope import GENESIS_HASH, Envelope
 from .keys import Keys
 from .segments import Block, decode, encode, needs_previous
+
+FEED_EVENTS_MAX = 16_384
+"""Bytes of envelopes a feed entry carries along (``e``); a command whose events are more is announced without
+them, and the followers read those from the log."""
 
 REPLY_TTL_SECONDS = 60
 """A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
@@ -188,6 +193,31 @@ class AppendResult:
     record: dict[str, Any] | None = None  # the original command record ("dup") or rejection ("refused")
 
 
+def _feed_flags(envelopes: list[Envelope]) -> list[bytes]:
+    """The append script's last arguments for an append: whether a kernel event is among the events (the feed
+    entry's ``k``: the reactor skips what cannot concern it) and whether the feed entry carries the events (not
+    when they are many: the followers then read them from the log). See append.lua."""
+    kernel = any(env.type in KERNEL_EVENTS for env in envelopes)
+    carried = sum(len(env.to_json()) for env in envelopes) <= FEED_EVENTS_MAX
+    return [b"1" if kernel else b"0", b"1" if carried else b"0"]
+
+
+RECENT_GAMES = 4096
+"""Games whose last appended stretch an event store keeps for their next compaction (past it, it forgets all)."""
+RECENT_EVENTS = 512
+"""Events of one game it keeps at most (far more than a stretch between two compactions)."""
+
+
+@dataclass
+class _Recent:
+    """The events one store appended to a game's stream from version ``first`` on (raw, in order) and their
+    commands' records as stored (by command id): what its next compaction moves, without reading it back."""
+
+    first: int
+    raws: list[bytes] = dataclasses.field(default_factory=list)
+    records: dict[bytes, bytes] = dataclasses.field(default_factory=dict)
+
+
 _REDIRECTS = (redis.exceptions.AskError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)
 """Replies of a cluster node whose slots moved or that lost its master (a failover under way)."""
 
@@ -209,6 +239,8 @@ class EventStore:
         self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
         self._trim = client.register_script(resources.files(__package__).joinpath("trim.lua").read_text())
         self._compact = client.register_script(resources.files(__package__).joinpath("compact.lua").read_text())
+        self._recent: dict[str, _Recent] = {}
+        """Per game, the stretch of its log this store appended last (see :class:`_Recent`)."""
 
     # -- writing -----------------------------------------------------------
     def append(self, game_id: str, expected_version: int, command_id: str, record: dict[str, Any],
@@ -235,8 +267,8 @@ class EventStore:
             for env in req.envelopes:
                 args += [env.hash, env.to_json()]
             args.append(settled_digest(req.command_id))
-            if not req.reject:  # the feed entry says whether a kernel event is among them (see append.lua)
-                args.append(b"1" if any(env.type in KERNEL_EVENTS for env in req.envelopes) else b"0")
+            if not req.reject:
+                args += _feed_flags(req.envelopes)
             shard = k.shard(req.game_id)
             outcome_key = k.outcome(req.game_id, req.command_id)
             calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
@@ -244,6 +276,9 @@ class EventStore:
                            req.reply or outcome_key, k.settled(req.game_id)], args))
         replies = self._run_cluster(calls, durable) if is_cluster(self.redis) else self._run(calls, durable)
         results = [self._result(reply) for reply in replies]
+        for req, (_, args), result in zip(requests, calls, results):
+            if result.status == "ok" and not req.reject:
+                self._remember(req, args[4])
         if durable:
             self._acknowledge([(req, res) for req, res in zip(requests, results) if res.status == "ok"])
         return results
@@ -486,29 +521,20 @@ class EventStore:
     def compact_many(self, upto: dict[str, int], snapshots: list[tuple[str, int, str, bytes, float]] = ()  # type: ignore[assignment]
                      ) -> dict[str, bool]:
         """:meth:`compact` for several games (game -> its ``upto``), with ``snapshots`` to save (the arguments
-        of :meth:`save_snapshot_bytes`): the stretches are read in one round trip and the segments and
+        of :meth:`save_snapshot_bytes`): the stretches are read in one round trip (if at all) and the segments and
         snapshots written in one (on a cluster, each compaction on its own). Each compaction stays atomic and
-        idempotent on its own; returns per game whether it moved anything."""
-        k = self.keys
+        idempotent on its own; returns per game whether it moved anything. A stretch this store appended itself
+        is not read back (see :meth:`_remember`)."""
         games = list(upto)
         moved = dict.fromkeys(games, False)
-        prepared: list[tuple[str, list[str], list[Any], bytes, Block]] = []
-        if games:
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id in games:
-                pipe.xrange(k.events(game_id), "-", f"{upto[game_id]}-1")
-                pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
-            replies = pipe.execute()
-            for game_id, entries, records in zip(games, replies[::2], replies[1::2]):
-                found = self._stretch(game_id, upto[game_id], entries, records)
-                if found is not None:
-                    prepared.append((game_id, *found))
+        prepared = self._stretches(upto) if games else []
         if not prepared and not snapshots:
             return moved
         if is_cluster(self.redis):  # its pipeline refuses EVALSHA: one script call each
             for game_id, keys, args, field, block in prepared:
                 if self._compact(keys=keys, args=args):
                     moved[game_id] = self._compacted(game_id, int(args[1]), field, block)
+                self._forget_recent(game_id, int(args[1]) if moved[game_id] else None)
             for snapshot in snapshots:
                 self.save_snapshot_bytes(*snapshot)
             return moved
@@ -521,7 +547,71 @@ class EventStore:
         for (game_id, _, args, field, block), reply in zip(prepared, replies):
             if reply:
                 moved[game_id] = self._compacted(game_id, int(args[1]), field, block)
+            self._forget_recent(game_id, int(args[1]) if reply else None)  # refused: read back next time
         return moved
+
+    def _stretches(self, upto: dict[str, int]) -> list[tuple[str, list[str], list[Any], bytes, Block]]:
+        """Per game, the compact script's keys and arguments for its stretch up to ``upto`` (and the segment's field
+        and block): from what this store appended when it holds it, else read back in one round trip."""
+        k = self.keys
+        games = list(upto)
+        prepared: list[tuple[str, list[str], list[Any], bytes, Block]] = []
+        known = {game_id: held for game_id in games if (held := self._from_recent(game_id, upto[game_id]))}
+        unknown = [game_id for game_id in games if game_id not in known]
+        if unknown:  # what this store did not append (or no longer holds) is read back
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in unknown:
+                pipe.xrange(k.events(game_id), "-", f"{upto[game_id]}-1")
+                pipe.hgetall(k.commands(game_id))  # the records of the commands still in the stream, and a few more
+            replies = pipe.execute()
+            known.update({game_id: (entries, records)
+                          for game_id, entries, records in zip(unknown, replies[::2], replies[1::2])})
+        for game_id in games:
+            stretch = self._stretch(game_id, upto[game_id], *known[game_id])
+            if stretch is not None:
+                prepared.append((game_id, *stretch))
+        return prepared
+
+    def _remember(self, req: AppendRequest, record: bytes) -> None:
+        """Keep what an append wrote to the stream (its envelopes and its command's record, as stored) for the
+        compaction of that stretch (:meth:`compact_many` then reads nothing back)."""
+        recent = self._recent.get(req.game_id)
+        if recent is None or recent.first + len(recent.raws) != req.expected_version + 1:
+            recent = _Recent(req.expected_version + 1)
+            if len(self._recent) >= RECENT_GAMES:
+                self._recent.clear()
+            self._recent[req.game_id] = recent
+        recent.raws += [env.to_json() for env in req.envelopes]
+        recent.records[req.command_id.encode()] = record
+        if len(recent.raws) > RECENT_EVENTS:  # compactions are off, or keep failing: forget it
+            del self._recent[req.game_id]
+
+    def _from_recent(self, game_id: str, upto: int) -> tuple[list[Any], dict[bytes, bytes]] | None:
+        """The stream's entries up to ``upto`` and their commands' records as this store appended them, when
+        it holds them all from where the stream starts (None: read them): from the first version, or right after
+        the segment this process wrote last. The compact script checks the stream starts and ends there."""
+        recent = self._recent.get(game_id)
+        if recent is None or upto < recent.first or upto >= recent.first + len(recent.raws):
+            return None
+        if recent.first > 1 and SEGMENTS.last(self.keys.prefix, game_id, recent.first - 1) is None:
+            return None
+        entries = [(f"{version}-1".encode(), {b"e": raw})
+                   for version, raw in enumerate(recent.raws[:upto - recent.first + 1], start=recent.first)]
+        return entries, recent.records
+
+    def _forget_recent(self, game_id: str, upto: int | None) -> None:
+        """After a compaction up to ``upto`` the stretch it moved is not kept (None: forget the game's)."""
+        recent = self._recent.get(game_id)
+        if recent is None:
+            return
+        if upto is None or upto >= recent.first + len(recent.raws) - 1 or upto < recent.first - 1:
+            del self._recent[game_id]
+            return
+        moved = upto - recent.first + 1
+        for raw in recent.raws[:moved]:
+            recent.records.pop(orjson.loads(raw)["command_id"].encode(), None)
+        del recent.raws[:moved]
+        recent.first = upto + 1
 
     def _compacted(self, game_id: str, upto: int, field: bytes, block: Block) -> bool:
         SEGMENTS.put((self.keys.prefix, game_id, field), block)

@@ -22,7 +22,7 @@ from projections import read_models
 
 from ..aggregates import Loaded, fold_docs
 from ..eventstore import GENESIS_HASH
-from ..feed import FeedFollower
+from ..feed import FeedFollower, carried_events, events_after
 from ..redisconn import is_cluster
 from ..settings import Settings
 
@@ -63,18 +63,32 @@ class Projector(FeedFollower):
         self.handle_batch([(shard, entries)])
 
     def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
-        """Every game the entries name, at the head of its log: the logs' new events read in one round trip,
-        every read model and the checkpoints they cover written in another."""
+        """Every game the entries name, at the last version they announce: the events folded from the entries
+        themselves when they carry them (``e``, see append.lua) and the record here is where they start, else
+        the logs' new events read in one round trip; every read model and the checkpoints they cover written
+        in one round trip."""
         upto: dict[str, int] = {}  # game -> the last version its entries name (0: one does not say)
-        for _, entries in batches:
-            for _, fields in entries:
-                game_id = fields[b"g"].decode()
-                upto[game_id] = max(upto.get(game_id, 0), int(fields.get(b"t", 0)))
-        # a game whose record here is already at the version its entries name (an earlier batch read ahead to
-        # the events they announce) needs no read
-        cached = {game_id: found for game_id, version in upto.items()
-                  if (found := self.repo.cached(game_id)) is not None and version and found.version >= version}
-        loaded = {**cached, **self.repo.current_many([g for g in upto if g not in cached])[0]}
+        carried = carried_events(batches)
+        for game_id, announced in carried.items():
+            upto[game_id] = max(last for _, last, _ in announced)
+        # A game whose record here is already at the version its entries name (an earlier batch read ahead to
+        # the events they announce) needs no read, nor does one whose entries carry every event after it.
+        loaded: dict[str, Loaded] = {}
+        for game_id, version in upto.items():
+            found = self.repo.cached(game_id)
+            if found is None:
+                continue
+            if version and found.version >= version:
+                loaded[game_id] = found
+            elif version and (docs := events_after(found.version, carried[game_id])) is not None:
+                try:
+                    loaded[game_id] = fold_docs(found, game_id, docs)
+                except BaseException:
+                    self.repo.drop(game_id)  # half folded
+                    raise
+                self.repo.put(game_id, loaded[game_id])
+        if missing := [g for g in upto if g not in loaded]:
+            loaded.update(self.repo.current_many(missing)[0])
         games = list(upto)
         pipe = self.redis.pipeline(transaction=False)
         try:

@@ -35,7 +35,7 @@ from ..async_play import jobs as async_jobs
 from ..async_play.deadlines import AsyncPlay
 from ..async_play.turns import Step, at, clockless, job_safe, waiting_seats
 from ..batching import BatchWrites, ReadAhead
-from ..feed import FeedFollower
+from ..feed import Carried, FeedFollower, carried_events, events_after
 from ..resilience import UNAVAILABLE
 from ..settings import AsyncSettings, Settings
 from ..workers import jobs
@@ -122,7 +122,7 @@ class Reactor(FeedFollower):
         the end, after every job they call for is enqueued (a crash in between handles the entries again, which
         enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
         games = self._to_look_at(batches)
-        read_ahead, tails = self._read_ahead(games)
+        read_ahead, tails = self._read_ahead(games, carried_events(batches))
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
         self._specs = []
@@ -131,7 +131,9 @@ class Reactor(FeedFollower):
                 self.react(game_id, tails.get(game_id))
             self.enqueue_many(self._specs)
             self.async_play.send_your_turns()
-            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe)
+            # a batch that writes nothing else keeps its checkpoints in memory a moment (no round trip of its own)
+            self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, writes.pipe,
+                                  defer=not writes.pending())
             writes.execute()
         except BaseException:
             self.unwatched.clear()  # the batch's removals from the watch may not have been written
@@ -162,15 +164,24 @@ class Reactor(FeedFollower):
             games.append(game_id)
         return games
 
-    def _read_ahead(self, games: list[str]) -> tuple[ReadAhead, dict[str, tuple[int, list[bytes]]]]:
-        """One round trip: the games' clocks, the new events of those cached here, and what sending a message
-        reads of their players (as far as the cached records name them)."""
+    def _read_ahead(self, games: list[str], carried: Carried | None = None
+                    ) -> tuple[ReadAhead, dict[str, tuple[int, Any]]]:
+        """One round trip: the games' clocks, the new events of those cached here (unless their feed entries
+        carry them: ``carried``), and what sending a message reads of their players (as far as the cached
+        records name them)."""
         pipe = self.redis.pipeline(transaction=False)
         cached = {game_id: loaded for game_id in games if (loaded := self.repo.peek(game_id)) is not None}
         clocks = [self.keys.clock(game_id) for game_id in games if not _keeps_no_clock(cached.get(game_id))]
         for key in clocks:
             pipe.hgetall(key)
-        after = {game_id: loaded.version for game_id, loaded in cached.items()}
+        after: dict[str, int] = {}
+        known: dict[str, tuple[int, Any]] = {}
+        for game_id, loaded in cached.items():
+            docs = events_after(loaded.version, carried.get(game_id, [])) if carried else None
+            if docs is None:
+                after[game_id] = loaded.version
+            else:
+                known[game_id] = (loaded.version, docs)
         self.store.queue_tails(pipe, after)
         # An active game without a pace sends only "your turn" messages, and only to the seat whose turn begins: what
         # that reads of its player is read with the check that it was not sent (``send_your_turns``).
@@ -186,11 +197,11 @@ class Reactor(FeedFollower):
         rest = replies[len(clocks):]
         tails = self.store.take_tails(after, rest)
         notifier.take_reads(read_ahead, wanted, rest)
-        return read_ahead, {game_id: (after[game_id], raw) for game_id, raw in tails.items()}
+        return read_ahead, {**known, **{game_id: (after[game_id], raw) for game_id, raw in tails.items()}}
 
-    def react(self, game_id: str, tail: tuple[int, list[bytes]] | None = None) -> list[str]:
+    def react(self, game_id: str, tail: tuple[int, Any] | None = None) -> list[str]:
         """Enqueue what the game's current state calls for; returns the job ids enqueued. ``tail``: the log's
-        envelopes after a version, read ahead by the batch."""
+        envelopes after a version, read ahead by the batch (raw, or decoded when its feed entries carried them)."""
         # Every state since the clocks were last brought up to date, not only the head: turn clocks
         # run per turn, and a turn may end and a new one begin between two looks.
         steps: list[Step] | None = None  # None: the clocks, if the game now has any, follow the record alone

@@ -67,7 +67,21 @@ def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
     envs = _envelopes("g1", 0, GENESIS_HASH, 2)
     store.append("g1", 0, "c1", {}, envs)
     feed = client.xrange(store.keys.feed(store.keys.shard("g1")))
-    assert len(feed) == 1 and feed[0][1] == {b"g": b"g1", b"f": b"1", b"t": b"2", b"k": b"0"}  # no kernel event
+    assert len(feed) == 1
+    fields = feed[0][1]
+    carried = fields.pop(b"e")  # the events ride along, byte for byte as in the log
+    assert fields == {b"g": b"g1", b"f": b"1", b"t": b"2", b"k": b"0"}  # no kernel event
+    assert orjson.loads(carried) == [orjson.loads(env.to_json()) for env in envs]
+    assert [orjson.loads(raw) for raw in store.read_raw("g1")] == orjson.loads(carried)
+
+
+def test_a_feed_entry_leaves_out_events_past_the_limit(store, client, monkeypatch):
+    from services.eventstore import store as store_module
+
+    monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 10)
+    store.append("g1", 0, "c1", {}, _envelopes("g1", 0, GENESIS_HASH, 2))
+    (_, fields), = client.xrange(store.keys.feed(store.keys.shard("g1")))
+    assert b"e" not in fields and fields[b"t"] == b"2"  # announced only: the followers read the log
 
 
 def test_hash_chain_verifies_and_an_edited_event_is_detected(store, client):
@@ -174,3 +188,52 @@ def test_a_sealed_envelope_hashes_and_serializes_as_its_model_says():
     assert env.hash == env.compute_hash()
     assert env.to_json() == orjson.dumps(env.model_dump())
     assert Envelope.from_json(env.to_json()) == env
+
+
+def _three_commands(store, game_id):
+    prev, version = GENESIS_HASH, 0
+    for n in range(3):
+        envs = _envelopes(game_id, version, prev, 2, f"c{n}")
+        record = {"command_id": f"c{n}", "from_version": version, "to_version": version + 2}
+        assert store.append(game_id, version, f"c{n}", record, envs).status == "ok"
+        prev, version = envs[-1].hash, version + 2
+
+
+def test_a_compaction_moves_what_the_store_appended_without_reading_it_back(client, prefix, monkeypatch):
+    mine, other = EventStore(client, Keys(prefix, 4)), EventStore(client, Keys(prefix + "x:", 4))
+    for store in (mine, other):
+        _three_commands(store, "g1")
+    other._recent.clear()  # as a process that did not append them: the stretch is read back
+    assert other.compact("g1", 4)
+    read_back = client.hgetall(other.keys.segments("g1"))
+
+    pipeline = client.pipeline
+    monkeypatch.setattr(mine.redis, "pipeline", lambda *a, **k: _NoStretchReads(pipeline(*a, **k)))
+    assert mine.compact("g1", 4)
+    monkeypatch.undo()
+    assert client.hgetall(mine.keys.segments("g1")) == read_back  # the same segment, byte for byte
+    assert [e.version for e in mine.read("g1")] == [1, 2, 3, 4, 5, 6]
+    assert mine.command_record("g1", "c1")["to_version"] == 4
+    assert [r.decode() for r in mine._recent["g1"].records] == ["c2"] and mine._recent["g1"].first == 5
+
+
+class _NoStretchReads:
+    """A pipeline that refuses the reads a compaction makes of a stretch it does not hold."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name):
+        if name in ("xrange", "hgetall"):
+            raise AssertionError(f"the stretch was read back ({name})")
+        return getattr(self.inner, name)
+
+    def __len__(self):
+        return len(self.inner)
+
+
+def test_a_refused_compaction_forgets_what_the_store_holds(store, client):
+    _three_commands(store, "g1")
+    client.xtrim(store.keys.events("g1"), minid="2-0", approximate=False)  # the stream no longer starts where the store thinks
+    assert not store.compact("g1", 4)
+    assert "g1" not in store._recent  # read back next time

@@ -170,3 +170,50 @@ def test_a_log_whose_pieces_do_not_join_up_is_read_on_its_own():
     entries = [(b"3-1", {b"e": b'{"version": 3}'})]
     assert _whole_log("g", [], [], entries) is None  # versions 1 and 2 are neither in segments nor in the stream
     assert _whole_log("g", [], [], [(b"1-1", {b"e": b'{"version": 1}'})]) == [{"version": 1}]
+
+
+def _no_log_reads(monkeypatch, store):
+    """Make every read of a game's log through ``store`` fail (the feed entries must carry what is needed)."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the log was read")
+
+    for name in ("read_raw", "read_raw_after_many", "read_docs_many", "queue_tails"):
+        monkeypatch.setattr(store, name, refuse)
+
+
+def test_the_projector_folds_the_events_its_feed_entries_carry(kernel, client, monkeypatch):
+    gid = kernel.create(seats=2)
+    kernel.add(gid, 0)  # the projector has the game's record at the head now
+    _no_log_reads(monkeypatch, kernel.projector.store)
+    assert kernel.add(gid, 1, amount=2).accepted and kernel.add(gid, 0).accepted
+    view = load_view(client.get(kernel.keys.view(gid, None)))
+    assert view["version"] == kernel.store.head(gid)[0] and view["board"]["total"] == 4
+    monkeypatch.undo()
+    kernel.projector.repo.clear()  # a record it does not have: read from the log, as before
+    assert kernel.add(gid, 1).accepted
+    assert load_view(client.get(kernel.keys.view(gid, 1)))["board"]["total"] == 5
+
+
+def test_feed_entries_without_their_events_are_read_from_the_log(kernel, client, monkeypatch):
+    from services.eventstore import store as store_module
+
+    gid = kernel.create(seats=2)
+    monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 0)  # too many bytes: the entries announce them only
+    assert kernel.add(gid, 0, amount=2).accepted
+    assert b"e" not in client.xrevrange(kernel.keys.feed(kernel.keys.shard(gid)), count=1)[0][1]
+    assert load_view(client.get(kernel.keys.view(gid, 0)))["board"]["total"] == 2
+
+
+def test_events_after_takes_carried_events_only_without_a_gap():
+    from services.feed import events_after
+
+    def doc(version):
+        return {"version": version}
+
+    one, two = orjson.dumps([doc(4), doc(5)]), orjson.dumps([doc(6)])
+    assert events_after(3, [(6, 6, two), (4, 5, one)]) == [doc(4), doc(5), doc(6)]  # in version order
+    assert events_after(5, [(4, 5, one), (6, 6, two)]) == [doc(6)]  # what is folded already is skipped
+    assert events_after(6, [(4, 5, one), (6, 6, two)]) == []
+    assert events_after(2, [(4, 5, one)]) is None  # version 3 is in no entry: read the log
+    assert events_after(3, [(4, 5, None)]) is None  # announced without its events
+    assert events_after(3, [(4, 5, one), (7, 7, two)]) is None

@@ -15,6 +15,8 @@ its seat is still to act, so a client needs about one request per move.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -22,7 +24,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials
 
-from domain.core import get_game
+from domain.core import Command, get_game
 from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
 from projections import read_models
 
@@ -30,13 +32,16 @@ from ...aggregates import Loaded
 from ...application import games
 from ...application.commands import actor_of
 from ...application.results import Accepted, Queued, Rejected
+from ...async_commands import Gate, Gated
 from ...async_play.turns import TurnClocks
 from ...async_play.vacation import Vacations
+from .. import admission
 from ..abuse import client_address
 from ..admission import Call, admit
 from ..bounds import MAX_INT
 from ..deps import BEARER, Context, get_context, resolve_seat
 from ..errors import ApiError, error_responses, queued_response
+from ..principals import Principal
 from ..schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
 
 router = APIRouter(tags=["games"])
@@ -89,7 +94,40 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
 
 
 async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:
+    """The answer to a move. A token and a game this process knows take one round trip: the command is checked
+    on the cached principal and record, then admitted, claimed, queued and waited for in one step whose gate
+    queues it only while the token still stands and the game is still at that record's version (with its
+    rates counted there). Anything else (a token or game new to this process, a request the check refuses,
+    a gate that finds either changed) is admitted the long way, which answers as it always did, errors in
+    their usual order included."""
+    ready = admission.ready(ctx, call, game_id)
+    if ready is not None:
+        try:
+            move = _move(lambda: ready.principal, ready.record, game_id, seat, body)
+        except Exception:  # refused: the long way says why, after counting and checking what comes first
+            move = None
+        if move is not None:
+            try:
+                return await _submit(ctx, game_id, move, ready.gate)
+            except Gated as exc:
+                admission.gated(exc, ready.rates)  # 429 when a rate is spent; else the token or game changed
     admitted = await admit(ctx, call, game_id)
+    return await _submit(ctx, game_id, _move(admitted.principal, admitted.record, game_id, seat, body))
+
+
+@dataclass(frozen=True)
+class _Move:
+    command: Command
+    seat: int
+    actor: str
+    command_id: str | None
+    expected: int | None
+
+
+def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[GameRecord, int]], game_id: str,
+          seat: int | None, body: dict[str, Any]) -> _Move:
+    """The command a request's body asks for, checked against the caller's principal and the game's record
+    (each read when first needed: the refusals come in the routes' order)."""
     data = dict(body)
     if "seat" in data:  # never silently replaced: a client that names a seat means that seat
         named = data.pop("seat")
@@ -98,8 +136,8 @@ async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | Non
         if seat is not None and seat != named:
             raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
         seat = named
-    principal = admitted.principal()
-    record, _version = admitted.record()
+    principal = principal_of()
+    record, _version = record_of()
     chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
     assert chosen is not None
     command_id = data.pop("command_id", None) or None
@@ -112,13 +150,17 @@ async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | Non
     data["seat"] = chosen
     command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
-    result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, command, actor=actor,
-                                              command_id=command_id, expected_version=expected)
+    return _Move(command, chosen, actor, command_id, expected)
+
+
+async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = None) -> Response:
+    result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, move.command, actor=move.actor,
+                                              command_id=move.command_id, expected_version=move.expected, gate=gate)
     if isinstance(result, Rejected):
         raise result.error()
     if isinstance(result, Queued):
         return queued_response(result)
-    return _json(await _accepted(ctx, game_id, chosen, result))
+    return _json(await _accepted(ctx, game_id, move.seat, result))
 
 
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
