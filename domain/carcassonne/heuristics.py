@@ -52,17 +52,23 @@ WOLF_RISK = 0.75
 """Fraction of a flock's sheep counted as banked."""
 
 
-def estimated_points(state: CarcassonneState) -> list[float]:
-    """Each seat's current score plus the expected yield of what it holds on the board."""
-    points = [float(s) for s in state.scores]
-    live = state.tiles_left() > 0 and state.phase != "over"
-    # The figures grouped by feature in one pass (search evaluates millions of leaves: no scan per feature).
+def _figures_by_feature(state: CarcassonneState) -> dict[int, list[tuple[int, int]]]:
+    """The figures (node, seat) grouped by their feature's root, followers then abbots, in one pass (search
+    evaluates millions of leaves: no scan per feature)."""
     figures_of: dict[int, list[tuple[int, int]]] = {}
     root_of = state.root
     for n, seat in state.followers.items():
         figures_of.setdefault(root_of[n], []).append((n, seat))
     for seat, n in state.abbots.items():
         figures_of.setdefault(root_of[n], []).append((n, seat))
+    return figures_of
+
+
+def estimated_points(state: CarcassonneState) -> list[float]:
+    """Each seat's current score plus the expected yield of what it holds on the board."""
+    points = [float(s) for s in state.scores]
+    live = state.tiles_left() > 0 and state.phase != "over"
+    figures_of = _figures_by_feature(state)
     for root in sorted(figures_of):
         figures = figures_of[root]
         value = value_now(state, root) * (COMPLETION_UPLIFT[state.kind[root]] if live else 1.0)
@@ -295,12 +301,7 @@ def search_points(state: CarcassonneState) -> list[float]:
     if state.phase == OVER or state.tiles_left() == 0:
         return estimated_points(state)
     points = [float(s) for s in state.scores]
-    figures_of: dict[int, list[tuple[int, int]]] = {}
-    root_of = state.root
-    for n, seat in state.followers.items():
-        figures_of.setdefault(root_of[n], []).append((n, seat))
-    for seat, n in state.abbots.items():
-        figures_of.setdefault(root_of[n], []).append((n, seat))
+    figures_of = _figures_by_feature(state)
     outlook = _Outlook(state)
     for root in sorted(figures_of):
         figures = figures_of[root]
