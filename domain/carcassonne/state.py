@@ -14,6 +14,10 @@ CATEGORIES = ("roads", "cities", "monasteries", "vineyards", "gardens", "fields"
 PLACE, FIGURE, TEND, OVER = "place", "figure", "tend", "over"
 """Turn phases: place the drawn tile, place a figure (or pass), tend the flock, game over."""
 
+VIEW_CACHE = "_view_cache"
+"""The attribute (no dataclass field) where the views keep what they reuse along the state's history
+(``view._ViewCache``); a copy leaves it behind."""
+
 
 @dataclass
 class CarcassonneState:
@@ -84,6 +88,7 @@ class CarcassonneState:
         """A fast independent copy (bots branch thousands of times)."""
         new = object.__new__(CarcassonneState)
         d = dict(self.__dict__)
+        d.pop(VIEW_CACHE, None)  # the views' cache follows this object's history, not the copy's
         for name in ("placements", "tile_base", "root", "kind", "node_tile", "node_local", "open",
                      "occupied", "buried", "discarded", "supply", "bag", "scores"):
             d[name] = d[name][:]
