@@ -211,7 +211,9 @@ def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: Te
     table.tick(due - clock.now() + 1)
     assert len(inbox.messages) == 1 and inbox.messages[0]["Subject"] == "Taproom: your daily digest (2)"
     text = inbox.texts()[0]
-    assert f"{PUBLIC_URL}/games/g1" in text and f"{PUBLIC_URL}/games/g2" in text and "g3" not in text
+    # not a bare "g3": the random unsubscribe token can hold those two letters (a 1-in-100 flake seen in CI)
+    assert f"{PUBLIC_URL}/games/g1" in text and f"{PUBLIC_URL}/games/g2" in text
+    assert f"{PUBLIC_URL}/games/g3" not in text and "game g3" not in text.lower()
     assert inbox.messages[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     table.tick(DAY)
     assert len(inbox.messages) == 1  # sent items left the digest
