@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from domain.catalog import load_games
+
+load_games()  # the arena's main() registers the games; its functions called here need them too (run alone)
+
 _spec = importlib.util.spec_from_file_location("arena", Path(__file__).resolve().parents[3] / "bench" / "arena.py")
 assert _spec is not None and _spec.loader is not None
 arena = importlib.util.module_from_spec(_spec)
