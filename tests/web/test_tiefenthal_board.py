@@ -220,3 +220,37 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     expect(a.locator("[data-testid=tf-waiting]")).to_contain_text("Ben")
     _click_command(b, _targets(b, "finish"))
     expect(a.locator("[data-testid=tf-status] .tf-phase")).to_contain_text("Turns", timeout=20_000)
+
+
+def test_a_focused_command_keeps_focus_while_another_seat_moves(new_page: Any, web_server: WebServer):
+    """A keyboard player who tabbed to a command must still be on it when the board redraws for the other
+    seat's move: the redraw used to drop focus on <body>, and the Enter that followed went nowhere."""
+    ana, ben = register_player(web_server, "Ana"), register_player(web_server, "Ben")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "tiefenthal", "options": {"rounds": 1}, "seed": "tf-focus",
+                                              "seats": [{"me": True}, {}]})
+        assert created.status_code == 201, created.text
+        gid = created.json()["game_id"]
+    with web_server.api(ben["token"]) as client:
+        assert client.post(f"/games/{gid}/join", json={}).status_code in (200, 201)
+    page = new_page(375, 812)
+    sign_in(page, ana)
+    page.goto(f"/#/game/{gid}")
+    page.wait_for_selector('.game[data-my-turn="1"] .tf button.target[data-cmd]')
+    target = page.locator(".tf button.target[data-cmd]").first
+    label = target.inner_text()
+    target.focus()
+    before = int(page.locator(".game").get_attribute("data-version"))
+    with web_server.api(ben["token"]) as client:  # phase A is simultaneous: Ben decides while Ana's page waits
+        legal = client.get(f"/games/{gid}/legal")
+        assert legal.status_code == 200, legal.text
+        first = legal.json()["commands"][0]
+        moved = client.post(f"/games/{gid}/commands", json=first)
+        assert moved.status_code == 200 and moved.json()["status"] == "accepted", moved.text
+    expect(page.locator(".game")).to_have_attribute("data-version", str(before + 1))
+    expect(page.locator("[data-testid=tf-planning-1], [data-testid=tf-waiting]").first).to_be_visible()
+    focused = page.evaluate("(() => { const a = document.activeElement;"
+                            " return a && a.matches('.tf [data-cmd]') ? a.innerText : null; })()")
+    assert focused == label, f"focus moved off {label!r} to {focused!r} when the board redrew"
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before + 1)

@@ -3,6 +3,8 @@
 // offered from the legal commands and every preview (shed, disc, final score) comes from the view: no rule is
 // re-implemented here. Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
+import { redraw } from "./redraw.js";
+
 const SVGNS = "http://www.w3.org/2000/svg";
 const RES_COLOUR = { wood: "#8d5a2b", yeast: "#efe2b0", hops: "#6aa84f", water: "#3d85c6", barley: "#e0a92a" };
 const RES_TEXT = { wood: "#fff", yeast: "#3b3020", hops: "#fff", water: "#fff", barley: "#3b3020" };
@@ -207,21 +209,19 @@ export function mount(root, ctx) {
 
   function render() {
     if (!state || !desc) {
-      el.innerHTML = `<p class="ha-muted" role="status">${esc(failed || "Loading the board…")}</p>`;
+      redraw(el, `<p class="ha-muted" role="status">${esc(failed || "Loading the board…")}</p>`);
       return;
     }
     const v = state.view;
-    const focus = document.activeElement && el.contains(document.activeElement) ? document.activeElement.dataset : null;
-    el.innerHTML = `
+    redraw(el, `
       ${actionPanel(v)}
       ${finalSheet(v)}
       <section class="ha-card" aria-label="Main track">
         <div class="ha-trackwrap">${trackSvg(v)}</div>
       </section>
       <section class="ha-players" aria-label="Players">${playerOrder(v).map((s) => playerBoard(v, s)).join("")}</section>
-      <div class="ha-sr" aria-live="polite">${esc(summary(v))}</div>`;
+      <div class="ha-sr" aria-live="polite">${esc(summary(v))}</div>`);
     el.dataset.step = v.step || v.phase;
-    if (focus?.cmd !== undefined) el.querySelector(`[data-cmd="${focus.cmd}"]`)?.focus();
   }
 
   function playerOrder(v) {

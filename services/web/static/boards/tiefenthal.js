@@ -4,6 +4,8 @@
 // the seat's view; every move is offered from the legal commands (nothing about the rules is decided here).
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
+import { redraw } from "./redraw.js";
+
 const CSS = `
 .tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
 .tf-card { background: #fffdf8; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
@@ -181,24 +183,25 @@ export function mount(root, ctx) {
     const t = e.target.closest?.("[data-space-cmd]");
     if (!t) return;
     e.preventDefault();
+    t.classList.remove("tf-drop"); // a refused drop redraws nothing (same drawing): the mark must go here
     const die = +e.dataTransfer.getData("text/plain");
     submit(find((c) => c.type === "PlaceDie" && c.die === die && c.space === t.dataset.space));
   });
 
   // -- drawing ----------------------------------------------------------------------------------------------
   function render() {
-    if (!state || !state.view) { el.innerHTML = `<p class="tf-muted">Loading…</p>`; return; }
+    if (!state || !state.view) { redraw(el, `<p class="tf-muted">Loading…</p>`); return; }
     const v = state.view;
     if (!desc) {
-      el.innerHTML = descError ? `<p role="alert">The board description could not be loaded (${esc(descError.message || descError)}); reload the page.</p>`
-        : `<p class="tf-muted">Loading the board…</p>`;
+      redraw(el, descError ? `<p role="alert">The board description could not be loaded (${esc(descError.message || descError)}); reload the page.</p>`
+        : `<p class="tf-muted">Loading the board…</p>`);
       return;
     }
     if (selected !== null && !legal().some((c) => c.type === "PlaceDie" && c.die === selected)
         && !legal().some((c) => c.type === "TakeDie" && c.die === selected)) selected = null;
     const me = v.you !== null && v.you !== undefined ? v.you : null;
     const order = me === null ? v.players.map((p) => p.seat) : [me, ...v.players.map((p) => p.seat).filter((s) => s !== me)];
-    el.innerHTML = `
+    redraw(el, `
       ${v.phase === "end" ? finalSheet(v) : ""}
       ${statusCard(v)}
       ${actionsCard(v)}
@@ -206,7 +209,7 @@ export function mount(root, ctx) {
       <div class="tf-players">${order.map((s) => playerCard(v, v.players[s], s === me)).join("")}</div>
       <div class="tf-grid2">${guestsCard(v)}${supplyCard(v)}</div>
       ${tracksCard(v)}
-      <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`;
+      <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`);
   }
 
   function statusCard(v) {
