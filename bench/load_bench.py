@@ -15,7 +15,8 @@ a free loopback port (``appendonly yes``, ``appendfsync always``) in a temporary
 
 Per client count it prints: accepted commands/s, POST p50/p99 (ms), ``/legal`` p50, API CPU per accepted
 command (user + system time of every API process over the measured window), the CPU of all parts per command
-(``--by-part``: of each part),
+(``--by-part``: of each part, of the Redis server and of this load driver itself, so the whole machine's
+CPU per command is accounted for),
 and the Redis calls per accepted command across all parts (``INFO commandstats``, reset at the start of the
 window), with the commands that make them up, and the bytes the window wrote to the AOF per accepted command.
 
@@ -438,6 +439,7 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
         client.config_resetstat()
         state["aof"] = _aof_bytes(client)
         state["parts_cpu"] = {part: service.cpu_seconds(part) for part in service.procs}
+        state["redis_cpu"], state["driver_cpu"] = _redis_cpu(client), time.process_time()
         if service.profile:
             os.kill(service.procs["api"].pid, signal.SIGUSR1)  # profile on
         await asyncio.sleep(seconds)
@@ -445,6 +447,8 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
         state["api_cpu"], state["all_cpu"] = state["parts_cpu"]["api"], sum(state["parts_cpu"].values())
         state["stats"] = client.info("commandstats")
         state["aof"] = _aof_bytes(client) - state["aof"]
+        state["redis_cpu"], state["driver_cpu"] = (_redis_cpu(client) - state["redis_cpu"],
+                                                   time.process_time() - state["driver_cpu"])
         if service.profile:
             os.kill(service.procs["api"].pid, signal.SIGUSR1)  # off, and written
         return await task
@@ -462,10 +466,18 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
             "api_cpu_ms_per_command": round(state["api_cpu"] * 1000 / accepted, 2),
             "all_cpu_ms_per_command": round(state["all_cpu"] * 1000 / accepted, 2),
             "cpu_ms_per_command_by_part": {part: round(cpu * 1000 / accepted, 2) for part, cpu in state["parts_cpu"].items()},
+            "redis_cpu_ms_per_command": round(state["redis_cpu"] * 1000 / accepted, 2),
+            "driver_cpu_ms_per_command": round(state["driver_cpu"] * 1000 / accepted, 2),
             "redis_calls_per_command": round(sum(calls.values()) / accepted, 1),
             "aof_bytes_per_command": round(state["aof"] / accepted),
             "redis_calls": {k: round(v / accepted, 2) for k, v in calls.most_common() if v / accepted >= 0.05},
             "accepted": figures.accepted, "queued": figures.queued, "refused": figures.refused, "games": figures.games}
+
+
+def _redis_cpu(client: redis.Redis) -> float:
+    """The Redis server's own CPU seconds so far (user + system, every thread of it)."""
+    cpu = client.info("cpu")
+    return float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
 
 
 def _aof_bytes(client: redis.Redis) -> int:
@@ -548,7 +560,9 @@ def main() -> None:
                       flush=True)
                 if args.by_part:
                     print("    CPU ms per command by part: " + ", ".join(
-                        f"{k} {v}" for k, v in mine["cpu_ms_per_command_by_part"].items()), flush=True)
+                        f"{k} {v}" for k, v in mine["cpu_ms_per_command_by_part"].items())
+                        + f"; redis-server {mine['redis_cpu_ms_per_command']}, load driver "
+                          f"{mine['driver_cpu_ms_per_command']}", flush=True)
             if args.profile:
                 print_profile(service.profile_path)
 
