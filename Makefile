@@ -38,8 +38,8 @@ tune-heaven-and-ale: $(STAMP)  ## refit the Heaven & Ale evaluation by seeded se
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/tune_heaven_and_ale.py --generations 4 --games 60 --every 2 --jobs 2 --write
 
-lint: $(STAMP)  ## ruff, mypy (0 errors), the layer contract (import-linter), complexity (no function above 20)
+lint: $(STAMP)  ## ruff, mypy (0 errors, bench/ included), the layer contract (import-linter), complexity (no function above 20)
 	$(BIN)/ruff check .
-	$(BIN)/mypy domain services projections
+	$(BIN)/mypy domain services projections bench
 	$(BIN)/lint-imports
 	$(BIN)/xenon --max-absolute C domain services projections

@@ -40,7 +40,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -163,7 +163,7 @@ def _play_task(task: Task) -> GameOutcome:
     return GameOutcome(result, dict(times), scores, cpu, [(s.iterations, s.stopped) for s in searches])
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)

@@ -123,7 +123,11 @@ def _processor(url: str, prefix: str, replicas: int, stop: Any) -> None:  # chil
     _register()
     part = Processor(redis.Redis.from_url(url), settings_for(prefix, replicas), name="capacity-processor")
     flag = threading.Event()
-    threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True).start()
+    def relay() -> None:
+        stop.wait()
+        flag.set()
+
+    threading.Thread(target=relay, daemon=True).start()
     part.run(flag, block_ms=20)
 
 
@@ -188,7 +192,7 @@ def api_path_ops(pair: RedisPair, keys: Any, games: list[str], n: int = 200) -> 
                                      actor="bench", command={"type": "Add", "amount": 1})
             settled = await bus.submit_and_wait(message, 10.0, {"type": "Add", "amount": 1})
             assert settled is not None and settled.outcome.status == "accepted"
-        await client.aclose()
+        await client.aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
         return n
 
     client = pair.client()

@@ -67,7 +67,7 @@ def watch(url: str, prefix: bytes, stop: threading.Event, calls: dict[str, Count
     refresh()
     caller: tuple[str, str] = ("other", "")
     with client.monitor() as monitor:
-        conn = monitor.connection
+        conn = monitor.connection  # type: ignore[attr-defined]  # redis-py sets it; the stubs lag
         last_refresh = time.monotonic()
         while not stop.is_set():
             line = conn.read_response()

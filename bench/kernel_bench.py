@@ -31,6 +31,9 @@ import sys
 import threading
 import time
 import uuid
+from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Event as MpEvent
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
@@ -57,13 +60,14 @@ def _register() -> None:
     load_games()
 
 
-def _run_part(kind: str, url: str, prefix: str, stop: mp.Event) -> None:  # child process
+def _run_part(kind: str, url: str, prefix: str, stop: MpEvent) -> None:  # child process
     from services.logs import configure_logging
 
     configure_logging(True, "WARNING")
     _register()
     client = redis.Redis.from_url(url)
     settings = _settings(prefix)
+    part: Any
     if kind == "processor":
         from services.processor import Processor
 
@@ -73,8 +77,18 @@ def _run_part(kind: str, url: str, prefix: str, stop: mp.Event) -> None:  # chil
 
         part = Projector(client, settings, name="bench-projector")
     flag = threading.Event()
-    threading.Thread(target=lambda: (stop.wait(), flag.set()), daemon=True).start()
+
+    def relay() -> None:
+        stop.wait()
+        flag.set()
+
+    threading.Thread(target=relay, daemon=True).start()
     part.run(flag, block_ms=20)
+
+
+def _pid(process: BaseProcess) -> int:
+    assert process.pid is not None, "started first"
+    return process.pid
 
 
 def cpu_of(pid: int) -> float:
@@ -220,6 +234,7 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
     repo, rng = Repository(store), random.Random(1)
     while True:
         record = repo.current(gid).record
+        assert record is not None
         if record.status != "active":
             break
         seat = rng.choice(record.to_act())
@@ -298,9 +313,9 @@ def bench(args: argparse.Namespace) -> None:
         wait_outcomes(client, keys, [])
         time.sleep(1.0)
         throughput(client, keys, bus, games, 2_000)  # warm caches
-        before = [cpu_of(p.pid) for p in parts] + [redis_cpu(client)]
+        before = [cpu_of(_pid(p)) for p in parts] + [redis_cpu(client)]
         cps = throughput(client, keys, bus, games, args.commands)
-        used = [b - a for a, b in zip(before, [cpu_of(p.pid) for p in parts] + [redis_cpu(client)])]
+        used = [b - a for a, b in zip(before, [cpu_of(_pid(p)) for p in parts] + [redis_cpu(client)])]
         print(f"end to end (submit->append->view): {cps:10.0f} commands/s  (one processor, one projector; "
               f"{cps / piped:.3f} of pipelined XADD)")
         per = [u * 1e6 / args.commands for u in used]

@@ -539,7 +539,11 @@ def main() -> None:
             bgio_port = free_port()
             bgio = subprocess.Popen(["node", "server.cjs", str(bgio_port)], cwd=args.bgio, stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL, start_new_session=True)
-            stack.callback(lambda: (os.killpg(bgio.pid, signal.SIGTERM), bgio.wait(10)))
+            def stop_bgio(proc: subprocess.Popen[bytes] = bgio) -> None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(10)
+
+            stack.callback(stop_bgio)
             wait_port(bgio_port + 1)
         time.sleep(1.0)
         print(f"# Taproom: {args.api_workers} API process(es), Redis appendonly={aof[0]} appendfsync={aof[1]}; "

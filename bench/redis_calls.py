@@ -64,7 +64,7 @@ class CountingConnection(redis.Connection):
     def __init__(self, *args: Any, part: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.counts = COUNTS.setdefault(part, Counter())
-        self._command_packer = _CountingPacker(self._command_packer, self.counts)
+        self._command_packer: Any = _CountingPacker(self._command_packer, self.counts)
 
     def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         self.counts["round_trips"] += 1
@@ -151,7 +151,7 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
     reactor_client = counted_client(url, "reactor")
     reactor = Reactor(reactor_client, settings, queue=Queue(f"{prefix}jobs", connection=reactor_client),
                       name="calls-reactor")
-    parts = [("processor", processor), ("projector", projector), ("reactor", reactor)]
+    parts: list[tuple[str, Any]] = [("processor", processor), ("projector", projector), ("reactor", reactor)]
     try:
         games = [f"calls{i:03d}" for i in range(n_games)]
         for gid in games:
@@ -199,11 +199,11 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
                 accepted += sum(1 for raw in outcomes if raw and orjson.loads(raw).get("status") == "accepted")
         report(totals, accepted, n_games, rounds, details)
         if profiles:
-            stats = pstats.Stats(profiles[0])
+            merged = pstats.Stats(profiles[0])
             for more in profiles[1:]:
-                stats.add(more)
-            stats.sort_stats("cumulative").print_stats(30)
-            stats.sort_stats("tottime").print_stats(30)
+                merged.add(more)
+            merged.sort_stats("cumulative").print_stats(30)
+            merged.sort_stats("tottime").print_stats(30)
     finally:
         for _, part in parts:
             part.leases.release_all()

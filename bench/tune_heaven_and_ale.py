@@ -249,7 +249,11 @@ def main(argv: list[str] | None = None) -> None:
                              for g in range(args.games)]
         with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
             results = list(pool.map(self_play, tasks) if pool is not None else map(self_play, tasks))
-        train_x, train_y, test_x, test_y, finals = [], [], [], [], []
+        train_x: list[Any] = []
+        train_y: list[Any] = []
+        test_x: list[Any] = []
+        test_y: list[Any] = []
+        finals: list[Any] = []
         for g, (rows, targets, scores) in enumerate(results):
             (test_x if g % 5 == 4 else train_x).extend(rows)
             (test_y if g % 5 == 4 else train_y).extend(targets)
