@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load_bench.py [--clients 1,4,16,64] [--seconds 10] [--api-workers 2]
                                          [--redis URL] [--api-port PORT] [--bgio DIR] [--legal-first]
-                                         [--by-part] [--profile]
+                                         [--by-part] [--profile] [--reads]
 
 Each client plays its own Carcassonne game with two human seats over HTTP: it posts one of the legal commands
 of the seat to act, and repeats (a new game when one ends). The legal commands come with the answer to the
@@ -19,6 +19,11 @@ command (user + system time of every API process over the measured window), the 
 CPU per command is accounted for),
 and the Redis calls per accepted command across all parts (``INFO commandstats``, reset at the start of the
 window), with the commands that make them up, and the bytes the window wrote to the AOF per accepted command.
+
+``--reads`` loads the API processes alone: each client reads, in turn, ``/legal`` and the seat view of its own
+game and moves nothing, so ``--api-workers 1`` against ``--api-workers 2`` shows what a second API process
+adds on this machine (the full closed loop shares the two cores with four other parts, Redis and the driver,
+so there a second API process adds little).
 
 ``--profile`` (with ``--api-workers 1``) runs the API under cProfile, switched on for each measured window only,
 and prints the shares of the API's own time by package and its busiest functions (cProfile's own cost slows
@@ -474,6 +479,61 @@ def measure_taproom(service: Service, client: redis.Redis, clients: int, seconds
             "accepted": figures.accepted, "queued": figures.queued, "refused": figures.refused, "games": figures.games}
 
 
+async def read_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
+    """``--reads``: each client opens a game and reads, in turn, the first seat's ``/legal`` and seat view,
+    moving nothing: the API processes alone are loaded (no command for the processor, projector or reactor),
+    so the figure shows what more API processes add on this machine."""
+    latencies: list[float] = []
+    state = {"measuring": False, "reads": 0}
+    stop_at = time.monotonic() + WARMUP_SECONDS + seconds
+
+    async def client() -> None:
+        http = Http(port)
+        table = Table(http, Figures(), lean=True)
+        await table.new_game()
+        paths, n = (f"/games/{table.game_id}/legal", f"/games/{table.game_id}/view"), 0
+        while time.monotonic() < stop_at:
+            started = time.perf_counter()
+            status, _ = await http.request("GET", paths[n % 2], token=table.tokens[0])
+            n += 1
+            if state["measuring"] and status == 200:
+                latencies.append((time.perf_counter() - started) * 1000)
+                state["reads"] += 1
+        await http.close()
+
+    async def window() -> float:
+        await asyncio.sleep(WARMUP_SECONDS)
+        state["measuring"] = True
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        state["measuring"] = False
+        return time.perf_counter() - started
+
+    timer = asyncio.ensure_future(window())
+    await asyncio.gather(*(client() for _ in range(clients)))
+    elapsed = await timer
+    latencies.sort()
+    return {"reads_per_s": round(state["reads"] / elapsed, 1), "reads": state["reads"],
+            "get_p50_ms": round(pct(latencies, 0.5), 2), "get_p99_ms": round(pct(latencies, 0.99), 2)}
+
+
+def measure_reads(service: Service, clients: int, seconds: float) -> dict[str, Any]:
+    """:func:`read_loop` with the API processes' CPU per read over the measured window."""
+    state: dict[str, float] = {}
+
+    async def run() -> dict[str, Any]:
+        task = asyncio.ensure_future(read_loop(service.port, clients, seconds))
+        await asyncio.sleep(WARMUP_SECONDS)
+        state["api"] = service.cpu_seconds("api")
+        await asyncio.sleep(seconds)
+        state["api"] = service.cpu_seconds("api") - state["api"]
+        return await task
+
+    figures = _event_loop_run(run())
+    figures.update(clients=clients, api_cpu_ms_per_read=round(state["api"] * 1000 / max(figures["reads"], 1), 3))
+    return figures
+
+
 def _redis_cpu(client: redis.Redis) -> float:
     """The Redis server's own CPU seconds so far (user + system, every thread of it)."""
     cpu = client.info("cpu")
@@ -518,6 +578,9 @@ def main() -> None:
                              "carries none (the turn passed to the other seat, whose token the client also holds)")
     parser.add_argument("--lean", dest="lean", action="store_true", help=argparse.SUPPRESS)  # the default now
     parser.add_argument("--json", action="store_true", help="one JSON line per run instead of the table")
+    parser.add_argument("--reads", action="store_true",
+                        help="reads only (/legal and the seat view in turn, no moves): the API processes alone "
+                             "are loaded, to compare --api-workers counts")
     parser.add_argument("--by-part", action="store_true", help="print the CPU per command of each part")
     parser.add_argument("--profile", action="store_true",
                         help="run the API (one process) under cProfile, timed by its CPU, and print where it goes")
@@ -550,6 +613,14 @@ def main() -> None:
               f"{args.seconds:.0f} s per run after {WARMUP_SECONDS:.0f} s warm-up; {os.cpu_count()} cores; "
               f"{'lean loop (legal from the answers)' if args.lean else '/legal before every move'}", flush=True)
         rows = []
+        if args.reads:
+            for count in counts:
+                reads = measure_reads(service, count, args.seconds)
+                print(json.dumps(reads) if args.json else
+                      f"{count:3d} clients, reads only: {reads['reads_per_s']:8.1f} reads/s, GET p50 "
+                      f"{reads['get_p50_ms']:6.2f} p99 {reads['get_p99_ms']:6.2f} ms, API CPU "
+                      f"{reads['api_cpu_ms_per_read']:.3f} ms/read", flush=True)
+            return
         for count in counts:
             mine = measure_taproom(service, client, count, args.seconds, args.lean)
             theirs = measure_bgio(Path(args.bgio), bgio_port, count, args.seconds) if bgio else None
