@@ -82,10 +82,15 @@ class CarcassonneOptions(BaseModel):
     """Game options: the Hills & Sheep expansion and the River and Abbot mini-expansions of the C2 box."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    hills_and_sheep: bool = False
-    river: bool = False
-    abbot: bool = False
-    stack_size: int | None = Field(None, ge=1, le=200)
+    # titles and descriptions are what the web client's new-game form shows (GET /games/types: options_schema)
+    hills_and_sheep: bool = Field(False, title="Hills & Sheep", description=(
+        "The expansion: hills hide a tile that breaks ties, vineyards raise monasteries, and a shepherd "
+        "grows a flock on a field (beware the wolf)."))
+    river: bool = Field(False, title="River", description="Start with the 12 River tiles, spring first, lake last.")
+    abbot: bool = Field(False, title="Abbot", description=(
+        "Each player also has an abbot for monasteries and gardens, which can be called back for its points."))
+    stack_size: int | None = Field(None, ge=1, le=200, title="Short game: land tiles", description=(
+        "Only this many land tiles, picked at random (empty: the whole stack)."))
     """Development and tutorial games: only this many land tiles, picked at random at setup (None = all)."""
 
 

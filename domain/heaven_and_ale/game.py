@@ -7,7 +7,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from domain.core import BotSupport, Command, Event, Game, Score
 from domain.core.capabilities import WHOLE_TURN
@@ -52,8 +52,11 @@ class HeavenAndAleOptions(BaseModel):
     ``kegs_and_more`` switches the expansion on."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    rounds: int | None = None
-    kegs_and_more: bool = False
+    # titles and descriptions are what the web client's new-game form shows (GET /games/types: options_schema)
+    rounds: int | None = Field(None, title="Rounds", description=(
+        "Empty: by player count (3 for two players, 4 for three, 6 for four); 1 or 2 make a short game."))
+    kegs_and_more: bool = Field(False, title="Kegs & More", description=(
+        "The expansion: take kegs and hay, drive the cart round your delivery board and deliver to taverns."))
 
     @model_validator(mode="after")
     def _check(self) -> HeavenAndAleOptions:

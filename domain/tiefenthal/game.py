@@ -31,9 +31,12 @@ class TiefenthalOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     module: Literal[1] = 1
-    counter_guest_redraw: bool = True
+    # titles and descriptions are what the web client's new-game form shows (GET /games/types: options_schema)
+    counter_guest_redraw: bool = Field(True, title="Counter guests redraw", description=(
+        "A counter guest may be spent to clear your tavern and draw it again."))
     """A counter guest may be spent in phase B to clear and refill the tavern (see RULES_NOTES)."""
-    rounds: int = Field(data.ROUNDS.value, ge=1, le=data.ROUNDS.value)
+    rounds: int = Field(data.ROUNDS.value, ge=1, le=data.ROUNDS.value, title="Rounds", description=(
+        "8 in the rulebook; fewer make a short game."))
     """Fewer than 8 rounds only for a short development game (quick browser tests, tutorials)."""
 
 

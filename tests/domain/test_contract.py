@@ -82,3 +82,19 @@ def test_decider_contract_over_a_random_game(game, players):
     assert sorted(s.seat for s in scores) == list(range(players))
     for score in scores:
         assert score.total == pytest.approx(sum(score.breakdown.values()))
+
+
+REAL_GAMES = [g for g in GAMES if g.id != "counter"]
+
+
+@pytest.mark.parametrize("game", REAL_GAMES, ids=[g.id for g in REAL_GAMES])
+def test_every_option_a_player_sets_is_named_and_explained(game):
+    """The new-game form is built from the options' JSON schema (GET /games/types): each option a player can
+    set shows its title as the label and its description beside it, so neither may be the bare field name."""
+    schema = game.Options.model_json_schema()
+    for name, prop in schema["properties"].items():
+        if "const" in prop:  # nothing to choose (Tiefenthal's module): the form shows no field
+            continue
+        assert prop.get("description"), f"{game.id} option {name!r} has no description for the new-game form"
+        assert game.Options.model_fields[name].title, (
+            f"{game.id} option {name!r} has no title of its own: the form would label it {prop.get('title')!r}")

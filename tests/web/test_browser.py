@@ -290,6 +290,21 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     assert not page.get_by_role("button", name=re.compile("Add")).count()
 
 
+def test_the_lobby_says_who_sits_and_explains_each_option(page: Any, web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        open_game = client.post("/games", json={"game": "carcassonne",
+                                                "seats": [{"me": True}, {}, {"bot": "greedy"}]}).json()
+    sign_in(page, ana)
+    page.goto("/#/lobby")
+    row = page.locator("li.row", has=page.locator(f'a[href="#/game/{open_game["game_id"]}"]'))
+    # one summary, spaced as written (htm would drop the space at a line break inside a text)
+    expect(row).to_contain_text("Ana, Greedy bot · 1 open")
+    page.select_option("#ng-game", "carcassonne")
+    expect(page.locator('label[for="opt-hills_and_sheep"]')).to_have_text("Hills & Sheep")
+    expect(page.locator(".new-game")).to_contain_text("vineyards raise monasteries")
+
+
 def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebServer):
     ana = register_player(web_server, "Ana")
     with web_server.api(ana["token"]) as client:

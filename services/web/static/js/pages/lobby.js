@@ -38,9 +38,8 @@ export function LobbyPage({ params }) {
         <ul class="list">
           ${lobby.open.map((g) => html`<li key=${g.game_id} class="row">
             <span><strong>${gameTitle(types, g.game)}</strong>
-              <span class="muted"> · ${g.seats.filter((s) => !s.open).map((s) => s.name || "bot").join(", ")}
-              · ${g.seats.filter((s) => s.open).length} open</span></span>
-            <span><a href=${`#/game/${g.game_id}`}>Watch</a>
+              <span class="muted">${seatSummary(g.seats)}</span></span>
+            <span class="actions"><a href=${`#/game/${g.game_id}`}>Watch</a>
               <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
           </li>`)}
         </ul>
@@ -57,6 +56,12 @@ export function LobbyPage({ params }) {
         ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
       </section>
     </div>`;
+}
+
+// " · Ana, Greedy bot · 1 open": one string, since htm drops the space where a text runs over a line break
+function seatSummary(seats) {
+  const seated = seats.filter((s) => !s.open).map((s) => s.name || "bot");
+  return ` · ${seated.length ? `${seated.join(", ")} · ` : ""}${seats.filter((s) => s.open).length} open`;
 }
 
 function winner(meta) {
