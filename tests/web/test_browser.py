@@ -290,7 +290,7 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     assert not page.get_by_role("button", name=re.compile("Add")).count()
 
 
-def test_the_lobby_says_who_sits_and_explains_each_option(page: Any, web_server: WebServer):
+def test_the_lobby_and_inbox_say_who_sits_and_the_form_explains_each_option(page: Any, web_server: WebServer):
     ana = register_player(web_server, "Ana")
     with web_server.api(ana["token"]) as client:
         open_game = client.post("/games", json={"game": "carcassonne",
@@ -303,6 +303,9 @@ def test_the_lobby_says_who_sits_and_explains_each_option(page: Any, web_server:
     page.select_option("#ng-game", "carcassonne")
     expect(page.locator('label[for="opt-hills_and_sheep"]')).to_have_text("Hills & Sheep")
     expect(page.locator(".new-game")).to_contain_text("vineyards raise monasteries")
+    page.goto("/#/inbox")  # the creator's inbox names the others, and an open seat as a seat, not a player
+    expect(page.locator(f'a[href="#/game/{open_game["game_id"]}"]')).to_contain_text(
+        "with Greedy bot and 1 open seat")
 
 
 def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebServer):

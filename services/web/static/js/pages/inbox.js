@@ -38,7 +38,15 @@ export function InboxPage() {
     const mine = rows.filter((r) => g.my_seats.includes(r.seat) && r.deadline);
     return mine.length ? `deadline ${until(Math.min(...mine.map((r) => r.deadline)))}` : "no deadline";
   };
-  const others = (g) => g.seats.filter((s, i) => !g.my_seats.includes(i)).map((s) => s.name || "open").join(", ");
+  // "Greedy bot and 1 open seat": an open seat is not a player's name
+  const others = (g) => {
+    const rest = g.seats.filter((s, i) => !g.my_seats.includes(i));
+    const named = rest.filter((s) => !s.open)
+      .map((s) => s.name || (s.invited ? `${s.invited.name || "a player"} (invited)` : "a bot"));
+    const open = rest.length - named.length;
+    if (open) named.push(`${open} open seat${open > 1 ? "s" : ""}`);
+    return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}` : named[0] || "nobody";
+  };
   async function answer(link, gameId) {
     try {
       await post(link, {}, auth.token());
