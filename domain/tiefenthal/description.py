@@ -103,4 +103,7 @@ def describe() -> dict[str, Any]:
         "counter_guest_use": dict(COUNTER_GUEST_USE),
         "counter_guests_per_player": data.COUNTER_GUESTS_PER_PLAYER.value,
         "colours": list(data.PLAYER_COLOURS.value),
+        # by card id: the move log names the cards an event carries (every printed card is public; an event
+        # carries only the ids the server does not hide)
+        "card_names": [c.name for c in CARDS],
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -138,9 +139,22 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     assert len(meta["scores"]) == 2
     for score in meta["scores"]:
         expect(page.locator(f"[data-testid=tf-score-{score['seat']}]")).to_have_text(str(int(score["total"])))
+    _log_reads_as_sentences(page)
     if SHOTS:
         page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-final.png"))
     assert not errors, errors
+
+
+def _log_reads_as_sentences(page: Any) -> None:
+    """The move log names cards, tiles and phases (the board's own sentences): no raw card ids, no "N items"
+    of the frame's generic wording, and, the game being over, no card left unnamed."""
+    log = page.locator(".log-list")
+    expect(log).to_contain_text("filled the tavern: ")
+    expect(log).to_contain_text("The taverns open: 2 players")
+    text = log.inner_text()
+    assert "items" not in text and not re.search(r"\(cards? [\d ]+\)", text), text[-1500:]
+    lines = [line for line in text.splitlines() if "filled the tavern" in line]
+    assert lines and not any("a card" in line for line in lines), lines[:5]
 
 
 def _screenshots(page: Any) -> None:

@@ -353,7 +353,11 @@ function HistorySlider({ at, head, setAt, step }) {
 
 function MoveLog({ events, seats, board, upTo }) {
   const list = useRef(null);
-  const lines = useMemo(() => events.map((e) => ({ version: e.version, text: describe(e, seats, board) })), [events, seats, board]);
+  // a board whose sentences need its description (card names) says when they are ready: word the log again then
+  const [worded, setWorded] = useState(0);
+  useEffect(() => { board?.wordsReady?.then(() => setWorded((n) => n + 1)); }, [board]);
+  const lines = useMemo(() => events.map((e) => ({ version: e.version, text: describe(e, seats, board) })),
+    [events, seats, board, worded]);
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [lines.length]);
