@@ -203,3 +203,18 @@ def open_game_against_bots(web_server: WebServer, new_page: Callable[..., Any], 
     sign_in(page, player)
     page.goto(f"/#/game/{game_id}")
     return BotTable(player, game_id, page, errors)
+
+
+def unworded_events(page: Any, game_id: str, board: str) -> list[str]:
+    """The types of the game's own events (kernel ``taproom.*`` ones aside) in its whole history that the board
+    module ``boards/<board>.js`` leaves to the frame's generic wording (its ``describe`` answers null): each
+    should read as a sentence of the game's, not "turn began (seat 0)"."""
+    return page.evaluate("""async ([gameId, board]) => {
+        const m = await import(`/static/boards/${board}.js`);
+        const history = await (await fetch(`/games/${gameId}/events?after=0&limit=5000`)).json();
+        const missing = new Set();
+        for (const e of history.events) {
+            if (!e.type.startsWith("taproom.") && m.describe(e, {}) == null) missing.add(e.type);
+        }
+        return [...missing].sort();
+    }""", [game_id, board])

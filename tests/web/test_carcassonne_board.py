@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from domain.carcassonne.tiles import KIND_NAMES, TILES
-from tests.web.conftest import WebServer, open_game_against_bots
+from tests.web.conftest import WebServer, open_game_against_bots, unworded_events
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -219,6 +219,7 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     described = page.locator("[data-testid=carc-described]")
     expect(described).to_contain_text(f"{len(meta['board']['board'])} tiles on the table")
     assert described.locator("li").count() >= len(meta["board"]["board"])
+    assert unworded_events(page, gid, "carcassonne") == []
     assert not errors, errors
     if shots:
         page.locator(".board-area").screenshot(path=str(shots / "carcassonne-finished.png"))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import WebServer, open_game_against_bots, register_player
+from tests.web.conftest import WebServer, open_game_against_bots, register_player, unworded_events
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -103,6 +103,7 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     assert len(meta["scores"]) == 2
     for score in meta["scores"]:
         expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    assert unworded_events(page, gid, "heaven-and-ale") == []
     if SHOTS:
         page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-final.png"))
     assert not errors, errors

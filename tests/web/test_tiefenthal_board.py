@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.web.conftest import WebServer, open_game_against_bots, register_player, sign_in
+from tests.web.conftest import WebServer, open_game_against_bots, register_player, sign_in, unworded_events
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -140,6 +140,7 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     for score in meta["scores"]:
         expect(page.locator(f"[data-testid=tf-score-{score['seat']}]")).to_have_text(str(int(score["total"])))
     _log_reads_as_sentences(page)
+    assert unworded_events(page, gid, "tiefenthal") == []
     if SHOTS:
         page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-final.png"))
     assert not errors, errors

@@ -150,6 +150,11 @@ function describeWith(e, nameOf, t) {
     case "TileDiscarded": return `${t("Tile fits nowhere, discarded")}: ${e.tile}`;
     case "TileBuried": return `${nameOf(e.seat)}: ${t("a tile went under the hill")}`;
     case "GameEnded": return t("Game over");
+    case "GameStarted": {
+      const extras = [e.river && t("the River"), e.hills_and_sheep && t("Hills & Sheep"), e.abbot && t("the Abbot")].filter(Boolean);
+      return `${t("The game is set")}: ${e.players} ${t("players")}${extras.length ? `, ${t("with")} ${extras.join(", ")}` : ""}`;
+    }
+    case "FlockFieldExtended": return `${nameOf(e.seat)}: ${t("the tile extends the shepherd's field: grow or gather")}`;
     default: return null;
   }
 }

@@ -672,6 +672,18 @@ export function describe(event, { seats } = {}) {
     case "GoodsAdded": return `Kegs on spaces ${p.kegs.join(", ")}; bales on ${p.bales.join(", ")}.`;
     case "TrackStocked": return `Round ${p.round}: tiles and monks drawn onto the track, discs set.`;
     case "ActionSkipped": return `${who(p.seat)} passed (${p.step}).`;
+    case "GameSetUp": return `The monasteries open: ${plural(p.players, "player")}, ${plural(p.rounds, "round")}${p.kegs_and_more ? ", with Kegs & More" : ""}; ${who(p.start_player)} starts.`;
+    case "RoundBegan": return `Round ${p.round} begins.`;
+    case "TurnBegan": return `${who(p.seat)}'s turn.`;
+    case "TurnEnded": return `${who(p.seat)} ended the turn.`;
+    case "ShedsEnclosed": return `${who(p.seat)} enclosed ${p.sheds.length === 1 ? `shed ${p.sheds[0]}` : `sheds ${p.sheds.join(", ")}`}: they score now.`;
+    case "ShedTilesActivated": return `${who(p.seat)} scored shed ${p.shed} with ${plural(p.spots.length, "tile")} around it.`;
+    case "PrivilegePlaced": return `${who(p.seat)} placed privilege card ${p.card}${p.colour ? ` (${p.colour})` : ""} on pair ${p.pair}.`;
+    case "PrivilegeDeclined": return `${who(p.seat)} placed no privilege card on pair ${p.pair}.`;
+    case "EmergencyCoinUsed": return `${who(p.seat)} returned privilege card ${p.card} for ${p.ducats} ducats.`;
+    case "StorageTilePlaced": return `${who(p.seat)} put the ${TILE_SHORT[p.tile] || p.tile} storage tile on shed ${p.shed}.`;
+    case "StorageTileUsed": return `${who(p.seat)} ${p.side === "back" ? "flipped" : "used"} the ${TILE_SHORT[p.tile] || p.tile} storage tile of shed ${p.shed}${p.area != null ? ` (keg area ${p.area})` : ""}.`;
+    case "GameEnded": return "The last round is over.";
     default: return null;
   }
 }
