@@ -35,10 +35,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_bench import Http, free_port, measure_bgio, own_redis, pct, wait_port
+from load_bench import WARMUP_SECONDS, Http, free_port, measure_bgio, measured_window, own_redis, pct, wait_port
 
 STREAM = b"floor:cmds"
-WARMUP_SECONDS = 2.0
 
 # -- the server: a bare ASGI function --------------------------------------------------------------------------
 _client: Any = None
@@ -89,15 +88,7 @@ async def closed_loop(port: int, clients: int, seconds: float) -> dict[str, Any]
             n += 1
         await http.close()
 
-    async def window() -> float:
-        await asyncio.sleep(WARMUP_SECONDS)
-        state["measuring"] = True
-        started = time.perf_counter()
-        await asyncio.sleep(seconds)
-        state["measuring"] = False
-        return time.perf_counter() - started
-
-    timer = asyncio.ensure_future(window())
+    timer = asyncio.ensure_future(measured_window(seconds, lambda on: state.update(measuring=on)))
     await asyncio.gather(*(client() for _ in range(clients)))
     elapsed = await timer
     posts.sort()

@@ -54,7 +54,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -402,6 +402,16 @@ class Table:
             self.figures.refused += 1
 
 
+async def measured_window(seconds: float, switch: Callable[[bool], None]) -> float:
+    """After the warm-up, ``switch(True)``; ``seconds`` later ``switch(False)``; returns the window's length."""
+    await asyncio.sleep(WARMUP_SECONDS)
+    switch(True)
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    switch(False)
+    return time.perf_counter() - started
+
+
 async def closed_loop(port: int, clients: int, seconds: float, lean: bool) -> Figures:
     figures = Figures()
     stop_at = time.monotonic() + WARMUP_SECONDS + seconds
@@ -414,15 +424,7 @@ async def closed_loop(port: int, clients: int, seconds: float, lean: bool) -> Fi
             await table.move()
         await http.close()
 
-    async def window() -> float:
-        await asyncio.sleep(WARMUP_SECONDS)
-        figures.measuring = True
-        started = time.perf_counter()
-        await asyncio.sleep(seconds)
-        figures.measuring = False
-        return time.perf_counter() - started
-
-    timer = asyncio.ensure_future(window())
+    timer = asyncio.ensure_future(measured_window(seconds, lambda on: setattr(figures, "measuring", on)))
     await asyncio.gather(*(client() for _ in range(clients)))
     elapsed = await timer
     figures.post_ms.sort()
@@ -501,15 +503,7 @@ async def read_loop(port: int, clients: int, seconds: float) -> dict[str, Any]:
                 state["reads"] += 1
         await http.close()
 
-    async def window() -> float:
-        await asyncio.sleep(WARMUP_SECONDS)
-        state["measuring"] = True
-        started = time.perf_counter()
-        await asyncio.sleep(seconds)
-        state["measuring"] = False
-        return time.perf_counter() - started
-
-    timer = asyncio.ensure_future(window())
+    timer = asyncio.ensure_future(measured_window(seconds, lambda on: state.update(measuring=on)))
     await asyncio.gather(*(client() for _ in range(clients)))
     elapsed = await timer
     latencies.sort()
