@@ -676,11 +676,14 @@ export function describe(event, { seats } = {}) {
     case "RoundBegan": return `Round ${p.round} begins.`;
     case "TurnBegan": return `${who(p.seat)}'s turn.`;
     case "TurnEnded": return `${who(p.seat)} ended the turn.`;
-    case "ShedsEnclosed": return `${who(p.seat)} enclosed ${p.sheds.length === 1 ? `shed ${p.sheds[0]}` : `sheds ${p.sheds.join(", ")}`}: they score now.`;
-    case "ShedTilesActivated": return `${who(p.seat)} scored shed ${p.shed} with ${plural(p.spots.length, "tile")} around it.`;
-    case "PrivilegePlaced": return `${who(p.seat)} placed privilege card ${p.card}${p.colour ? ` (${p.colour})` : ""} on pair ${p.pair}.`;
+    case "ShedsEnclosed": return p.sheds.length === 1 ? `${who(p.seat)} enclosed shed ${p.sheds[0]}: it is resolved now.`
+      : `${who(p.seat)} enclosed sheds ${p.sheds.join(", ")}: they are resolved in that order.`;
+    case "ShedTilesActivated": return p.spots.length
+      ? `${who(p.seat)} activated ${p.spots.join(", ")} around shed ${p.shed}.`
+      : `${who(p.seat)} activated no tile around shed ${p.shed}.`;
+    case "PrivilegePlaced": return `${who(p.seat)} placed the “${p.card}” privilege card${p.colour ? ` (${p.colour})` : ""} on pair ${p.pair}.`;
     case "PrivilegeDeclined": return `${who(p.seat)} placed no privilege card on pair ${p.pair}.`;
-    case "EmergencyCoinUsed": return `${who(p.seat)} returned privilege card ${p.card} for ${p.ducats} ducats.`;
+    case "EmergencyCoinUsed": return `${who(p.seat)} returned the “${p.card}” privilege card for ${p.ducats} ducats.`;
     case "StorageTilePlaced": return `${who(p.seat)} put the ${TILE_SHORT[p.tile] || p.tile} storage tile on shed ${p.shed}.`;
     case "StorageTileUsed": return `${who(p.seat)} ${p.side === "back" ? "flipped" : "used"} the ${TILE_SHORT[p.tile] || p.tile} storage tile of shed ${p.shed}${p.area != null ? ` (keg area ${p.area})` : ""}.`;
     case "GameEnded": return "The last round is over.";

@@ -507,6 +507,9 @@ function reasonWords(reason) {
     default: return String(reason).replaceAll("_", " ");
   }
 }
+// an action space: a tavern tile ("Cashbox") or a table ("table 3"; the description's prefix is "table:")
+const spaceWord = (space) => (String(space).startsWith("table:") ? `table ${Number(space.slice(6)) + 1}`
+  : words.tiles[space] || space);
 const money = (doubloons, beer) => [doubloons && `${doubloons}¢`, beer && `${beer} beer`].filter(Boolean).join(" and ");
 
 // Move-log sentences for this game's events (the frame's wording otherwise).
@@ -530,13 +533,13 @@ export function describe(event, { seats } = {}) {
     case "WaitressDiceRolled": return `${who(p.seat)}'s waitress rolled ${p.values.join(", ") || "no die"}.`;
     case "WhiteDiceRolled": return `White dice: ${p.values.map((v, s) => `${who(s)} ${v.join(" ")}`).join("; ")}.`;
     case "DiePicked": return `${who(p.seat)} drafted a die.`;
-    case "DiePlaced": return `${who(p.seat)} put a die on ${p.space}${p.boost ? ` (+${p.boost} dishwasher)` : ""}.`;
+    case "DiePlaced": return `${who(p.seat)} put a die on ${spaceWord(p.space)}${p.boost ? ` (+${p.boost} dishwasher)` : ""}.`;
     case "PlanningFinished": return `${who(p.seat)} finished planning.`;
     case "TurnStarted": {
       const brought = money(p.from_safe, p.from_storage);
       return `${who(p.seat)}'s turn${brought ? `, with ${brought} kept from last round` : ""}${p.merchant_beer ? ` and ${p.merchant_beer} beer from the merchant` : ""}.`;
     }
-    case "DieTaken": return `${who(p.seat)} took a die from ${p.space}${p.doubloons ? `: +${p.doubloons}¢` : ""}${p.beer ? `: +${p.beer} beer` : ""}.`;
+    case "DieTaken": return `${who(p.seat)} took a die from ${spaceWord(p.space)}${p.doubloons ? `: +${p.doubloons}¢` : ""}${p.beer ? `: +${p.beer} beer` : ""}.`;
     case "CardBought": return `${who(p.seat)} bought ${cardWord(p.card)} for ${p.price}¢.`;
     case "TileUpgraded": return `${who(p.seat)} upgraded the ${words.tiles[p.tile] || p.tile} for ${p.price}¢.`;
     case "GuestRecruited": return `${who(p.seat)} recruited ${cardWord(p.card)} for ${p.price} beer.`;
