@@ -85,6 +85,8 @@ function injectStyle() {
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// the brewmaster starts 10 steps short of spot 1 (position -9): "on 4", or "3 steps before 1", never "-2"
+const brewmasterAt = (position) => (position >= 1 ? `on ${position}` : `${plural(1 - position, "step")} before 1`);
 
 function gainText(g) {
   const parts = [];
@@ -317,7 +319,7 @@ export function mount(root, ctx) {
       buttons.unshift(...picks);
     }
     const me = ctx.seat !== null && ctx.seat !== undefined ? v.boards[ctx.seat] : null;
-    const mine = me ? `<span class="ha-muted">You: ${me.ducats} ducats · brewmaster ${me.brewmaster} (${me.exchange_rate}:1, ×${me.vp_per_spot}) · if the game ended now: <b data-testid="ha-score-now">${fmt(me.score_now.total)}</b> VP</span>` : "";
+    const mine = me ? `<span class="ha-muted">You: ${me.ducats} ducats · brewmaster ${brewmasterAt(me.brewmaster)} (${me.exchange_rate}:1, ×${me.vp_per_spot}) · if the game ended now: <b data-testid="ha-score-now">${fmt(me.score_now.total)}</b> VP</span>` : "";
     return `<section class="ha-card" aria-label="Your move" data-testid="ha-actions">
       <p class="ha-prompt" data-testid="ha-prompt">Round ${v.round} of ${v.rounds} · ${esc(prompt)}</p>
       ${buttons.length || rest.length ? `<div class="ha-actions">${buttons.join("")}${rest.join("")}</div>` : ""}
@@ -466,7 +468,7 @@ export function mount(root, ctx) {
     const markers = Object.entries(b.markers).map(([c, spot]) => `<span title="${c} marker"><span class="ha-swatch" style="background:${RES_COLOUR[c]};width:10px;height:10px"></span> ${spot}</span>`).join(" ");
     const d = b.delivery;
     return `<div class="ha-glance"><div class="ha-mini">${gardenSvg(v, b, false)}</div>
-      <div class="ha-facts"><span><b>Markers</b> ${markers}</span><span><b>Brewmaster</b> ${b.brewmaster} (${b.exchange_rate}:1 ×${b.vp_per_spot})</span>
+      <div class="ha-facts"><span><b>Markers</b> ${markers}</span><span><b>Brewmaster</b> ${brewmasterAt(b.brewmaster)} (${b.exchange_rate}:1 ×${b.vp_per_spot})</span>
       <span><b>Discs</b> ${b.discs.length ? b.discs.map(esc).join(", ") : "none"}</span>
       <span><b>Sheds</b> ${Object.keys(b.sheds).length}</span>
       ${d ? `<span><b>Kegs</b> ${d.kegs} · <b>bales</b> ${d.bales} · <b>cart</b> ${esc(d.cart_location)} (${d.cart_kegs}) · <b>delivered</b> ${d.delivered.reduce((a, x) => a + x, 0)}</span>` : ""}
@@ -535,7 +537,7 @@ export function mount(root, ctx) {
     }
     const stacks = {};
     const put = (spot, svg) => { const k = (stacks[spot] ||= 0); stacks[spot]++; out.push(svg(X(spot) + (S - 2) / 2, 54 + k * 13)); };
-    put(b.brewmaster, (x, y) => `<g><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text><title>brewmaster on ${b.brewmaster}</title></g>`);
+    put(b.brewmaster, (x, y) => `<g><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text><title>brewmaster ${brewmasterAt(b.brewmaster)}</title></g>`);
     for (const [c, spot] of Object.entries(b.markers)) {
       put(Math.max(low, spot), (x, y) => `<g><circle cx="${x}" cy="${y}" r="6" fill="${RES_COLOUR[c]}" stroke="#000"/><title>${c} marker on ${spot}</title></g>`);
     }
@@ -566,7 +568,7 @@ export function mount(root, ctx) {
     const rows = Object.entries(sheet.breakdown).filter(([, x]) => x).map(([k, x]) => `${k.replaceAll("_", " ")} ${fmt(x)}`);
     return `<div class="ha-facts">
       <span><b>Ducats</b> ${b.ducats}</span>
-      <span><b>Brewmaster</b> ${b.brewmaster} → exchange ${b.exchange_rate}:1, ×${b.vp_per_spot} per spot</span>
+      <span><b>Brewmaster</b> ${brewmasterAt(b.brewmaster)} → exchange ${b.exchange_rate}:1, ×${b.vp_per_spot} per spot</span>
       <span><b>Privilege cards in hand</b> ${b.privilege_cards.length ? b.privilege_cards.map(esc).join(", ") : "none"}</span>
       <span><b>Large barrels</b> ${b.large_barrels.length ? b.large_barrels.map((g) => esc(name(g))).join("; ") : "none"}</span>
       <span><b>Small barrels</b> ${b.small_barrels.length ? b.small_barrels.map((g) => esc(name(g))).join("; ") : "none"}</span>
@@ -630,7 +632,7 @@ export function mount(root, ctx) {
   function summary(v) {
     const lines = [`Round ${v.round} of ${v.rounds}.`];
     for (const b of v.boards) {
-      lines.push(`${nameOf(b.seat)}: ${b.ducats} ducats, brewmaster ${b.brewmaster}, markers ${Object.entries(b.markers).map(([c, s]) => `${c} ${s}`).join(", ")}, ${Object.keys(b.garden).length} tiles in the garden, figure ${b.figure}, worth ${fmt(b.score_now.total)} now.`);
+      lines.push(`${nameOf(b.seat)}: ${b.ducats} ducats, brewmaster ${brewmasterAt(b.brewmaster)}, markers ${Object.entries(b.markers).map(([c, s]) => `${c} ${s}`).join(", ")}, ${Object.keys(b.garden).length} tiles in the garden, figure ${b.figure}, worth ${fmt(b.score_now.total)} now.`);
     }
     return lines.join(" ");
   }
