@@ -183,3 +183,93 @@ def test_ducats_lose_their_buying_value_over_the_spend_horizon() -> None:
     assert gain(early) == gain(late) > 0
     s.round = s.rounds  # the last round, unplayed: fading with the longer horizon only
     assert 0 < gain(late) < gain(early)
+
+
+def test_a_player_done_in_the_last_round_is_scored_as_the_final_scoring_will() -> None:
+    """In the starting area in the last round a player does nothing more: with ``exact_when_done`` its
+    estimate is what §3.14 will give it (whole-step exchange, ten ducats a step), while the smooth projection
+    still credits its open sheds and the fraction of a step its ducats buy."""
+    import dataclasses
+
+    from domain.heaven_and_ale.garden import SHED_NEIGHBOURS
+    from domain.heaven_and_ale.heuristics import SEARCH, Params
+    from domain.heaven_and_ale.scoring import production
+
+    table = Table(n=2, seed="heuristic-done").start()
+    s = table.state
+    p = s.players[0]
+    p.brewmaster = 12  # 2:1, x4
+    p.markers = [5, 6, 6, 6, 9]
+    p.money = 19  # one step at the end, nine ducats lost
+    p.discs = [True] * len(p.discs)  # every scoring spot used: nothing left to activate the garden
+    for spot in SHED_NEIGHBOURS[3][:5]:
+        p.garden[spot] = 4  # wood-5 round an open shed
+    exact, smooth = SEARCH, dataclasses.replace(SEARCH, exact_when_done=False)
+    assert isinstance(smooth, Params) and exact.exact_when_done
+    s.round = s.rounds
+    p.done = True
+    final = float(total(s, 0))
+    assert estimate(s, 0, exact) == final
+    assert production(p)[0] == 6 * 4  # [5,6,6,6,9] evened at 2:1 to 6 (the 9 gives 2), a bought step: still 6
+    assert estimate(s, 0, smooth) != final  # the projection still sees the open shed's activations
+    p.done = False
+    assert estimate(s, 0, exact) == estimate(s, 0, smooth)  # turns still to play: the projection
+
+
+def test_a_brewmaster_a_step_short_of_a_bracket_counts_its_real_bracket_at_the_end() -> None:
+    """§2.4.2: spot 0 is x2 and spot 1 x3. The smooth value (each step counts towards the next bracket)
+    pulls a bot forward early; with ``exact_bracket_horizon`` it slides to the real bracket over the last
+    rounds, so at the end a brewmaster on 0 is seen to lose a third of the production against one on 1."""
+    import dataclasses
+
+    from domain.heaven_and_ale.heuristics import SEARCH, projected_production
+
+    table = Table(n=2, seed="heuristic-bracket").start()
+    s = table.state
+    p = s.players[0]
+    p.markers = [6] * 5
+    p.discs = [True] * len(p.discs)
+    p.cards = []
+    p.money = 0
+    sliding, smooth = SEARCH, dataclasses.replace(SEARCH, exact_bracket_horizon=0.0)
+    assert sliding.exact_bracket_horizon == 1.0
+
+    def ratio(params: object) -> float:
+        p.brewmaster = 0
+        short = projected_production(s, p, params)  # type: ignore[arg-type]
+        p.brewmaster = 1
+        return short / projected_production(s, p, params)  # type: ignore[arg-type]
+
+    s.round = s.rounds - 1  # two rounds left: smooth either way
+    assert ratio(sliding) == ratio(smooth) > 0.9
+    s.round = s.rounds
+    p.pos = 21  # a quarter of the last round left
+    assert ratio(smooth) > 0.9
+    assert abs(ratio(sliding) - (2 + 0.9 * 0.25) / 3) < 0.01  # x2 plus a quarter of the smooth 0.9 above it
+
+
+def test_ducats_still_to_come_buy_less_than_ducats_in_hand() -> None:
+    """Ducats a shady tile will pay at a later activation arrive with less time to spend them: with
+    ``future_ducat_time`` below 1 they are valued as if that share of the time left had passed."""
+    import dataclasses
+
+    from domain.heaven_and_ale.garden import is_sunny
+    from domain.heaven_and_ale.heuristics import SEARCH, projected_gains, projected_production
+    from domain.heaven_and_ale.state import EMPTY
+
+    table = Table(n=2, seed="heuristic-future-ducats").start()
+    s = table.state
+    p = s.players[0]
+    p.brewmaster = 10
+    p.markers = [6] * 5
+    shady = next(spot for spot in range(len(p.garden)) if not is_sunny(spot))
+    later, in_hand = SEARCH, dataclasses.replace(SEARCH, future_ducat_time=1.0)
+    assert later.future_ducat_time == 0.5
+    s.round = s.rounds  # the last round, unplayed
+    p.garden[shady] = 4  # wood-5: ducats at its activations to come
+    assert projected_gains(s, p, later)[1] > 0
+    with_tile = projected_production(s, p, later) - projected_production(s, p, in_hand)
+    assert with_tile < 0  # the same ducats, worth less when they come later
+    p.garden[shady] = EMPTY
+    assert projected_production(s, p, later) == projected_production(s, p, in_hand)  # ducats in hand: the same
+
