@@ -17,7 +17,9 @@ Two ways to search, chosen per game by its :class:`~services.bots.config.SearchC
   command is the vote.
 - **Paired** (``paired=True``): rounds of simulations on common random numbers;
   each round plays every candidate on the same determinization and chance
-  seed, and the best mean margin over whole rounds wins.
+  seed, and the best mean margin over whole rounds wins. With ``common_chance`` the chance of each playout
+  command comes from its own seed of the round (:func:`step_chance`), apart from the policy's sampling, so
+  every candidate meets the same draws all the way, not only until the policy's sampling parts the streams.
 
 **Budget**: each game's settings give a number of ``simulations`` per move (a simulation plays one
 candidate out and judges it), so a move depends only on the view, the legal commands and the rng, not
