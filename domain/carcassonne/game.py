@@ -67,7 +67,7 @@ from .tiledefs import SHEEP_TOKENS
 from .tiles import FIELD, GARDEN, LAKE, MONASTERY, SPRING, START_TILE, TILES, tile_counts
 from .view_models import VIEW_MODELS
 
-SEARCH = dataclasses.replace(THREE_TURNS, simulations=320, determinizations=40)
+SEARCH = dataclasses.replace(THREE_TURNS, simulations=320, determinizations=40, common_chance=True)
 """The search bot's settings: three turns deep on common random numbers, 320 simulations per move (CPU per
 search move p50 0.56 s, p95 0.90 s, under the 1 s think time; against greedy 14.5 of 20 arena games, 72.5%,
 95% interval 51-87%, mean 95.9 to 86.8: bench/strength_history.csv). Each paired round draws new tiles,
@@ -75,7 +75,10 @@ so the rounds are not capped at 24 (twice 12 determinizations) as before, which 
 unspent with six candidates; with racing (race_z=2) it won only 7 of 16 games against greedy, so racing is off.
 Before the search judged its leaves by ``heuristics.search_evaluate`` it won 59.8% of 56 (46.8-71.6%, mean 92.5 to
 84.6); with it 65.0% of 30 (47.1-79.5%, mean 86.4 to 75.0; CPU per search move unchanged on the same positions):
-not yet clearly stronger, and short of issue 20's target (lower end 55%)."""
+not yet clearly stronger, and short of issue 20's target (lower end 55%). With ``common_chance`` every candidate
+of a round meets the same tiles in its playouts (before, the draws parted after the opponent's tile, so a round
+compared candidates on different luck): 78.3% of 60 (66.4-86.9%, mean 90.0 to 74.7; CPU per search move p50
+0.56 s, p95 0.98 s), issue 20's target met."""
 
 
 class CarcassonneOptions(BaseModel):

@@ -58,6 +58,11 @@ class SearchSettings:
     legal commands and rng give the same move however busy the machine is. The think time
     (``Settings.bot_think_seconds``) stays a hard cap on top, reached only on an overloaded machine.
     None: time only (the search runs until the think time is spent)."""
+    common_chance: bool = False
+    """Paired search only: in a round, every candidate's playout draws the chance of its k-th command from
+    the same seed, apart from the seed that samples the playout policy's options, so all candidates meet the
+    same tiles (cards, tokens) in the same order; otherwise one stream serves both, and the draws part as
+    soon as the policy samples lists of different lengths (after the first draw or so)."""
     race_z: float = 0.0
     """Racing (paired search only): after ``RACE_MIN_ROUNDS`` rounds, a candidate whose paired difference to
     the leader is below zero by more than ``race_z`` standard errors plays no more rounds, and the search

@@ -17,7 +17,9 @@ Two ways to search, chosen per game by its :class:`~services.bots.config.SearchC
   command is the vote.
 - **Paired** (``paired=True``): rounds of simulations on common random numbers;
   each round plays every candidate on the same determinization and chance
-  seed, and the best mean margin over whole rounds wins.
+  seed, and the best mean margin over whole rounds wins. With ``common_chance`` the chance of each playout
+  command comes from its own seed of the round (:func:`step_chance`), apart from the policy's sampling, so
+  every candidate meets the same draws all the way, not only until the policy's sampling parts the streams.
 
 **Budget**: each game's settings give a number of ``simulations`` per move (a simulation plays one
 candidate out and judges it), so a move depends only on the view, the legal commands and the rng, not
@@ -104,8 +106,10 @@ def _rank(game: Any, adapter: BotGame, state: Any, legal: Sequence[Command], sea
 
 
 def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: random.Random,
-                  sample: int) -> Any | None:
-    """One playout command of ``actor`` by the sampled-greedy policy; None when it has no command."""
+                  sample: int, chance: int | None = None) -> Any | None:
+    """One playout command of ``actor`` by the sampled-greedy policy; None when it has no command. With a
+    ``chance`` seed, every option is tried on chance drawn afresh from it (the same draw whichever option),
+    ``rng`` only sampling the options."""
     legal = game.legal_commands(state, actor)
     if not legal:
         return None
@@ -114,10 +118,10 @@ def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: rand
     else:
         options = rng.sample(legal, sample)
     if len(options) == 1:
-        return apply(game, state, options[0], rng)
+        return apply(game, state, options[0], rng if chance is None else random.Random(chance))
     best, best_state = -math.inf, None
     for c in options:
-        s = _after(game, state, c, rng)
+        s = _after(game, state, c, rng if chance is None else random.Random(chance))
         v = adapter.evaluate(s, actor)
         if best_state is None or v > best:
             best, best_state = v, s
@@ -125,6 +129,9 @@ def _playout_step(game: Any, adapter: BotGame, state: Any, actor: int, rng: rand
 
 
 _NO_PHASE = object()
+CHANCE_STRIDE = 1_000_003
+"""Spreads a round's chance seed over its playout steps (:func:`step_chance`)."""
+CHANCE_MASK = (1 << 64) - 1
 
 
 @dataclass
@@ -139,12 +146,19 @@ class SearchStats:
     candidate from the start)."""
 
 
-def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Random, config: SearchConfig) -> Any:
+def step_chance(chance: int, step: int) -> int:
+    """The chance seed of a playout's ``step``-th command under the round's ``chance`` seed."""
+    return (chance * CHANCE_STRIDE + step) & CHANCE_MASK
+
+
+def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Random, config: SearchConfig,
+            chance: int | None = None) -> Any:
     """Play on from ``state`` by the sampled-greedy policy until the game's depth (or the config's turn
-    count) is reached; returns the leaf state (``state`` is consumed)."""
+    count) is reached; returns the leaf state (``state`` is consumed). With a ``chance`` seed the k-th command
+    draws its chance from :func:`step_chance` (``SearchConfig.common_chance``), not from ``rng``."""
     last, switches = seat, 0
     together: Any = _NO_PHASE  # the turn key of the last simultaneous phase seen
-    for _ in range(config.playout_depth):
+    for step in range(config.playout_depth):
         if game.is_over(state):
             break
         seats = game.to_act(state)
@@ -161,7 +175,8 @@ def playout(game: Any, adapter: BotGame, state: Any, seat: int, rng: random.Rand
                 switches, last = switches + 1, actor
                 if config.playout_turns and switches >= config.playout_turns:
                     break
-        nxt = _playout_step(game, adapter, state, actor, rng, config.playout_sample)
+        nxt = _playout_step(game, adapter, state, actor, rng, config.playout_sample,
+                            None if chance is None else step_chance(chance, step))
         if nxt is None:
             break
         state = nxt
@@ -300,7 +315,8 @@ def _paired_choice(game: Any, adapter: BotGame, view: dict[str, Any], seat: int,
             if budget.why_not(total) == "cap":
                 break
             sim = random.Random(seed)
-            leaf = playout(game, adapter, _after(game, det, candidates[k], sim), seat, sim, config)
+            leaf = playout(game, adapter, _after(game, det, candidates[k], sim), seat, sim, config,
+                           seed if config.common_chance else None)
             values[k] = judge(leaf, seat)
             total += 1
         else:

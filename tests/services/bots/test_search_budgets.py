@@ -86,3 +86,42 @@ def test_a_playout_counts_a_hand_over_only_when_one_seat_acts_alone(turns: int, 
     for seed in range(4):
         assert playout(game, adapter, 0, 0, random.Random(seed), config) == leaf
 
+
+
+# -- common chance in paired rounds ---------------------------------------------------------------------
+
+def _tiles_met(game: Any, adapter: BotSupport, state: Any, command: Any, seed: int, common: bool) -> list[str]:
+    """The tiles placed in the playout after ``command``, as a paired round plays it under ``seed``."""
+    from services.bots.search import _after
+
+    config = SearchSettings(paired=True, playout_turns=3, playout_depth=12, playout_sample=16, common_chance=common)
+    sim = random.Random(seed)
+    start = _after(game, state, command, sim)
+    placed = len(start.placements)
+    leaf = playout(game, adapter, start, command.seat, sim, config, seed if common else None)
+    return [tile for _, _, tile, _ in leaf.placements[placed:]]
+
+
+def test_common_chance_deals_every_candidate_of_a_round_the_same_tiles() -> None:
+    """With ``common_chance`` two different tile placements meet the same tiles in their playouts (the
+    opponent's, then the seat's own next one); on one stream for chance and policy they part."""
+    from domain.core.registry import get_game
+
+    from .helpers import positions
+
+    game = get_game("carcassonne")
+    adapter = bot_game("carcassonne")
+    assert adapter is not None and adapter.search.common_chance
+    state = next(s for k, s in enumerate(positions("carcassonne", {}, 2, "common chance")) if k >= 20
+                 and s.phase == "place")
+    seat = game.to_act(state)[0]
+    legal = game.legal_commands(state, seat)
+    a, b = legal[0], legal[-1]
+    assert a != b
+    parted = 0
+    for seed in range(6):
+        met_a = _tiles_met(game, adapter, state, a, seed, common=True)
+        assert len(met_a) >= 2
+        assert met_a == _tiles_met(game, adapter, state, b, seed, common=True)
+        parted += _tiles_met(game, adapter, state, a, seed, False) != _tiles_met(game, adapter, state, b, seed, False)
+    assert parted
