@@ -115,11 +115,26 @@ def duel(task: tuple[str, tuple[float, ...], bool]) -> list[int]:
     return _greedy_duel(seed, heuristics.make_evaluate(weights), swap)
 
 
-def duel_params(task: tuple[str, dict[str, float], bool]) -> list[int]:
+Override = float | bool
+
+
+def parse_override(item: str) -> tuple[str, Override]:
+    """``KEY=VALUE`` of ``heuristics.Params``: a switch (``exact_when_done=1``, ``true``, ``yes``) or a number."""
+    key, _, text = item.partition("=")
+    kinds = {f.name: f.type for f in dataclasses.fields(heuristics.Params)}
+    if key not in kinds:
+        raise SystemExit(f"heuristics.Params has no constant {key!r}; it has {', '.join(kinds)}")
+    if kinds[key] in (bool, "bool"):
+        return key, text.strip().lower() in ("1", "true", "yes", "on")
+    return key, float(text)
+
+
+def duel_params(task: tuple[str, dict[str, Override], bool]) -> list[int]:
     """One seeded game, greedy with the estimate's constants changed by ``overrides`` (seat 1 when ``swap``)
     against greedy with the hand-made ones; returns [changed, hand] final scores."""
     seed, overrides, swap = task
-    return _greedy_duel(seed, heuristics.make_hand_evaluate(dataclasses.replace(heuristics.HAND, **overrides)), swap)
+    changed: dict[str, Any] = dict(overrides)  # each value parsed for its field's type (parse_override)
+    return _greedy_duel(seed, heuristics.make_hand_evaluate(dataclasses.replace(heuristics.HAND, **changed)), swap)
 
 
 def _greedy_duel(seed: str, challenger: Any, swap: bool) -> list[int]:
@@ -145,7 +160,7 @@ def _greedy_duel(seed: str, challenger: Any, swap: bool) -> list[int]:
     return finals[::-1] if swap else finals
 
 
-def compare_params(overrides: dict[str, float], games: int, seed: str, jobs: int) -> None:
+def compare_params(overrides: dict[str, Override], games: int, seed: str, jobs: int) -> None:
     """Greedy with changed constants of the estimate against greedy with the hand-made ones, seats alternating."""
     tasks = [(f"{seed}:params:{g}", overrides, g % 2 == 1) for g in range(games)]
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
@@ -235,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     load_games()
     if args.params is not None:
-        overrides = {k: float(v) for k, v in (item.split("=") for item in args.params)}
+        overrides = dict(parse_override(item) for item in args.params)
         compare_params(overrides, args.compare or 20, args.seed, args.jobs)
         return
     if args.compare:
