@@ -135,9 +135,9 @@ export function mount(root, ctx) {
   const nameOf = (seat) => ctx.seatInfo?.[seat]?.name || `Seat ${seat + 1}`;
   const colourOf = (seat, v) => ctx.seatInfo?.[seat]?.colour
     || FALLBACK_COLOURS[v?.players?.[seat]?.colour] || "#888";
-  const cardNames = () => Object.fromEntries((desc?.tavern_cards || []).map((c) => [c.type, c.name]));
+  const cardNames = () => words.types; // learnt with the description (learnWords), shared with the move log
   const tileOf = (id) => desc?.tavern?.tiles?.find((t) => t.id === id);
-  const phaseLabel = (p) => desc?.phases?.find((x) => x.id === p)?.label || `Phase ${p}`;
+  const phaseLabel = (p) => words.phases[p] || `Phase ${p}`;
 
   // -- commands ---------------------------------------------------------------------------------------------
   const legal = () => (state && !state.readOnly ? state.legal || [] : []);
