@@ -138,7 +138,10 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
         seat = named
     principal = principal_of()
     record, _version = record_of()
-    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    try:
+        chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    except ApiError as refused:
+        raise _left_already(principal, game_id, record, data) or refused from None
     assert chosen is not None
     command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
@@ -151,6 +154,19 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
     command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
+
+
+def _left_already(principal: Principal | None, game_id: str, record: GameRecord, data: dict[str, Any]) -> ApiError | None:
+    """A resignation from a player whose seat is no longer theirs because they left it (a bot plays it now):
+    said as such, not as a seat they never held."""
+    if principal is None or data.get("type") != "taproom.Resign":
+        return None
+    for index, info in enumerate(record.seats):
+        mine = (principal.kind == "seat" and principal.game_id == game_id and principal.seat == index) or \
+            (principal.kind == "player" and info.player_id is not None and info.player_id == principal.player_id)
+        if mine and info.left:
+            return ApiError("already_resigned", f"you left game {game_id} already (seat {index})")
+    return None
 
 
 async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = None) -> Response:
