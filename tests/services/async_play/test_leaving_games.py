@@ -10,10 +10,13 @@ from typing import Any
 import orjson
 import pytest
 
+from domain.catalog import load_games
 from services.audit import export_lines, read_record, verify
 from services.settings import AsyncSettings, Settings
 
 from .conftest import DAY, Table
+
+load_games()
 
 ARCHIVE_AFTER = 60.0
 
@@ -153,3 +156,41 @@ def test_a_timed_game_is_never_marked_absent(table: Table) -> None:
     gid = table.create(players("Ann", "Ben"), pace={"bank_seconds": 90 * DAY})
     table.tick(20 * DAY)
     assert not table.record(gid).seats[0].absent and table.record(gid).status == "active"
+
+
+TITLES = ["carcassonne", "heaven-and-ale", "tiefenthal"]
+
+
+def create_title(table: Table, game: str, seats: list[dict[str, Any]]) -> str:
+    import uuid
+
+    gid = uuid.uuid4().hex[:10]
+    outcome = table.kernel.send(gid, {"type": "taproom.CreateGame", "game": game, "options": {}, "seats": seats,
+                                      "seed_commitment": ""}, dev_seed=f"resign-{game}")
+    assert outcome.accepted, outcome
+    table.settle()
+    return gid
+
+
+@pytest.mark.parametrize("game", TITLES)
+def test_resigning_each_title_with_two_seats_scores_the_game_there_and_then(table: Table, game: str) -> None:
+    gid = create_title(table, game, players("Ann", "Ben"))
+    waiting = table.record(gid).to_act()[0]
+    other = 1 - waiting  # out of turn
+    assert send(table, gid, other, {"type": "taproom.Resign"}).accepted
+    done = archived(table, gid)
+    assert done["places"] == {waiting: 1, other: 2}
+    assert len(done["record"].scores) == 2  # the game's own scores, as they stood
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("client", ["fake"], indirect=True)  # a whole game of bots: once, in-process
+@pytest.mark.parametrize("game", TITLES)
+def test_resigning_each_title_with_three_seats_lets_a_bot_play_it_to_the_end(table: Table, game: str) -> None:
+    gid = create_title(table, game, [*players("Ann"), {"name": "B1", "bot": "random"}, {"name": "B2", "bot": "random"}])
+    assert send(table, gid, 0, {"type": "taproom.Resign"}).accepted
+    record = table.record(gid)
+    assert record.status == "scored", "the bots played the game to its end"
+    assert record.seats[0].bot == "random" and record.seats[0].left_how == "resigned"
+    assert record.game.is_over(record.state)  # played out, not cut short
+    assert archived(table, gid)["places"][0] == 3
