@@ -121,11 +121,12 @@ class Resign(Command):
 
 
 class MarkAbsent(Command):
-    """System: ``for_seat`` of an untimed game has been to act since ``at_version`` for the service's
-    "abandoned" time; the other human seats may now vote to end the game or give the seat to a bot."""
+    """System: at ``at_version``, each of ``for_seats`` of an untimed game has been to act for the service's
+    "abandoned" time (several at once in a simultaneous phase); the other human seats may now vote to end the
+    game or give the seat to a bot."""
 
     type: Literal["taproom.MarkAbsent"] = "taproom.MarkAbsent"
-    for_seat: int
+    for_seats: list[int] = Field(min_length=1)
     at_version: int
 
 
@@ -259,6 +260,9 @@ class SeatLeft(Event):
     seat: int
     how: LeftHow
     level: str | None = None
+    together: bool = False
+    """Left at the same moment as the seat of the ``SeatLeft`` before it (a game ended idle waiting for both):
+    they share one rank of leaving and are placed among themselves by score."""
 
 
 class SeatAbsent(Event):

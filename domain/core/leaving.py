@@ -15,7 +15,8 @@ between makes them stale.
 **Last place, the one rule** (:func:`final_places`): the seats still in rank among themselves by the game's
 score (ties share a place); below all of them come the seats that left, whatever their score, the latest to
 leave first: in a 4-player game where Ann resigned and later Ben did, Ben is third and Ann fourth (the one who
-stayed longer ranks higher). Every place the service shows or rates comes from ``GameScored.places``, which
+stayed longer ranks higher). Seats that left at one moment (a game ended idle waiting for several) rank
+among themselves by score. Every place the service shows or rates comes from ``GameScored.places``, which
 the kernel computes with this rule.
 """
 
@@ -76,13 +77,13 @@ def _check_now(record: GameRecord, at_version: int, what: str) -> None:
 
 def decide_mark_absent(record: GameRecord, command: MarkAbsent) -> list[Event]:
     _check_now(record, command.at_version, command.type)
-    seat = command.for_seat
-    if seat not in record.to_act():
-        raise NotYourTurn(f"seat {seat} is not to act at version {record.version}")
-    info = record.seats[seat]
-    if info.bot is not None or info.absent:
-        raise IllegalMove(f"seat {seat} is a bot's or marked absent already at version {record.version}")
-    return [SeatAbsent(seat=seat)]
+    for seat in command.for_seats:
+        if seat not in record.to_act():
+            raise NotYourTurn(f"seat {seat} is not to act at version {record.version}")
+        info = record.seats[seat]
+        if info.bot is not None or info.absent:
+            raise IllegalMove(f"seat {seat} is a bot's or marked absent already at version {record.version}")
+    return [SeatAbsent(seat=seat) for seat in sorted(set(command.for_seats))]
 
 
 def decide_end_idle(record: GameRecord, command: EndIdleGame) -> list[Event]:
@@ -90,16 +91,21 @@ def decide_end_idle(record: GameRecord, command: EndIdleGame) -> list[Event]:
     waited_for = [s for s in record.to_act() if record.seats[s].bot is None]
     if not waited_for:
         raise IllegalMove(f"game {record.game_id} waits for no player at version {record.version}")
-    return [*(SeatLeft(seat=s, how="abandoned") for s in waited_for), GameEnded()]
+    return [*(SeatLeft(seat=s, how="abandoned", together=i > 0) for i, s in enumerate(waited_for)), GameEnded()]
 
 
 def final_places(scores: Sequence[Score], left: Mapping[int, int]) -> dict[int, int]:
     """Place per seat (1 = first): the seats still in by :func:`~domain.core.game.rank`, then those that left
-    (``left``: seat -> order of leaving, 1 = first to leave), the latest to leave first, one place each."""
+    (``left``: seat -> order of leaving, 1 = first to leave), the latest to leave first; seats of one order of
+    leaving (they left together) by score among themselves."""
     staying = [s for s in scores if s.seat not in left]
     places = rank(staying)
-    for offset, seat in enumerate(sorted(left, key=lambda s: -left[s])):
-        places[seat] = len(staying) + 1 + offset
+    above = len(staying)
+    for order in sorted(set(left.values()), reverse=True):  # seats that left at one moment: by score among them
+        group = [s for s in scores if left.get(s.seat) == order]
+        for seat, place in rank(group).items():
+            places[seat] = above + place
+        above += len(group)
     return places
 
 

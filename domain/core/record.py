@@ -279,7 +279,7 @@ def _vote_passed(record: GameRecord, event: VotePassed) -> None:
 def _left(record: GameRecord, event: SeatLeft) -> None:
     """The seat leaves for good: the next place from the bottom, a bot for it when the game goes on."""
     info = record.seats[event.seat]
-    info.left = 1 + max(s.left for s in record.seats)
+    info.left = max(s.left for s in record.seats) + (0 if event.together else 1)
     info.left_how = event.how
     info.absent = False
     info.votes = info.choices = ()

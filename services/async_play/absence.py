@@ -113,14 +113,29 @@ def open_absence_vote(game_id: str, seat: int, wait_version: int, *,
         due = _due(play, record, seat, wait, play.settings.abandoned_after_seconds)
         if clock.now() < due - 1:
             return _later(play, open_absence_vote, record, seat, wait, due)
-        player = record.seats[seat].player_id
-        if player:  # told first, so the vote never opens behind their back
-            play.notifier.send(player, "absent", _facts(play, record, seat, wait),
-                               dedupe=f"absent:{game_id}:{seat}:{wait_version}")
-        command = MarkAbsent(for_seat=seat, at_version=loaded.version)
-        return command, f"absent:{game_id}:{loaded.version}:{seat}", "system:absence"
+        # every seat overdue now, in one command: in a simultaneous phase they are all marked at one version
+        overdue = {seat: wait, **_overdue_others(play, record, seat)}
+        for absent, its_wait in overdue.items():
+            player = record.seats[absent].player_id
+            if player:  # told first, so the vote never opens behind their back
+                play.notifier.send(player, "absent", _facts(play, record, absent, its_wait),
+                                   dedupe=f"absent:{game_id}:{absent}:{its_wait.version}")
+        command = MarkAbsent(for_seats=sorted(overdue), at_version=loaded.version)
+        return command, f"absent:{game_id}:{loaded.version}", "system:absence"
 
     return _send_system(client, keys, play, game_id, decide, lambda: _load(client, keys, game_id))
+
+
+def _overdue_others(play: Clockwork, record: GameRecord, seat: int) -> dict[int, Wait]:
+    """The other seats the game has waited for past the "abandoned" time (not marked yet)."""
+    found = {}
+    for other, wait in play.clocks.waits(record.game_id).items():
+        info = record.seats[other]
+        if other == seat or info.absent or info.bot or other not in record.to_act():
+            continue
+        if clock.now() >= _due(play, record, other, wait, play.settings.abandoned_after_seconds) - 1:
+            found[other] = wait
+    return found
 
 
 def notify_absent_votes(play: Clockwork, record: GameRecord) -> None:

@@ -86,6 +86,8 @@ def test_final_places_rank_those_still_in_by_score_with_ties_then_the_leavers_la
     scores = [Score.of(s, {"points": p}) for s, p in enumerate([5, 9, 5, 30, 1])]
     assert final_places(scores, {3: 1, 4: 2}) == {1: 1, 0: 2, 2: 2, 4: 4, 3: 5}
     assert final_places(scores, {}) == {3: 1, 1: 2, 0: 3, 2: 3, 4: 5}
+    # two seats that left together (a game ended idle waiting for both) are placed by score among themselves
+    assert final_places(scores, {1: 2, 3: 2, 0: 1}) == {2: 1, 4: 2, 3: 3, 1: 4, 0: 5}
 
 
 def test_resign_is_a_players_command_refused_for_a_bot_seat_and_parsed_from_json() -> None:
@@ -103,10 +105,10 @@ def test_an_absent_seat_is_voted_out_and_the_game_ends_with_it_last() -> None:
     run(record, Add(seat=0, amount=3))
     assert record.to_act() == [1]
     with pytest.raises(StaleVersion):
-        run(record, MarkAbsent(for_seat=1, at_version=record.version - 1))
+        run(record, MarkAbsent(for_seats=[1], at_version=record.version - 1))
     with pytest.raises(NotYourTurn):
-        run(record, MarkAbsent(for_seat=2, at_version=record.version))
-    assert run(record, MarkAbsent(for_seat=1, at_version=record.version)) == ["taproom.SeatAbsent"]
+        run(record, MarkAbsent(for_seats=[2], at_version=record.version))
+    assert run(record, MarkAbsent(for_seats=[1], at_version=record.version)) == ["taproom.SeatAbsent"]
     # both choices are offered to the others; the absent seat may come back
     assert kinds(record, 0) == [("taproom.Vote", "end"), ("taproom.Vote", "replace"), ("taproom.Resign", None)]
     assert ("taproom.ReclaimSeat", None) in kinds(record, 1)
@@ -120,7 +122,7 @@ def test_an_absent_seat_is_voted_out_and_the_game_ends_with_it_last() -> None:
 
 def test_a_split_vote_passes_once_everyone_agrees_on_one_choice() -> None:
     record = new_game(None, seats=3)
-    run(record, MarkAbsent(for_seat=0, at_version=record.version))
+    run(record, MarkAbsent(for_seats=[0], at_version=record.version))
     run(record, Vote(seat=1, about_seat=0, choice="end"))
     assert run(record, Vote(seat=2, about_seat=0, choice="replace")) == ["taproom.VoteCast"]  # no agreement yet
     run(record, WithdrawVote(seat=1, about_seat=0))
@@ -133,20 +135,20 @@ def test_a_split_vote_passes_once_everyone_agrees_on_one_choice() -> None:
 
 def test_the_absent_player_comes_back_by_moving_and_the_votes_about_them_clear() -> None:
     record = new_game(None, seats=3)
-    run(record, MarkAbsent(for_seat=0, at_version=record.version))
+    run(record, MarkAbsent(for_seats=[0], at_version=record.version))
     run(record, Vote(seat=1, about_seat=0, choice="end"))
     assert run(record, Add(seat=0, amount=1))[0] == "taproom.SeatReclaimed"
     assert not record.seats[0].absent and record.seats[0].votes == ()
     run(record, Add(seat=1, amount=1))
     run(record, Add(seat=2, amount=1))
-    run(record, MarkAbsent(for_seat=0, at_version=record.version))
+    run(record, MarkAbsent(for_seats=[0], at_version=record.version))
     assert run(record, ReclaimSeat(seat=0)) == ["taproom.SeatReclaimed"]
 
 
 def test_a_timed_game_marks_no_seat_absent_it_times_seats_out() -> None:
     record = new_game("1d")
     with pytest.raises(IllegalMove):
-        run(record, MarkAbsent(for_seat=0, at_version=record.version))
+        run(record, MarkAbsent(for_seats=[0], at_version=record.version))
     with pytest.raises(IllegalMove):
         run(record, Vote(seat=1, about_seat=0, choice="end"))  # nobody is away: no vote is open
 
@@ -164,7 +166,7 @@ def test_an_idle_game_ends_with_the_seats_it_waited_for_last() -> None:
 def test_leaving_replays_from_the_log_and_survives_a_snapshot() -> None:
     record = new_game(None, seats=3)
     log = []
-    for command in (Resign(seat=1), MarkAbsent(for_seat=0, at_version=record.version + 1)):
+    for command in (Resign(seat=1), MarkAbsent(for_seats=[0], at_version=record.version + 1)):
         events, record = execute(record, "g1", command, Dice())
         log += events
     copy = decode_record(encode_record(record))

@@ -194,3 +194,18 @@ def test_resigning_each_title_with_three_seats_lets_a_bot_play_it_to_the_end(tab
     assert record.seats[0].bot == "random" and record.seats[0].left_how == "resigned"
     assert record.game.is_over(record.state)  # played out, not cut short
     assert archived(table, gid)["places"][0] == 3
+
+
+def test_a_simultaneous_phase_marks_every_overdue_seat_at_once_and_they_end_together(table: Table) -> None:
+    """Tiefenthal plans at once: both seats wait, both are marked absent by one command, and the idle end
+    places the two who left together by their scores."""
+    gid = create_title(table, "tiefenthal", players("Ann", "Ben"))
+    assert table.record(gid).to_act() == [0, 1]
+    table.tick(14 * DAY + 1)
+    record = table.record(gid)
+    assert record.seats[0].absent and record.seats[1].absent
+    assert table.types(gid).count("taproom.SeatAbsent") == 2
+    table.tick(46 * DAY)
+    done = archived(table, gid)
+    assert [s.left for s in done["record"].seats] == [1, 1]  # one moment of leaving
+    assert sorted(done["places"].values()) in ([1, 2], [1, 1])
