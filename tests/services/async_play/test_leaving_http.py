@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from domain.catalog import load_games
 
 from .conftest import DAY, Table
-from .test_forgiving_timeouts import Player, answered, api, player, start_game, waiting_api  # noqa: F401
+from .test_forgiving_timeouts import Player, answered, player, start_game
 
 load_games()
 
