@@ -56,10 +56,10 @@ class SeatInfo(_Open):
                                            "order of `votes`; present while votes about an absent seat stand")
     absent: bool = Field(default=False, description="an untimed game waited too long for this seat: the other "
                                                     "players may vote to end the game or to give it to a bot")
-    left: Literal["resigned", "abandoned"] | None = Field(
+    left: Literal["resigned", "abandoned", "idle"] | None = Field(
         default=None, description="the player left the game for good (last place; a bot plays the seat on when "
-                                  "the game went on): they `resigned`, or `abandoned` it (voted out, or the game "
-                                  "ended idle waiting for them)")
+                                  "the game went on): they `resigned`, or `abandoned` it (the table voted them out), "
+                                  "or the game ended `idle` waiting for them")
     left_order: int | None = Field(default=None, description="1 for the first seat to leave, 2 for the next ...")
 
 

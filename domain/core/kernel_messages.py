@@ -248,12 +248,12 @@ class GameExpired(Event):
     type: Literal["taproom.GameExpired"] = "taproom.GameExpired"
 
 
-LeftHow = Literal["resigned", "abandoned"]
+LeftHow = Literal["resigned", "abandoned", "idle"]
 
 
 class SeatLeft(Event):
     """``seat``'s player left the game for good and takes last place (of those still in): they ``resigned``, or
-    ``abandoned`` it (the table voted them out, or the game ended idle while it waited for them). ``level``: the
+    ``abandoned`` it (the table voted them out), or the game ended ``idle`` while it waited for them. ``level``: the
     bot that plays the seat to the end (None: the game ends, or nobody plays it any more)."""
 
     type: Literal["taproom.SeatLeft"] = "taproom.SeatLeft"

@@ -91,7 +91,7 @@ def decide_end_idle(record: GameRecord, command: EndIdleGame) -> list[Event]:
     waited_for = [s for s in record.to_act() if record.seats[s].bot is None]
     if not waited_for:
         raise IllegalMove(f"game {record.game_id} waits for no player at version {record.version}")
-    return [*(SeatLeft(seat=s, how="abandoned", together=i > 0) for i, s in enumerate(waited_for)), GameEnded()]
+    return [*(SeatLeft(seat=s, how="idle", together=i > 0) for i, s in enumerate(waited_for)), GameEnded()]
 
 
 def final_places(scores: Sequence[Score], left: Mapping[int, int]) -> dict[int, int]:

@@ -162,7 +162,7 @@ class ProfileGame(BaseModel):
     ts: float
     seat: int
     place: int
-    left: Literal["resigned", "abandoned"] | None = Field(
+    left: Literal["resigned", "abandoned", "idle"] | None = Field(
         default=None, description="you left this game (resigned, or abandoned it): placed last, rated as such")
     seats: list[dict[str, Any]] = Field(description="each seat's `name` and `place`, and `left` for one that left")
     rating: float | None = Field(description="your rating in that game type after this game (null: not rated)")

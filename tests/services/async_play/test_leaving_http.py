@@ -99,7 +99,7 @@ def test_an_idle_untimed_game_offers_the_vote_then_ends_and_is_archived(table: T
     assert [n["name"] for n in asked if n["kind"] == "absent_vote"] == ["Ann"]
     table.tick(46 * DAY)  # sixty days without a move
     game = api.get(f"/games/{gid}").json()
-    assert game["status"] == "scored" and game["seats"][0]["left"] == "abandoned" and game["places"] == {"0": 2, "1": 1}
+    assert game["status"] == "scored" and game["seats"][0]["left"] == "idle" and game["places"] == {"0": 2, "1": 1}
     table.tick(3601)
     assert table.kernel.store.archived(gid) is not None
     assert api.get(f"/games/{gid}").json()["status"] == "scored"  # read from the archive
