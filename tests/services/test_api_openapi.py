@@ -90,6 +90,17 @@ def test_the_schema_is_valid_and_documents_every_route(api):
     assert "Coordinates" in description
 
 
+def test_leaving_a_game_is_documented_with_its_codes(api):
+    spec = api.get("/openapi.json").json()
+    commands = spec["paths"]["/games/{game_id}/commands"]["post"]
+    assert "taproom.Resign" in commands["description"] and "already_resigned" in commands["description"]
+    assert "`already_resigned`" in commands["responses"]["409"]["description"]
+    assert "`game_not_active`" in commands["responses"]["409"]["description"]
+    assert "taproom.Resign" in spec["paths"]["/games/{game_id}/legal"]["get"]["description"]
+    seat = spec["components"]["schemas"]["SeatInfo"]["properties"]
+    assert {"left", "left_order", "absent", "vote_choices"} <= set(seat)
+
+
 def test_docs_and_redoc_work_offline(api):
     for page in ("/docs", "/redoc"):
         html = api.get(page)

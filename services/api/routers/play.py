@@ -88,7 +88,8 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
+    ``taproom.Resign`` at any point of an active game, taking the seat back after a timeout or an absence, votes
+    about a taken-over or absent seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
     return await legal_answer(ctx, call_of(request), game_id, seat)
 
@@ -182,7 +183,8 @@ async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = N
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 429, 503)})
 async def submit_command(request: Request,
-                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
+                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"},
+                                                                            {"command_id": "c2", "type": "taproom.Resign"}]),
                          game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
@@ -198,7 +200,13 @@ async def submit_command(request: Request,
     refused when the token does not hold it.
 
     The answer carries the new ``version``, the seats ``to_act`` now and, while the caller's seat is still to
-    act, its ``legal`` commands (as `/legal` answers them)."""
+    act, its ``legal`` commands (as `/legal` answers them).
+
+    ``{"type": "taproom.Resign"}`` leaves the game for good, at any point (your turn or not): you are placed last
+    (in the rating too); with two players still in, the game ends (``taproom.SeatLeft``, ``taproom.GameEnded``),
+    with more a bot at the game's autopilot level plays your seat to the end. Refused with ``already_resigned``
+    (409) once you left, ``game_not_active`` (409) when the game is over, ``not_your_seat`` (403) for a player
+    without a seat and ``unauthorized`` (401) without a token."""
     return await command_answer(ctx, call_of(request), game_id, seat, request_body)
 
 
