@@ -24,6 +24,8 @@ from typing import Any
 
 import redis
 import structlog
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from domain.core.lifecycle import EndIdleGame, GameRecord, MarkAbsent, voters
 
@@ -40,6 +42,16 @@ def _due(play: Clockwork, record: GameRecord, seat: int, wait: Wait, after: floa
     return play.vacations.deadline(record.seats[seat].player_id, wait.since, after)
 
 
+STEPS = ("absentwarn", "absent", "idle")
+
+
+def absence_job_id(play: Clockwork, game_id: str, seat: int, step: str) -> str:
+    """One id per (game, seat, step): a new wait moves the seat's jobs instead of adding three more each turn
+    (rq's ``enqueue_at`` under an existing id replaces the job and its time), so a game holds at most three
+    per seat however long it runs."""
+    return f"{step}-{play.tag}-{job_safe(game_id)}-{seat}"
+
+
 def schedule_absence(play: Clockwork, record: GameRecord, seat: int, wait: Wait) -> list[str]:
     """The warning, the vote's opening and the idle end of ``seat``'s wait in an untimed game."""
     settings, gid = play.settings, record.game_id
@@ -51,10 +63,24 @@ def schedule_absence(play: Clockwork, record: GameRecord, seat: int, wait: Wait)
     for name, job, when in steps:
         if when <= wait.since:
             continue
-        job_id = f"{name}-{play.tag}-{job_safe(gid)}-{wait.version}-{seat}-{int(when)}"
+        job_id = absence_job_id(play, gid, seat, name)
         play.queue.enqueue_at(at(when), job, gid, seat, wait.version, job_id=job_id, result_ttl=3600)
         ids.append(job_id)
     return ids
+
+
+def cancel_absence(play: Clockwork, record: GameRecord) -> None:
+    """The game is over: its seats' absence jobs go (they would find nothing to do, weeks later)."""
+    if record.pace is not None and record.pace.timed:
+        return
+    ids = [absence_job_id(play, record.game_id, seat, step) for seat, info in enumerate(record.seats)
+           if info.bot is None or info.left for step in STEPS]
+    registry = ScheduledJobRegistry(queue=play.queue)
+    pipe = play.queue.connection.pipeline(transaction=False)
+    for job_id in ids:
+        pipe.zrem(registry.key, job_id)
+        pipe.delete(Job.key_for(job_id))
+    pipe.execute()
 
 
 def _still_waiting(play: Clockwork, record: GameRecord | None, seat: int, wait_version: int) -> Wait | None:
@@ -73,9 +99,10 @@ def _facts(play: Clockwork, record: GameRecord, seat: int, wait: Wait) -> dict[s
             "idle_seconds": clock.now() - wait.since, "url": game_link(play.settings, record.game_id)}
 
 
-def _later(play: Clockwork, job: Any, record: GameRecord, seat: int, wait: Wait, due: float) -> dict[str, Any]:
+def _later(play: Clockwork, job: Any, record: GameRecord, seat: int, wait: Wait, due: float,
+           step: str) -> dict[str, Any]:
     """A vacation pushed the step back: run it again then."""
-    job_id = f"{job.__name__}-{play.tag}-{job_safe(record.game_id)}-{wait.version}-{seat}-{int(due)}"
+    job_id = absence_job_id(play, record.game_id, seat, step)
     play.queue.enqueue_at(at(due), job, record.game_id, seat, wait.version, job_id=job_id, result_ttl=3600)
     return {"rescheduled": due}
 
@@ -112,7 +139,7 @@ def open_absence_vote(game_id: str, seat: int, wait_version: int, *,
             return {"skipped": "absent already", "version": loaded.version}
         due = _due(play, record, seat, wait, play.settings.abandoned_after_seconds)
         if clock.now() < due - 1:
-            return _later(play, open_absence_vote, record, seat, wait, due)
+            return _later(play, open_absence_vote, record, seat, wait, due, "absent")
         # every seat overdue now, in one command: in a simultaneous phase they are all marked at one version
         overdue = {seat: wait, **_overdue_others(play, record, seat)}
         for absent, its_wait in overdue.items():
@@ -169,7 +196,7 @@ def end_idle_game(game_id: str, seat: int, wait_version: int, *,
             return {"skipped": "the seat moved", "version": loaded.version}
         due = _due(play, record, seat, wait, play.settings.idle_end_after_seconds)
         if clock.now() < due - 1:
-            return _later(play, end_idle_game, record, seat, wait, due)
+            return _later(play, end_idle_game, record, seat, wait, due, "idle")
         log.info("ending an idle game", game_id=game_id, seat=seat, version=loaded.version)
         return EndIdleGame(at_version=loaded.version), f"idle:{game_id}:{loaded.version}", "system:idle"
 

@@ -43,7 +43,7 @@ from domain.core.lifecycle import GameRecord, voters
 
 from ..resilience import UNAVAILABLE
 from . import clock, jobs
-from .absence import notify_absent_votes, schedule_absence
+from .absence import cancel_absence, notify_absent_votes, schedule_absence
 from .jobs import Clockwork
 from .turns import Step, Wait, at, clocked_seats, clockless, job_safe
 
@@ -78,6 +78,8 @@ class AsyncPlay(Clockwork):
                         "scores": [s.model_dump() for s in record.scores]}, dedupe=f"over:{gid}:{seat}")
         elif record.status in ("ended", "expired"):
             self.clocks.clear(gid)
+        if record.status in ("ended", "scored"):
+            cancel_absence(self, record)
         if record.status != "active":
             self.writer.zrem(self.keys.deadline_watch(), gid)
         return scheduled

@@ -209,3 +209,19 @@ def test_a_simultaneous_phase_marks_every_overdue_seat_at_once_and_they_end_toge
     done = archived(table, gid)
     assert [s.left for s in done["record"].seats] == [1, 1]  # one moment of leaving
     assert sorted(done["places"].values()) in ([1, 2], [1, 1])
+
+
+def test_an_untimed_game_keeps_at_most_three_absence_jobs_per_seat_and_none_once_over(table: Table) -> None:
+    from rq.registry import ScheduledJobRegistry
+
+    def absence_jobs(gid: str) -> list[str]:
+        ids = ScheduledJobRegistry(queue=table.queue).get_job_ids()
+        return sorted(j for j in ids if gid in j and j.split("-")[0] in ("absentwarn", "absent", "idle"))
+
+    gid = table.create(players("Ann", "Ben"))
+    for _ in range(3):  # six turns begin and end: each moves its seat's jobs, none piles up
+        table.add(gid, 0, 1)
+        table.add(gid, 1, 1)
+    assert len(absence_jobs(gid)) == 6  # warning, vote and idle end for each of the two seats
+    assert send(table, gid, 1, {"type": "taproom.Resign"}).accepted
+    assert table.record(gid).status == "scored" and absence_jobs(gid) == []
