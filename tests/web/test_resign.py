@@ -85,3 +85,38 @@ def test_resign_behind_a_confirmation_on_every_board(web_server: WebServer, new_
     a.goto(f"/#/player/{ana['player_id']}")
     expect(a.locator("#finished-h + ul")).to_contain_text("place 2 (resigned)")
     assert errors == []
+
+
+def test_the_table_votes_about_a_player_away_too_long(web_server: WebServer, new_page: Any) -> None:
+    """An untimed game whose player has not moved for the "abandoned" time: the other player's page offers the
+    two choices, and ending the game says in words what happened. The service's clock is moved (this process
+    runs it), never waited for."""
+    from services.async_play import clock
+
+    ana, bo, gid = two_players(web_server, "carcassonne")
+    with web_server.api() as client:
+        assert client.get(f"/games/{gid}").json()["to_act"] == [0]  # Ana is to act, and never does
+    page, away = new_page(390, 844), new_page(1280, 800)
+    for who, opened in ((bo, page), (ana, away)):
+        sign_in(opened, who)
+        opened.goto(f"/#/game/{gid}")
+        opened.wait_for_selector('.game[data-ready="1"][data-status="active"]')
+    try:
+        clock.advance(web_server.settings.abandoned_after_seconds + 60)
+        votes = page.locator(".votes")
+        expect(votes).to_contain_text("Ana has been away a long while", timeout=30_000)
+        expect(page.locator(".seats")).to_contain_text("away")
+        back = away.get_by_role("button", name="I'm back")  # the one away may stop it by coming back
+        expect(back).to_be_visible()
+        expect(away.get_by_role("button", name="End the game (Ana last)")).to_have_count(0)
+        if SHOTS:
+            page.screenshot(path=str(SHOTS / "absent-vote-390.png"))
+            away.screenshot(path=str(SHOTS / "absent-back-1280.png"))
+        votes.get_by_role("button", name="End the game (Ana last)").click()
+        expect(page.locator(".game")).to_have_attribute("data-status", "scored")
+        expect(page.locator(".status")).to_contain_text("Ana left the game; the table ended it")
+        expect(page.locator(".log-list")).to_contain_text("Ana left the game; the table ended it.")
+    finally:
+        clock.reset()
+    with web_server.api() as client:
+        assert client.get(f"/games/{gid}").json()["places"] == {"0": 2, "1": 1}

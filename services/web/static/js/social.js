@@ -33,7 +33,7 @@ export function ResignButton({ legal, submit, busy, seats }) {
 }
 
 // Votes about a seat taken over by the autopilot or away too long, and "I'm back" for one's own away seat.
-export function VotePanel({ legal, submit, busy, seats }) {
+export function VotePanel({ legal, submit, busy, seats, seat }) {
   const name = (seat) => seats?.[seat]?.name || `Seat ${seat + 1}`;
   const votes = legal.filter((c) => c.type === "taproom.Vote" || c.type === "taproom.WithdrawVote");
   const back = legal.find((c) => c.type === "taproom.ReclaimSeat");
@@ -41,7 +41,10 @@ export function VotePanel({ legal, submit, busy, seats }) {
   const words = (c) => c.type === "taproom.WithdrawVote" ? `Withdraw my vote about ${name(c.about_seat)}`
     : c.choice === "end" ? `End the game (${name(c.about_seat)} last)` : `Give ${name(c.about_seat)}'s seat to a bot`;
   return html`<div class="votes">
-    ${votes.length ? html`<p>${name(votes[0].about_seat)} has been away a long while. The table decides together:</p>` : null}
+    ${votes.length ? html`<p>${name(votes[0].about_seat)} has been away a long while. The table decides together:</p>`
+      : seats?.[seat]?.absent ? html`<p>Your seat is waiting for you: play a move (or tell the table you are back)
+        before the others end the game or give your seat to a bot.</p>`
+      : html`<p>You missed a deadline: the autopilot played for you. Take your seat back:</p>`}
     ${votes.map((c) => html`<button type="button" disabled=${busy} onClick=${() => submit(c).catch(() => {})}>${words(c)}</button>`)}
     ${back ? html`<button type="button" class="primary" disabled=${busy} onClick=${() => submit(back).catch(() => {})}>I'm back</button>` : null}
   </div>`;

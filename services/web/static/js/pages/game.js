@@ -256,7 +256,7 @@ export function GamePage({ gameId, params }) {
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
       ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
-      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />
+      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} seat=${seat} />
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
