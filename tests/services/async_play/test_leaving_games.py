@@ -225,3 +225,17 @@ def test_an_untimed_game_keeps_at_most_three_absence_jobs_per_seat_and_none_once
     assert len(absence_jobs(gid)) == 6  # warning, vote and idle end for each of the two seats
     assert send(table, gid, 1, {"type": "taproom.Resign"}).accepted
     assert table.record(gid).status == "scored" and absence_jobs(gid) == []
+
+
+def test_the_messages_about_leaving_say_it_in_words_with_the_games_page() -> None:
+    from services.async_play.mail import describe, game_link
+
+    assert game_link(AsyncSettings(public_url="https://t.example/"), "g1") == "https://t.example/#/game/g1"
+    title, line = describe("absence_warning", {"game_id": "g1", "idle_seconds": 11 * DAY, "vote_in_seconds": 3 * DAY})
+    assert title == "Your game is waiting for you" and "for 11 days" in line and "within 3 days" in line
+    assert "vote to end the game (you placed last)" in describe("absent", {"game_id": "g1", "idle_seconds": 14 * DAY})[1]
+    assert describe("left", {"game_id": "g1", "name": "Ann", "how": "resigned", "bot": None}) == (
+        "Ann resigned", "Ann resigned in game g1; the game is over.")
+    assert describe("left", {"game_id": "g1", "name": "Ben", "how": "abandoned", "bot": "random"})[1] == \
+        "Ben left the game in game g1; a bot plays their seat to the end."
+    assert describe("absent_vote", {"game_id": "g1", "name": "Ann", "idle_seconds": 14 * DAY})[0] == "A player is away"
