@@ -91,7 +91,7 @@ def test_the_table_votes_about_a_player_away_too_long(web_server: WebServer, new
     """An untimed game whose player has not moved for the "abandoned" time: the other player's page offers the
     two choices, and ending the game says in words what happened. The service's clock is moved (this process
     runs it), never waited for."""
-    from services.async_play import clock
+    from services.infrastructure import clock
 
     ana, bo, gid = two_players(web_server, "carcassonne")
     with web_server.api() as client:

@@ -14,14 +14,14 @@ import redis
 from rq import Queue
 
 from domain.core.lifecycle import GameRecord
-from services.aggregates import Repository
-from services.async_play import clock
-from services.async_play.scheduler import release_due
-from services.reactor import Reactor
-from services.reactor.watchdog import Watchdog
-from services.redisconn import set_job_store
-from services.settings import AsyncSettings, Settings, with_async
-from services.workers.worker import ThreadWorker
+from services.adapters.reactor import Reactor
+from services.adapters.reactor.watchdog import Watchdog
+from services.adapters.workers.worker import ThreadWorker
+from services.infrastructure import clock
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.redisconn import set_job_store
+from services.infrastructure.scheduler import release_due
+from services.infrastructure.settings import AsyncSettings, Settings, with_async
 from tests.services.helpers import Kernel
 
 HOUR = 3600
@@ -121,7 +121,7 @@ def api(table: Table, settings: Settings) -> Iterator[Any]:
     at once and the test settles."""
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
     app.state.async_settings = table.reactor.async_settings
@@ -134,7 +134,7 @@ def waiting_api(table: Table, settings: Settings) -> Iterator[Any]:
     """An API that waits for outcomes (see ``test_forgiving_timeouts.answered``)."""
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
     app.state.async_settings = table.reactor.async_settings

@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
-from services.aggregates import Repository
-from services.audit import verify
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.audit import verify
 
 from .conftest import Table
 

@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from domain.catalog import load_games
-from services.audit import export_lines, read_record, verify
-from services.settings import AsyncSettings, Settings
+from services.infrastructure.audit import export_lines, read_record, verify
+from services.infrastructure.settings import AsyncSettings, Settings
 
 from .conftest import DAY, Table
 
@@ -228,7 +228,7 @@ def test_an_untimed_game_keeps_at_most_three_absence_jobs_per_seat_and_none_once
 
 
 def test_the_messages_about_leaving_say_it_in_words_with_the_games_page() -> None:
-    from services.async_play.mail import describe, game_link
+    from services.application.notifications.mail import describe, game_link
 
     assert game_link(AsyncSettings(public_url="https://t.example/"), "g1") == "https://t.example/#/game/g1"
     title, line = describe("absence_warning", {"game_id": "g1", "idle_seconds": 11 * DAY, "vote_in_seconds": 3 * DAY})
