@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
 
@@ -15,6 +15,7 @@ from ...application.ratings import Ratings
 from ...application.rematch import Rematches
 from ...players import Players
 from ..abuse import BotGames, caller_of
+from ..bounds import STREAM_ID_PATTERN, bounded_stream_id
 from ..chat_stream import speaker_of
 from ..deps import Context, Principal, get_context, optional_principal, require_player, require_principal
 from ..errors import ApiError, error_responses
@@ -63,7 +64,8 @@ def chat_service(ctx: Context = Depends(get_context)) -> Chat:
 
 @router.get("/games/{game_id}/chat", response_model=ChatPage, responses=error_responses(401, 403, 404, 422))
 def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
-              after: str | None = Query(None, pattern=r"^\d{1,20}-\d{1,20}$", description="only messages after this id"),
+              after: Annotated[str | None, AfterValidator(bounded_stream_id)] = Query(
+                  None, pattern=STREAM_ID_PATTERN, description="only messages after this id (a message's `id`)"),
               limit: int = Query(100, ge=1, le=500), principal: Principal | None = Depends(optional_principal),
               ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ChatPage:
     """A chat channel of the game, oldest first, without the authors you muted. The seats' chat is open to
