@@ -149,6 +149,7 @@ def test_bot_games_need_a_player_token_and_are_capped_per_player(service):
         assert all(r.status_code in (201, 202) and settled(api, r).status_code in (200, 201) for r in created)
         refused = counter_game(api, bearer(host), seats=bots)
         assert (refused.status_code, refused.json()["code"]) == (429, "too_many_bot_games"), refused.text
+        assert int(refused.headers["Retry-After"]) >= 1  # every 429 says when to ask again
         other = counter_game(api, bearer(player_token(api, "other")), seats=bots)
         assert settled(api, other).status_code in (200, 201), other.text
         unbotted = counter_game(api, bearer(host))  # games without bots are not capped
@@ -208,11 +209,13 @@ def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
                         await _read_until(chunk, b": connected")
                     third = await client.get(url, headers=bearer(ann))
                     assert (third.status_code, third.json()["code"]) == (429, "too_many_streams")
+                    assert int(third.headers["Retry-After"]) >= 1
                     anonymous = await stack.enter_async_context(client.stream("GET", url))
                     chunks.append(anonymous.aiter_raw())
                     await _read_until(chunks[-1], b": connected")
                     over = await client.get(url)  # the address holds 3 now
                     assert (over.status_code, over.json()["code"]) == (429, "too_many_streams")
+                    assert int(over.headers["Retry-After"]) >= 1
                 # closed pages give their slots back
                 deadline = time.monotonic() + 60  # generous: the suite shares two cores
                 while True:
