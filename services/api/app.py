@@ -22,6 +22,7 @@ from .errors import error_responses, install_error_handlers
 from .hot import FRONT, HotPath, hot_route
 from .limits import BodySizeLimit
 from .routers import games, invitations, lobby, notifications, play, players, players_async, social, system, web
+from .security_headers import SecurityHeaders
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
@@ -126,9 +127,11 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
 
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
-        app.front = BodySizeLimit(RequestMetrics(HotPath(app.behind_front)), max_bytes=settings.max_body_bytes)
+        app.front = SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
+                                                  max_bytes=settings.max_body_bytes))
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer carries them, errors of the layers inside too
     app.include_router(system.router)
     app.include_router(players.router)
     app.include_router(games.router)
