@@ -154,7 +154,7 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *,
         return {"skipped": "not wanted"}
 
     # again at each send, as for webhooks: the endpoint's name may resolve somewhere private by now
-    check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)
+    check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
     data = orjson.dumps(payload(settings, kind, orjson.loads(body)))
     try:
         response = webpush(subscription.model_dump(), data=data,

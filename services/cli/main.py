@@ -135,7 +135,7 @@ def _health_server(settings: Settings, store: Any, queue: Any) -> None:
         from .. import health
 
         health.serve(settings.health_port, settings.health_stale_seconds,
-                     {"event_store": store.ping, "queue": queue.ping})
+                     {"event_store": store.ping, "queue": queue.ping}, host=settings.host)
 
 
 def _run_part(make: Any) -> None:

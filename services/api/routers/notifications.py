@@ -162,7 +162,7 @@ def add_push_subscription(body: Subscription, request: Request, player: Principa
     if not settings.vapid_public_key:
         raise ApiError("push_disabled", "this server sends no Web Push (no VAPID key configured)", 404)
     try:  # the endpoint is where the server will POST: the webhook's rules against SSRF hold here too
-        check_url(body.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)
+        check_url(body.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
     except InvalidCommand as exc:
         raise ApiError("invalid_push_endpoint", exc.message, 422) from None
     return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body)}
