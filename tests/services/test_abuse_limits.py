@@ -226,3 +226,52 @@ def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
                     await asyncio.sleep(0.1)
 
         asyncio.run(scenario())
+
+
+@contextmanager
+def served_as_the_cli_serves(app, settings):
+    """``app`` on uvicorn with the options ``taproom api`` and ``taproom serve`` give it (proxy headers)."""
+    import threading
+
+    import uvicorn
+
+    from services.cli.main import uvicorn_options
+
+    options = {**uvicorn_options(settings), "loop": "asyncio", "http": "h11"}
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, **options))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        loop.close()
+
+
+@pytest.mark.parametrize("trusted", ["", "10.0.0.0/8"])
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(service, trusted):
+    """The attack run passed a registration limit of 10 with 15 spoofed ``X-Forwarded-For`` headers from
+    127.0.0.1 (uvicorn trusts it by default): by default no proxy is trusted, and one that is configured
+    must be the peer for its header to count."""
+    tight = service.settings.model_copy(update={"rate_limit_register": "3/hour", "trusted_proxies": trusted})
+    with served_as_the_cli_serves(create_app(service.clients(), tight, service.clients.queue()), tight) as base:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            answers = [http.post("/players", json={"name": f"p{i}"}, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                       for i in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429], [a.text for a in answers]
+
+
+def test_a_trusted_proxy_gives_each_client_its_own_count(service):
+    tight = service.settings.model_copy(update={"rate_limit_register": "1/hour", "trusted_proxies": "127.0.0.1"})
+    with served_as_the_cli_serves(create_app(service.clients(), tight, service.clients.queue()), tight) as base:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            first = [http.post("/players", json={"name": f"p{i}"}, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                     for i in range(3)]
+            again = http.post("/players", json={"name": "p0"}, headers={"X-Forwarded-For": "203.0.113.0"})
+    assert [a.status_code for a in first] == [201, 201, 201] and again.status_code == 429
