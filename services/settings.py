@@ -106,6 +106,9 @@ class PushSettings(_Section):
     vapid_subject: str = "mailto:taproom@localhost"
     push_ttl_seconds: int = 86400
     push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
+    max_push_subscriptions_per_player: int = 10
+    """Browsers one player may subscribe (409 ``too_many_push_subscriptions`` beyond): each notification goes to
+    every one of them, at hosts the player chose."""
 
 
 class AsyncSettings(ClockSettings, WebhookSettings, MailSettings, PushSettings):
@@ -192,6 +195,8 @@ class LimitSettings(_Section):
     chat_max_chars: int = 500
     """The longest chat message (characters, after trimming)."""
     chat_keep: int = 500
+    max_chat_mutes: int = 200
+    """Chat authors one caller may mute (409 ``too_many_mutes`` beyond)."""
     """Chat messages kept per game and channel (the oldest go first)."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""

@@ -45,6 +45,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "handle_taken": 409,
     "already_seated": 409,
     "already_invited": 409,
+    "too_many_push_subscriptions": 409,
+    "too_many_mutes": 409,
     "seat_reserved": 409,
     "invitation_expired": 410,
     "method_not_allowed": 405,

@@ -154,7 +154,7 @@ def push_key(request: Request) -> dict[str, Any]:
 
 
 @router.post("/players/me/push-subscriptions", status_code=201, response_model=PushSubscribed,
-             responses=error_responses(400, 401, 403, 404, 413, 422))
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 def add_push_subscription(body: Subscription, request: Request, player: Principal = Depends(require_player),
                           ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Store the browser's push subscription (``PushSubscription.toJSON()``)."""
@@ -165,7 +165,8 @@ def add_push_subscription(body: Subscription, request: Request, player: Principa
         check_url(body.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
     except InvalidCommand as exc:
         raise ApiError("invalid_push_endpoint", exc.message, 422) from None
-    return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body)}
+    return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body,
+                                                             settings.max_push_subscriptions_per_player)}
 
 
 @router.delete("/players/me/push-subscriptions/{sub_id}", status_code=204, response_class=Response,

@@ -100,12 +100,13 @@ def list_mutes(principal: Principal = Depends(require_principal), chat: Chat = D
     return Mutes(muted=sorted(chat.muted(caller_of(principal.__dict__, ""))))
 
 
-@router.post("/chat/mutes", response_model=Mutes, responses=error_responses(400, 401, 422))
+@router.post("/chat/mutes", response_model=Mutes, responses=error_responses(400, 401, 409, 422))
 def mute(body: MuteRequest, principal: Principal = Depends(require_principal),
-         chat: Chat = Depends(chat_service)) -> Mutes:
-    """Mute a chat author: their messages no longer reach you, in any game (they are not told)."""
+         ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> Mutes:
+    """Mute a chat author: their messages no longer reach you, in any game (they are not told). At most
+    `max_chat_mutes` authors (409 `too_many_mutes`)."""
     viewer = caller_of(principal.__dict__, "")
-    chat.mute(viewer, body.author)
+    chat.mute(viewer, body.author, ctx.settings.max_chat_mutes)
     return Mutes(muted=sorted(chat.muted(viewer)))
 
 
