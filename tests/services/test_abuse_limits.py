@@ -14,8 +14,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.settings import Settings
+from services.adapters.api.app import create_app
+from services.infrastructure.settings import Settings
 
 from .test_api import _read_until, bearer, player_token, served, settled, wait_for
 
@@ -235,7 +235,7 @@ def served_as_the_cli_serves(app, settings):
 
     import uvicorn
 
-    from services.cli.main import uvicorn_options
+    from services.adapters.cli.main import uvicorn_options
 
     options = {**uvicorn_options(settings), "loop": "asyncio", "http": "h11"}
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, **options))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from services.api.bounds import MAX_INT, STREAM_ID_PATTERN, parse_bounded_int, parse_stream_id
+from services.adapters.api.bounds import MAX_INT, STREAM_ID_PATTERN, parse_bounded_int, parse_stream_id
 
 from .test_api import bearer, new_game, player_token
 

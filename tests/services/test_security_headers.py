@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from services.api.security_headers import policy_for_page
+from services.adapters.api.security_headers import policy_for_page
 from services.web import STATIC_DIR
 
 from .test_api import bearer, new_game
