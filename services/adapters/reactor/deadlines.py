@@ -41,11 +41,11 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord, voters
 from services.adapters.workers import async_play as jobs
+from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 from services.adapters.workers.async_play import Clockwork
 from services.application.clocks.turns import Step, Wait, at, clocked_seats, clockless, job_safe
 from services.infrastructure import clock
 from services.infrastructure.resilience import UNAVAILABLE
-from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 
 log = structlog.get_logger("taproom.deadlines")
 

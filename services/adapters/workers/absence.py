@@ -28,10 +28,10 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from domain.core.lifecycle import EndIdleGame, GameRecord, MarkAbsent, voters
-from services.infrastructure import clock
 from services.adapters.workers.async_play import Clockwork, Plan, _env, _load, _send_system
 from services.application.clocks.turns import Wait, at, job_safe
 from services.application.notifications.mail import game_link
+from services.infrastructure import clock
 
 log = structlog.get_logger("taproom.absence")
 
