@@ -31,9 +31,9 @@ from services.adapters.api.routers import (
     system,
     web,
 )
+from services.adapters.api.security_headers import SecurityHeaders
 from services.infrastructure.settings import Settings
 from services.web import STATIC_DIR, RevalidatedStaticFiles
-from services.adapters.api.security_headers import SecurityHeaders
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
