@@ -114,6 +114,9 @@ class PushSettings(_Section):
     vapid_subject: str = "mailto:taproom@localhost"
     push_ttl_seconds: int = 86400
     push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
+    max_push_subscriptions_per_player: int = 10
+    """Browsers one player may subscribe (409 ``too_many_push_subscriptions`` beyond): each notification goes to
+    every one of them, at hosts the player chose."""
 
 
 class AsyncSettings(ClockSettings, WebhookSettings, MailSettings, PushSettings):
@@ -163,9 +166,6 @@ class StoreSettings(_Section):
     outcome_ttl_seconds: int = 300
     """How long a settled command's outcome key stays (what a waiting request polls). Short: once it is gone
     the outcome is still answered, forever, from the game's records (``CommandBus.outcome``)."""
-    command_body_ttl_seconds: int = 24 * 3600
-    """How long the fingerprint of the body first sent under a client's command id is kept (a reuse of the
-    id with another body is refused while it is; an applied command's own record outlives it)."""
     archive_after_seconds: float = 3600.0
     """A scored game is archived this long after it was scored (its log, views and snapshots leave Redis for
     the cold store; reads answer from the archive). Negative: never archive."""
@@ -179,8 +179,8 @@ class LimitSettings(_Section):
 
     # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
     # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by
-    # seat and an anonymous request by client address (the socket peer: behind a proxy run uvicorn with
-    # --proxy-headers and --forwarded-allow-ips so it is the client's).
+    # seat and an anonymous request by client address (the socket peer; behind a reverse proxy, the address it
+    # forwards when it is one of ``trusted_proxies``).
     rate_limit_address: str = "600/minute"
     """Every request from one client address."""
     rate_limit_register: str = "10/hour;50/day"
@@ -200,11 +200,19 @@ class LimitSettings(_Section):
     chat_max_chars: int = 500
     """The longest chat message (characters, after trimming)."""
     chat_keep: int = 500
+    max_chat_mutes: int = 200
+    """Chat authors one caller may mute (409 ``too_many_mutes`` beyond)."""
     """Chat messages kept per game and channel (the oldest go first)."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20
     max_streams_per_address: int = 50
+    trusted_proxies: str = ""
+    """``TAPROOM_TRUSTED_PROXIES``: the reverse proxies in front of the API, comma-separated addresses or networks
+    (``10.0.0.0/8``; ``*`` trusts every peer). Only a request whose peer is one of them has its client address
+    (and scheme) read from ``X-Forwarded-For`` (``-Proto``); empty, the default, trusts none: the socket peer is
+    the client, and a forwarded header changes nothing (the per-address limits cannot be dodged by sending one).
+    Given to uvicorn's ``forwarded_allow_ips``."""
 
 
 class ProcessSettings(_Section):

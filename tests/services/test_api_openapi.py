@@ -322,3 +322,22 @@ def notification_routes(c: Checked, api, token: str) -> None:
     c.delete("/players/me/push-subscriptions/nope", headers=bearer(token))  # 404
     c.delete("/players/me/email", headers=bearer(token))
     del api.app.state.async_settings
+
+
+def test_a_method_a_path_does_not_take_is_405_naming_the_ones_it_does(api):
+    """RFC 9110: a 405 carries ``Allow``, the methods the path does take (all of them, whichever route of the
+    path the router tried first); the web client's files and page too."""
+    paths = api.get("/openapi.json").json()["paths"]
+    for path, item in paths.items():
+        url = path.replace("{game}", "counter").replace("{version}", "1").replace("{about_seat}", "0")
+        url = "/".join("x1" if part.startswith("{") else part for part in url.split("/"))
+        taken = {m.upper() for m in item if m in ("get", "put", "post", "delete", "patch")}
+        answer = api.request("PATCH", url)
+        if "PATCH" in taken:
+            continue
+        assert (answer.status_code, answer.json()["code"]) == (405, "method_not_allowed"), (path, answer.text)
+        assert set(answer.headers["Allow"].replace(" ", "").split(",")) == taken, (path, answer.headers)
+    for url, taken in [("/", {"GET"}), ("/static/app.css", {"GET", "HEAD"}), ("/sw.js", {"GET"})]:
+        answer = api.post(url)
+        assert answer.status_code == 405 and set(answer.headers["Allow"].replace(" ", "").split(",")) == taken, \
+            (url, answer.status_code, answer.headers)

@@ -395,3 +395,25 @@ def test_every_turn_lifts_the_hourly_limit_and_vapid_keys_are_printed(table: Tab
     keys = dict(line.split("=", 1) for line in printed)
     assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PUBLIC_KEY"] + "=")) == 65
     assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PRIVATE_KEY"] + "=")) == 32
+
+
+def test_push_subscriptions_are_capped_per_player(http: TestClient, receiver: Any,
+                                                  async_settings: AsyncSettings) -> None:
+    """The attack run stored 300 for one account, each notification fanned out to all of them: at most
+    ``max_push_subscriptions_per_player``; a browser subscribing again replaces its own."""
+    assert async_settings.max_push_subscriptions_per_player == 10  # the default
+    cap = 3
+    http.app.state.async_settings = async_settings.model_copy(update={"max_push_subscriptions_per_player": cap})
+    _, auth, _ = register(http)
+    browser = subscription(receiver)[0]
+    subs = [{**browser, "endpoint": f"{browser['endpoint']}-{i}"} for i in range(cap + 2)]  # a browser each
+    made = [http.post("/players/me/push-subscriptions", json=s, headers=auth) for s in subs[:cap]]
+    assert all(m.status_code == 201 for m in made), [m.text for m in made if m.status_code != 201][:1]
+    over = http.post("/players/me/push-subscriptions", json=subs[cap], headers=auth)
+    assert (over.status_code, over.json()["code"]) == (409, "too_many_push_subscriptions"), over.text
+    assert str(cap) in over.json()["message"]
+    assert http.post("/players/me/push-subscriptions", json=subs[0], headers=auth).status_code == 201  # its own again
+    shown = http.get("/players/me/notification-settings", headers=auth).json()["push"]["subscriptions"]
+    assert len(shown) == cap
+    http.delete(f"/players/me/push-subscriptions/{shown[0]}", headers=auth)
+    assert http.post("/players/me/push-subscriptions", json=subs[cap + 1], headers=auth).status_code == 201

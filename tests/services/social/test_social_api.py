@@ -209,3 +209,18 @@ def test_undo_over_http_with_carcassonne(api) -> None:
     # the replay of the log shows the same board at the undo's version as before the move
     version = after["version"]
     assert api.get(f"/games/{gid}/at/{version}", headers=me).json()["board"] == before["board"]
+
+
+def test_mutes_are_capped_per_caller(api, settings) -> None:
+    """At most ``max_chat_mutes`` authors muted per caller (409 ``too_many_mutes``); muting one again, or after
+    unmuting another, is fine."""
+    ann = register(api, "ann")
+    cap = settings.max_chat_mutes
+    for i in range(cap):
+        assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": f"player:p{i}"}).status_code == 200
+    over = api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:one-more"})
+    assert (over.status_code, over.json()["code"]) == (409, "too_many_mutes"), over.text
+    assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:p0"}).status_code == 200
+    api.delete("/chat/mutes/player:p0", headers=bearer(ann["token"]))
+    assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:one-more"}).status_code == 200
+    assert len(api.get("/chat/mutes", headers=bearer(ann["token"])).json()["muted"]) == cap
