@@ -23,6 +23,7 @@ from services.infrastructure.archive import register_side_key
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.eventstore import EventStore, Keys
 from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
+from services.infrastructure.durability import Durability
 from services.infrastructure.players import Players
 from services.infrastructure.redisconn import cluster_client
 from services.infrastructure.resilience import command_retry
@@ -130,6 +131,8 @@ class Root:
     """Where finished games are archived (``settings.archive_dir``; see ``services.infrastructure.archive``)."""
     archive_reader: ArchiveReader = field(default=DEFAULT_READER)
     """Reads archived games back (one cache per process); the event store answers from it."""
+    durability: Durability | None = field(default=None)
+    """Confirms a write is as durable as a command before it is acknowledged (``infrastructure.durability``)."""
 
     def queue(self, name: str | None = None) -> Queue:
         """The rq queue jobs go to (``settings.rq_queue`` unless named)."""
@@ -170,6 +173,8 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
     new :func:`event_store_client`."""
     client = client if client is not None else event_store_client(settings)
     keys = keys_for(settings)
+    durability = Durability(client, settings.append_replicas, settings.append_replica_timeout_ms, settings.key_prefix)
     return Root(settings=settings, redis=client, keys=keys, store=EventStore(client, keys, archive=DEFAULT_READER),
                 bus=CommandBus(client, keys), players=Players(client, keys), tokens=Tokens(client, keys),
-                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER)
+                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER,
+                durability=durability)

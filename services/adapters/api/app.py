@@ -16,6 +16,7 @@ from services.adapters.api import docs
 from services.adapters.api.abuse import limit_requests
 from services.adapters.api.bounds import bounded_json_body
 from services.adapters.api.deps import Context
+from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
@@ -32,6 +33,7 @@ from services.adapters.api.routers import (
     web,
 )
 from services.adapters.api.security_headers import SecurityHeaders
+from services.infrastructure.durability import Durability
 from services.infrastructure.settings import Settings
 from services.web import STATIC_DIR, RevalidatedStaticFiles
 
@@ -135,6 +137,8 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.state.context = context
     install_error_handlers(app)
 
+    # innermost: a write's success leaves once the write is as durable as a command (see its module)
+    app.add_middleware(DurableWrites, durability=context.root.durability or Durability(client))
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
         app.front = SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),

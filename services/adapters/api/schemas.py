@@ -15,6 +15,13 @@ class NewPlayer(BaseModel):
     handle: str | None = Field(default=None, min_length=1, max_length=64,
                                description="unique (ignoring case): 3-20 letters, digits or '_', starting with a "
                                            "letter; omitted: one is made from the name")
+    client_key: str | None = Field(
+        default=None, min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$",
+        description="a secret of the client's own choosing (e.g. 22+ random URL-safe characters) that makes the "
+                    "registration safe to send again: within a day, the same body under the same key answers the "
+                    "same player, token and recovery code (not a second account), as long as the token has not "
+                    "been rotated since (then 409 client_key_used); another name or handle under it: 409 "
+                    "client_key_reused. Keep it as secret as the token")
 
 
 class PlayerCreated(BaseModel):

@@ -151,6 +151,10 @@ class Keys:
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
 
+    def registration(self, client_key_hash: str) -> str:
+        """String: a registration's credentials sealed under its client key (``Players.register``)."""
+        return f"{self.prefix}registration:{client_key_hash}"
+
     def handle(self, folded: str) -> str:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
         return f"{self.prefix}handle:{folded}"

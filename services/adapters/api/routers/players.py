@@ -61,7 +61,7 @@ def _created(made: Credentials) -> PlayerCreated:
 @router.post("/players", response_model=PlayerCreated, status_code=201, responses=error_responses(400, 409, 413, 422))
 def register_player(body: NewPlayer, ctx: Context = Depends(get_context)) -> PlayerCreated:
     """Register a player. The token (acts for all the player's seats) and the recovery code are shown once."""
-    return _created(application_players.register_player(ctx.root, body.name, body.handle))
+    return _created(application_players.register_player(ctx.root, body.name, body.handle, body.client_key))
 
 
 @router.get("/players/me", response_model=PlayerProfile, responses=error_responses(401, 403, 404))
