@@ -29,6 +29,11 @@ from services.infrastructure.redisconn import is_cluster, refresh_slots
 from services.infrastructure.resilience import UNAVAILABLE, ReplicationShortfall
 
 
+_REDIRECTS = (redis.exceptions.AskError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
+              redis.exceptions.ReadOnlyError)
+"""Replies of a node that no longer serves the probe's slot (``MovedError`` is an ``AskError``)."""
+
+
 class WriteNotDurable(ReplicationShortfall):
     """A write reached its master but not the durability it must have before it is acknowledged."""
 
@@ -73,7 +78,12 @@ class Durability:
         else:
             targets = [(self.redis, f"{self.prefix}durable:probe")]
         for client, probe in targets:
-            self._wait(client, probe)
+            try:
+                self._wait(client, probe)
+            except _REDIRECTS as exc:  # the slot map changed (a failover): read it again, refuse this time
+                self._probes.clear()
+                refresh_slots(self.redis)  # type: ignore[arg-type]
+                raise redis.ConnectionError(f"the cluster moved a slot: {exc}") from exc
 
     def _wait(self, client: Any, probe: str) -> None:
         pipe = client.pipeline(transaction=False)

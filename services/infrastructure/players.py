@@ -83,6 +83,12 @@ REGISTRATION_KEY_SECONDS = 86400
 """How long a registration's client key answers a retry with the same player."""
 
 
+def _sealer(*secrets_: str) -> Fernet:
+    """A Fernet key derived from secrets only a client holds: what it seals opens for them alone."""
+    material = hashlib.sha256(("sealed:" + ":".join(secrets_)).encode()).digest()
+    return Fernet(base64.urlsafe_b64encode(material))
+
+
 @dataclass(frozen=True)
 class Credentials:
     """What a registration or a recovery returns: secrets in the clear, this once."""
@@ -150,7 +156,7 @@ class Players:
         holds the client key ever sees them again; once the token was rotated or the recovery code spent, the
         retry is refused (``client_key_used``) rather than answering secrets that no longer work. Another name
         or handle under the same key: ``client_key_reused``."""
-        box = Fernet(base64.urlsafe_b64encode(hashlib.sha256(b"registration:" + client_key.encode()).digest()))
+        box = _sealer("registration", client_key)
         record_key = self.keys.registration(hash_secret(client_key))
         fresh = {"player_id": uuid.uuid4().hex[:16], "token": new_token(), "code": new_recovery_code(),
                  "name": name, "handle": handle}
@@ -204,13 +210,27 @@ class Players:
         raw = self.redis.get(self.keys.token(hash_secret(token)))
         return orjson.loads(raw) if raw else None
 
-    def rotate_token(self, player_id: str, presented: str) -> str:
-        """A new token for the player; the old one (and the presented one) stops working before this returns."""
+    def rotate_token(self, player_id: str, presented: str, idempotency_key: str | None = None) -> str:
+        """A new token for the player; the old one (and the presented one) stops working before this returns.
+        With ``idempotency_key`` the new token is kept sealed under the old token and that key, for
+        :meth:`rotated` to answer a retry of this rotation (its answer lost, or a 503)."""
         token = new_token()
         self._store_token(token, player_id)
+        if idempotency_key:
+            self.redis.set(self.keys.rotation(hash_secret(presented + ":" + idempotency_key)),
+                           _sealer(presented, idempotency_key).encrypt(token.encode()), ex=REGISTRATION_KEY_SECONDS)
         previous = self._replace(player_id, {"token_hash": hash_secret(token)})
         self._revoke(previous.get("token_hash"), hash_secret(presented))
         return token
+
+    def rotated(self, presented: str, idempotency_key: str) -> str | None:
+        """The token a rotation made with the (now revoked) ``presented`` token under ``idempotency_key``
+        answered, while it is still the player's token; None otherwise."""
+        sealed = self.redis.get(self.keys.rotation(hash_secret(presented + ":" + idempotency_key)))
+        if not sealed:
+            return None
+        token = _sealer(presented, idempotency_key).decrypt(sealed).decode()  # type: ignore[arg-type]
+        return token if self.principal(token) is not None else None
 
     def new_recovery_code(self, player_id: str) -> str:
         """Replace the player's recovery code (the old one stops working)."""

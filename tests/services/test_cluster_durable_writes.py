@@ -21,7 +21,7 @@ from services.adapters.runtime import Service
 from services.infrastructure.eventstore import Keys
 
 from .test_api import bearer
-from .test_cluster import cluster_settings
+from .test_cluster import cluster_settings, on_cluster  # noqa: F401  (a fixture)
 from .test_identity import register
 from .test_invitations import open_game, seat_of
 
@@ -44,6 +44,7 @@ class Burst:
         self.chat: dict[str, list[str]] = {}  # game id -> acknowledged lines
         self.invited: list[tuple[str, int, str]] = []  # (game id, seat, invitee handle) acknowledged
         self.refusals = 0
+        self.pending: dict[str, str] = {}  # player id -> the idempotency key of a rotation not yet acknowledged
         self.threads: list[threading.Thread] = []
 
     def start(self, workers: dict[str, Any]) -> None:
@@ -59,6 +60,14 @@ class Burst:
                 assert response.status_code == 503 and response.headers.get("Retry-After"), response.text
                 with self.lock:
                     self.refusals += 1
+
+    def wait_registered(self, count: int) -> None:
+        """Until ``count`` registrations were acknowledged; fails at once when a client thread died."""
+        deadline = time.monotonic() + 120  # bounds a hang; times nothing
+        while len(self.registered) < count:
+            assert all(t.is_alive() for t in self.threads), "a client thread died (see its traceback)"
+            assert time.monotonic() < deadline, f"only {len(self.registered)} registrations acknowledged"
+            time.sleep(0.02)
 
     def finish(self) -> None:
         self.stop.set()
@@ -77,10 +86,14 @@ class Burst:
         return response
 
     def rotate(self, player_id: str) -> Any:
-        response = self.api.post("/players/me/token", headers=bearer(self.tokens[player_id]))
+        """A rotation under an idempotency key, sent again under the same key after a refusal."""
+        key = self.pending.setdefault(player_id, uuid.uuid4().hex)
+        response = self.api.post("/players/me/token", headers={**bearer(self.tokens[player_id]),
+                                                                "Idempotency-Key": key})
         if response.status_code == 201:
             with self.lock:
                 self.tokens[player_id] = response.json()["token"]
+                del self.pending[player_id]
         return response
 
     def say(self, gid: str, who: dict, n: list[int]) -> Any:
@@ -112,7 +125,7 @@ class Burst:
 @pytest.mark.slow
 @pytest.mark.integration
 def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redis_cluster, on_cluster, prefix):
-    settings = cluster_settings(prefix, append_replica_timeout_ms=500)
+    settings = cluster_settings(prefix).model_copy(update={"append_replica_timeout_ms": 500})
     keys = Keys(settings.key_prefix, settings.shards)
     service = Service(settings, on_cluster, workers=1, queue_clients=on_cluster.queue).start()
     victim = None
@@ -135,8 +148,7 @@ def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redi
             for i, gid in enumerate(games):
                 workers[f"chat{i}"] = lambda g=gid, c=counters[i]: burst.say(g, ann, c)
             burst.start(workers)
-            while len(burst.registered) < 5:  # writing before the kill
-                time.sleep(0.02)
+            burst.wait_registered(5)  # writing before the kill
             victim = max(redis_cluster.masters(), key=lambda n: sum(
                 redis_cluster.node_of_key(keys.player(p["player_id"])).port == n.port for p in rotating + guests))
             replicas = redis_cluster.replicas_of(victim)
@@ -148,10 +160,12 @@ def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redi
             redis_cluster.wait_replicated(timeout=30)
             victim = None
             after = len(burst.registered)
-            while len(burst.registered) < after + 5:  # writing after the cluster is whole again
-                time.sleep(0.02)
+            burst.wait_registered(after + 5)  # writing after the cluster is whole again
             burst.finish()
 
+            # A refused rotation sent again (same old token, same key) completes: the client gets its token.
+            for player_id in list(burst.pending):
+                assert burst.rotate(player_id).status_code == 201, player_id
             # Every acknowledged registration and rotation: the token last acknowledged works.
             for player_id, token in burst.tokens.items():
                 me = api.get("/players/me", headers=bearer(token))
@@ -173,6 +187,7 @@ def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redi
                 assert invited and invited["handle"] == handle, (gid, seat, invited)
             print(f"burst: {len(burst.registered)} registrations acknowledged ({before} before the kill), "
                   f"{len(burst.refused_keys)} refused and completed by their retry, "
+                  f"{sum(1 for _ in burst.tokens)} players' tokens checked, "
                   f"{sum(len(v) for v in burst.chat.values())} chat lines, {len(burst.invited)} invitations, "
                   f"{burst.refusals} refusals (503) in all")
     finally:

@@ -134,3 +134,24 @@ def test_one_server_without_replicas_or_waitaof_waits_for_nothing(fake_client):
     durability = Durability(fake_client)
     assert not durability.waits
     durability.confirm()
+
+
+def test_a_retried_rotation_answers_the_same_token_to_the_holder_of_its_key_only(fake_client, prefix):
+    players = Players(fake_client, Keys(prefix, 4))
+    ann = players.register("Ann")
+    key = "rotation-key-0123456789"
+    token = players.rotate_token(ann.player.player_id, ann.token, key)
+    assert players.principal(ann.token) is None  # the old token stopped working at once
+    assert players.rotated(ann.token, key) == token
+    assert players.rotated(ann.token, key + "x") is None and players.rotated(token, key) is None
+    players.rotate_token(ann.player.player_id, token)  # rotated again since: the first answer is stale
+    assert players.rotated(ann.token, key) is None
+
+
+def test_rotation_over_http_with_an_idempotency_key(api):
+    ann = api.post("/players", json={"name": "Ann"}).json()
+    headers = {**bearer(ann["token"]), "Idempotency-Key": "rotation-key-0123456789"}
+    first = api.post("/players/me/token", headers=headers)
+    again = api.post("/players/me/token", headers=headers)  # its answer lost: sent again with the old token
+    assert first.status_code == again.status_code == 201 and first.json() == again.json(), again.text
+    assert api.post("/players/me/token", headers=bearer(ann["token"])).json()["code"] == "unauthorized"

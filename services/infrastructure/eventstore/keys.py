@@ -155,6 +155,10 @@ class Keys:
         """String: a registration's credentials sealed under its client key (``Players.register``)."""
         return f"{self.prefix}registration:{client_key_hash}"
 
+    def rotation(self, presented_and_key_hash: str) -> str:
+        """String: a token rotation's new token sealed under the old token and its idempotency key."""
+        return f"{self.prefix}rotation:{presented_and_key_hash}"
+
     def handle(self, folded: str) -> str:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""
         return f"{self.prefix}handle:{folded}"
