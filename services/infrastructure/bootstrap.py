@@ -21,9 +21,9 @@ from redis import Redis
 
 from services.infrastructure.archive import register_side_key
 from services.infrastructure.commands import CommandBus
+from services.infrastructure.durability import Durability
 from services.infrastructure.eventstore import EventStore, Keys
 from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
-from services.infrastructure.durability import Durability
 from services.infrastructure.players import Players
 from services.infrastructure.redisconn import cluster_client
 from services.infrastructure.resilience import command_retry

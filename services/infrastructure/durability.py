@@ -28,7 +28,6 @@ from redis.crc import key_slot
 from services.infrastructure.redisconn import is_cluster, refresh_slots
 from services.infrastructure.resilience import UNAVAILABLE, ReplicationShortfall
 
-
 _REDIRECTS = (redis.exceptions.AskError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
               redis.exceptions.ReadOnlyError)
 """Replies of a node that no longer serves the probe's slot (``MovedError`` is an ``AskError``)."""

@@ -158,7 +158,7 @@ class Players:
         or handle under the same key: ``client_key_reused``."""
         box = _sealer("registration", client_key)
         record_key = self.keys.registration(hash_secret(client_key))
-        fresh = {"player_id": uuid.uuid4().hex[:16], "token": new_token(), "code": new_recovery_code(),
+        fresh: dict[str, Any] = {"player_id": uuid.uuid4().hex[:16], "token": new_token(), "code": new_recovery_code(),
                  "name": name, "handle": handle}
         sealed = box.encrypt(orjson.dumps(fresh))
         if not self.redis.set(record_key, sealed, nx=True, ex=REGISTRATION_KEY_SECONDS):
@@ -168,7 +168,7 @@ class Players:
                 raise RuleError("this client key registered another name or handle; use a new key",
                                 code="client_key_reused")
         player_id, token, code = fresh["player_id"], fresh["token"], fresh["code"]
-        known = self.redis.hgetall(self.keys.player(player_id))
+        known: dict[bytes, bytes] = self.redis.hgetall(self.keys.player(player_id))  # type: ignore[assignment]
         if not known:
             try:
                 return self._register(name, handle, player_id, token, code)
@@ -176,7 +176,7 @@ class Players:
                 self.redis.delete(record_key)  # nothing was registered: the key may be used again
                 raise
         if known.get(b"token_hash", b"").decode() != hash_secret(token) \
-                or known.get(b"recovery_hash", b"").decode() != hash_secret(code):  # type: ignore[union-attr]
+                or known.get(b"recovery_hash", b"").decode() != hash_secret(code):
             raise RuleError("this client key's registration is done and its token or recovery code has changed "
                             "since", code="client_key_used")
         self._store_token(token, player_id)  # a first try may have stopped before it

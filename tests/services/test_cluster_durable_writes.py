@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,8 +21,9 @@ from services.adapters.api.app import create_app
 from services.adapters.runtime import Service
 from services.infrastructure.eventstore import Keys
 
+from .conftest import client_factory
 from .test_api import bearer
-from .test_cluster import cluster_settings, on_cluster  # noqa: F401  (a fixture)
+from .test_cluster import cluster_settings
 from .test_identity import register
 from .test_invitations import open_game, seat_of
 
@@ -122,6 +124,12 @@ class Burst:
         return response
 
 
+@pytest.fixture
+def on_cluster(redis_cluster: Any, prefix: str) -> Iterator[Any]:
+    with client_factory("cluster", prefix, redis_cluster) as clients:
+        yield clients
+
+
 @pytest.mark.slow
 @pytest.mark.integration
 def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redis_cluster, on_cluster, prefix):
@@ -175,7 +183,7 @@ def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redi
                 again = api.post("/players", json={"name": "Burst", "client_key": key})
                 assert again.status_code == 201, again.text
                 assert api.get("/players/me", headers=bearer(again.json()["token"])).status_code == 200
-            players = len(list(on_cluster().scan_iter(match=f"{settings.key_prefix}player:*", target_nodes="all")))
+            players = len(list(on_cluster().scan_iter(match=f"{settings.key_prefix}player:*", target_nodes="primaries")))
             assert players == 1 + len(rotating) + len(guests) + len(burst.registered) + len(burst.refused_keys)
             # Every acknowledged chat line and invitation is there.
             for gid, lines in burst.chat.items():

@@ -7,8 +7,8 @@ from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field
 
 from services.adapters.api.deps import BEARER, Context, Principal, get_context, require_player
-from services.adapters.api.principals import bearer_token, principal_of
 from services.adapters.api.errors import ApiError, error_responses
+from services.adapters.api.principals import bearer_token, principal_of
 from services.adapters.api.schemas import NewPlayer, PlayerCreated
 from services.application import players as application_players
 from services.infrastructure.players import Credentials, Player, Players
