@@ -31,6 +31,16 @@ def shown(total: float) -> str:
     return str(int(total)) if total == int(total) else f"{total:.1f}"
 
 
+def _the_score_sheet_is_drawn_once_with(page: Any, scores: list[dict[str, Any]]) -> None:
+    """The frame's score sheet shows the API's totals, and nothing else on the page draws a second one (the board
+    used to draw its own "Final scores" under the frame's)."""
+    sheet = page.locator(".score-sheet")
+    expect(sheet).to_have_count(1)
+    totals = sheet.locator("tr.total td")
+    expect(totals).to_have_text([shown(s["total"]) for s in sorted(scores, key=lambda s: s["seat"])])
+    expect(page.get_by_text("Final scores", exact=True)).to_have_count(1)
+
+
 def _wait_turn_or_end(page: Any) -> str:
     page.wait_for_function("""() => { const g = document.querySelector('.game');
         return g && (['ended', 'scored', 'abandoned'].includes(g.dataset.status)
@@ -97,12 +107,10 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     for kind in ("storage", "slot", "move", "spot"):
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=30_000)
-    expect(page.locator("[data-testid=ha-final]")).to_be_visible()
     with web_server.api(player["token"]) as client:
         meta = client.get(f"/games/{gid}").json()
     assert len(meta["scores"]) == 2
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    _the_score_sheet_is_drawn_once_with(page, meta["scores"])
     assert unworded_events(page, gid, "heaven-and-ale") == []
     if SHOTS:
         page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-final.png"))
@@ -279,17 +287,14 @@ def test_a_spectator_watches_a_base_game_of_bots_offered_nothing_and_steps_back(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"/#/game/{gid}")
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=60_000)
-    expect(page.locator("[data-testid=ha-final]")).to_be_visible()
     with web_server.api() as client:
         meta = client.get(f"/games/{gid}").json()
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    _the_score_sheet_is_drawn_once_with(page, meta["scores"])
     assert page.locator(".ha .target").count() == 0  # a spectator is offered nothing
     assert page.locator("[data-testid^=ha-delivery]").count() == 0  # no Kegs & More in this game
     head = int(page.locator(".game").get_attribute("data-head"))
     for _ in range(6):  # the history slider: back before the end (the kernel's closing events come last)
         page.keyboard.press("ArrowLeft")
     expect(page.locator(".game")).to_have_attribute("data-version", str(head - 6))
-    expect(page.locator("[data-testid=ha-final]")).to_have_count(0)
     assert page.locator(".ha .target").count() == 0
     assert not errors, errors
