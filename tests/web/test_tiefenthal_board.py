@@ -133,12 +133,14 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
     assert any(clicks.get(k) for k in SPEND), clicks
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=30_000)
-    expect(page.locator("[data-testid=tf-final]")).to_be_visible()
     with web_server.api(player["token"]) as client:
         meta = client.get(f"/games/{gid}").json()
     assert len(meta["scores"]) == 2
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=tf-score-{score['seat']}]")).to_have_text(str(int(score["total"])))
+    # the frame's score sheet, once: the board no longer draws a second "Final scores" of its own
+    expect(page.locator(".score-sheet")).to_have_count(1)
+    expect(page.locator(".score-sheet tr.total td")).to_have_text(
+        [str(int(score["total"])) for score in sorted(meta["scores"], key=lambda s: s["seat"])])
+    expect(page.get_by_text("Final scores", exact=True)).to_have_count(1)
     _log_reads_as_sentences(page)
     assert unworded_events(page, gid, "tiefenthal") == []
     if SHOTS:

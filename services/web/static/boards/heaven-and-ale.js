@@ -71,10 +71,6 @@ const CSS = `
 .ha-wide { grid-column: 1 / -1; min-width: 0; }
 .ha-facts { font-size: 12.5px; display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .ha-facts b { font-weight: 600; }
-.ha-sheet { border-collapse: collapse; width: 100%; font-size: 13px; }
-.ha-sheet th, .ha-sheet td { padding: 3px 6px; border-bottom: 1px solid #0001; text-align: right; }
-.ha-sheet th:first-child { text-align: left; }
-.ha-sheet tr.total td { font-weight: 700; border-top: 2px solid #333; }
 .ha-road { width: 100%; min-width: 480px; height: auto; display: block; }
 .ha-muted { color: #6b655c; font-size: 12px; }
 .ha-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

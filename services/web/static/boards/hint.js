@@ -104,6 +104,7 @@ export function attachHints(root) {
   const cancelPress = () => { if (press) clearTimeout(press.timer); press = null; };
   listen(root, "pointerdown", (e) => {
     cancelPress();
+    swallowClick = false; // a new gesture: only the click that ends a long press is swallowed
     if (e.pointerType !== "touch") return;
     const t = hinted(e.target);
     if (!t) return;
@@ -127,7 +128,7 @@ export function attachHints(root) {
   listen(root, "contextmenu", (e) => { if (hinted(e.target)) e.preventDefault(); });
   // a touch elsewhere, a scroll or Escape puts a hint away
   listen(document, "pointerdown", (e) => {
-    if (e.pointerType === "touch" && shown && !shown.contains(e.target)) { swallowClick = false; hide(); }
+    if (e.pointerType === "touch" && shown && !shown.contains(e.target)) hide();
   }, true);
   listen(window, "scroll", () => { if (shown) place(box, shown); }, true);
   listen(document, "keydown", (e) => { if (e.key === "Escape") hide(); });

@@ -5,6 +5,7 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
+import { attachHints, hintAttr } from "./hint.js";
 
 const CSS = `
 .tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
@@ -18,6 +19,15 @@ const CSS = `
 .tf-btn { min-height: 40px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6; text-align: left; }
 .tf-btn.minor { border-color: #bbb; background: #f6f6f6; }
 .tf-btn:disabled { opacity: .5; cursor: default; }
+.tf-btn.tf-up { min-height: 28px; padding: 2px 6px; font-size: 11.5px; }
+/* the decision stays in view while the player looks at the tavern, the guests or the cards */
+.tf-card.tf-bar { position: sticky; top: 0; z-index: 5; max-height: 45vh; overflow-y: auto; box-shadow: 0 2px 8px #0002; }
+.tf-player, .tf-card { scroll-margin-top: var(--tf-bar-h, 0px); }
+/* a finger needs 44 x 44 CSS px (WCAG 2.5.5) */
+@media (pointer: coarse) {
+  .tf-btn, .tf-btn.tf-up { min-height: 44px; min-width: 44px; }
+  .tf-dicebox button.tf-die { width: 44px; height: 44px; font-size: 19px; }
+}
 .tf-status { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; }
 .tf-phase { font-weight: 700; font-size: 15px; }
 .tf-wait { color: #6b655c; }
@@ -66,10 +76,6 @@ const CSS = `
 .tf-offer .nm { font-weight: 700; font-size: 13px; }
 .tf-muted { color: #6b655c; font-size: 12px; }
 .tf-grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
-.tf-sheet { border-collapse: collapse; width: 100%; font-size: 13px; }
-.tf-sheet th, .tf-sheet td { padding: 3px 6px; border-bottom: 1px solid #0001; text-align: right; }
-.tf-sheet th:first-child { text-align: left; }
-.tf-sheet tr.total td { font-weight: 700; border-top: 2px solid #333; }
 .tf-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .tf-drop { box-shadow: 0 0 0 3px #1d6fa5 inset; }
 @media (max-width: 700px) { .tf-grid2 { grid-template-columns: minmax(0, 1fr); }
@@ -128,6 +134,7 @@ export function mount(root, ctx) {
   let selected = null; // a die id chosen to place (click) or being dragged
   let pending = false;
 
+  const hints = attachHints(el);
   let descError = null;
   ctx.api.description().then((d) => { desc = d; learnWords(d); render(); })
     .catch((err) => { descError = err; render(); });
@@ -203,7 +210,6 @@ export function mount(root, ctx) {
     const me = v.you !== null && v.you !== undefined ? v.you : null;
     const order = me === null ? v.players.map((p) => p.seat) : [me, ...v.players.map((p) => p.seat).filter((s) => s !== me)];
     redraw(el, `
-      ${v.phase === "end" ? finalSheet(v) : ""}
       ${statusCard(v)}
       ${actionsCard(v)}
       ${v.phase === "D" ? draftCard(v) : ""}
@@ -211,6 +217,28 @@ export function mount(root, ctx) {
       <div class="tf-grid2">${guestsCard(v)}${supplyCard(v)}</div>
       ${tracksCard(v)}
       <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`);
+    hints.refresh();
+    const bar = el.querySelector(".tf-bar");
+    el.style.setProperty("--tf-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
+    bringDecisionIntoView();
+  }
+
+  // After a choice the next one must be in view without hunting: once per decision, when none of the highlighted
+  // targets outside the sticky prompt is on screen, the first one's card is scrolled into view.
+  let broughtFor = null;
+  function bringDecisionIntoView() {
+    if (!legal().length) return;
+    const key = `${state.version}:${selected}`;
+    if (key === broughtFor) return;
+    broughtFor = key;
+    const top = el.querySelector(".tf-bar")?.getBoundingClientRect().bottom ?? 0;
+    const targets = [...el.querySelectorAll(".target")].filter((n) => !n.closest(".tf-bar") && n.offsetParent !== null);
+    if (!targets.length) return;
+    const seen = (n) => { const r = n.getBoundingClientRect(); return r.top >= Math.max(0, top) && r.bottom <= window.innerHeight; };
+    if (targets.some(seen)) return;
+    const card = targets[0].closest(".tf-card") || targets[0];
+    card.scrollIntoView({ block: card.offsetHeight > window.innerHeight - top ? "start" : "nearest" });
+    if (!seen(targets[0])) targets[0].scrollIntoView({ block: "center" });
   }
 
   function statusCard(v) {
@@ -272,7 +300,7 @@ export function mount(root, ctx) {
       });
       cmds.forEach((c, i) => { if (c.type === "EndTurn") out.push(btn(i, "End the turn", "end", "minor")); });
     }
-    return `<section class="tf-card" aria-label="Your move" data-testid="tf-actions">
+    return `<section class="tf-card tf-bar" aria-label="Your move" data-testid="tf-actions">
       <p class="tf-prompt">${prompt}</p>
       ${me && (v.phase === "E" || v.phase === "F") ? diceTray(v, me) : ""}
       <div class="tf-row">${out.join("")}</div>
@@ -289,12 +317,16 @@ export function mount(root, ctx) {
   function die(v, p, d, mine) {
     const movable = mine && legal().some((c) => (c.type === "PlaceDie" || c.type === "TakeDie") && c.die === d.die);
     const bg = d.white ? "#fff" : colourOf(p.seat, v);
-    const boost = d.boost ? `<span class="boost" title="raised by ${d.boost} dishwasher step(s)">+${d.boost}</span>` : "";
+    const boost = d.boost ? `<span class="boost">+${d.boost}</span>` : "";
     const label = `${d.white ? "white" : "coloured"} die ${d.value}${d.boost ? ` raised by ${d.boost}` : ""}`;
-    if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" title="${label}">${d.value}${boost}</span>`;
+    const where = d.space === null ? "Not on a space yet." : `On ${spaceName(p, d.space)}: taking it off gives ${gainText(p.spaces?.[d.space]?.gives || {})}.`;
+    const use = !movable ? "" : d.space === null ? "Choose it, then a highlighted space (or drag it there)." : "Choose it to take it off (collect) or move it.";
+    const hint = hintAttr(`${d.white ? "White" : `${nameOf(p.seat)}'s coloured`} die: ${d.value}`, where,
+      d.boost ? `Raised by ${plural(d.boost, "dishwasher step")}.` : "", use);
+    if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" data-key="die-${p.seat}-${d.die}"${hint}>${d.value}${boost}</span>`;
     return `<button type="button" class="tf-die target ${d.white ? "" : "col"} ${selected === d.die ? "sel" : ""}" style="background:${bg}"
       draggable="true" data-select="${d.die}" data-kind="die" data-placed="${d.space === null ? 0 : 1}" aria-pressed="${selected === d.die}"
-      aria-label="${label}">${d.value}${boost}</button>`;
+      aria-label="${label}"${hint}>${d.value}${boost}</button>`;
   }
 
   function spaceName(p, space) {
@@ -331,11 +363,15 @@ export function mount(root, ctx) {
         if (c.type === "UpgradeTile" && c.tile === t.id) {
           const price = (p.upgrade_offers[t.id] || []).find((o) => o.returned === c.returned)?.price;
           const ret = c.returned ? `, return ${plural(c.returned, names1(t.special_offer?.card))}` : "";
-          up += `<button type="button" class="tf-btn target" style="min-height:28px;padding:2px 6px;font-size:11.5px" data-cmd="${i}" data-kind="upgrade">Upgrade ${price}¢${esc(ret)}</button>`;
+          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${hintAttr(`Upgrade the ${t.label}`, `Pay ${price}¢${ret}: it turns to ${t.sides[1]} ${t.unit}.`)}>Upgrade ${price}¢${esc(ret)}</button>`;
         }
       });
     }
-    return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${spaceTarget(p, t.id)}" data-testid="tf-tile-${p.seat}-${t.id}" title="${esc(t.label)}: ${esc(t.unit)} ${sides}${t.cost ? `; upgrade ${t.cost}¢` : ""}">
+    const target = spaceTarget(p, t.id);
+    const hint = hintAttr(`${t.label}${state_.upgraded ? " (upgraded)" : ""}`, `Now: ${state_.value} ${t.unit} (sides ${sides}).`,
+      t.space ? `Takes ${diceText(t.space.dice)}${t.space.limit ? `, ${t.space.limit} ${t.space.limit === 1 ? "die" : "dice"} at most` : ""}; taking a die off it in your turn gives ${sp ? gainText(sp.gives) : "its value"}.` : "",
+      t.cost && !state_.upgraded ? `Upgrade for ${t.cost}¢ to ${t.sides[1]}.` : "", target ? "Highlighted: put the chosen die here." : "");
+    return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${target}" data-testid="tf-tile-${p.seat}-${t.id}" data-key="tile-${p.seat}-${t.id}"${hint}>
       <span class="lbl">${esc(t.label)}${state_.upgraded ? " ★" : ""}</span>
       <span class="val"><b>${state_.value}</b> ${esc(t.unit)} <span class="tf-muted">(${sides})</span></span>
       ${acc}${diceOn(v, p, t.id, mine)}${up}
@@ -351,7 +387,10 @@ export function mount(root, ctx) {
     const cls = top.kind === "noble" ? "noble" : top.kind === "regular" ? "regular" : "";
     const name = top.kind === "regular" ? "Regular" : top.name;
     const extra = stack.length > 1 ? ` ×${stack.length}` : "";
-    return `<div class="tf-guest ${cls}${spaceTarget(p, space)}" data-testid="tf-table-${p.seat}-${i}">
+    const target = spaceTarget(p, space);
+    const hint = hintAttr(`${name} at table ${i + 1}${extra}`, `Takes ${diceText(top.dice)}; a die taken off it pays ${sp ? gainText(sp.gives) : `${top.pay}¢`}.`,
+      `${top.vp} VP at the end.`, target ? "Highlighted: put the chosen die here." : "");
+    return `<div class="tf-guest ${cls}${target}" data-testid="tf-table-${p.seat}-${i}" data-key="table-${p.seat}-${i}"${hint}>
       <span class="nm">${esc(name)}${extra}</span>
       <span>${esc(diceText(top.dice))} → ${sp ? gainText(sp.gives) : `${top.pay}¢`}</span>
       <span class="tf-muted">${top.vp} VP</span>
@@ -362,24 +401,24 @@ export function mount(root, ctx) {
   function playerCard(v, p, mine) {
     const tables = p.tiles.tables.value + (p.tavern.staff.table?.length || 0);
     const seated = p.tavern.tables.map((stack, i) => guestBox(v, p, i, stack, mine));
-    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty">free table</div>`);
+    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${hintAttr("Free table", "A guest you recruit sits here; each guest takes dice and pays when a die is taken off.")}>free table</div>`);
     const staff = Object.entries(p.tavern.staff).map(([k, cards]) => `<span class="tf-chip">${esc(names1(k))} ×${cards.length}</span>`).join("");
     const active = v.to_act.includes(p.seat);
     const deck = mine && p.deck_top ? `<span class="tf-muted">Draw pile: ${p.deck_count}${p.deck_top.length ? `, on top: ${p.deck_top.map((c) => esc(c.name)).join(", ")}` : ""}</span>` : "";
     return `<section class="tf-card tf-player" style="--pc:${colourOf(p.seat, v)}" data-testid="tf-player-${p.seat}" aria-label="${esc(nameOf(p.seat))}'s tavern">
-      <header>
+      <header role="group" aria-label="${esc(nameOf(p.seat))}'s totals" data-hint-group>
         <span class="tf-name">${esc(nameOf(p.seat))}${mine ? " (you)" : ""}${active ? " ●" : ""}</span>
-        <span class="tf-stat" title="victory points on all cards owned">${p.victory_points} VP</span>
-        <span class="tf-stat" title="doubloons to spend this turn / in the safe">¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
-        <span class="tf-stat" title="beer to spend this turn / in storage">beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
-        <span class="tf-stat">monastery ${p.monastery}</span>
-        <span class="tf-stat">counter guests ${p.counter_guests}</span>
-        <span class="tf-stat">deck ${p.deck_count} · discard ${p.discard.length}</span>
-        <span class="tf-stat" title="dishwasher steps in use / available">dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
+        <span class="tf-stat"${hintAttr("Victory points", "On all the cards owned; the most at the end wins.")}>${p.victory_points} VP</span>
+        <span class="tf-stat"${hintAttr("Doubloons", `${p.doubloons} to spend this turn; the safe keeps up to ${p.tiles.safe.value} for next round (${p.safe} in it).`)}>¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
+        <span class="tf-stat"${hintAttr("Beer", `${p.beer} to spend this turn; storage keeps up to ${p.tiles.storage.value} for next round (${p.storage} in it).`)}>beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
+        <span class="tf-stat"${hintAttr("Monastery track", `On space ${p.monastery}: moving along it reaches bonuses (see the track below).`)}>monastery ${p.monastery}</span>
+        <span class="tf-stat"${hintAttr("Counter guests", `${p.counter_guests} in hand: ${bonusText(desc.counter_guest_use, cardNames())}.`)}>counter guests ${p.counter_guests}</span>
+        <span class="tf-stat"${hintAttr("Deck and discard", `${p.deck_count} cards to draw from, ${p.discard.length} discarded this game.`)}>deck ${p.deck_count} · discard ${p.discard.length}</span>
+        <span class="tf-stat"${hintAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
         ${v.phase === "E" ? `<span class="tf-chip">${p.planned ? "ready" : "planning"}</span>` : ""}
       </header>
-      <div class="tf-tiles">${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
-      <div class="tf-tables" aria-label="Tables">${seated.join("")}</div>
+      <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-hint-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
+      <div class="tf-tables" role="group" aria-label="Tables" data-hint-group>${seated.join("")}</div>
       ${staff ? `<div class="tf-staff"><span class="tf-muted">Staff this round:</span> ${staff}</div>` : ""}
       ${deck}
     </section>`;
@@ -388,13 +427,15 @@ export function mount(root, ctx) {
   function draftCard(v) {
     const coasters = Object.entries(v.coasters || {}).map(([seat, values]) => {
       const own = +seat === v.you;
-      const dice = values.map((val) => {
+      const dice = values.map((val, k) => {
         const i = own ? find((c) => c.type === "PickDie" && c.value === val) : -1;
+        const hint = hintAttr(`Die ${val}`, i >= 0 ? `Highlighted: pick it; it becomes one of your white dice this round.`
+          : `On ${nameOf(+seat)}'s coaster: ${own ? "not yours to pick now" : "they pick from these"}.`);
         return i >= 0
-          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}">${val}</button>`
-          : `<span class="tf-die">${val}</span>`;
+          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}"${hint}>${val}</button>`
+          : `<span class="tf-die" data-key="coaster-${seat}-${k}"${hint}>${val}</span>`;
       }).join("");
-      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox">${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
+      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox" role="group" aria-label="${esc(nameOf(+seat))}'s coaster" data-hint-group>${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
     });
     return `<section class="tf-card" aria-label="Dice draft" data-testid="tf-draft"><h3>Dice draft</h3>
       <div class="tf-row" style="gap:16px">${coasters.join("")}</div>
@@ -408,13 +449,15 @@ export function mount(root, ctx) {
       const body = `<span class="nm">${esc(card.name)}${three ? ` (3-beer, ${v.guests.three_beer.count} left)` : ""}</span>
         <span>${card.cost} beer · ${esc(diceText(card.dice))} → ${card.pay}¢ · ${card.vp} VP</span>
         ${card.bonus ? `<span class="tf-muted">bonus: ${esc(bonusText(card.bonus, names))}</span>` : ""}`;
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="guest">${body}</button>`
-        : `<div class="tf-offer">${body}</div>`;
+      const hint = hintAttr(card.name, `Recruit for ${card.cost} beer; seated at a table it takes ${diceText(card.dice)} and pays ${card.pay}¢ per die taken off.`,
+        `${card.vp} VP at the end.`, card.bonus ? `On recruiting: ${bonusText(card.bonus, names)}.` : "", i >= 0 ? "Highlighted: you can recruit it now." : "");
+      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="guest"${hint}>${body}</button>`
+        : `<div class="tf-offer" data-key="guest-${card.id}"${hint}>${body}</div>`;
     };
     const cards = v.guests.display.map((c) => offer(c, false));
     if (v.guests.three_beer.top) cards.push(offer(v.guests.three_beer.top, true));
     return `<section class="tf-card" aria-label="Guests" data-testid="tf-guests"><h3>Guests</h3>
-      <div class="tf-shop">${cards.join("")}</div>
+      <div class="tf-shop" role="group" aria-label="Guests on offer" data-hint-group>${cards.join("")}</div>
       <p class="tf-muted">Guest deck: ${v.guests.deck_count} · nobles: ${v.supply.nobles} (${Object.entries(v.supply.noble_prices).map(([n, b]) => `${n} for ${b} beer`).join(", ")})</p></section>`;
   }
 
@@ -423,39 +466,33 @@ export function mount(root, ctx) {
       const s = v.supply.tavern_cards[t.type];
       const i = find((c) => c.type === "BuyCard" && c.card_type === t.type);
       const body = `<span class="nm">${esc(t.name)}</span><span>${s.cost ?? t.cost}¢ · ${s.count} left</span><span class="tf-muted">${esc(t.effect)}</span>`;
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="buy">${body}</button>`
-        : `<div class="tf-offer">${body}</div>`;
+      const hint = hintAttr(t.name, t.effect, `Costs ${s.cost ?? t.cost}¢; ${s.count} left.`, i >= 0 ? "Highlighted: you can buy it now; it joins your deck." : "");
+      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="buy"${hint}>${body}</button>`
+        : `<div class="tf-offer" data-key="card-${t.type}"${hint}>${body}</div>`;
     });
     return `<section class="tf-card" aria-label="Tavern cards" data-testid="tf-supply"><h3>Tavern cards</h3>
-      <div class="tf-shop">${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
+      <div class="tf-shop" role="group" aria-label="Tavern cards" data-hint-group>${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
   }
 
   function tracksCard(v) {
     const names = cardNames();
-    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" title="${esc(bonusText(b, names))}">
+    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" data-key="round-${i}"${hintAttr(`Round ${i + 1}${i + 1 === v.round ? " (now)" : ""}`, `Start bonus: ${bonusText(b, names)}.`)}>
       <span>${i + 1}</span><span>${esc(bonusText(b, names))}</span></div>`).join("");
     const cells = [];
     for (let k = 0; k <= desc.monastery_track.last; k++) {
       const b = desc.monastery_track.bonuses[String(k)];
       const pawns = v.players.filter((p) => p.monastery === k)
-        .map((p) => `<span class="tf-pawn" style="background:${colourOf(p.seat, v)}" title="${esc(nameOf(p.seat))}"></span>`).join("");
-      cells.push(`<div class="tf-cell ${b ? "bonus" : ""}" title="${b ? esc(bonusText(b, names)) : ""}" data-testid="tf-mon-${k}"><span>${k}</span>${b ? `<span>★</span>` : ""}<span>${pawns}</span></div>`);
+        .map((p) => `<span class="tf-pawn" style="background:${colourOf(p.seat, v)}"></span>`).join("");
+      const here = v.players.filter((p) => p.monastery === k).map((p) => nameOf(p.seat));
+      const hint = hintAttr(`Monastery space ${k}`, b ? `Reaching it gives ${bonusText(b, names)}.` : "No bonus here.", here.length ? `Here: ${here.join(", ")}.` : "");
+      cells.push(`<div class="tf-cell ${b ? "bonus" : ""}" data-testid="tf-mon-${k}" data-key="mon-${k}"${hint}><span>${k}</span>${b ? `<span>★</span>` : ""}<span>${pawns}</span></div>`);
     }
     const legend = Object.entries(desc.monastery_track.bonuses).map(([k, b]) => `${k}: ${esc(bonusText(b, names))}`).join(" · ");
     return `<section class="tf-card" aria-label="Tracks" data-testid="tf-tracks"><h3>Round track</h3>
-      <div class="tf-track round">${rounds}</div>
+      <div class="tf-track round" role="group" aria-label="Round track" data-hint-group>${rounds}</div>
       <h3 style="margin-top:8px">Monastery track</h3>
-      <div class="tf-scroll"><div class="tf-track mon">${cells.join("")}</div></div>
+      <div class="tf-scroll"><div class="tf-track mon" role="group" aria-label="Monastery track" data-hint-group>${cells.join("")}</div></div>
       <p class="tf-muted">${legend}</p></section>`;
-  }
-
-  function finalSheet(v) {
-    const keys = Object.keys(v.players[0].score);
-    const rows = keys.map((k) => `<tr><th scope="row">${esc(k.replaceAll("_", " "))}</th>${v.players.map((p) => `<td>${p.score[k]}</td>`).join("")}</tr>`);
-    rows.push(`<tr><th scope="row">tie-break: safe + storage</th>${v.players.map((p) => `<td>${p.safe + p.storage}</td>`).join("")}</tr>`);
-    return `<section class="tf-card" aria-label="Final scores" data-testid="tf-final"><p class="tf-prompt">Final scores</p>
-      <div class="tf-scroll"><table class="tf-sheet"><thead><tr><th></th>${v.players.map((p) => `<th>${esc(nameOf(p.seat))}</th>`).join("")}</tr></thead>
-      <tbody>${rows.join("")}<tr class="total"><th scope="row">total</th>${v.players.map((p) => `<td data-testid="tf-score-${p.seat}">${p.victory_points}</td>`).join("")}</tr></tbody></table></div></section>`;
   }
 
   function summary(v) {
@@ -473,7 +510,7 @@ export function mount(root, ctx) {
       state = next;
       render();
     },
-    destroy() { el.remove(); },
+    destroy() { hints.destroy(); el.remove(); },
   };
 }
 
