@@ -3,10 +3,13 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (see boards/registry.js).
 
 import { COLOURS, anchor, drawTile, el, tileSvg, turn } from "./carcassonne-tiles.js";
+import { attachTips } from "./tooltip.js";
+import { ROLE, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
 const FIGURE_ORDER = ["follower", "shepherd", "abbot"];
+const FIGURE_WORDS = { follower: "Follower", shepherd: "Shepherd", abbot: "Abbot" };
 
 const CSS = `
 .carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }
@@ -92,6 +95,8 @@ function gameView(view) {
 
 const payloadOf = (e) => (e && e.payload ? { type: e.type, ...e.payload } : e);
 const cellKey = (x, y) => `${x},${y}`;
+const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+const SPOT_RADIUS = 11; // a figure spot's circle, in tile units (a tile is 100)
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 // -- figure shapes (drawn upright, centred on 0 0) -----------------------------------
@@ -131,39 +136,16 @@ function miniFigure(kind, colour, size = 18) {
   return svg;
 }
 
-/** One line for a Carcassonne event (the board's log and the frame's move log). */
-function describeWith(e, nameOf, t) {
-  const who = (seats) => seats.map(nameOf).join(", ");
-  switch (e.type) {
-    case "TileDrawn": return `${nameOf(e.seat)} ${t("drew a tile")}`;
-    case "TilePlaced": return `${nameOf(e.seat)} ${t("placed a tile")} (${e.x}, ${e.y})`;
-    case "FollowerPlaced": return `${nameOf(e.seat)} ${t("placed a follower")}`;
-    case "ShepherdPlaced": return `${nameOf(e.seat)} ${t("placed the shepherd")}`;
-    case "AbbotPlaced": return `${nameOf(e.seat)} ${t("placed the abbot")}`;
-    case "FigureSkipped": return `${nameOf(e.seat)} ${t("placed no figure")}`;
-    case "FeatureScored":
-      return e.winners.length ? `${t(e.kind)}: +${e.points} ${who(e.winners)}` : `${t(e.kind)} ${t("completed")}`;
-    case "FlockGathered": return `${t("Flock gathered")}: +${e.points} ${who(e.seats)}`;
-    case "FlockScattered": return `${t("A wolf! The flock is scattered")} (${who(e.seats)})`;
-    case "AbbotRecalled": return `${t("Abbot recalled")}: +${e.points} ${nameOf(e.seat)}`;
-    case "TokenDrawn": return e.token ? `${nameOf(e.seat)}: ${t("sheep")} +${e.token}` : `${nameOf(e.seat)}: ${t("wolf")}`;
-    case "TileDiscarded": return `${t("Tile fits nowhere, discarded")}: ${e.tile}`;
-    case "TileBuried": return `${nameOf(e.seat)}: ${t("a tile went under the hill")}`;
-    case "GameEnded": return t("Game over");
-    case "GameStarted": {
-      const extras = [e.river && t("the River"), e.hills_and_sheep && t("Hills & Sheep"), e.abbot && t("the Abbot")].filter(Boolean);
-      return `${t("The game is set")}: ${e.players} ${t("players")}${extras.length ? `, ${t("with")} ${extras.join(", ")}` : ""}`;
-    }
-    case "FlockFieldExtended": return `${nameOf(e.seat)}: ${t("the tile extends the shepherd's field: grow or gather")}`;
-    default: return null;
-  }
-}
-
 /** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
 export function describe(event, { seats } = {}) {
   const nameOf = (seat) => (seats && seats[seat] && seats[seat].name) || `Seat ${seat + 1}`;
-  return describeWith(payloadOf(event), nameOf, (s) => s);
+  return eventWords(payloadOf(event), nameOf, knownTiles);
 }
+
+// The tiles' names come with the description: the frame words the log again once a board has loaded it.
+let knownTiles = null;
+let wordsLearned = () => {};
+export const wordsReady = new Promise((resolve) => { wordsLearned = resolve; });
 
 // The description never changes while the page lives (the server also sends ETag and max-age).
 let descriptionPromise = null;
@@ -171,6 +153,8 @@ function loadDescription(ctx) {
   if (!descriptionPromise) {
     descriptionPromise = Promise.resolve(ctx.api.description()).then((d) => {
       if (!d || !d.tiles) throw new Error("no tile description");
+      knownTiles = d.tiles;
+      wordsLearned();
       return d;
     });
     descriptionPromise.catch(() => { descriptionPromise = null; });
@@ -218,6 +202,7 @@ export function mount(root, ctx) {
   svg.setAttribute("aria-label", t("Carcassonne board"));
   const spoken = h("div", { class: "carc-sr", "data-testid": "carc-described" });
   const boardWrap = h("div", { class: "carc-boardwrap" }, svg, zoom, spoken);
+  const tips = attachTips(boardWrap);
   const side = h("aside", { class: "carc-side" });
   root.append(boardWrap, side);
   const tileNodes = new Map(); // "x,y" -> {g, tile, rotation}
@@ -330,19 +315,24 @@ export function mount(root, ctx) {
     return byKind;
   }
 
+  // While the frame holds a move for Confirm (move confirmation on), the board shows it as chosen: the tile
+  // stays at its square; a figure stands on its spot. Taken back, the board is as before the choice.
+  let staging = null;
   async function submit(command) {
     if (busy) return;
     busy = true;
     error = "";
+    staging = command;
     render();
     try {
       const result = await ctx.api.submit(command);
       if (result && result.status === "rejected") error = result.message || t("The move was refused");
       else { sel = null; panelRotation = null; }
     } catch (err) {
-      error = (err && (err.message || err.code)) || String(err);
+      if (err?.code !== "cancelled") error = (err && (err.message || err.code)) || String(err);
     } finally {
       busy = false;
+      staging = null;
       if (!destroyed) render();
     }
   }
@@ -403,13 +393,23 @@ export function mount(root, ctx) {
       if (old && old.tile === c.tile && old.rotation === c.rotation) continue;
       if (old) old.g.remove();
       const [px, py] = at(c.x, c.y);
-      const g = el("g", { transform: `translate(${px} ${py})`, "data-x": c.x, "data-y": c.y, class: "placed" });
+      const g = el("g", { transform: `translate(${px} ${py})`, "data-x": c.x, "data-y": c.y, class: "placed",
+        tabindex: 0, role: "img" });
       g.appendChild(drawTile(desc.tiles[c.tile], c.rotation));
       g.appendChild(el("rect", { x: 0, y: 0, width: CELL, height: CELL, fill: "none", stroke: COLOURS.grid, "stroke-width": 1, "pointer-events": "none" }));
       layers.tiles.appendChild(g);
       tileNodes.set(key, { g, tile: c.tile, rotation: c.rotation });
     }
     for (const [key, node] of tileNodes) if (!seen.has(key)) { node.g.remove(); tileNodes.delete(key); }
+    const figures = figuresByCell();
+    for (const c of view.board) {
+      const words = `${capital(tileWords(desc.tiles[c.tile]))}, ${c.x === 0 && c.y === 0 ? "the start tile" : placeWords(c.x, c.y)}`;
+      const on = figures.get(cellKey(c.x, c.y));
+      const text = on ? `${words}; ${on.join("; ")}` : words;
+      const g = tileNodes.get(cellKey(c.x, c.y)).g;
+      g.setAttribute("data-tip", text);
+      g.setAttribute("aria-label", text);
+    }
     for (const node of layers.tiles.querySelectorAll(".feature-hl, .scored")) node.classList.remove("feature-hl", "scored");
     layers.marks.replaceChildren();
     const last = view.board[view.board.length - 1];
@@ -463,7 +463,11 @@ export function mount(root, ctx) {
         "data-rotations": cell.rotations.join(" ") });
       r.setAttribute("role", "button");
       r.setAttribute("tabindex", "0");
-      r.setAttribute("aria-label", `${t("Place the tile at")} (${cell.x}, ${cell.y})`);
+      const turns = cell.rotations.length;
+      const tip = `${t("Free square")} ${placeWords(cell.x, cell.y)} — ${selected ? t("the tile goes here; Place tile to play it")
+        : t("place the tile here")} (${turns === 1 ? t("fits one way") : `${t("fits")} ${turns} ${t("ways")}`})`;
+      r.setAttribute("aria-label", tip);
+      r.setAttribute("data-tip", tip);
       r.addEventListener("click", () => choose(cell));
       r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(cell); } });
       layers.targets.appendChild(r);
@@ -474,6 +478,9 @@ export function mount(root, ctx) {
       g.appendChild(drawTile(desc.tiles[view.tile], sel.rotation));
       g.appendChild(el("rect", { x: 0, y: 0, width: CELL, height: CELL, class: "preview-frame" }));
       g.addEventListener("click", rotate);
+      const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
+      g.setAttribute("data-tip", `${capital(tileWords(desc.tiles[view.tile]))}, ${t("your tile")} ${placeWords(sel.x, sel.y)}`
+        + (turns > 1 ? ` — ${t("tap it to turn it")}` : ""));
       layers.preview.appendChild(g);
     }
     const choices = figureChoices();
@@ -484,8 +491,13 @@ export function mount(root, ctx) {
       for (const c of choices.get(figureKind)) {
         const p = figurePoint(x, y, c.feature);
         const spot = el("g", { transform: `translate(${p[0]} ${p[1]})`, class: "carc-hotspot", "data-feature": c.feature,
-          "data-figure": c.figure, role: "button", "aria-label": `${t(c.figure)} ${c.feature}` });
-        spot.appendChild(el("circle", { r: 11, class: "hotspot" }));
+          "data-figure": c.figure, role: "button" });
+        const kind = featureKind(x, y, c.feature) || kindOfFeature(c.feature);
+        const tip = capital(spotWords(c.figure, kind, featureAt(view, x, y, c.feature)));
+        spot.setAttribute("aria-label", tip);
+        spot.setAttribute("data-tip", tip);
+        if (staging && staging.feature === c.feature && staging.figure === c.figure) spot.classList.add("staged");
+        spot.appendChild(el("circle", { r: SPOT_RADIUS, class: "hotspot" }));
         spot.appendChild(figureShape(c.figure === "follower" && featureKind(x, y, c.feature) === "field" ? "farmer" : c.figure,
           colourOf(mySeat ?? 0), { transform: "scale(0.55)", opacity: 0.85 }));
         spot.setAttribute("tabindex", "0");
@@ -558,7 +570,7 @@ export function mount(root, ctx) {
   }
 
   function describeEvent(e) {
-    return describeWith(e, nameOf, t);
+    return eventWords(e, nameOf, desc && desc.tiles);
   }
 
   function statusText() {
@@ -571,6 +583,39 @@ export function mount(root, ctx) {
     if (view.phase === "figure") return t("Place a figure or pass");
     if (view.phase === "tend") return t("Your flock's field grew: grow or gather");
     return t("Your turn");
+  }
+
+  // "Ann's knight in the city" for each figure, by the cell it stands on (a placed tile's tip).
+  function figuresByCell() {
+    const out = new Map();
+    const note = (f, what) => {
+      const key = cellKey(f.x, f.y);
+      out.set(key, [...(out.get(key) || []), `${nameOf(f.seat)}'s ${what}`]);
+    };
+    for (const f of view.followers) note(f, `${ROLE[f.kind] || t("follower")} ${t("on the")} ${t(f.kind)}`);
+    for (const f of view.abbots || []) note(f, t("abbot"));
+    for (const f of view.shepherds || []) note(f, `${t("shepherd")} (${sum(f.flock)} ${t("sheep")})`);
+    return out;
+  }
+
+  // The bar's prompt: what to do now, and what the highlighted choices do.
+  function promptText() {
+    const mine = mySeat !== null && view.turn === mySeat && !state.readOnly && legal().length;
+    if (!mine) return statusText();
+    if (view.phase === "place") {
+      if (!sel) return t("Your turn: choose a highlighted square for the tile.");
+      const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
+      return `${capital(t("the tile goes"))} ${placeWords(sel.x, sel.y)}. `
+        + (turns > 1 ? t("Rotate to another fitting side, or place the tile.") : t("Place the tile."));
+    }
+    if (view.phase === "figure") {
+      const choices = figureChoices();
+      if (!choices.size) return t("No figure fits the new tile: choose No figure to end your turn.");
+      const kind = figureKind === "follower" ? t("a follower") : `${t("your")} ${t(figureKind)}`;
+      return `${t("Place")} ${kind} ${t("on a highlighted spot of the new tile, or choose No figure.")}`;
+    }
+    if (view.phase === "tend") return t("Your tile made your shepherd's field bigger: grow the flock (draw a token; a wolf scatters it) or gather it (score its sheep).");
+    return statusText();
   }
 
   function scoreTrack() {
@@ -588,51 +633,68 @@ export function mount(root, ctx) {
     return track;
   }
 
-  function renderSide() {
+  // The turn's buttons: in the frame's action bar when it has one (always in view), else in the turn card.
+  function turnActions() {
     const mine = mySeat !== null && view.turn === mySeat && !state.readOnly;
+    if (!mine) return [];
+    const out = [];
+    if (view.phase === "place" && view.tile && ofType("PlaceTile").length) {
+      const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
+      out.push({ id: "rotate", label: `⟳ ${t("Rotate")}`, title: t("Turn the tile to its next fitting side (R)"),
+        onClick: rotate, disabled: busy || rots.length < 2 });
+      out.push({ id: "confirm", label: t("Place tile"), primary: true, onClick: confirm, disabled: busy || !sel });
+    }
+    if (view.phase === "figure") {
+      const choices = figureChoices();
+      if (choices.size > 1) {
+        for (const kind of FIGURE_ORDER) {
+          if (!choices.has(kind)) continue;
+          out.push({ id: `figure-${kind}`, label: t(FIGURE_WORDS[kind]), chosen: kind === figureKind,
+            title: `${t("Show the spots for your")} ${t(kind)}`, onClick: () => { figureKind = kind; render(); }, disabled: busy });
+        }
+      } else if (choices.size === 1) {
+        const [kind] = choices.keys();
+        figureKind = kind;
+      }
+      const recall = ofType("RecallAbbot")[0];
+      if (recall) out.push({ id: "recall", label: t("Recall abbot"), onClick: () => submit(recall), disabled: busy });
+      const pass = ofType("Pass")[0];
+      if (pass) out.push({ id: "pass", label: t("No figure"), onClick: () => submit(pass), disabled: busy });
+    }
+    if (view.phase === "tend") {
+      const grow = ofType("TendFlock").find((c) => c.action === "grow");
+      const gather = ofType("TendFlock").find((c) => c.action === "gather");
+      if (grow) out.push({ id: "grow", label: t("Grow the flock"), onClick: () => submit(grow), disabled: busy });
+      if (gather) out.push({ id: "gather", label: t("Gather the flock"), primary: true, onClick: () => submit(gather), disabled: busy });
+    }
+    return out;
+  }
+  const actionButton = (a) => h("button", { type: "button", "data-action": a.id, title: a.title,
+    class: a.primary ? "primary" : a.chosen ? "chosen" : null, onclick: a.onClick, disabled: a.disabled }, a.label);
+
+  function drawnTileFace(px) {
+    if (view.tile === "hidden") return faceDown(px);
+    const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
+    if (panelRotation === null || !rots.includes(panelRotation)) panelRotation = rots[0] ?? 0;
+    return tileSvg(desc.tiles[view.tile], sel ? sel.rotation : panelRotation, px);
+  }
+
+  function renderSide() {
+    const actions = turnActions();
     const cards = [];
     const turnCard = h("div", { class: "carc-card" }, h("div", { class: "carc-status", "data-testid": "carc-status" }, statusText()));
     // the drawn tile, face up for everyone (only the seat to act gets the placing controls); face down when
     // the view says "hidden" (the DRAWN_TILE_PRIVATE house rule: another seat's draw)
-    if (view.phase === "place" && view.tile) {
-      const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
-      if (panelRotation === null || !rots.includes(panelRotation)) panelRotation = rots[0] ?? 0;
-      const rotation = sel ? sel.rotation : panelRotation;
-      const face = view.tile === "hidden"
-        ? h("div", {}, faceDown())
-        : tileSvg(desc.tiles[view.tile], rotation, 84);
+    const drawing = view.phase === "place" && view.tile;
+    if (drawing) {
       const info = h("div", {}, view.tile === "hidden" ? t("A tile has been drawn") : desc.tiles[view.tile].name);
-      turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, face, info));
-      if (mine && ofType("PlaceTile").length) {
-        turnCard.append(h("div", { class: "carc-actions" },
-          h("button", { type: "button", "data-action": "rotate", onclick: rotate, disabled: busy || (sel ? rots.length < 2 : rots.length < 2) }, `⟳ ${t("Rotate")} (R)`),
-          h("button", { type: "button", class: "primary", "data-action": "confirm", onclick: confirm, disabled: busy || !sel }, t("Place tile"))),
-        h("div", { class: "carc-counts" }, sel ? t("Rotate through the fitting turns, then place.") : t("Choose a highlighted square.")));
-      }
+      turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, drawnTileFace(84), info));
     }
-    if (mine && view.phase === "figure") {
-      const choices = figureChoices();
-      const buttons = [];
-      for (const kind of FIGURE_ORDER) {
-        if (!choices.has(kind)) continue;
-        buttons.push(h("button", { type: "button", "data-action": `figure-${kind}`, class: kind === figureKind ? "chosen" : null,
-          onclick: () => { figureKind = kind; render(); }, disabled: busy }, miniFigure(kind, colourOf(mySeat), 14), " ", t(kind)));
-      }
-      if (ofType("RecallAbbot").length) {
-        buttons.push(h("button", { type: "button", "data-action": "recall", onclick: () => submit(ofType("RecallAbbot")[0]), disabled: busy }, t("Recall abbot")));
-      }
-      if (ofType("Pass").length) {
-        buttons.push(h("button", { type: "button", "data-action": "pass", onclick: () => submit(ofType("Pass")[0]), disabled: busy }, t("No figure")));
-      }
-      turnCard.append(h("div", { class: "carc-actions" }, buttons),
-        h("div", { class: "carc-counts" }, choices.size ? t("Click a highlighted spot on the new tile.") : ""));
-    }
-    if (mine && view.phase === "tend") {
-      const grow = ofType("TendFlock").find((c) => c.action === "grow");
-      const gather = ofType("TendFlock").find((c) => c.action === "gather");
-      turnCard.append(h("div", { class: "carc-actions" },
-        grow && h("button", { type: "button", "data-action": "grow", onclick: () => submit(grow), disabled: busy }, t("Grow the flock")),
-        gather && h("button", { type: "button", class: "primary", "data-action": "gather", onclick: () => submit(gather), disabled: busy }, t("Gather the flock"))));
+    if (ctx.bar) {
+      ctx.bar.set({ prompt: promptText(), preview: drawing ? drawnTileFace(56) : null, actions });
+    } else if (actions.length) {
+      turnCard.append(h("div", { class: "carc-actions" }, actions.map(actionButton)),
+        h("div", { class: "carc-counts" }, promptText()));
     }
     turnCard.append(h("div", { class: "carc-error", role: "alert", "data-testid": "carc-error" }, error));
     cards.push(turnCard);
@@ -665,8 +727,8 @@ export function mount(root, ctx) {
     side.replaceChildren(...cards);
   }
 
-  function faceDown() {
-    const s = el("svg", { viewBox: "0 0 100 100", width: 84, height: 84 });
+  function faceDown(px = 84) {
+    const s = el("svg", { viewBox: "0 0 100 100", width: px, height: px });
     s.appendChild(el("rect", { x: 1, y: 1, width: 98, height: 98, rx: 6, fill: "#6d5a3f", stroke: "#3e3222", "stroke-width": 2 }));
     const q = el("text", { x: 50, y: 64, "text-anchor": "middle", "font-size": 44, fill: "#e8d9b5", "font-weight": 700 });
     q.textContent = "?";
@@ -697,6 +759,7 @@ export function mount(root, ctx) {
     if (!desc || !state || destroyed) return;
     view = gameView(state.view);
     if (!view || !view.board) return;
+    const focused = focusKey();
     drawTiles();
     drawTargets();
     drawFigures();
@@ -704,6 +767,22 @@ export function mount(root, ctx) {
     renderSide();
     describeBoard();
     if (!userMoved) fit();
+    refocus(focused);
+    tips.refresh();
+  }
+
+  // Targets are drawn afresh on every change: a keyboard player's focus moves to the same square or spot.
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || !svg.contains(a)) return null;
+    if (a.classList.contains("carc-target")) return `.carc-target[data-x="${a.dataset.x}"][data-y="${a.dataset.y}"]`;
+    if (a.classList.contains("carc-hotspot")) return `.carc-hotspot[data-feature="${a.dataset.feature}"]`;
+    return null;
+  }
+  function refocus(selector) {
+    if (!selector || (document.activeElement && svg.contains(document.activeElement))) return;
+    const again = svg.querySelector(selector);
+    if (again) again.focus({ preventScroll: true });
   }
 
   function update(next) {
@@ -735,6 +814,7 @@ export function mount(root, ctx) {
     update,
     destroy() {
       destroyed = true;
+      tips.destroy();
       window.removeEventListener("keydown", onKey);
       window.removeEventListener("pointermove", onPointerMove);
       window.removeEventListener("pointerup", onPointerUp);

@@ -1,4 +1,4 @@
-// Playing together on the game page: the Undo button (shown exactly when the API lists taproom.Undo), the
+// Playing together on the game page: the game's Undo command type (its button is in js/action-bar.js), the
 // table chat (the seats' channel, and the spectators' one for those without a seat), the Rematch button.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
@@ -6,13 +6,6 @@ import { auth, del, errorText, get, post } from "./api.js";
 import { ErrorLine, seatColour } from "./ui.js";
 
 export const UNDO = "taproom.Undo";
-
-export function UndoButton({ legal, submit, busy }) {
-  const undo = legal.find((c) => c.type === UNDO);
-  if (!undo) return null;
-  return html`<button type="button" class="undo" disabled=${busy} onClick=${() => submit(undo).catch(() => {})}
-      title="Take back your last move of this turn">↶ Undo</button>`;
-}
 
 export function RematchButton({ gameId, live, seat }) {
   const [error, setError] = useState(null);
