@@ -27,7 +27,7 @@ MIN_TARGET_PX = 44
 
 # What a finger can press: the boards' commands and choices, and every button, toggle and pick of theirs.
 INTERACTIVE = "[data-cmd], [data-pick-tile], [data-pick-slot], [data-select], button, summary"
-MEASURE = """([root, selector]) => [...document.querySelector(root).querySelectorAll(selector)]
+MEASURE = """([roots, selector]) => [...document.querySelectorAll(roots)].flatMap((root) => [...root.querySelectorAll(selector)])
     .filter((n) => n.getClientRects().length)  // drawn (not inside a folded details)
     .map((n) => { const r = n.getBoundingClientRect();
                   return { what: n.dataset.kind || n.tagName + ':' + n.textContent.trim().slice(0, 30),
@@ -52,19 +52,26 @@ def touch_page(browser: Any, web_server: WebServer) -> Iterator[Callable[..., An
 
 
 def _too_small(page: Any, root: str) -> list[dict[str, Any]]:
-    found = page.evaluate(MEASURE, [root, INTERACTIVE])
+    """The interactive elements under ``root`` (and in the frame's action bar, where the boards put their
+    Done-style buttons) smaller than a finger's target."""
+    found = page.evaluate(MEASURE, [f"{root}, .action-bar", INTERACTIVE])
     assert found, "nothing to measure"
     return [t for t in found if t["w"] < MIN_TARGET_PX or t["h"] < MIN_TARGET_PX]
 
 
+VISIBLE_AREA = """() => { // the part of the viewport neither the board's sticky prompt nor the frame's action bar covers
+    const bar = document.querySelector('.ha-bar, .tf-bar'), foot = document.querySelector('.action-bar');
+    return { top: bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0,
+             bottom: foot ? Math.min(innerHeight, foot.getBoundingClientRect().top) : innerHeight }; }"""
+
+
 def _inside_viewport(page: Any, selector: str) -> bool:
-    """Whether the element is wholly inside the viewport (and not under the board's sticky prompt)."""
-    return page.evaluate("""(sel) => { const n = document.querySelector(sel); if (!n) return false;
+    """Whether the element is wholly inside the viewport, and not under a sticky bar unless it is in one."""
+    return page.evaluate("""([sel, area]) => { const n = document.querySelector(sel); if (!n) return false;
         const r = n.getBoundingClientRect();
-        const bar = n.closest('.ha-bar, .tf-bar') ? null : document.querySelector('.ha-bar, .tf-bar');
-        const top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
-        return r.top >= top - 1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }""",
-                         selector)
+        const { top, bottom } = n.closest('.ha-bar, .tf-bar, .action-bar') ? { top: 0, bottom: innerHeight } : eval(area)();
+        return r.top >= top - 1 && r.left >= -1 && r.bottom <= bottom + 1 && r.right <= innerWidth + 1; }""",
+                         [selector, VISIBLE_AREA])
 
 
 def _long_press(page: Any, selector: str) -> None:
@@ -73,7 +80,7 @@ def _long_press(page: Any, selector: str) -> None:
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    expect(page.locator("#board-hint")).to_be_visible()
+    expect(page.locator(".ha-wrap .board-tip, .tf-wrap .board-tip")).to_be_visible()
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
@@ -109,7 +116,7 @@ def test_heaven_and_ale_hints_on_hover_keyboard_and_long_press(touch_page: Calla
     page = touch_page(LAPTOP)
     page.goto("/")
     _mount_heaven_and_ale(page, scenarios["buy"])
-    hint = page.locator("#board-hint")
+    hint = page.locator(".ha-wrap .board-tip, .tf-wrap .board-tip")
     # hover: a tile on offer says what it costs (the view's price) and does
     page.locator("#ha-harness [data-pick-tile]").first.hover()
     expect(hint).to_be_visible()
@@ -123,7 +130,8 @@ def test_heaven_and_ale_hints_on_hover_keyboard_and_long_press(touch_page: Calla
     expect(hint).to_contain_text("Space 1")
     expect(hint).to_contain_text("On offer")
     expect(hint).to_contain_text("ducats")
-    assert page.locator("#ha-harness .ha-track [data-space='1']").get_attribute("aria-describedby") == "board-hint"
+    described = page.locator("#ha-harness .ha-track [data-space='1']").get_attribute("aria-describedby")
+    assert described and described == hint.get_attribute("id")
     page.keyboard.press("Escape")
     expect(hint).to_be_hidden()
     # a picked tile: each highlighted garden spot says what placing it there costs
@@ -138,7 +146,7 @@ def test_heaven_and_ale_hints_on_hover_keyboard_and_long_press(touch_page: Calla
     _mount_heaven_and_ale(phone, scenarios["move"])
     # a long press on a highlighted space reads it and does not move the figure there
     _long_press(phone, "#ha-harness .target[data-kind=move]")
-    expect(phone.locator("#board-hint")).to_contain_text("Highlighted: you can move your figure here.")
+    expect(phone.locator(".ha-wrap .board-tip")).to_contain_text("Highlighted: you can move your figure here.")
     phone.locator("#ha-harness .target[data-kind=move]").first.tap()  # a plain tap plays it
     phone.wait_for_function("() => window.__sent.length > 0")
     assert phone.evaluate("window.__sent.map((c) => c.type)") == ["Move"]
@@ -158,8 +166,16 @@ def _game(web_server: WebServer, page: Any, game: str, options: dict[str, Any], 
 
 
 def _click_and_wait(page: Any, target: Any) -> None:
+    """Play a command and wait for the game to move on; on a touch screen move confirmation is on by default,
+    so the move waits in the action bar for its Confirm tap (which must be in view)."""
     before = int(page.locator(".game").get_attribute("data-version"))
     target.click()
+    page.wait_for_function("""v => +document.querySelector('.game').dataset.version > v
+        || document.querySelector('.action-bar [data-action=send]')""", arg=before, timeout=30_000)
+    confirm = page.locator(".action-bar [data-action=send]")
+    if confirm.count():
+        assert _inside_viewport(page, ".action-bar [data-action=send]"), "Confirm is off screen"
+        confirm.click()
     page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
 
 
@@ -182,14 +198,16 @@ def test_heaven_and_ale_after_picking_a_tile_the_prompt_and_own_garden_are_in_vi
             _click_and_wait(page, page.locator(".ha .target[data-kind=move][aria-label*=Tiles]").first)
         else:
             _click_and_wait(page, page.locator(".ha .target[data-cmd]:not([data-kind=coin])").first)
-    assert _inside_viewport(page, "[data-testid=ha-prompt]")
+    assert _inside_viewport(page, "[data-testid=bar-prompt]")
     assert _inside_viewport(page, ".ha [data-pick-tile]")
+    assert _inside_viewport(page, ".action-bar [data-action=ha-end]") or not page.locator("[data-action=ha-end]").count()
     page.locator(".ha [data-pick-tile]").first.click()
-    expect(page.locator("[data-testid=ha-prompt]")).to_contain_text("highlighted spot")
+    expect(page.locator("[data-testid=bar-prompt]")).to_contain_text("highlighted spot")
     # the choice made, the garden's highlighted spots are on screen with the prompt, without a scroll by hand
     page.wait_for_function("() => document.querySelector('.ha-own .target[data-kind=spot]')")
-    assert _inside_viewport(page, "[data-testid=ha-prompt]")
+    assert _inside_viewport(page, "[data-testid=bar-prompt]")
     assert _inside_viewport(page, ".ha-own .target[data-kind=spot]")
+    assert _inside_viewport(page, ".ha-own .ha-garden")  # the whole own garden, not only one spot
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
 
@@ -202,8 +220,8 @@ def _tiefenthal_choice(page: Any, chooser: random.Random) -> Any:
     loose = page.locator(".tf .target[data-kind=die][data-placed='0']")
     if loose.count():
         return loose.first
-    for kind in ("finish", "end"):
-        found = page.locator(f".tf .target[data-kind={kind}]")
+    for kind in ("take", "finish", "end", "keep"):
+        found = page.locator(f".action-bar [data-action=tf-{kind}]")
         if found.count():
             return found.first
     return page.locator(".tf .target[data-cmd]").first
@@ -219,26 +237,27 @@ def test_tiefenthal_every_decision_is_in_view_and_finger_sized(touch_page: Calla
     seen: set[str] = set()
     for _ in range(80):
         page.wait_for_function("""() => ['scored', 'ended'].includes(document.querySelector('.game')?.dataset.status)
-            || (document.querySelector('.game')?.dataset.myTurn === '1' && document.querySelector('.tf .target'))""",
+            || (document.querySelector('.game')?.dataset.myTurn === '1'
+                && document.querySelector('.tf .target, .action-bar [data-action^="tf-"]'))""",
                                timeout=60_000)
         if page.locator(".game").get_attribute("data-status") in ("scored", "ended"):
             break
         phase = page.locator("[data-testid=tf-status] .tf-phase").inner_text()
         seen.add(phase.split("·")[-1].strip())
-        assert _inside_viewport(page, "[data-testid=tf-actions]"), phase
-        # a highlighted choice outside the prompt is on screen too
-        assert page.evaluate("""() => [...document.querySelectorAll('.tf .target')].some((n) => {
-            if (n.closest('.tf-bar')) return false; const r = n.getBoundingClientRect();
-            const top = document.querySelector('.tf-bar')?.getBoundingClientRect().bottom ?? 0;
-            return r.height && r.top >= top - 1 && r.bottom <= innerHeight + 1; })
-            || !document.querySelector('.tf .target:not(.tf-bar .target)')"""), phase
+        assert _inside_viewport(page, "[data-testid=bar-prompt]"), phase
+        # a highlighted choice is on screen too: on the board, or the Done-style button in the bar
+        assert page.evaluate("""(area) => { const { top, bottom } = eval(area)();
+            return [...document.querySelectorAll('.tf .target, .action-bar [data-action^="tf-"]')].some((n) => {
+              const r = n.getBoundingClientRect(); const free = n.closest('.action-bar');
+              return r.height && r.top >= (free ? 0 : top) - 1 && r.bottom <= (free ? innerHeight : bottom) + 1; }); }""",
+                             VISIBLE_AREA), phase
         if phone:
             assert not _too_small(page, ".tf"), (phase, _too_small(page, ".tf"))
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], phase
         target = _tiefenthal_choice(page, chooser)
-        if target.get_attribute("data-cmd") is None:
+        if target.get_attribute("data-cmd") is None and target.get_attribute("data-action") is None:
             target.click()  # a die chosen: its spaces light up
-            page.wait_for_selector(".tf .target[data-kind=space], .tf .target[data-kind=take]", state="attached")
+            page.wait_for_selector(".tf .target[data-kind=space], .action-bar [data-action=tf-take]", state="attached")
             continue
         try:
             _click_and_wait(page, target)
@@ -250,9 +269,9 @@ def test_tiefenthal_every_decision_is_in_view_and_finger_sized(touch_page: Calla
 def test_tiefenthal_hints_on_keyboard_focus_and_long_press(touch_page: Callable[..., Any], web_server: WebServer):
     page = touch_page(PHONE)
     _game(web_server, page, "tiefenthal", {"rounds": 1}, "tf-hints")
-    _my_turn(page, "tf")
-    hint = page.locator("#board-hint")
-    tile = "[data-testid=tf-player-0] .tf-tiles [data-hint]"
+    page.wait_for_selector(".game[data-my-turn='1'] [data-testid=tf-player-0] .tf-tiles [data-tip]")
+    hint = page.locator(".ha-wrap .board-tip, .tf-wrap .board-tip")
+    tile = "[data-testid=tf-player-0] .tf-tiles [data-tip]"
     _long_press(page, tile)
     expect(hint).to_contain_text("Now:")
     version = page.locator(".game").get_attribute("data-version")

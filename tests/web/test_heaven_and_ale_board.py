@@ -24,6 +24,13 @@ SHOTS = DOCS if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
 FULL = bool(os.environ.get("TAPROOM_FULL_HEAVEN_AND_ALE"))
 # Buttons that end or skip something: clicked less often, so the game sees buying, discs, sheds and the cart.
 QUIET = {"coin", "pass", "end", "decline"}
+# What the page offers: the board's highlighted targets, and its Done-style buttons in the frame's action bar
+TARGETS = ".ha .target, .action-bar button[data-action^='ha-']"
+
+
+def kind_of(target: Any) -> str:
+    """A target's kind: its data-kind on the board, or the action bar button's id without the board's prefix."""
+    return target.get_attribute("data-kind") or (target.get_attribute("data-action") or "?").removeprefix("ha-")
 
 
 def shown(total: float) -> str:
@@ -44,7 +51,8 @@ def _the_score_sheet_is_drawn_once_with(page: Any, scores: list[dict[str, Any]])
 def _wait_turn_or_end(page: Any) -> str:
     page.wait_for_function("""() => { const g = document.querySelector('.game');
         return g && (['ended', 'scored', 'abandoned'].includes(g.dataset.status)
-                     || (g.dataset.myTurn === '1' && document.querySelector('.ha .target'))); }""", timeout=30_000)
+                     || (g.dataset.myTurn === '1' && document.querySelector(TARGETS))); }""".replace("TARGETS", repr(TARGETS)),
+                       timeout=30_000)
     return page.locator(".game").get_attribute("data-status")
 
 
@@ -54,8 +62,8 @@ def _choose(page: Any, chooser: random.Random, clicked: dict[str, int]) -> Any:
     spots = page.locator(".ha .target[data-kind=spot]")
     if spots.count():
         return spots.nth(chooser.randrange(spots.count()))
-    targets = page.locator(".ha .target")
-    kinds = [targets.nth(i).get_attribute("data-kind") for i in range(targets.count())]
+    targets = page.locator(TARGETS)
+    kinds = [kind_of(targets.nth(i)) for i in range(targets.count())]
     new = [i for i, k in enumerate(kinds) if k not in QUIET and not clicked.get(k)]
     if new:
         return targets.nth(chooser.choice(new))
@@ -91,8 +99,8 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     shot_taken = False
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser, clicks)
-        kind = target.get_attribute("data-kind") or "?"
-        if target.get_attribute("data-cmd") is None:  # picks a tile or a starting space: the page offers more
+        kind = kind_of(target)
+        if target.get_attribute("data-cmd") is None and target.get_attribute("data-action") is None:  # picks a tile or a starting space: the page offers more
             target.click()
             if SHOTS and not shot_taken and kind == "pick-tile" and clicks.get("spot", 0) >= 5:
                 _screenshots(page)  # a game under way, the garden spots for the picked tile highlighted

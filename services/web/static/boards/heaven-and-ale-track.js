@@ -3,9 +3,9 @@
 //   the board is wide enough;
 // * on a phone, a compact grid of 7 x 4 cells in track order (every space in view, no sideways scrolling),
 //   with the starting spaces and barrels drawn under it at a size a finger can use.
-// Every space, starting space and barrel goal says what it is and what it does now (hint.js).
+// Every space, starting space and barrel goal says what it is and what it does now (tooltip.js, tip-keys.js).
 
-import { hintAttr } from "./hint.js";
+import { tipAttr } from "./tip-keys.js";
 import { SPACE_LABEL, esc, plural, priceWords, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
 
 const SPACE_FILL = { resource: "#f6efe0", monk: "#ece6f5", barrel: "#f3e3cf" };
@@ -36,7 +36,7 @@ function ringSvg(v, t) {
   });
   parts.push(`<rect x="${C + 4}" y="${C + 4}" width="${7 * C - 8}" height="${5 * C - 8}" rx="10" fill="#fbf8f1" stroke="#d9ccb3"/>`);
   parts.push(centre(v, t, { x0: C + 8, y0: C + 8, slotCols: 4, slotW: 146, barrelCols: 2, colW: 302 }).markup);
-  return `<svg class="ha-track" viewBox="0 0 ${9 * C} ${7 * C}" role="group" aria-label="Main track" data-hint-group>${parts.join("")}</svg>`;
+  return `<svg class="ha-track" viewBox="0 0 ${9 * C} ${7 * C}" role="group" aria-label="Main track" data-tip-group>${parts.join("")}</svg>`;
 }
 
 function compactSvgs(v, t) {
@@ -45,14 +45,14 @@ function compactSvgs(v, t) {
   const cells = v.track.map((sp, i) => space(v, t, i, (i % cols) * w, Math.floor(i / cols) * h, w, h, true));
   const width = cols * w;
   const mid = centre(v, t, { x0: 4, y0: 4, slotCols: 2, slotW: width / 2 - 8, barrelCols: 1, colW: width - 8 });
-  return `<svg class="ha-track compact" viewBox="0 0 ${width} ${rows * h}" role="group" aria-label="Main track" data-hint-group>${cells.join("")}</svg>
-    <svg class="ha-track compact" viewBox="0 0 ${width} ${mid.height}" role="group" aria-label="Starting area and barrels" data-hint-group style="margin-top:6px">${mid.markup}</svg>`;
+  return `<svg class="ha-track compact" viewBox="0 0 ${width} ${rows * h}" role="group" aria-label="Main track" data-tip-group>${cells.join("")}</svg>
+    <svg class="ha-track compact" viewBox="0 0 ${width} ${mid.height}" role="group" aria-label="Starting area and barrels" data-tip-group style="margin-top:6px">${mid.markup}</svg>`;
 }
 
 function spaceHint(v, t, i, target) {
   const sp = v.track[i];
   const d = t.desc.track.spaces[i];
-  if (i === 0) return hintAttr("Space 0 · Starting area", "Each round begins here: take one of the four starting spaces (in the centre, or below the track on a phone).");
+  if (i === 0) return tipAttr("Space 0 · Starting area", "Each round begins here: take one of the four starting spaces (in the centre, or below the track on a phone).");
   const lines = [d.text];
   if (sp.tiles?.length) lines.push(`On offer: ${sp.tiles.map((tile) => `${tileWords(tile)} (${priceWords(sp.prices?.[tile])})`).join("; ")}`);
   else if (sp.kind === "resource" || sp.kind === "monk") lines.push("No tile left here.");
@@ -62,7 +62,7 @@ function spaceHint(v, t, i, target) {
   const here = v.boards.filter((b) => b.figure === i).map((b) => t.nameOf(b.seat));
   if (here.length) lines.push(`Here: ${here.join(", ")}`);
   if (target) lines.push("Highlighted: you can move your figure here.");
-  return hintAttr(`Space ${i} · ${SPACE_LABEL[sp.kind]}${d.monk_cost ? ` (monk cost ${d.monk_cost})` : ""}`, ...lines);
+  return tipAttr(`Space ${i} · ${SPACE_LABEL[sp.kind]}${d.monk_cost ? ` (monk cost ${d.monk_cost})` : ""}`, ...lines);
 }
 
 // One track space at (x, y), w x h: its number and kind, the tiles and discs on it, goods, the carter die, figures.
@@ -147,7 +147,7 @@ function startingSpace(v, t, slot, x, y, w, h) {
     attrs += ` tabindex="0" role="button" data-kind="slot" aria-label="Starting space ${slot.name}: ${esc(slot.text)}"`;
   }
   const taken = who !== null && who !== undefined ? `Taken by ${t.nameOf(who)}.` : "Free.";
-  const hint = hintAttr(`Starting space: ${SLOT_TITLE[slot.name] || slot.name}`, slot.text, taken,
+  const hint = tipAttr(`Starting space: ${SLOT_TITLE[slot.name] || slot.name}`, slot.text, taken,
     cmds.length ? (cmds.length > 1 ? "Highlighted: take it, then choose the colour." : "Highlighted: take it.") : "");
   const chosen = t.chosenSlot === slot.name;
   const room = Math.floor((w - 12) / 5.2); // characters of the 10-unit text that fit
@@ -162,7 +162,7 @@ function barrel(t, b, x, y, w) {
     ? `<circle cx="${x + (big ? 12 : 34)}" cy="${y + 12}" r="${big ? 9 : 7}" fill="none" stroke="#b58b4c" stroke-dasharray="2 2"/>`
     : `<circle cx="${x + (big ? 12 : 34)}" cy="${y + 12}" r="${big ? 9 : 7}" fill="${t.colourOf(s)}" stroke="#000"/>`;
   const holder = (s) => (s === null || s === undefined ? "still free" : `taken by ${t.nameOf(s)}`);
-  const hint = hintAttr(`Barrel goal: ${b.text}`, `Large barrel (${t.desc.barrels.large_vp} VP): ${holder(b.large)}`,
+  const hint = tipAttr(`Barrel goal: ${b.text}`, `Large barrel (${t.desc.barrels.large_vp} VP): ${holder(b.large)}`,
     `Small barrel (${t.desc.barrels.small_vp} VP): ${holder(b.small)}`, "Claimed on a barrel space by whoever has reached the goal.");
   return `<g data-goal="${b.goal}"${hint}><rect x="${x}" y="${y}" width="${w}" height="26" fill="transparent"/>${owner(b.large, true)}${owner(b.small, false)}<text x="${x + 48}" y="${y + 16}" font-size="11.5">${esc(b.text)}</text></g>`;
 }

@@ -4,7 +4,8 @@
 // re-implemented here. Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
-import { attachHints, hintAttr } from "./hint.js";
+import { attachTips } from "./tooltip.js";
+import { attachTipKeys, tipAttr } from "./tip-keys.js";
 import { MONK_COLOUR, RES_COLOUR, SPACE_LABEL, esc, fmt, hexPoints, plural, priceWords, tileChip, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
 import { trackMarkup } from "./heaven-and-ale-track.js";
 
@@ -25,6 +26,10 @@ const TILE_SHORT = { kegbale: "keg/bale", carter2: "cart +2", carter3: "cart +3"
   move3: "move 3", move4: "move 4" };
 
 const CSS = `
+.ha-wrap { position: relative; }
+.ha-wrap .board-tip { white-space: pre-line; }
+.ha-wrap .board-tip::first-line { font-weight: 700; }
+.ha [data-tip] { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
 .ha { font: 14px/1.35 system-ui, sans-serif; color: #231d14; display: flex; flex-direction: column; gap: 10px; }
 .ha-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
 /* the decision stays in view while the player looks at the track or the garden */
@@ -32,9 +37,9 @@ const CSS = `
 /* the track and the garden of the seat that acts, side by side when there is room */
 .ha-main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .ha-wide-layout .ha-main { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); align-items: start; }
-.ha-own { scroll-margin-top: var(--ha-bar-h, 0px); }
+.ha-own, .ha-trackcard, .ha-card { scroll-margin-top: var(--ha-bar-h, 0px); scroll-margin-bottom: var(--ha-foot-h, 0px); }
 .ha-own .ha-garden { max-width: none !important; }
-.ha-trackcard { scroll-margin-top: var(--ha-bar-h, 0px); }
+
 .ha-prompt { font-weight: 600; margin: 0 0 6px; }
 .ha-actions { display: flex; flex-wrap: wrap; gap: 6px; }
 .ha-actions button { min-height: 44px; min-width: 44px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6;
@@ -99,10 +104,16 @@ function gainText(g) {
 // -- the board ------------------------------------------------------------------------------------------------
 export function mount(root, ctx) {
   injectStyle();
+  // the tips live in a wrapper the redraws never replace (tooltip.js places its tip inside the container)
+  const wrap = document.createElement("div");
+  wrap.className = "ha-wrap";
   const el = document.createElement("div");
   el.className = "ha";
   el.dataset.testid = "ha-board";
-  root.appendChild(el);
+  wrap.appendChild(el);
+  root.appendChild(wrap);
+  const tips = attachTips(wrap);
+  const keys = attachTipKeys(el);
   let desc = null;
   let state = null;
   let chosenTile = null; // the tile picked for buying, before its garden spot
@@ -112,6 +123,7 @@ export function mount(root, ctx) {
   let coinsOpen = false; // the emergency-coin group stays open across redraws once opened
   // what happened since this seat last acted: outlined on the track and the gardens
   let recent = { spaces: new Set(), spots: new Set() };
+  let barContent = null; // what the frame's action bar shows for this decision (set by actionPanel)
 
   let failed = null;
   ctx.api.description().then((d) => {
@@ -131,6 +143,7 @@ export function mount(root, ctx) {
     const command = state.legal[index];
     if (!command) return;
     pending = true;
+    const before = { recent, chosenTile, chosenSlot };
     recent = { spaces: new Set(), spots: new Set() };
     chosenTile = null;
     chosenSlot = null;
@@ -138,7 +151,9 @@ export function mount(root, ctx) {
     try {
       await ctx.api.submit(command);
     } catch (err) {
-      // the frame shows the error; the board stays as it was
+      // the frame shows the error; a move taken back before it was sent (move confirmation) leaves the board
+      // as it was before the choice, the picked tile still picked
+      if (err?.code === "cancelled") ({ recent, chosenTile, chosenSlot } = before);
     } finally {
       pending = false;
       render();
@@ -185,7 +200,6 @@ export function mount(root, ctx) {
     return (state?.legal || []).map((c, i) => [c, i]).filter(([c]) => c.type === type);
   }
 
-  const hints = attachHints(el);
   let wide = null; // the layout last drawn: the ring beside the garden, or the compact track over it
   const resized = new ResizeObserver(() => { if ((el.clientWidth >= WIDE_PX) !== wide) render(); });
   resized.observe(el);
@@ -210,7 +224,9 @@ export function mount(root, ctx) {
       <section class="ha-players" aria-label="Players">${playerOrder(v).map((s) => playerBoard(v, s, s === featured)).join("")}</section>
       <div class="ha-sr" aria-live="polite">${esc(summary(v))}</div>`);
     el.dataset.step = v.step || v.phase;
-    hints.refresh();
+    if (barContent) ctx.bar?.set(barContent); else ctx.bar?.clear();
+    tips.refresh();
+    keys.refresh();
     const bar = el.querySelector(".ha-bar");
     el.style.setProperty("--ha-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
     bringDecisionIntoView();
@@ -239,14 +255,19 @@ export function mount(root, ctx) {
     const key = `${state.version}:${chosenTile}:${chosenSlot}`;
     if (key === broughtFor) return;
     broughtFor = key;
-    const target = el.querySelector(".ha-own .target, .ha-trackcard .target");
+    const target = el.querySelector(".ha-own .target, .ha-trackcard .target")
+      || [...el.querySelectorAll("[data-testid=ha-actions] .target")].find((n) => n.getClientRects().length);
     if (!target) return;
-    const top = (el.querySelector(".ha-bar")?.getBoundingClientRect().bottom ?? 0);
+    const top = Math.max(0, el.querySelector(".ha-bar")?.getBoundingClientRect().bottom ?? 0);
+    const foot = document.querySelector(".action-bar");
+    const bottom = foot ? Math.min(window.innerHeight, foot.getBoundingClientRect().top) : window.innerHeight;
+    el.style.setProperty("--ha-foot-h", `${window.innerHeight - bottom + 6}px`);
     const r = target.getBoundingClientRect();
-    if (r.top >= Math.max(0, top) && r.bottom <= window.innerHeight) return;
-    const area = target.closest(".ha-own, .ha-trackcard");
-    area.scrollIntoView({ block: area.offsetHeight > window.innerHeight - top ? "start" : "nearest" });
-    if (target.getBoundingClientRect().bottom > window.innerHeight) target.scrollIntoView({ block: "center" });
+    if (r.top >= top && r.bottom <= bottom) return;
+    const area = target.closest(".ha-own, .ha-trackcard, .ha-card");
+    area.scrollIntoView({ block: area.offsetHeight > bottom - top ? "start" : "nearest" });
+    const again = target.getBoundingClientRect();
+    if (again.bottom > bottom || again.top < top) target.scrollIntoView({ block: "center" });
   }
 
   function playerOrder(v) {
@@ -285,7 +306,7 @@ export function mount(root, ctx) {
         case "PlaceStorageTile":
           buttons.push(btn(i, `<b>${esc(TILE_SHORT[c.tile] || c.tile)}</b><span class="ha-gain">${esc(storageText(c.tile))}</span>`, `data-kind="storage"`));
           break;
-        case "EndBuying": rest.push(btn(i, "End buying", `data-kind="end"`)); break;
+        case "EndBuying": rest.push({ i, label: "End buying", kind: "end" }); break;
         case "TakeDisc": {
           const p = (v.disc_choices || []).find((d) => d.spot === c.spot && d.number === c.number);
           buttons.push(btn(i, `Disc on <b>${esc(c.spot)}</b>${c.number ? ` naming ${c.number}` : ""}${p ? `<span class="ha-gain">${esc(gainText(p))}</span>` : ""}`, `data-kind="disc"`));
@@ -309,7 +330,7 @@ export function mount(root, ctx) {
           buttons.push(btn(i, `Card <b>${esc(c.card)}</b>${c.colour ? ` (${c.colour})` : ""}<span class="ha-gain">${esc(text)}</span>`, `data-kind="privilege"`));
           break;
         }
-        case "DeclinePrivilege": rest.push(btn(i, "Place no card", `data-kind="decline"`)); break;
+        case "DeclinePrivilege": rest.push({ i, label: "Place no card", kind: "decline" }); break;
         case "UseEmergencyCoin":
           coins.push(btn(i, `return “${esc(c.card)}”`, `data-kind="coin"`, "target minor"));
           break;
@@ -325,7 +346,7 @@ export function mount(root, ctx) {
             ${p ? `<span class="ha-gain">${esc(where)}${delivers ? `, delivering ${esc(delivers)}` : ""}</span>` : ""}`, `data-kind="cart"`));
           break;
         }
-        case "Pass": rest.push(btn(i, "Pass (skip this action)", `data-kind="pass"`)); break;
+        case "Pass": rest.push({ i, label: "Pass (skip this action)", kind: "pass" }); break;
         default: buttons.push(btn(i, esc(JSON.stringify(c)), `data-kind="other"`));
       }
     }
@@ -337,7 +358,7 @@ export function mount(root, ctx) {
         const sides = new Set(buys.filter(([c]) => c.tile === t).map(([c]) => (sunnySpot(c.spot) ? "sunny" : "shady")));
         const price = priceOf(v, t);
         const can = ["shady", "sunny"].filter((side) => sides.has(side)).map((side) => `${side} ${price?.[side]}`).join(" · ");
-        const hint = hintAttr(tileWords(t), `Costs ${priceWords(price)}; you can afford: ${can} ducats.`, activationWords(t),
+        const hint = tipAttr(tileWords(t), `Costs ${priceWords(price)}; you can afford: ${can} ducats.`, activationWords(t),
           "Pick it, then a highlighted spot of your garden.");
         return `<button type="button" class="target ${chosenTile === t ? "chosen" : ""}" data-pick-tile="${esc(t)}" data-kind="pick-tile" ${pending ? "disabled" : ""}${hint}>
           ${tileChip(t)} ${esc(t)}<span class="ha-gain">${can} ducats</span></button>`;
@@ -346,9 +367,17 @@ export function mount(root, ctx) {
     }
     const me = ctx.seat !== null && ctx.seat !== undefined ? v.boards[ctx.seat] : null;
     const mine = me ? `<span class="ha-muted">You: ${me.ducats} ducats · brewmaster ${brewmasterAt(me.brewmaster)} (${me.exchange_rate}:1, ×${me.vp_per_spot}) · if the game ended now: <b data-testid="ha-score-now">${fmt(me.score_now.total)}</b> VP</span>` : "";
-    return `<section class="ha-card ${legal.length ? "ha-bar" : ""}" aria-label="Your move" data-testid="ha-actions">
-      <p class="ha-prompt" data-testid="ha-prompt">Round ${v.round} of ${v.rounds} · ${esc(prompt)}</p>
-      ${buttons.length || rest.length ? `<div class="ha-actions">${buttons.join("")}${rest.join("")}</div>` : ""}
+    // With the frame's action bar, the prompt and the Done-style buttons go there (in view at the foot on every
+    // screen); the choices stay here, beside what they choose. Without it (an older frame, a test harness) the
+    // card keeps them all and stays in view itself (sticky).
+    const inBar = !!ctx.bar;
+    const text = `Round ${v.round} of ${v.rounds} · ${prompt}`;
+    barContent = legal.length ? { prompt: text, actions: rest.map((r) => ({ id: `ha-${r.kind}`, label: r.label, disabled: pending,
+      onClick: () => submit(r.i) })) } : null;
+    const ends = inBar ? "" : rest.map((r) => btn(r.i, r.label, `data-kind="${r.kind}"`)).join("");
+    return `<section class="ha-card ${legal.length && !inBar ? "ha-bar" : ""}" aria-label="Your move" data-testid="ha-actions">
+      ${inBar && legal.length ? "" : `<p class="ha-prompt" data-testid="ha-prompt">${esc(text)}</p>`}
+      ${buttons.length || ends ? `<div class="ha-actions">${buttons.join("")}${ends}</div>` : ""}
       ${coins.length ? `<details class="ha-coins" ${coinsOpen || legal.every((c) => c.type === "UseEmergencyCoin") ? "open" : ""}><summary>Emergency coin: return an unplaced privilege card for ${desc.production.emergency_coin_ducats} ducats</summary><div class="ha-actions">${coins.join("")}</div></details>` : ""}
       ${mine}
     </section>`;
@@ -462,14 +491,14 @@ export function mount(root, ctx) {
       const isPend = pend === s.name || (v.turn === b.seat && (v.pending_sheds || []).includes(s.name));
       let label = s.name;
       if (built) label = `${built.activates}`;
-      const hint = small ? "" : hintAttr(`Shed ${s.name}`, built ? `Type ${built.type}: when built it activated ${plural(built.activates, "adjacent tile")}.`
+      const hint = small ? "" : tipAttr(`Shed ${s.name}`, built ? `Type ${built.type}: when built it activated ${plural(built.activates, "adjacent tile")}.`
         : "Not built yet: surround it with six tiles and it is built, activating its neighbours.", storage ? `Storage tile: ${TILE_SHORT[storage] || storage}, ${storageText(storage)}` : "");
       out.push(`<g data-shed="${s.name}"${hint}><polygon points="${hexPoints(cx, cy, R - 2)}" fill="${built ? "#8c6239" : "#fff"}" stroke="${isPend ? "#e0006a" : "#8c6239"}" stroke-width="${isPend ? 3 : 1.5}" stroke-dasharray="${built ? "" : "4 3"}"/>
         <text x="${cx}" y="${cy + (storage && !built ? -2 : 5)}" text-anchor="middle" font-size="${built ? 15 : 11}" font-weight="700" fill="${built ? "#fff" : "#8c6239"}">${label}</text>
         ${storage && !built ? `<text x="${cx}" y="${cy + 10}" text-anchor="middle" font-size="8.5" fill="#5a3410">${esc(TILE_SHORT[storage] || storage)}</text>` : ""}</g>`);
     }
     const w = X(12) + W + 8, h = Y(6) + R + 8;
-    return `<svg class="ha-garden" viewBox="0 0 ${w.toFixed(0)} ${h.toFixed(0)}" ${small ? `role="img"` : `role="group" data-hint-group`} aria-label="${esc(nameOf(b.seat))}'s monastery garden" style="max-width:${mine ? 520 : 420}px">${out.join("")}</svg>`;
+    return `<svg class="ha-garden" viewBox="0 0 ${w.toFixed(0)} ${h.toFixed(0)}" ${small ? `role="img"` : `role="group" data-tip-group`} aria-label="${esc(nameOf(b.seat))}'s monastery garden" style="max-width:${mine ? 520 : 420}px">${out.join("")}</svg>`;
   }
 
   // the price of the chosen tile on this spot, in ducats (the prompt says so), as the engine states it
@@ -485,7 +514,7 @@ export function mount(root, ctx) {
       : [`Empty. ${desc.garden.prices[0].toUpperCase()}${desc.garden.prices.slice(1)}.`];
     if (s.sheds.length) lines.push(`Next to shed${s.sheds.length > 1 ? "s" : ""} ${s.sheds.join(", ")}.`);
     if (target !== null) lines.push(`Highlighted: place the ${tileWords(chosenTile)} here for ${costOf(target)} ducats.`);
-    return hintAttr(`Garden spot ${s.name} (${side})`, ...lines);
+    return tipAttr(`Garden spot ${s.name} (${side})`, ...lines);
   }
 
   function productionSvg(b) {
@@ -497,7 +526,7 @@ export function mount(root, ctx) {
     for (const br of p.brackets) {
       const from = br.from === null ? low : br.from, to = br.to;
       const mine = b.brewmaster >= from && b.brewmaster <= to;
-      const hint = hintAttr(`Brewmaster bracket ${br.from === null ? "0 or below" : `${from}–${to}`}`,
+      const hint = tipAttr(`Brewmaster bracket ${br.from === null ? "0 or below" : `${from}–${to}`}`,
         `With the brewmaster here: exchange ${br.exchange_rate}:1 at the end, ${br.vp_per_spot} VP per spot of the least marker.`, mine ? "The brewmaster is in this bracket now." : "");
       out.push(`<g${hint}><rect x="${X(from)}" y="2" width="${(to - from + 1) * S - 2}" height="18" rx="3" fill="${mine ? "#f0b400" : "#efe6d4"}" stroke="#b59a6a"/>
         <text x="${X(from) + ((to - from + 1) * S - 2) / 2}" y="15" text-anchor="middle" font-size="${to - from < 1 ? 7.5 : to - from < 2 ? 8.5 : 10.5}">${br.exchange_rate}:1 ×${br.vp_per_spot}</text></g>`);
@@ -508,13 +537,13 @@ export function mount(root, ctx) {
     }
     const stacks = {};
     const put = (spot, svg) => { const k = (stacks[spot] ||= 0); stacks[spot]++; out.push(svg(X(spot) + (S - 2) / 2, 54 + k * 13)); };
-    put(b.brewmaster, (x, y) => `<g${hintAttr("Brewmaster", `${brewmasterAt(b.brewmaster)}: exchange ${b.exchange_rate}:1, ${b.vp_per_spot} VP per spot at the end.`)}><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text></g>`);
+    put(b.brewmaster, (x, y) => `<g${tipAttr("Brewmaster", `${brewmasterAt(b.brewmaster)}: exchange ${b.exchange_rate}:1, ${b.vp_per_spot} VP per spot at the end.`)}><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text></g>`);
     for (const [c, spot] of Object.entries(b.markers)) {
-      put(Math.max(low, spot), (x, y) => `<g${hintAttr(`${c[0].toUpperCase()}${c.slice(1)} marker`, `On ${spot}. Sunny ${c} tiles move it when activated; the least advanced marker scores at the end.`)}><circle cx="${x}" cy="${y}" r="6" fill="${RES_COLOUR[c]}" stroke="#000"/></g>`);
+      put(Math.max(low, spot), (x, y) => `<g${tipAttr(`${c[0].toUpperCase()}${c.slice(1)} marker`, `On ${spot}. Sunny ${c} tiles move it when activated; the least advanced marker scores at the end.`)}><circle cx="${x}" cy="${y}" r="6" fill="${RES_COLOUR[c]}" stroke="#000"/></g>`);
     }
     const depth = Math.max(1, ...Object.values(stacks));
     const height = 54 + depth * 13;
-    return `<svg class="ha-prod" viewBox="0 0 ${n * S + 12} ${height}" role="group" data-hint-group aria-label="Production track">${out.join("")}</svg>`;
+    return `<svg class="ha-prod" viewBox="0 0 ${n * S + 12} ${height}" role="group" data-tip-group aria-label="Production track">${out.join("")}</svg>`;
   }
 
   function scoringSpots(v, b) {
@@ -523,7 +552,7 @@ export function mount(root, ctx) {
     const pairs = b.pairs.map((pair) => {
       const spots = pair.spots.map((s) => {
         const colour = RES_COLOUR[s] || (s === "x" ? "#fff" : MONK_COLOUR);
-        const hint = hintAttr(`Scoring spot ${s}`, discs.has(s) ? "A disc is on it." : "No disc yet: a disc space of the track can put one here.",
+        const hint = tipAttr(`Scoring spot ${s}`, discs.has(s) ? "A disc is on it." : "No disc yet: a disc space of the track can put one here.",
           choices.has(s) ? "You can put your disc here now (the gain is on the button)." : "",
           `With its pair (${pair.spots.join(" + ")}) full, a privilege card is placed.`);
         return `<span${hint} style="display:inline-flex;align-items:center;gap:2px;margin-right:4px;${choices.has(s) ? "outline:2px dashed #f0b400;" : ""}">
@@ -532,7 +561,7 @@ export function mount(root, ctx) {
       const card = pair.card ? `<span class="ha-muted"> → ${esc(pair.card)}</span>` : "";
       return `<span style="display:inline-block;border:1px solid #d9ccb3;border-radius:5px;padding:1px 4px;margin:2px">${spots}${card}</span>`;
     });
-    return `<div class="ha-facts" role="group" aria-label="Scoring spots and privilege pairs" data-hint-group><b>Scoring spots:</b> ${pairs.join("")}</div>`;
+    return `<div class="ha-facts" role="group" aria-label="Scoring spots and privilege pairs" data-tip-group><b>Scoring spots:</b> ${pairs.join("")}</div>`;
   }
 
   function facts(v, b) {
@@ -559,14 +588,14 @@ export function mount(root, ctx) {
       const x = 6 + i * S;
       const fill = { monastery: "#d9c7f0", tavern: "#f4c98a", wood: "#b9dba0" }[loc.kind] || "#f2eee6";
       const label = loc.kind === "monastery" ? "Mon." : loc.kind === "tavern" ? `T${loc.tavern}` : loc.kind === "wood" ? "wood" : loc.points ? `${loc.points} pt` : "road";
-      const hint = hintAttr(`Road ${i}: ${loc.kind}`, loc.points ? `${loc.points} VP per keg on the cart at the end.` : "",
+      const hint = tipAttr(`Road ${i}: ${loc.kind}`, loc.points ? `${loc.points} VP per keg on the cart at the end.` : "",
         loc.gate_after ? `Gate after it: ${loc.gate_after.text}.` : "", d.cart === i ? `Your cart is here with ${plural(d.cart_kegs, "keg")}.` : "");
       out.push(`<g${hint}><rect x="${x}" y="4" width="${S - 6}" height="34" rx="5" fill="${fill}" stroke="#8a7a60"/><text x="${x + (S - 6) / 2}" y="25" text-anchor="middle" font-size="10.5">${label}</text></g>`);
       if (loc.gate_after) out.push(`<rect x="${x + S - 5}" y="0" width="4" height="42" fill="#5a3410"/>`);
     });
     const cx = 6 + d.cart * S + (S - 6) / 2;
     out.push(`<g><rect x="${cx - 14}" y="44" width="28" height="16" rx="3" fill="${colourOf(b.seat)}" stroke="#000"/><text x="${cx}" y="56" text-anchor="middle" font-size="10" font-weight="700" fill="#fff" stroke="#000" stroke-width="0.3">${d.cart_kegs}</text></g>`);
-    const road = `<svg class="ha-road" viewBox="0 0 ${n * S + 8} 64" role="group" data-hint-group aria-label="Delivery road">${out.join("")}</svg>`;
+    const road = `<svg class="ha-road" viewBox="0 0 ${n * S + 8} 64" role="group" data-tip-group aria-label="Delivery road">${out.join("")}</svg>`;
     const spots = [];
     for (let k = 0; k < d.regular_spots; k++) {
       const what = k < d.regular_kegs ? "keg" : k < d.regular_kegs + d.regular_bales ? "bale" : null;
@@ -587,7 +616,7 @@ export function mount(root, ctx) {
 
   function storageSpot(what, rental) {
     const fill = what === "keg" ? "#8d5a2b" : what === "bale" ? "#e6c65a" : "#fff";
-    const hint = hintAttr(rental ? "Rental spot" : "Storage spot", what ? `Holds a ${what}.` : "Empty.",
+    const hint = tipAttr(rental ? "Rental spot" : "Storage spot", what ? `Holds a ${what}.` : "Empty.",
       rental ? `Placing a keg or a bale here costs ${desc.kegs_and_more.storage.rental_cost} ducats.` : "");
     return `<span${hint} style="display:inline-block;width:18px;height:18px;margin-right:3px;vertical-align:middle;border-radius:${what === "keg" ? "50%" : "3px"};background:${fill};border:${rental ? "2px dashed #b3261e" : "1px solid #0006"}"></span>`;
   }
@@ -612,9 +641,10 @@ export function mount(root, ctx) {
       render();
     },
     destroy() {
-      hints.destroy();
+      tips.destroy();
+      keys.destroy();
       resized.disconnect();
-      el.remove();
+      wrap.remove();
     },
   };
 }

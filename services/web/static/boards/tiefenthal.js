@@ -5,9 +5,14 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
-import { attachHints, hintAttr } from "./hint.js";
+import { attachTips } from "./tooltip.js";
+import { attachTipKeys, tipAttr } from "./tip-keys.js";
 
 const CSS = `
+.tf-wrap { position: relative; }
+.tf-wrap .board-tip { white-space: pre-line; }
+.tf-wrap .board-tip::first-line { font-weight: 700; }
+.tf [data-tip] { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
 .tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
 .tf-card { background: #fffdf8; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
 .tf-prompt { font-weight: 600; margin: 0 0 6px; }
@@ -22,7 +27,7 @@ const CSS = `
 .tf-btn.tf-up { min-height: 28px; padding: 2px 6px; font-size: 11.5px; }
 /* the decision stays in view while the player looks at the tavern, the guests or the cards */
 .tf-card.tf-bar { position: sticky; top: 0; z-index: 5; max-height: 45vh; overflow-y: auto; box-shadow: 0 2px 8px #0002; }
-.tf-player, .tf-card { scroll-margin-top: var(--tf-bar-h, 0px); }
+.tf-player, .tf-card { scroll-margin-top: var(--tf-bar-h, 0px); scroll-margin-bottom: var(--tf-foot-h, 0px); }
 /* a finger needs 44 x 44 CSS px (WCAG 2.5.5) */
 @media (pointer: coarse) {
   .tf-btn, .tf-btn.tf-up { min-height: 44px; min-width: 44px; }
@@ -125,16 +130,22 @@ function gainText(g) {
 
 export function mount(root, ctx) {
   injectStyle();
+  // the tips live in a wrapper the redraws never replace (tooltip.js places its tip inside the container)
+  const wrap = document.createElement("div");
+  wrap.className = "tf-wrap";
   const el = document.createElement("div");
   el.className = "tf";
   el.dataset.testid = "tf-board";
-  root.appendChild(el);
+  wrap.appendChild(el);
+  root.appendChild(wrap);
+  const tips = attachTips(wrap);
+  const keys = attachTipKeys(el);
   let desc = null;
   let state = null;
   let selected = null; // a die id chosen to place (click) or being dragged
   let pending = false;
+  let barContent = null; // what the frame's action bar shows for this decision (set by actionsCard)
 
-  const hints = attachHints(el);
   let descError = null;
   ctx.api.description().then((d) => { desc = d; learnWords(d); render(); })
     .catch((err) => { descError = err; render(); });
@@ -154,8 +165,15 @@ export function mount(root, ctx) {
     if (pending || index < 0) return;
     const command = legal()[index];
     pending = true;
+    const chosen = selected;
     selected = null;
-    try { await ctx.api.submit(command); } catch (err) { /* the frame shows the error */ } finally { pending = false; render(); }
+    render();
+    try {
+      await ctx.api.submit(command);
+    } catch (err) {
+      // the frame shows the error; a move taken back before it was sent (move confirmation) leaves the die chosen
+      if (err?.code === "cancelled") selected = chosen;
+    } finally { pending = false; render(); }
   }
 
   // Buttons and targets carry data-cmd (an index into legal) or data-die (a selection, no command yet).
@@ -217,7 +235,9 @@ export function mount(root, ctx) {
       <div class="tf-grid2">${guestsCard(v)}${supplyCard(v)}</div>
       ${tracksCard(v)}
       <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`);
-    hints.refresh();
+    if (barContent) ctx.bar?.set(barContent); else ctx.bar?.clear();
+    tips.refresh();
+    keys.refresh();
     const bar = el.querySelector(".tf-bar");
     el.style.setProperty("--tf-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
     bringDecisionIntoView();
@@ -231,13 +251,16 @@ export function mount(root, ctx) {
     const key = `${state.version}:${selected}`;
     if (key === broughtFor) return;
     broughtFor = key;
-    const top = el.querySelector(".tf-bar")?.getBoundingClientRect().bottom ?? 0;
+    const top = Math.max(0, el.querySelector(".tf-bar")?.getBoundingClientRect().bottom ?? 0);
+    const foot = document.querySelector(".action-bar");
+    const bottom = foot ? Math.min(window.innerHeight, foot.getBoundingClientRect().top) : window.innerHeight;
+    el.style.setProperty("--tf-foot-h", `${window.innerHeight - bottom + 6}px`);
     const targets = [...el.querySelectorAll(".target")].filter((n) => !n.closest(".tf-bar") && n.offsetParent !== null);
     if (!targets.length) return;
-    const seen = (n) => { const r = n.getBoundingClientRect(); return r.top >= Math.max(0, top) && r.bottom <= window.innerHeight; };
+    const seen = (n) => { const r = n.getBoundingClientRect(); return r.top >= top && r.bottom <= bottom; };
     if (targets.some(seen)) return;
     const card = targets[0].closest(".tf-card") || targets[0];
-    card.scrollIntoView({ block: card.offsetHeight > window.innerHeight - top ? "start" : "nearest" });
+    card.scrollIntoView({ block: card.offsetHeight > bottom - top ? "start" : "nearest" });
     if (!seen(targets[0])) targets[0].scrollIntoView({ block: "center" });
   }
 
@@ -264,9 +287,12 @@ export function mount(root, ctx) {
 
   function actionsCard(v) {
     const cmds = legal();
+    barContent = null;
     if (!cmds.length) return "";
     const me = v.players[v.you];
     const out = [];
+    const done = []; // the Done-style buttons: the frame's action bar holds them when there is one
+    const end = (i, label, kind, primary = false) => done.push({ i, label, kind, primary });
     let prompt = "";
     const names = cardNames();
     if (cmds.some((c) => c.type === "ChooseBonus")) {
@@ -277,34 +303,50 @@ export function mount(root, ctx) {
     } else if (v.phase === "B") {
       prompt = "Keep your tavern, or spend a counter guest to clear it and draw again.";
       cmds.forEach((c, i) => {
-        if (c.type === "KeepTavern") out.push(btn(i, "Keep the tavern", "keep"));
-        if (c.type === "RedrawTavern") out.push(btn(i, "Redraw (spend a counter guest)", "redraw", "minor"));
+        if (c.type === "KeepTavern") end(i, "Keep the tavern", "keep", true);
+        if (c.type === "RedrawTavern") end(i, "Redraw (spend a counter guest)", "redraw");
       });
     } else if (v.phase === "D") {
-      prompt = "Pick a die from the coaster in front of you (highlighted below).";
+      const values = cmds.filter((c) => c.type === "PickDie").map((c) => c.value);
+      prompt = `Pick a die from the coaster in front of you (highlighted: ${values.join(", ")}): it becomes one of your white dice this round.`;
     } else if (v.phase === "E") {
       prompt = selected === null ? "Plan: pick a die (or drag it) and put it on a highlighted space. Finish when done."
-        : "Now click a highlighted space for the chosen die.";
-      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") out.push(btn(i, "Finish planning", "finish", "minor")); });
+        : `Put the chosen die on a highlighted space; taking it off in your turn gives: ${placesFor(me, cmds)}.`;
+      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") end(i, "Finish planning", "finish"); });
     } else if (v.phase === "F") {
       prompt = selected === null ? "Your turn: take dice off their spaces to collect, buy, recruit and upgrade; then end the turn."
         : "Take the chosen die, or move it to a highlighted space.";
       const take = cmds.findIndex((c) => c.type === "TakeDie" && c.die === selected);
       if (take >= 0) {
         const d = me.dice.find((x) => x.die === selected);
-        out.push(btn(take, `Take the ${d.value} from ${esc(spaceName(me, d.space))}: ${gainText(me.spaces[d.space].gives)}`, "take"));
+        end(take, `Take the ${d.value} from ${spaceName(me, d.space)}: ${gainText(me.spaces[d.space].gives)}`, "take", true);
       }
       cmds.forEach((c, i) => {
         if (c.type === "RecruitNobles") out.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
         if (c.type === "UseCounterGuest") out.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
       });
-      cmds.forEach((c, i) => { if (c.type === "EndTurn") out.push(btn(i, "End the turn", "end", "minor")); });
+      cmds.forEach((c, i) => { if (c.type === "EndTurn") end(i, "End the turn", "end"); });
     }
-    return `<section class="tf-card tf-bar" aria-label="Your move" data-testid="tf-actions">
-      <p class="tf-prompt">${prompt}</p>
-      ${me && (v.phase === "E" || v.phase === "F") ? diceTray(v, me) : ""}
-      <div class="tf-row">${out.join("")}</div>
+    // With the frame's action bar the prompt and the Done-style buttons go there (in view at the foot on every
+    // screen); the dice and the choices stay here. Without it (an older frame, a test harness) this card keeps
+    // them all and stays in view itself (sticky).
+    const inBar = !!ctx.bar;
+    barContent = { prompt, actions: done.map((d) => ({ id: `tf-${d.kind}`, label: d.label, primary: d.primary, disabled: pending,
+      onClick: () => submit(d.i) })) };
+    const ends = inBar ? [] : done.map((d) => btn(d.i, esc(d.label), d.kind, d.primary ? "" : "minor"));
+    const tray = me && (v.phase === "E" || v.phase === "F") ? diceTray(v, me) : "";
+    if (inBar && !tray && !out.length) return "";
+    return `<section class="tf-card ${inBar ? "" : "tf-bar"}" aria-label="Your move" data-testid="tf-actions">
+      ${inBar ? "" : `<p class="tf-prompt">${prompt}</p>`}
+      ${tray}
+      ${out.length || ends.length ? `<div class="tf-row">${out.join("")}${ends.join("")}</div>` : ""}
     </section>`;
+  }
+
+  // the highlighted spaces for the chosen die and what taking a die off each gives now (the view's numbers)
+  function placesFor(me, cmds) {
+    return cmds.filter((c) => c.type === "PlaceDie" && c.die === selected)
+      .map((c) => `${spaceName(me, c.space)} ${gainText(me.spaces?.[c.space]?.gives || {})}`).join(", ");
   }
 
   // The seat's dice not on a space yet (placed ones are drawn on their spaces, where they can be picked in phase F).
@@ -321,7 +363,7 @@ export function mount(root, ctx) {
     const label = `${d.white ? "white" : "coloured"} die ${d.value}${d.boost ? ` raised by ${d.boost}` : ""}`;
     const where = d.space === null ? "Not on a space yet." : `On ${spaceName(p, d.space)}: taking it off gives ${gainText(p.spaces?.[d.space]?.gives || {})}.`;
     const use = !movable ? "" : d.space === null ? "Choose it, then a highlighted space (or drag it there)." : "Choose it to take it off (collect) or move it.";
-    const hint = hintAttr(`${d.white ? "White" : `${nameOf(p.seat)}'s coloured`} die: ${d.value}`, where,
+    const hint = tipAttr(`${d.white ? "White" : `${nameOf(p.seat)}'s coloured`} die: ${d.value}`, where,
       d.boost ? `Raised by ${plural(d.boost, "dishwasher step")}.` : "", use);
     if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" data-key="die-${p.seat}-${d.die}"${hint}>${d.value}${boost}</span>`;
     return `<button type="button" class="tf-die target ${d.white ? "" : "col"} ${selected === d.die ? "sel" : ""}" style="background:${bg}"
@@ -363,12 +405,12 @@ export function mount(root, ctx) {
         if (c.type === "UpgradeTile" && c.tile === t.id) {
           const price = (p.upgrade_offers[t.id] || []).find((o) => o.returned === c.returned)?.price;
           const ret = c.returned ? `, return ${plural(c.returned, names1(t.special_offer?.card))}` : "";
-          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${hintAttr(`Upgrade the ${t.label}`, `Pay ${price}¢${ret}: it turns to ${t.sides[1]} ${t.unit}.`)}>Upgrade ${price}¢${esc(ret)}</button>`;
+          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${tipAttr(`Upgrade the ${t.label}`, `Pay ${price}¢${ret}: it turns to ${t.sides[1]} ${t.unit}.`)}>Upgrade ${price}¢${esc(ret)}</button>`;
         }
       });
     }
     const target = spaceTarget(p, t.id);
-    const hint = hintAttr(`${t.label}${state_.upgraded ? " (upgraded)" : ""}`, `Now: ${state_.value} ${t.unit} (sides ${sides}).`,
+    const hint = tipAttr(`${t.label}${state_.upgraded ? " (upgraded)" : ""}`, `Now: ${state_.value} ${t.unit} (sides ${sides}).`,
       t.space ? `Takes ${diceText(t.space.dice)}${t.space.limit ? `, ${t.space.limit} ${t.space.limit === 1 ? "die" : "dice"} at most` : ""}; taking a die off it in your turn gives ${sp ? gainText(sp.gives) : "its value"}.` : "",
       t.cost && !state_.upgraded ? `Upgrade for ${t.cost}¢ to ${t.sides[1]}.` : "", target ? "Highlighted: put the chosen die here." : "");
     return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${target}" data-testid="tf-tile-${p.seat}-${t.id}" data-key="tile-${p.seat}-${t.id}"${hint}>
@@ -388,7 +430,7 @@ export function mount(root, ctx) {
     const name = top.kind === "regular" ? "Regular" : top.name;
     const extra = stack.length > 1 ? ` ×${stack.length}` : "";
     const target = spaceTarget(p, space);
-    const hint = hintAttr(`${name} at table ${i + 1}${extra}`, `Takes ${diceText(top.dice)}; a die taken off it pays ${sp ? gainText(sp.gives) : `${top.pay}¢`}.`,
+    const hint = tipAttr(`${name} at table ${i + 1}${extra}`, `Takes ${diceText(top.dice)}; a die taken off it pays ${sp ? gainText(sp.gives) : `${top.pay}¢`}.`,
       `${top.vp} VP at the end.`, target ? "Highlighted: put the chosen die here." : "");
     return `<div class="tf-guest ${cls}${target}" data-testid="tf-table-${p.seat}-${i}" data-key="table-${p.seat}-${i}"${hint}>
       <span class="nm">${esc(name)}${extra}</span>
@@ -401,24 +443,24 @@ export function mount(root, ctx) {
   function playerCard(v, p, mine) {
     const tables = p.tiles.tables.value + (p.tavern.staff.table?.length || 0);
     const seated = p.tavern.tables.map((stack, i) => guestBox(v, p, i, stack, mine));
-    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${hintAttr("Free table", "A guest you recruit sits here; each guest takes dice and pays when a die is taken off.")}>free table</div>`);
+    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${tipAttr("Free table", "A guest you recruit sits here; each guest takes dice and pays when a die is taken off.")}>free table</div>`);
     const staff = Object.entries(p.tavern.staff).map(([k, cards]) => `<span class="tf-chip">${esc(names1(k))} ×${cards.length}</span>`).join("");
     const active = v.to_act.includes(p.seat);
     const deck = mine && p.deck_top ? `<span class="tf-muted">Draw pile: ${p.deck_count}${p.deck_top.length ? `, on top: ${p.deck_top.map((c) => esc(c.name)).join(", ")}` : ""}</span>` : "";
     return `<section class="tf-card tf-player" style="--pc:${colourOf(p.seat, v)}" data-testid="tf-player-${p.seat}" aria-label="${esc(nameOf(p.seat))}'s tavern">
-      <header role="group" aria-label="${esc(nameOf(p.seat))}'s totals" data-hint-group>
+      <header role="group" aria-label="${esc(nameOf(p.seat))}'s totals" data-tip-group>
         <span class="tf-name">${esc(nameOf(p.seat))}${mine ? " (you)" : ""}${active ? " ●" : ""}</span>
-        <span class="tf-stat"${hintAttr("Victory points", "On all the cards owned; the most at the end wins.")}>${p.victory_points} VP</span>
-        <span class="tf-stat"${hintAttr("Doubloons", `${p.doubloons} to spend this turn; the safe keeps up to ${p.tiles.safe.value} for next round (${p.safe} in it).`)}>¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
-        <span class="tf-stat"${hintAttr("Beer", `${p.beer} to spend this turn; storage keeps up to ${p.tiles.storage.value} for next round (${p.storage} in it).`)}>beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
-        <span class="tf-stat"${hintAttr("Monastery track", `On space ${p.monastery}: moving along it reaches bonuses (see the track below).`)}>monastery ${p.monastery}</span>
-        <span class="tf-stat"${hintAttr("Counter guests", `${p.counter_guests} in hand: ${bonusText(desc.counter_guest_use, cardNames())}.`)}>counter guests ${p.counter_guests}</span>
-        <span class="tf-stat"${hintAttr("Deck and discard", `${p.deck_count} cards to draw from, ${p.discard.length} discarded this game.`)}>deck ${p.deck_count} · discard ${p.discard.length}</span>
-        <span class="tf-stat"${hintAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
+        <span class="tf-stat"${tipAttr("Victory points", "On all the cards owned; the most at the end wins.")}>${p.victory_points} VP</span>
+        <span class="tf-stat"${tipAttr("Doubloons", `${p.doubloons} to spend this turn; the safe keeps up to ${p.tiles.safe.value} for next round (${p.safe} in it).`)}>¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
+        <span class="tf-stat"${tipAttr("Beer", `${p.beer} to spend this turn; storage keeps up to ${p.tiles.storage.value} for next round (${p.storage} in it).`)}>beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
+        <span class="tf-stat"${tipAttr("Monastery track", `On space ${p.monastery}: moving along it reaches bonuses (see the track below).`)}>monastery ${p.monastery}</span>
+        <span class="tf-stat"${tipAttr("Counter guests", `${p.counter_guests} in hand: ${bonusText(desc.counter_guest_use, cardNames())}.`)}>counter guests ${p.counter_guests}</span>
+        <span class="tf-stat"${tipAttr("Deck and discard", `${p.deck_count} cards to draw from, ${p.discard.length} discarded this game.`)}>deck ${p.deck_count} · discard ${p.discard.length}</span>
+        <span class="tf-stat"${tipAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
         ${v.phase === "E" ? `<span class="tf-chip">${p.planned ? "ready" : "planning"}</span>` : ""}
       </header>
-      <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-hint-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
-      <div class="tf-tables" role="group" aria-label="Tables" data-hint-group>${seated.join("")}</div>
+      <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-tip-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
+      <div class="tf-tables" role="group" aria-label="Tables" data-tip-group>${seated.join("")}</div>
       ${staff ? `<div class="tf-staff"><span class="tf-muted">Staff this round:</span> ${staff}</div>` : ""}
       ${deck}
     </section>`;
@@ -429,13 +471,13 @@ export function mount(root, ctx) {
       const own = +seat === v.you;
       const dice = values.map((val, k) => {
         const i = own ? find((c) => c.type === "PickDie" && c.value === val) : -1;
-        const hint = hintAttr(`Die ${val}`, i >= 0 ? `Highlighted: pick it; it becomes one of your white dice this round.`
+        const hint = tipAttr(`Die ${val}`, i >= 0 ? `Highlighted: pick it; it becomes one of your white dice this round.`
           : `On ${nameOf(+seat)}'s coaster: ${own ? "not yours to pick now" : "they pick from these"}.`);
         return i >= 0
           ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}"${hint}>${val}</button>`
           : `<span class="tf-die" data-key="coaster-${seat}-${k}"${hint}>${val}</span>`;
       }).join("");
-      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox" role="group" aria-label="${esc(nameOf(+seat))}'s coaster" data-hint-group>${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
+      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox" role="group" aria-label="${esc(nameOf(+seat))}'s coaster" data-tip-group>${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
     });
     return `<section class="tf-card" aria-label="Dice draft" data-testid="tf-draft"><h3>Dice draft</h3>
       <div class="tf-row" style="gap:16px">${coasters.join("")}</div>
@@ -449,7 +491,7 @@ export function mount(root, ctx) {
       const body = `<span class="nm">${esc(card.name)}${three ? ` (3-beer, ${v.guests.three_beer.count} left)` : ""}</span>
         <span>${card.cost} beer · ${esc(diceText(card.dice))} → ${card.pay}¢ · ${card.vp} VP</span>
         ${card.bonus ? `<span class="tf-muted">bonus: ${esc(bonusText(card.bonus, names))}</span>` : ""}`;
-      const hint = hintAttr(card.name, `Recruit for ${card.cost} beer; seated at a table it takes ${diceText(card.dice)} and pays ${card.pay}¢ per die taken off.`,
+      const hint = tipAttr(card.name, `Recruit for ${card.cost} beer; seated at a table it takes ${diceText(card.dice)} and pays ${card.pay}¢ per die taken off.`,
         `${card.vp} VP at the end.`, card.bonus ? `On recruiting: ${bonusText(card.bonus, names)}.` : "", i >= 0 ? "Highlighted: you can recruit it now." : "");
       return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="guest"${hint}>${body}</button>`
         : `<div class="tf-offer" data-key="guest-${card.id}"${hint}>${body}</div>`;
@@ -457,7 +499,7 @@ export function mount(root, ctx) {
     const cards = v.guests.display.map((c) => offer(c, false));
     if (v.guests.three_beer.top) cards.push(offer(v.guests.three_beer.top, true));
     return `<section class="tf-card" aria-label="Guests" data-testid="tf-guests"><h3>Guests</h3>
-      <div class="tf-shop" role="group" aria-label="Guests on offer" data-hint-group>${cards.join("")}</div>
+      <div class="tf-shop" role="group" aria-label="Guests on offer" data-tip-group>${cards.join("")}</div>
       <p class="tf-muted">Guest deck: ${v.guests.deck_count} · nobles: ${v.supply.nobles} (${Object.entries(v.supply.noble_prices).map(([n, b]) => `${n} for ${b} beer`).join(", ")})</p></section>`;
   }
 
@@ -466,17 +508,17 @@ export function mount(root, ctx) {
       const s = v.supply.tavern_cards[t.type];
       const i = find((c) => c.type === "BuyCard" && c.card_type === t.type);
       const body = `<span class="nm">${esc(t.name)}</span><span>${s.cost ?? t.cost}¢ · ${s.count} left</span><span class="tf-muted">${esc(t.effect)}</span>`;
-      const hint = hintAttr(t.name, t.effect, `Costs ${s.cost ?? t.cost}¢; ${s.count} left.`, i >= 0 ? "Highlighted: you can buy it now; it joins your deck." : "");
+      const hint = tipAttr(t.name, t.effect, `Costs ${s.cost ?? t.cost}¢; ${s.count} left.`, i >= 0 ? "Highlighted: you can buy it now; it joins your deck." : "");
       return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="buy"${hint}>${body}</button>`
         : `<div class="tf-offer" data-key="card-${t.type}"${hint}>${body}</div>`;
     });
     return `<section class="tf-card" aria-label="Tavern cards" data-testid="tf-supply"><h3>Tavern cards</h3>
-      <div class="tf-shop" role="group" aria-label="Tavern cards" data-hint-group>${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
+      <div class="tf-shop" role="group" aria-label="Tavern cards" data-tip-group>${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
   }
 
   function tracksCard(v) {
     const names = cardNames();
-    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" data-key="round-${i}"${hintAttr(`Round ${i + 1}${i + 1 === v.round ? " (now)" : ""}`, `Start bonus: ${bonusText(b, names)}.`)}>
+    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" data-key="round-${i}"${tipAttr(`Round ${i + 1}${i + 1 === v.round ? " (now)" : ""}`, `Start bonus: ${bonusText(b, names)}.`)}>
       <span>${i + 1}</span><span>${esc(bonusText(b, names))}</span></div>`).join("");
     const cells = [];
     for (let k = 0; k <= desc.monastery_track.last; k++) {
@@ -484,14 +526,14 @@ export function mount(root, ctx) {
       const pawns = v.players.filter((p) => p.monastery === k)
         .map((p) => `<span class="tf-pawn" style="background:${colourOf(p.seat, v)}"></span>`).join("");
       const here = v.players.filter((p) => p.monastery === k).map((p) => nameOf(p.seat));
-      const hint = hintAttr(`Monastery space ${k}`, b ? `Reaching it gives ${bonusText(b, names)}.` : "No bonus here.", here.length ? `Here: ${here.join(", ")}.` : "");
+      const hint = tipAttr(`Monastery space ${k}`, b ? `Reaching it gives ${bonusText(b, names)}.` : "No bonus here.", here.length ? `Here: ${here.join(", ")}.` : "");
       cells.push(`<div class="tf-cell ${b ? "bonus" : ""}" data-testid="tf-mon-${k}" data-key="mon-${k}"${hint}><span>${k}</span>${b ? `<span>★</span>` : ""}<span>${pawns}</span></div>`);
     }
     const legend = Object.entries(desc.monastery_track.bonuses).map(([k, b]) => `${k}: ${esc(bonusText(b, names))}`).join(" · ");
     return `<section class="tf-card" aria-label="Tracks" data-testid="tf-tracks"><h3>Round track</h3>
-      <div class="tf-track round" role="group" aria-label="Round track" data-hint-group>${rounds}</div>
+      <div class="tf-track round" role="group" aria-label="Round track" data-tip-group>${rounds}</div>
       <h3 style="margin-top:8px">Monastery track</h3>
-      <div class="tf-scroll"><div class="tf-track mon" role="group" aria-label="Monastery track" data-hint-group>${cells.join("")}</div></div>
+      <div class="tf-scroll"><div class="tf-track mon" role="group" aria-label="Monastery track" data-tip-group>${cells.join("")}</div></div>
       <p class="tf-muted">${legend}</p></section>`;
   }
 
@@ -510,7 +552,8 @@ export function mount(root, ctx) {
       state = next;
       render();
     },
-    destroy() { hints.destroy(); el.remove(); },
+    destroy() { tips.destroy();
+      keys.destroy(); wrap.remove(); },
   };
 }
 
