@@ -78,7 +78,7 @@ function space(v, t, i, x, y, w, h, compact) {
       <text x="${x + w / 2}" y="${y + h / 2 + 4}" text-anchor="middle" font-size="${compact ? 10 : 12}" font-weight="700">Start</text></g>`;
   }
   const fill = SPACE_FILL[sp.kind] || "#e9f1f7";
-  const k = compact ? { r: 8, dx: 17, dy: 16, tx: 10, ty: 28, font: 8 } : { r: 12, dx: 26, dy: 24, tx: 18, ty: 38, font: 11 };
+  const k = compact ? { r: 8, dx: 17, dy: 16, tx: 10, ty: 28, font: 7.5 } : { r: 12, dx: 26, dy: 24, tx: 18, ty: 38, font: 11 };
   const tiles = (sp.tiles || []).map((tile, n) => tileSvg(tile, x + k.tx + (n % 3) * k.dx, y + k.ty + Math.floor(n / 3) * k.dy, k.r)).join("");
   const figures = v.boards.filter((b) => b.figure === i).map((b) => b.seat);
   const label = compact ? (sp.kind === "monk" ? `monk ${d.monk_cost}` : { resource: "tiles", barrel: "barrel", ABC: "ABC" }[sp.kind] || sp.kind)
@@ -86,7 +86,7 @@ function space(v, t, i, x, y, w, h, compact) {
   const attrs = target ? `class="target" data-cmd="${t.moves[i]}" data-kind="move" role="button" tabindex="0" aria-label="Move to space ${i}: ${esc(SPACE_LABEL[sp.kind])}"` : "";
   return `<g ${attrs} data-space="${i}"${hint}>
     <rect class="hit" x="${x + 2}" y="${y + 2}" width="${w - 4}" height="${h - 4}" rx="6" fill="${fill}" stroke="${current ? "#e0006a" : "#8a7a60"}" stroke-width="${current ? 3 : 1}"/>
-    <text x="${x + 5}" y="${y + (compact ? 13 : 15)}" font-size="${compact ? 10 : 11}" fill="#6b5a3e">${i}</text>
+    <text x="${x + 5}" y="${y + (compact ? 13 : 15)}" font-size="${compact ? 9 : 11}" fill="#6b5a3e">${i}</text>
     <text x="${x + w - 5}" y="${y + (compact ? 13 : 15)}" font-size="${k.font}" text-anchor="end" font-weight="600" fill="#3b2f1c">${esc(label)}</text>
     ${t.recent.spaces.has(i) && !current ? `<rect x="${x + 5}" y="${y + 5}" width="${w - 10}" height="${h - 10}" rx="5" fill="none" stroke="#2e86c1" stroke-width="2" stroke-dasharray="5 3"/>` : ""}
     ${tiles}${compact ? compactExtras(v, t, sp, i, x, y, w, h, figures) : ringExtras(v, t, sp, i, x, y, figures)}</g>`;

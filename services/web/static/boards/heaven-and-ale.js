@@ -8,6 +8,7 @@ import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
 import { MONK_COLOUR, RES_COLOUR, SPACE_LABEL, esc, fmt, hexPoints, plural, priceWords, tileChip, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
 import { trackMarkup } from "./heaven-and-ale-track.js";
+import { bringIntoView } from "./in-view.js";
 
 const WIDE_PX = 600; // narrower than this, the track is drawn as a compact grid and the garden goes under it
 
@@ -255,19 +256,11 @@ export function mount(root, ctx) {
     const key = `${state.version}:${chosenTile}:${chosenSlot}`;
     if (key === broughtFor) return;
     broughtFor = key;
-    const target = el.querySelector(".ha-own .target, .ha-trackcard .target")
-      || [...el.querySelectorAll("[data-testid=ha-actions] .target")].find((n) => n.getClientRects().length);
-    if (!target) return;
+    // the choice on the board drawing (track, garden), else the choice buttons of the card
+    let targets = [...el.querySelectorAll(".ha-own .target, .ha-trackcard .target")];
+    if (!targets.length) targets = [...el.querySelectorAll("[data-testid=ha-actions] .target")];
     const top = Math.max(0, el.querySelector(".ha-bar")?.getBoundingClientRect().bottom ?? 0);
-    const foot = document.querySelector(".action-bar");
-    const bottom = foot ? Math.min(window.innerHeight, foot.getBoundingClientRect().top) : window.innerHeight;
-    el.style.setProperty("--ha-foot-h", `${window.innerHeight - bottom + 6}px`);
-    const r = target.getBoundingClientRect();
-    if (r.top >= top && r.bottom <= bottom) return;
-    const area = target.closest(".ha-own, .ha-trackcard, .ha-card");
-    area.scrollIntoView({ block: area.offsetHeight > bottom - top ? "start" : "nearest" });
-    const again = target.getBoundingClientRect();
-    if (again.bottom > bottom || again.top < top) target.scrollIntoView({ block: "center" });
+    el.style.setProperty("--ha-foot-h", `${bringIntoView(targets, top) + 6}px`);
   }
 
   function playerOrder(v) {

@@ -5,6 +5,7 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
+import { bringIntoView } from "./in-view.js";
 import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
 
@@ -252,16 +253,8 @@ export function mount(root, ctx) {
     if (key === broughtFor) return;
     broughtFor = key;
     const top = Math.max(0, el.querySelector(".tf-bar")?.getBoundingClientRect().bottom ?? 0);
-    const foot = document.querySelector(".action-bar");
-    const bottom = foot ? Math.min(window.innerHeight, foot.getBoundingClientRect().top) : window.innerHeight;
-    el.style.setProperty("--tf-foot-h", `${window.innerHeight - bottom + 6}px`);
-    const targets = [...el.querySelectorAll(".target")].filter((n) => !n.closest(".tf-bar") && n.offsetParent !== null);
-    if (!targets.length) return;
-    const seen = (n) => { const r = n.getBoundingClientRect(); return r.top >= top && r.bottom <= bottom; };
-    if (targets.some(seen)) return;
-    const card = targets[0].closest(".tf-card") || targets[0];
-    card.scrollIntoView({ block: card.offsetHeight > bottom - top ? "start" : "nearest" });
-    if (!seen(targets[0])) targets[0].scrollIntoView({ block: "center" });
+    const targets = [...el.querySelectorAll(".target")].filter((n) => !n.closest(".tf-bar"));
+    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, top) + 6}px`);
   }
 
   function statusCard(v) {
