@@ -68,7 +68,7 @@ class Game:
         with self.server.api(self.tokens[seat]) as client:
             return client.get(f"/games/{self.id}/view").json()
 
-    def play_until(self, ready: Callable[["Game"], bool], limit: int = 60) -> None:
+    def play_until(self, ready: Callable[[Game], bool], limit: int = 60) -> None:
         """Both seats play random legal moves (figures often) until ``ready`` holds with Ann to place a tile."""
         for _ in range(limit):
             legal = self.legal(0)
