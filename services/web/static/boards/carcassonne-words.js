@@ -127,3 +127,18 @@ export function eventWords(e, nameOf, tiles) {
     default: return null;
   }
 }
+
+/**
+ * What a placement completes, from the view's ``completions`` (the server works it out with the engine):
+ * "completes a city of two tiles: 4 points for Ben". ``me`` is the player's seat.
+ */
+export function completionWords(completes, nameOf, me) {
+  return completes.map((c) => {
+    const what = `completes ${featureWords({ ...c, complete: false })}`;
+    const points = plural(c.points, "point");
+    if (!c.winners.length) return `${what}: a ${ROLE[c.kind] || "follower"} placed on it now scores ${points}`;
+    const who = c.winners.map((s) => (s === me ? "you" : nameOf(s)));
+    const list = who.length === 1 ? who[0] : `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]}`;
+    return `${what}: ${points}${who.length > 1 ? " each" : ""} for ${list}`;
+  }).join("; ");
+}

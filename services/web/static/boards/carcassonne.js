@@ -4,7 +4,7 @@
 
 import { COLOURS, anchor, drawTile, el, tileSvg, turn } from "./carcassonne-tiles.js";
 import { attachTips } from "./tooltip.js";
-import { ROLE, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
+import { ROLE, completionWords, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
@@ -19,6 +19,8 @@ const CSS = `
 .carc-svg.dragging { cursor: grabbing; }
 .carc-zoom { position: absolute; right: 8px; top: 8px; display: flex; flex-direction: column; gap: 4px; }
 .carc-zoom button { width: 34px; height: 34px; font-size: 18px; border-radius: 6px; border: 1px solid #0004; background: #fffd; cursor: pointer; }
+@media (pointer: coarse) { .carc-zoom button { width: 44px; height: 44px; min-height: 44px; padding: 0; } }
+.carc .carc-hotspot.staged .hotspot { fill: #ffd23c; stroke: #000; stroke-width: 3.5; }
 .carc-side { flex: 0 0 290px; display: flex; flex-direction: column; gap: 10px; }
 .carc-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 10px; }
 .carc-status { font-weight: 600; }
@@ -42,6 +44,7 @@ const CSS = `
 .carc-log { font-size: 12px; color: #333; max-height: 120px; overflow: auto; }
 .carc .target { fill: #fff6; stroke: #fff; stroke-width: 3; stroke-dasharray: 10 6; cursor: pointer; }
 .carc .target:hover, .carc .target.selected { fill: #ffe98a99; stroke: #f0b400; }
+.carc .target.completes { stroke: #ffe066; stroke-dasharray: 4 4; stroke-width: 5; }
 .carc .preview { opacity: .9; cursor: pointer; }
 .carc .preview-frame { fill: none; stroke: #f0b400; stroke-width: 5; pointer-events: none; }
 .carc .hotspot { fill: #ffe98acc; stroke: #b07d00; stroke-width: 2.5; cursor: pointer; }
@@ -97,6 +100,8 @@ const payloadOf = (e) => (e && e.payload ? { type: e.type, ...e.payload } : e);
 const cellKey = (x, y) => `${x},${y}`;
 const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 const SPOT_RADIUS = 11; // a figure spot's circle, in tile units (a tile is 100)
+const TOUCH_TARGET = 48; // CSS px: above WCAG 2.5.5's 44 x 44, with room for a drawn outline
+const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 // -- figure shapes (drawn upright, centred on 0 0) -----------------------------------
@@ -181,6 +186,7 @@ export function mount(root, ctx) {
   let panelRotation = null;
   let figureKind = "follower";
   let userMoved = false;
+  let fittedFor = null; // "board", or the new tile whose figure spots the view was zoomed onto
   const vp = { k: 1, tx: 0, ty: 0 };
 
   // -- skeleton ------------------------------------------------------------------------
@@ -221,22 +227,55 @@ export function mount(root, ctx) {
     const r = svg.getBoundingClientRect();
     zoomAt(factor, r.width / 2, r.height / 2);
   }
+  // What the board shows by itself (until the player pans or zooms): the whole table and every candidate
+  // square; on a touch screen never so small that a square is under TOUCH_TARGET px (then centred on the
+  // squares). For the figure step it zooms onto the new tile, so each spot is a finger-sized target.
   function fit() {
     if (!view) return;
+    if (hasSpots()) return focusNewTile();
     const cells = view.board.map((c) => [c.x, c.y]);
-    for (const c of layers.targets.querySelectorAll("[data-x]")) cells.push([+c.dataset.x, +c.dataset.y]);
+    const squares = [...layers.targets.querySelectorAll("[data-x]")].map((c) => [+c.dataset.x, +c.dataset.y]);
+    cells.push(...squares);
     if (!cells.length) return;
-    const xs = cells.map((c) => c[0]);
-    const ys = cells.map((c) => -c[1]);
-    const minX = Math.min(...xs) * CELL, maxX = (Math.max(...xs) + 1) * CELL;
-    const minY = Math.min(...ys) * CELL, maxY = (Math.max(...ys) + 1) * CELL;
-    const r = svg.getBoundingClientRect();
-    const w = (r.width || 600) - 52, hgt = r.height || 400; // keep the zoom buttons' strip on the right free
-    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / (maxX - minX), (hgt - 20) / (maxY - minY))));
+    const box = cellBox(cells);
+    const { w, h: hgt } = visibleArea();
+    let k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / box.w, (hgt - 20) / box.h)));
+    const least = coarse && squares.length ? TOUCH_TARGET / (CELL - 8) : 0;
+    const focus = k < least ? cellBox(squares) : box;
+    k = Math.max(k, least);
     vp.k = k;
-    vp.tx = (w - (maxX - minX) * k) / 2 - minX * k;
-    vp.ty = (hgt - (maxY - minY) * k) / 2 - minY * k;
+    vp.tx = w / 2 - (focus.x + focus.w / 2) * k;
+    vp.ty = hgt / 2 - (focus.y + focus.h / 2) * k;
     applyViewport();
+  }
+  const hasSpots = () => !!view.last_placed && figureChoices().size > 0;
+  function focusNewTile() {
+    const { x, y } = view.last_placed;
+    const { w, h: hgt } = visibleArea();
+    const least = (coarse ? TOUCH_TARGET : 28) / (2 * SPOT_RADIUS);
+    // a phone shows the new tile and a little around it; a laptop keeps its neighbours in view
+    const k = Math.min(4, Math.max(least, Math.min(w, hgt) / (CELL * (coarse ? 1.5 : 3))));
+    const [px, py] = at(x, y);
+    vp.k = k;
+    vp.tx = w / 2 - (px + CELL / 2) * k;
+    vp.ty = hgt / 2 - (py + CELL / 2) * k;
+    applyViewport();
+  }
+  function cellBox(cells) {
+    const xs = cells.map((c) => c[0] * CELL);
+    const ys = cells.map((c) => -c[1] * CELL);
+    const x = Math.min(...xs), y = Math.min(...ys);
+    return { x, y, w: Math.max(...xs) + CELL - x, h: Math.max(...ys) + CELL - y };
+  }
+  // The part of the board a player sees: the zoom buttons' strip on the right, and on a phone the frame's
+  // action bar over its foot (sticky at the bottom of the screen) and anything below the screen, are left out.
+  function visibleArea() {
+    const r = svg.getBoundingClientRect();
+    let bottom = Math.min(r.bottom, window.innerHeight || r.bottom);
+    const bar = document.querySelector(".action-bar");
+    const b = bar && bar.getBoundingClientRect();
+    if (b && b.top < bottom && b.bottom > r.top) bottom = b.top;
+    return { w: (r.width || 600) - (coarse ? 62 : 52), h: Math.max(160, bottom - r.top) || 400 };
   }
   const pointers = new Map();
   let drag = null;
@@ -338,6 +377,7 @@ export function mount(root, ctx) {
   }
 
   function rotate() {
+    if (busy) return; // a move on its way (or waiting for Confirm) is not changed under it
     const cells = placementCells();
     if (sel) {
       const rots = cells.get(cellKey(sel.x, sel.y))?.rotations || [];
@@ -349,6 +389,7 @@ export function mount(root, ctx) {
     render();
   }
   function choose(cell) {
+    if (busy) return;
     const rots = cell.rotations;
     const wanted = sel ? sel.rotation : panelRotation;
     sel = { x: cell.x, y: cell.y, rotation: rots.includes(wanted) ? wanted : rots[0] };
@@ -464,12 +505,15 @@ export function mount(root, ctx) {
       r.setAttribute("role", "button");
       r.setAttribute("tabindex", "0");
       const turns = cell.rotations.length;
+      const closing = (view.completions || []).filter((c) => c.x === cell.x && c.y === cell.y);
       const tip = `${t("Free square")} ${placeWords(cell.x, cell.y)} — ${selected ? t("the tile goes here; Place tile to play it")
-        : t("place the tile here")} (${turns === 1 ? t("fits one way") : `${t("fits")} ${turns} ${t("ways")}`})`;
+        : t("place the tile here")} (${turns === 1 ? t("fits one way") : `${t("fits")} ${turns} ${t("ways")}`})`
+        + (closing.length ? `; ${closing.length < turns ? t("turned the right way it") : t("it")} ${completionWords(closing[0].completes, nameOf, mySeat)}` : "");
+      if (closing.length) r.classList.add("completes");
       r.setAttribute("aria-label", tip);
       r.setAttribute("data-tip", tip);
       r.addEventListener("click", () => choose(cell));
-      r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(cell); } });
+      r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); choose(cell); } });
       layers.targets.appendChild(r);
     }
     if (sel && view.tile && view.tile !== "hidden") {
@@ -502,7 +546,7 @@ export function mount(root, ctx) {
           colourOf(mySeat ?? 0), { transform: "scale(0.55)", opacity: 0.85 }));
         spot.setAttribute("tabindex", "0");
         spot.addEventListener("click", () => submit(c));
-        spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); submit(c); } });
+        spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); submit(c); } });
         layers.hotspots.appendChild(spot);
       }
     }
@@ -598,6 +642,12 @@ export function mount(root, ctx) {
     return out;
   }
 
+  // What placing the drawn tile at (x, y) turned so completes (the seat placing it gets this in its view).
+  function completesAt(x, y, rotation) {
+    const hit = (view.completions || []).find((c) => c.x === x && c.y === y && c.rotation === rotation);
+    return hit ? hit.completes : null;
+  }
+
   // The bar's prompt: what to do now, and what the highlighted choices do.
   function promptText() {
     const mine = mySeat !== null && view.turn === mySeat && !state.readOnly && legal().length;
@@ -605,7 +655,9 @@ export function mount(root, ctx) {
     if (view.phase === "place") {
       if (!sel) return t("Your turn: choose a highlighted square for the tile.");
       const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
-      return `${capital(t("the tile goes"))} ${placeWords(sel.x, sel.y)}. `
+      const outcome = completesAt(sel.x, sel.y, sel.rotation);
+      return `${capital(t("the tile goes"))} ${placeWords(sel.x, sel.y)}`
+        + (outcome ? ` ${t("and")} ${completionWords(outcome, nameOf, mySeat)}. ` : ". ")
         + (turns > 1 ? t("Rotate to another fitting side, or place the tile.") : t("Place the tile."));
     }
     if (view.phase === "figure") {
@@ -766,6 +818,8 @@ export function mount(root, ctx) {
     drawEffects();
     renderSide();
     describeBoard();
+    const mode = hasSpots() ? `spots ${view.last_placed.x},${view.last_placed.y}` : "board";
+    if (mode !== fittedFor) { userMoved = false; fittedFor = mode; } // a new step starts from its own view
     if (!userMoved) fit();
     refocus(focused);
     tips.refresh();
