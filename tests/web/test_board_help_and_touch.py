@@ -285,3 +285,23 @@ def test_tiefenthal_hints_on_keyboard_focus_and_long_press(touch_page: Callable[
     expect(hint).to_contain_text("taking a die off it")
     # reading the board played nothing
     assert page.locator(".game").get_attribute("data-version") == version
+
+
+def test_heaven_and_ale_a_shed_choice_brings_the_garden_on_screen_on_a_phone(touch_page: Callable[..., Any]):
+    """The shed's choices are outlined on the player's garden: choosing one on a phone shows the garden with
+    them, even when the board starts below the fold."""
+    from domain.heaven_and_ale import GAME
+
+    state, seat = _scenarios()["shed"]
+    page = touch_page(PHONE)
+    page.goto("/")
+    legal = _mount_heaven_and_ale(page, (state, seat))
+    page.evaluate("""([view, legal]) => {
+        const spacer = document.createElement('div');
+        spacer.style.height = '2000px';
+        document.querySelector('#ha-harness').before(spacer);
+        window.scrollTo(0, 0);
+        window.__board.update({ view, legal, version: 2, head: 2, status: 'active', readOnly: false, lastEvents: [] });
+    }""", [GAME.view(state, seat), legal])
+    assert _inside_viewport(page, "#ha-harness .ha-own .ha-garden")
+    assert _inside_viewport(page, "#ha-harness [data-kind=shed]")

@@ -2,7 +2,7 @@
 // * the ring (9 x 7 cells, the printed board's shape) with the starting area and barrels in its centre, where
 //   the board is wide enough;
 // * on a phone, a compact grid of 7 x 4 cells in track order (every space in view, no sideways scrolling),
-//   with the starting spaces and barrels drawn under it at a size a finger can use.
+//   with the starting spaces and barrels drawn apart (centreMarkup) at a size a finger can use.
 // Every space, starting space and barrel goal says what it is and what it does now (tooltip.js, tip-keys.js).
 
 import { tipAttr } from "./tip-keys.js";
@@ -43,10 +43,15 @@ function compactSvgs(v, t) {
   const { cols, w, h } = COMPACT;
   const rows = Math.ceil(v.track.length / cols);
   const cells = v.track.map((sp, i) => space(v, t, i, (i % cols) * w, Math.floor(i / cols) * h, w, h, true));
-  const width = cols * w;
+  return `<svg class="ha-track compact" viewBox="0 0 ${cols * w} ${rows * h}" role="group" aria-label="Main track" data-tip-group>${cells.join("")}</svg>`;
+}
+
+// On a phone the starting area and the barrels are drawn apart from the compact track (under the player's
+// garden, which matters more during a turn), at a size a finger can use.
+export function centreMarkup(v, t) {
+  const width = COMPACT.cols * COMPACT.w;
   const mid = centre(v, t, { x0: 4, y0: 4, slotCols: 2, slotW: width / 2 - 8, barrelCols: 1, colW: width - 8 });
-  return `<svg class="ha-track compact" viewBox="0 0 ${width} ${rows * h}" role="group" aria-label="Main track" data-tip-group>${cells.join("")}</svg>
-    <svg class="ha-track compact" viewBox="0 0 ${width} ${mid.height}" role="group" aria-label="Starting area and barrels" data-tip-group style="margin-top:6px">${mid.markup}</svg>`;
+  return `<svg class="ha-track compact" viewBox="0 0 ${width} ${mid.height}" role="group" aria-label="Starting area and barrels" data-tip-group>${mid.markup}</svg>`;
 }
 
 function spaceHint(v, t, i, target) {

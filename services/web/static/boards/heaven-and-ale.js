@@ -7,7 +7,7 @@ import { redraw } from "./redraw.js";
 import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
 import { MONK_COLOUR, RES_COLOUR, SPACE_LABEL, esc, fmt, hexPoints, plural, priceWords, tileChip, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
-import { trackMarkup } from "./heaven-and-ale-track.js";
+import { centreMarkup, trackMarkup } from "./heaven-and-ale-track.js";
 import { bringIntoView } from "./in-view.js";
 
 const WIDE_PX = 600; // narrower than this, the track is drawn as a compact grid and the garden goes under it
@@ -221,6 +221,7 @@ export function mount(root, ctx) {
       <div class="ha-main">
         <section class="ha-card ha-trackcard" aria-label="Main track" data-testid="ha-track">${trackMarkup(v, track, wide)}</section>
         ${featured === null ? "" : ownGarden(v, featured)}
+        ${wide ? "" : `<section class="ha-card ha-trackcard" aria-label="Starting area and barrels" data-testid="ha-centre">${centreMarkup(v, track)}</section>`}
       </div>
       <section class="ha-players" aria-label="Players">${playerOrder(v).map((s) => playerBoard(v, s, s === featured)).join("")}</section>
       <div class="ha-sr" aria-live="polite">${esc(summary(v))}</div>`);
@@ -259,8 +260,12 @@ export function mount(root, ctx) {
     // the choice on the board drawing (track, garden), else the choice buttons of the card
     let targets = [...el.querySelectorAll(".ha-own .target, .ha-trackcard .target")];
     if (!targets.length) targets = [...el.querySelectorAll("[data-testid=ha-actions] .target")];
-    const top = Math.max(0, el.querySelector(".ha-bar")?.getBoundingClientRect().bottom ?? 0);
-    el.style.setProperty("--ha-foot-h", `${bringIntoView(targets, top) + 6}px`);
+    // a shed's choices are outlined on the garden (and a storage tile belongs to a shed there): show it with them
+    if (["shed", "storage"].includes(state.view.step)) targets.push(...el.querySelectorAll(".ha-own .ha-garden"));
+    // a sticky prompt card (no action bar) stays on screen by itself: the rest must fit under it
+    const sticky = el.querySelector(".ha-bar");
+    targets = targets.filter((n) => !sticky?.contains(n));
+    el.style.setProperty("--ha-foot-h", `${bringIntoView(targets, sticky ? sticky.offsetHeight : 0) + 6}px`);
   }
 
   function playerOrder(v) {

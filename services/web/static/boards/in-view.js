@@ -1,6 +1,6 @@
 // After a choice the next one must be in view without hunting for it: given the highlighted targets of the
 // decision, scroll the page (once per decision, the board decides when) so that all of them are on screen when
-// they fit, else the first one, between `top` (a sticky prompt of the board, if any) and the frame's action bar
+// they fit, else the first one, between `top` (the height of a sticky prompt of the board, if any) and the frame's action bar
 // at the foot. Returns the space the action bar takes at the foot, for the board's scroll margins.
 
 export function bringIntoView(targets, top = 0) {

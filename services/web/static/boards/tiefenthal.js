@@ -252,9 +252,10 @@ export function mount(root, ctx) {
     const key = `${state.version}:${selected}`;
     if (key === broughtFor) return;
     broughtFor = key;
-    const top = Math.max(0, el.querySelector(".tf-bar")?.getBoundingClientRect().bottom ?? 0);
-    const targets = [...el.querySelectorAll(".target")].filter((n) => !n.closest(".tf-bar"));
-    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, top) + 6}px`);
+    // a sticky prompt card (no action bar) stays on screen by itself: the rest must fit under it
+    const sticky = el.querySelector(".tf-bar");
+    const targets = [...el.querySelectorAll(".target")].filter((n) => !sticky?.contains(n));
+    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, sticky ? sticky.offsetHeight : 0) + 6}px`);
   }
 
   function statusCard(v) {
