@@ -149,7 +149,8 @@ def test_a_turn_needs_no_scroll_and_every_target_fits_a_finger(device: Any, web_
     in_view(page, ".action-bar [data-action=confirm]")
     in_view(page, "[data-testid=bar-preview]")
     if SHOTS:
-        page.screenshot(path=str(SHOTS / f"carcassonne-tile-step-{size}.png"))
+        page.mouse.move(0, 0)  # no hover tip in the picture
+        page.screenshot(path=str(SHOTS / f"carcassonne-tile-step-{viewport['width']}.png"))
     before = version(page)
     tap(page, page.locator("[data-action=confirm]"), touch)
     expect(page.locator(".carc-hotspot").first).to_be_visible()
@@ -162,7 +163,7 @@ def test_a_turn_needs_no_scroll_and_every_target_fits_a_finger(device: Any, web_
     in_view(page, ".action-bar [data-action=pass]")
     in_view(page, ".action-bar [data-action=undo]")
     if SHOTS:
-        page.screenshot(path=str(SHOTS / f"carcassonne-follower-step-{size}.png"))
+        page.screenshot(path=str(SHOTS / f"carcassonne-follower-step-{viewport['width']}.png"))
     # Undo (the game's) takes the tile back: the square is offered again
     tap(page, page.locator(".action-bar [data-action=undo]"), touch)
     expect(page.locator(".carc-target").first).to_be_attached()
@@ -240,6 +241,16 @@ def test_on_a_phone_the_board_pans_and_pinches_and_the_page_still_scrolls(device
     _touches(cdp, "touchEnd", [])
     assert _world(page)[2] == pytest.approx(k1 * 1.5, rel=0.02)
     assert page.locator(".carc-target.selected").count() == 0  # neither gesture chose a square
+    # a long press on a square says what it is, and choosing it takes a tap of its own
+    page.locator("[data-action=fit]").tap()
+    square = page.locator(".carc-target").first.bounding_box()
+    sx, sy = square["x"] + square["width"] / 2, square["y"] + square["height"] / 2
+    _touches(cdp, "touchStart", [(sx, sy)])
+    expect(page.locator(".board-tip")).to_contain_text("Free square")
+    _touches(cdp, "touchEnd", [])
+    assert page.locator(".carc-target.selected").count() == 0
+    page.locator(".carc-target").first.tap()
+    expect(page.locator(".carc-target.selected")).to_have_count(1)
     # outside the board a swipe scrolls the page as usual (the board alone takes the gestures)
     assert page.evaluate("window.scrollY") == 0
     head = page.locator(".game-head h1").bounding_box()
@@ -272,10 +283,11 @@ def test_every_board_element_says_what_it_is_on_focus_and_the_prompt_what_it_doe
     for _ in range(4):  # turned the way that completes, the prompt says what it completes and for whom
         if page.locator("[data-testid=carc-preview] [data-rotation]").get_attribute("data-rotation") == str(completion["rotation"]):
             break
-        page.locator("[data-action=rotate]").click()
+        page.keyboard.press("r")
     feature = completion["completes"][0]
     expect(page.locator("[data-testid=bar-prompt]")).to_contain_text(f"completes a {feature['kind']}")
-    page.locator("[data-action=confirm]").click()
+    page.locator("[data-action=confirm]").focus()
+    page.keyboard.press("Enter")
     spot = page.locator(".carc-hotspot").first
     spot.focus()
     expect(tip).to_contain_text("place a")

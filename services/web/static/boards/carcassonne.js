@@ -4,80 +4,15 @@
 
 import { COLOURS, anchor, drawTile, el, tileSvg, turn } from "./carcassonne-tiles.js";
 import { attachTips } from "./tooltip.js";
+import { panZoom } from "./carcassonne-viewport.js";
+import { injectStyle } from "./carcassonne-style.js";
+import { figureShape, flockBadge, miniFigure } from "./carcassonne-figures.js";
 import { ROLE, completionWords, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
 const FIGURE_ORDER = ["follower", "shepherd", "abbot"];
 const FIGURE_WORDS = { follower: "Follower", shepherd: "Shepherd", abbot: "Abbot" };
-
-const CSS = `
-.carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }
-.carc-boardwrap { position: relative; flex: 1 1 auto; min-width: 0; min-height: 420px; background: #5b7a3c;
-  border-radius: 8px; overflow: hidden; touch-action: none; user-select: none; }
-.carc-svg { width: 100%; height: 100%; display: block; cursor: grab; }
-.carc-svg.dragging { cursor: grabbing; }
-.carc-zoom { position: absolute; right: 8px; top: 8px; display: flex; flex-direction: column; gap: 4px; }
-.carc-zoom button { width: 34px; height: 34px; font-size: 18px; border-radius: 6px; border: 1px solid #0004; background: #fffd; cursor: pointer; }
-@media (pointer: coarse) { .carc-zoom button { width: 44px; height: 44px; min-height: 44px; padding: 0; } }
-.carc .carc-hotspot.staged .hotspot { fill: #ffd23c; stroke: #000; stroke-width: 3.5; }
-.carc-side { flex: 0 0 290px; display: flex; flex-direction: column; gap: 10px; }
-.carc-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 10px; }
-.carc-status { font-weight: 600; }
-.carc-drawn { display: flex; gap: 10px; align-items: center; }
-.carc-drawn svg { border-radius: 4px; box-shadow: 0 1px 3px #0005; flex: none; }
-.carc-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
-.carc-actions button { padding: 7px 11px; border-radius: 6px; border: 1px solid #0003; background: #f4f1ea; cursor: pointer; font: inherit; }
-.carc-actions button.primary { background: #2f6fd0; color: #fff; border-color: #1d4f9f; }
-.carc-actions button.chosen { outline: 3px solid #f0b400; }
-.carc-actions button:disabled { opacity: .45; cursor: default; }
-.carc-error { color: #b00020; min-height: 1em; }
-.carc-player { display: grid; grid-template-columns: 16px 1fr auto; gap: 2px 8px; align-items: center; padding: 4px 0; border-bottom: 1px solid #0001; }
-.carc-player.to-act .carc-name { font-weight: 700; }
-.carc-swatch { width: 14px; height: 14px; border-radius: 3px; border: 1px solid #0005; }
-.carc-score { font-weight: 700; font-variant-numeric: tabular-nums; }
-.carc-supply { grid-column: 2 / 4; font-size: 12px; color: #555; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
-.carc-supply svg { vertical-align: middle; }
-.carc-track { width: 100%; height: auto; margin-top: 6px; }
-.carc-counts { font-size: 12px; color: #444; }
-.carc-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.carc-log { font-size: 12px; color: #333; max-height: 120px; overflow: auto; }
-.carc .target { fill: #fff6; stroke: #fff; stroke-width: 3; stroke-dasharray: 10 6; cursor: pointer; }
-.carc .target:hover, .carc .target.selected { fill: #ffe98a99; stroke: #f0b400; }
-.carc .target.completes { stroke: #ffe066; stroke-dasharray: 4 4; stroke-width: 5; }
-.carc .preview { opacity: .9; cursor: pointer; }
-.carc .preview-frame { fill: none; stroke: #f0b400; stroke-width: 5; pointer-events: none; }
-.carc .hotspot { fill: #ffe98acc; stroke: #b07d00; stroke-width: 2.5; cursor: pointer; }
-.carc .hotspot:hover { fill: #ffd23c; }
-.carc .last-frame { fill: none; stroke: #ffdf40; stroke-width: 4; pointer-events: none; }
-/* highlights recolour the shapes (a filter per field wedge would outline each wedge) */
-.carc path.feature-hl[data-kind="field"] { fill: #c2ea8a; stroke: #c2ea8a; }
-.carc path.feature-hl[data-kind="city"] { fill: #f7e2b4; }
-.carc path.feature-hl[data-kind="road"] { stroke: #fff9c9; }
-.carc g.feature-hl { filter: drop-shadow(0 0 5px #fff); }
-.carc path.scored[data-kind="field"] { fill: #e4ee7c; stroke: #e4ee7c; }
-.carc path.scored[data-kind="city"] { fill: #ffd965; }
-.carc path.scored[data-kind="road"] { stroke: #ffe066; }
-.carc g.scored { filter: drop-shadow(0 0 6px #ffe066); }
-.carc .effect-label { font: 700 26px system-ui, sans-serif; fill: #fff; stroke: #000; stroke-width: 4px; paint-order: stroke; pointer-events: none;
-  animation: carc-rise 2.4s ease-out forwards; }
-.carc .ghost { opacity: .8; animation: carc-fade 2.4s ease-in forwards; pointer-events: none; }
-@keyframes carc-rise { from { transform: translateY(0); opacity: 1; } to { transform: translateY(-30px); opacity: .85; } }
-@keyframes carc-fade { from { opacity: .85; } to { opacity: 0; } }
-/* a narrow board area (a phone, or beside the frame's own column): board first, the cards in a row below */
-.carc.narrow { flex-direction: column; min-height: 0; height: auto; }
-.carc.narrow .carc-boardwrap { min-height: 320px; height: 62vh; flex: none; }
-.carc.narrow .carc-side { flex: none; flex-direction: row; flex-wrap: wrap; }
-.carc.narrow .carc-side > .carc-card { flex: 1 1 260px; }
-`;
-
-function injectStyle() {
-  if (document.getElementById("carc-style")) return;
-  const style = document.createElement("style");
-  style.id = "carc-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
-}
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -104,42 +39,6 @@ const TOUCH_TARGET = 48; // CSS px: above WCAG 2.5.5's 44 x 44, with room for a 
 const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-// -- figure shapes (drawn upright, centred on 0 0) -----------------------------------
-const MEEPLE = "M0 -15 a5 5 0 1 1 -0.01 0 Z M-4 -6 H4 L12 -1 L10 3 L5 1 L8 12 H2 L0 7 L-2 12 H-8 L-5 1 L-10 3 L-12 -1 Z";
-const ABBOT = "M0 -16 a5 5 0 1 1 -0.01 0 Z M-5 -7 H5 L7 -2 L11 13 H-11 L-7 -2 Z";
-
-function figureShape(kind, colour, extra = {}) {
-  const g = el("g", { class: "figure", "pointer-events": "none", ...extra });
-  const stroke = colour.toLowerCase() === "#222222" || colour === "black" ? "#fff" : "#1a1a1a";
-  if (kind === "abbot") {
-    g.appendChild(el("path", { d: ABBOT, fill: colour, stroke, "stroke-width": 1.6, "fill-rule": "nonzero" }));
-    g.appendChild(el("path", { d: "M-5 -1 H5", stroke, "stroke-width": 1.5 }));
-  } else if (kind === "shepherd") {
-    g.appendChild(el("path", { d: "M11 12 V-12 a4 4 0 0 1 8 0", fill: "none", stroke: "#6b4b2f", "stroke-width": 2.4 }));
-    g.appendChild(el("path", { d: MEEPLE, fill: colour, stroke, "stroke-width": 1.6 }));
-    g.appendChild(el("circle", { cx: 0, cy: -10, r: 6.5, fill: "none", stroke: "#fff", "stroke-width": 2 }));
-  } else {
-    const lying = kind === "farmer";
-    g.appendChild(el("path", { d: MEEPLE, fill: colour, stroke, "stroke-width": 1.6,
-      transform: lying ? "rotate(-90)" : undefined }));
-  }
-  return g;
-}
-
-function flockBadge(flock) {
-  const total = sum(flock);
-  return el("g", { class: "flock", "pointer-events": "none", transform: "translate(14 10)" }, [
-    el("circle", { r: 9, fill: "#fff", stroke: "#333", "stroke-width": 1.5 }),
-    Object.assign(el("text", { "text-anchor": "middle", y: 4.5, "font-size": 13, "font-weight": 700, fill: "#222",
-      class: "flock-count" }), { textContent: String(total) }),
-  ]);
-}
-
-function miniFigure(kind, colour, size = 18) {
-  const svg = el("svg", { viewBox: "-14 -22 28 36", width: size, height: size * 36 / 28 });
-  svg.appendChild(figureShape(kind, colour));
-  return svg;
-}
 
 /** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
 export function describe(event, { seats } = {}) {
@@ -187,7 +86,6 @@ export function mount(root, ctx) {
   let figureKind = "follower";
   let userMoved = false;
   let fittedFor = null; // "board", or the new tile whose figure spots the view was zoomed onto
-  const vp = { k: 1, tx: 0, ty: 0 };
 
   // -- skeleton ------------------------------------------------------------------------
   root.innerHTML = "";
@@ -214,19 +112,8 @@ export function mount(root, ctx) {
   const tileNodes = new Map(); // "x,y" -> {g, tile, rotation}
 
   // -- pan and zoom ------------------------------------------------------------------------
-  const applyViewport = () => world.setAttribute("transform", `translate(${vp.tx} ${vp.ty}) scale(${vp.k})`);
-  function zoomAt(factor, px, py) {
-    const k = Math.min(4, Math.max(0.12, vp.k * factor));
-    vp.tx = px - (px - vp.tx) * (k / vp.k);
-    vp.ty = py - (py - vp.ty) * (k / vp.k);
-    vp.k = k;
-    userMoved = true;
-    applyViewport();
-  }
-  function zoomBy(factor) {
-    const r = svg.getBoundingClientRect();
-    zoomAt(factor, r.width / 2, r.height / 2);
-  }
+  const viewport = panZoom(svg, world, { coarse, onUserMove: () => { userMoved = true; } });
+  const zoomBy = viewport.zoomBy;
   // What the board shows by itself (until the player pans or zooms): the whole table and every candidate
   // square; on a touch screen never so small that a square is under TOUCH_TARGET px (then centred on the
   // squares). For the figure step it zooms onto the new tile, so each spot is a finger-sized target.
@@ -238,28 +125,18 @@ export function mount(root, ctx) {
     cells.push(...squares);
     if (!cells.length) return;
     const box = cellBox(cells);
-    const { w, h: hgt } = visibleArea();
-    let k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / box.w, (hgt - 20) / box.h)));
+    const { w, h: hgt } = viewport.visibleArea();
+    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / box.w, (hgt - 20) / box.h)));
     const least = coarse && squares.length ? TOUCH_TARGET / (CELL - 8) : 0;
-    const focus = k < least ? cellBox(squares) : box;
-    k = Math.max(k, least);
-    vp.k = k;
-    vp.tx = w / 2 - (focus.x + focus.w / 2) * k;
-    vp.ty = hgt / 2 - (focus.y + focus.h / 2) * k;
-    applyViewport();
+    viewport.show(k < least ? cellBox(squares) : box, Math.max(k, least));
   }
   const hasSpots = () => !!view.last_placed && figureChoices().size > 0;
   function focusNewTile() {
-    const { x, y } = view.last_placed;
-    const { w, h: hgt } = visibleArea();
+    const { w, h: hgt } = viewport.visibleArea();
     const least = (coarse ? TOUCH_TARGET : 28) / (2 * SPOT_RADIUS);
     // a phone shows the new tile and a little around it; a laptop keeps its neighbours in view
-    const k = Math.min(4, Math.max(least, Math.min(w, hgt) / (CELL * (coarse ? 1.5 : 3))));
-    const [px, py] = at(x, y);
-    vp.k = k;
-    vp.tx = w / 2 - (px + CELL / 2) * k;
-    vp.ty = hgt / 2 - (py + CELL / 2) * k;
-    applyViewport();
+    const k = Math.max(least, Math.min(w, hgt) / (CELL * (coarse ? 1.5 : 3)));
+    viewport.show(cellBox([[view.last_placed.x, view.last_placed.y]]), k);
   }
   function cellBox(cells) {
     const xs = cells.map((c) => c[0] * CELL);
@@ -267,69 +144,6 @@ export function mount(root, ctx) {
     const x = Math.min(...xs), y = Math.min(...ys);
     return { x, y, w: Math.max(...xs) + CELL - x, h: Math.max(...ys) + CELL - y };
   }
-  // The part of the board a player sees: the zoom buttons' strip on the right, and on a phone the frame's
-  // action bar over its foot (sticky at the bottom of the screen) and anything below the screen, are left out.
-  function visibleArea() {
-    const r = svg.getBoundingClientRect();
-    let bottom = Math.min(r.bottom, window.innerHeight || r.bottom);
-    const bar = document.querySelector(".action-bar");
-    const b = bar && bar.getBoundingClientRect();
-    if (b && b.top < bottom && b.bottom > r.top) bottom = b.top;
-    return { w: (r.width || 600) - (coarse ? 62 : 52), h: Math.max(160, bottom - r.top) || 400 };
-  }
-  const pointers = new Map();
-  let drag = null;
-  let suppressClick = false;
-  function onPointerDown(e) {
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, tx: vp.tx, ty: vp.ty, moved: false };
-    else if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      drag = { pinch: Math.hypot(a.x - b.x, a.y - b.y), k: vp.k, moved: true };
-    }
-  }
-  function onPointerMove(e) {
-    if (!pointers.has(e.pointerId) || !drag) return;
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size >= 2 && drag.pinch) {
-      const [a, b] = [...pointers.values()];
-      const r = svg.getBoundingClientRect();
-      const dist = Math.hypot(a.x - b.x, a.y - b.y);
-      zoomAt((drag.k * dist) / drag.pinch / vp.k, (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
-      return;
-    }
-    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < 5) return;
-    drag.moved = true;
-    svg.classList.add("dragging");
-    vp.tx = drag.tx + dx;
-    vp.ty = drag.ty + dy;
-    userMoved = true;
-    applyViewport();
-  }
-  function onPointerUp(e) {
-    if (!pointers.delete(e.pointerId)) return;
-    if (drag && drag.moved) suppressClick = true;
-    if (!pointers.size) { drag = null; svg.classList.remove("dragging"); return; }
-    // one finger of a pinch lifted: the other one pans on from where it is
-    const [rest] = pointers.values();
-    drag = { x: rest.x, y: rest.y, tx: vp.tx, ty: vp.ty, moved: true };
-  }
-  function onClickCapture(e) {
-    if (suppressClick) { e.stopPropagation(); e.preventDefault(); }
-    suppressClick = false;
-  }
-  function onWheel(e) {
-    e.preventDefault();
-    const r = svg.getBoundingClientRect();
-    zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
-  }
-  svg.addEventListener("pointerdown", onPointerDown);
-  window.addEventListener("pointermove", onPointerMove);
-  window.addEventListener("pointerup", onPointerUp);
-  window.addEventListener("pointercancel", onPointerUp);
-  svg.addEventListener("click", onClickCapture, true);
-  svg.addEventListener("wheel", onWheel, { passive: false });
 
   // -- what the legal commands offer ---------------------------------------------------
   const legal = () => (state && !state.readOnly ? state.legal || [] : []);
@@ -870,9 +684,7 @@ export function mount(root, ctx) {
       destroyed = true;
       tips.destroy();
       window.removeEventListener("keydown", onKey);
-      window.removeEventListener("pointermove", onPointerMove);
-      window.removeEventListener("pointerup", onPointerUp);
-      window.removeEventListener("pointercancel", onPointerUp);
+      viewport.destroy();
       if (resizeObserver) resizeObserver.disconnect();
       root.replaceChildren();
       root.classList.remove("carc", "narrow");

@@ -50,9 +50,15 @@ export function attachTips(container) {
     if (e.pointerType !== "mouse" || !shownFor) return;
     if (!shownFor.contains(e.relatedTarget)) hide();
   };
-  const onFocusIn = (e) => { const t = target(e.target); if (t) show(t); else hide(); };
+  // keyboard focus only: a tap or click also focuses the element, and the tip would then cover the board
+  const onFocusIn = (e) => {
+    const t = target(e.target);
+    if (t && e.target.matches?.(":focus-visible")) show(t);
+    else if (!t) hide();
+  };
   const onFocusOut = () => hide();
   function onDown(e) {
+    swallowClick = false; // a long press that ended without a click must not eat the next tap
     if (e.pointerType === "mouse") return;
     hide();
     cancelPress();
