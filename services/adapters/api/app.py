@@ -31,6 +31,7 @@ from services.adapters.api.routers import (
     system,
     web,
 )
+from services.adapters.api.security_headers import SecurityHeaders
 from services.infrastructure.settings import Settings
 from services.web import STATIC_DIR, RevalidatedStaticFiles
 
@@ -136,9 +137,11 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
 
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
-        app.front = BodySizeLimit(RequestMetrics(HotPath(app.behind_front)), max_bytes=settings.max_body_bytes)
+        app.front = SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
+                                                  max_bytes=settings.max_body_bytes))
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer carries them, errors of the layers inside too
     app.include_router(system.router)
     app.include_router(players.router)
     app.include_router(games.router)

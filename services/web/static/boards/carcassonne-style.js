@@ -1,5 +1,7 @@
 // The Carcassonne board's stylesheet, injected once (the board module has no stylesheet of its own).
 
+import { adoptStyle } from "./style.js";
+
 const CSS = `
 .carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }
 .carc-boardwrap { position: relative; flex: 1 1 auto; min-width: 0; min-height: 420px; background: #5b7a3c;
@@ -61,10 +63,5 @@ const CSS = `
 `;
 
 export function injectStyle() {
-  if (document.getElementById("carc-style")) return;
-  const style = document.createElement("style");
-  style.id = "carc-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("carc-style", CSS);
 }
-

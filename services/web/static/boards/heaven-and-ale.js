@@ -11,6 +11,7 @@ import { centreMarkup, trackMarkup } from "./heaven-and-ale-track.js";
 import { bringIntoView } from "./in-view.js";
 
 const WIDE_PX = 600; // narrower than this, the track is drawn as a compact grid and the garden goes under it
+import { adoptStyle } from "./style.js";
 
 const STEP_PROMPT = {
   move: "Choose a space on the track (highlighted) or a starting space.",
@@ -84,11 +85,7 @@ const CSS = `
 `;
 
 function injectStyle() {
-  if (document.getElementById("ha-style")) return;
-  const style = document.createElement("style");
-  style.id = "ha-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("ha-style", CSS);
 }
 
 // the brewmaster starts 10 steps short of spot 1 (position -9): "on 4", or "3 steps before 1", never "-2"

@@ -8,6 +8,7 @@ import { redraw } from "./redraw.js";
 import { bringIntoView } from "./in-view.js";
 import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
+import { adoptStyle } from "./style.js";
 
 const CSS = `
 .tf-wrap { position: relative; }
@@ -92,11 +93,7 @@ const FALLBACK_COLOURS = { red: "#c0392b", blue: "#2e6fc1", green: "#2e8b57", ye
 const GIVES = { doubloons: "¢", beer: "beer", monastery: "step" };
 
 function injectStyle() {
-  if (document.getElementById("tf-style")) return;
-  const style = document.createElement("style");
-  style.id = "tf-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("tf-style", CSS);
 }
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
