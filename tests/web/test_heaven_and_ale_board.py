@@ -76,17 +76,6 @@ def _choose(page: Any, chooser: random.Random, clicked: dict[str, int]) -> Any:
     return targets.nth(chooser.randrange(targets.count()))  # only emergency coins can pay for the space
 
 
-def _screenshots(page: Any) -> None:
-    page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-in-progress.png"))
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.locator("[data-testid=ha-player-0]").scroll_into_view_if_needed()
-    page.evaluate("document.querySelector('[data-testid=ha-actions]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone.png"))
-    page.evaluate("document.querySelector('[data-testid=ha-player-0]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone-garden.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
-
-
 @pytest.mark.slow
 def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any,
                                                                                    web_server: WebServer):
@@ -96,15 +85,11 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     expect(page.locator("[data-testid=ha-board] .ha-track")).to_be_visible()
     chooser = random.Random(7)
     clicks: dict[str, int] = {}
-    shot_taken = False
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser, clicks)
         kind = kind_of(target)
         if target.get_attribute("data-cmd") is None and target.get_attribute("data-action") is None:  # picks a tile or a starting space: the page offers more
             target.click()
-            if SHOTS and not shot_taken and kind == "pick-tile" and clicks.get("spot", 0) >= 5:
-                _screenshots(page)  # a game under way, the garden spots for the picked tile highlighted
-                shot_taken = True
             continue
         before = int(page.locator(".game").get_attribute("data-version"))
         target.click()

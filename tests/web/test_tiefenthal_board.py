@@ -106,7 +106,6 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     expect(page.locator("[data-testid=tf-player-1] .tf-tiles")).to_be_visible()
     chooser = random.Random(11)
     clicks: dict[str, int] = {}
-    shot_taken = False
     missed = 0  # clicks that went nowhere because the bot's move redrew the page first
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser)
@@ -123,10 +122,6 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
                 missed += 1
                 continue
             clicks[kind] = clicks.get(kind, 0) + 1
-            if SHOTS and not shot_taken and kind == "die" and clicks.get("space", 0) >= 3:
-                page.wait_for_selector(".tf .target[data-kind=space], .action-bar [data-action=tf-take]")
-                _screenshots(page)
-                shot_taken = True
             continue
         if _click_command(page, target):
             clicks[kind] = clicks.get(kind, 0) + 1
@@ -163,14 +158,6 @@ def _log_reads_as_sentences(page: Any) -> None:
     assert "items" not in text and not re.search(r"\(cards? [\d ]+\)", text), text[-1500:]
     lines = [line for line in text.splitlines() if "filled the tavern" in line]
     assert lines and not any("a card" in line for line in lines), lines[:5]
-
-
-def _screenshots(page: Any) -> None:
-    page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-in-progress.png"))
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.evaluate("document.querySelector('[data-testid=tf-actions]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "tiefenthal-phone.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_server: WebServer):

@@ -8,123 +8,15 @@ import { redraw } from "./redraw.js";
 import { bringIntoView } from "./in-view.js";
 import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
-import { adoptStyle } from "./style.js";
+import { injectStyle } from "./tiefenthal-style.js";
+import { bonusText, diceText, esc, gainText, learnWords, plural, words } from "./tiefenthal-words.js";
+import { shopMarkup } from "./tiefenthal-shop.js";
+import { tracksMarkup } from "./tiefenthal-tracks.js";
+import { markTabs, panelFor, showPanel, tabsMarkup } from "./tiefenthal-panels.js";
 
-const CSS = `
-.tf-wrap { position: relative; }
-.tf-wrap .board-tip { white-space: pre-line; }
-.tf-wrap .board-tip::first-line { font-weight: 700; }
-.tf [data-tip] { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
-.tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
-.tf-card { background: #fffdf8; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
-.tf-prompt { font-weight: 600; margin: 0 0 6px; }
-.tf-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: stretch; }
-.tf h3 { font-size: 13px; margin: 0 0 6px; color: #6b4a1e; text-transform: uppercase; letter-spacing: .03em; }
-.tf button { font: inherit; cursor: pointer; }
-.tf .target { outline: 3px dashed #e09b00; outline-offset: 1px; cursor: pointer; }
-.tf .target:hover, .tf .target:focus-visible { background: #ffefc2; }
-.tf-btn { min-height: 40px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6; text-align: left; }
-.tf-btn.minor { border-color: #bbb; background: #f6f6f6; }
-.tf-btn:disabled { opacity: .5; cursor: default; }
-.tf-btn.tf-up { min-height: 28px; padding: 2px 6px; font-size: 11.5px; }
-/* the decision stays in view while the player looks at the tavern, the guests or the cards */
-.tf-card.tf-bar { position: sticky; top: 0; z-index: 5; max-height: 45vh; overflow-y: auto; box-shadow: 0 2px 8px #0002; }
-.tf-player, .tf-card { scroll-margin-top: var(--tf-bar-h, 0px); scroll-margin-bottom: var(--tf-foot-h, 0px); }
-/* a finger needs 44 x 44 CSS px (WCAG 2.5.5) */
-@media (pointer: coarse) {
-  .tf-btn, .tf-btn.tf-up { min-height: 44px; min-width: 44px; }
-  .tf-dicebox button.tf-die { width: 44px; height: 44px; font-size: 19px; }
-}
-.tf-status { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; }
-.tf-phase { font-weight: 700; font-size: 15px; }
-.tf-wait { color: #6b655c; }
-.tf-die { display: inline-flex; align-items: center; justify-content: center; width: 30px; height: 30px; border-radius: 6px;
-  border: 2px solid #0007; background: #fff; font-weight: 800; font-size: 16px; user-select: none; position: relative; }
-.tf-die.col { color: #fff; }
-.tf-die.sel { box-shadow: 0 0 0 3px #e0006a; }
-.tf-die .boost { position: absolute; top: -8px; right: -8px; background: #1d6fa5; color: #fff; border-radius: 8px;
-  font-size: 10px; padding: 0 3px; }
-.tf-dicebox { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; min-height: 34px; }
-.tf-dicebox button.tf-die { padding: 0; }
-.tf-players { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
-.tf-player { border-left: 6px solid var(--pc); }
-.tf-player > header { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin-bottom: 6px; }
-.tf-name { font-weight: 700; }
-.tf-stat { font-variant-numeric: tabular-nums; white-space: nowrap; }
-.tf-tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 6px; }
-.tf-tile { border: 1px solid #c9b48e; border-radius: 6px; padding: 4px 6px; background: #f6ecd6; min-height: 74px;
-  display: flex; flex-direction: column; gap: 3px; text-align: left; }
-.tf-tile.up { background: #e7d3a6; border-color: #8a6a2a; }
-.tf-tile .lbl { font-weight: 700; font-size: 12.5px; }
-.tf-tile .val { font-size: 12px; }
-.tf-tile .val b { font-size: 14px; }
-.tf-tile .acc { font-size: 11.5px; color: #5b4a33; }
-.tf-tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(104px, 1fr)); gap: 6px; margin-top: 6px; }
-.tf-guest { border: 1px solid #8fa3b8; border-radius: 6px; padding: 4px 6px; background: #eef3f8; font-size: 12px;
-  display: flex; flex-direction: column; gap: 2px; min-height: 64px; text-align: left; }
-.tf-guest.noble { background: #f3e8fb; border-color: #9a6fbf; }
-.tf-guest.regular { background: #f4f4ef; border-color: #aaa; }
-.tf-guest .nm { font-weight: 700; font-size: 12.5px; }
-.tf-guest.empty { background: repeating-linear-gradient(45deg, #fafafa, #fafafa 6px, #f0f0f0 6px, #f0f0f0 12px); color: #888; }
-.tf-staff { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 6px; font-size: 12px; }
-.tf-chip { border: 1px solid #0003; border-radius: 10px; padding: 1px 8px; background: #fff; white-space: nowrap; }
-.tf-track { display: grid; gap: 3px; }
-.tf-track.round { grid-template-columns: repeat(8, minmax(0, 1fr)); }
-.tf-track.mon { grid-template-columns: repeat(23, minmax(26px, 1fr)); min-width: 620px; }
-.tf-scroll { overflow-x: auto; }
-.tf-cell { border: 1px solid #c9b48e; border-radius: 4px; padding: 2px; font-size: 11px; text-align: center; background: #fff;
-  min-height: 40px; display: flex; flex-direction: column; align-items: center; gap: 1px; }
-.tf-cell.now { background: #ffe29a; border-color: #b07d00; font-weight: 700; }
-.tf-cell.bonus { background: #efe6fa; }
-.tf-pawn { width: 10px; height: 10px; border-radius: 50%; display: inline-block; border: 1px solid #0008; }
-.tf-shop { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 6px; }
-.tf-offer { border: 1px solid #0002; border-radius: 6px; padding: 4px 6px; background: #fff; font-size: 12px; text-align: left;
-  display: flex; flex-direction: column; gap: 2px; }
-.tf-offer .nm { font-weight: 700; font-size: 13px; }
-.tf-muted { color: #6b655c; font-size: 12px; }
-.tf-grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
-.tf-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.tf-drop { box-shadow: 0 0 0 3px #1d6fa5 inset; }
-@media (max-width: 700px) { .tf-grid2 { grid-template-columns: minmax(0, 1fr); }
-  .tf-tiles { grid-template-columns: repeat(auto-fill, minmax(100px, 1fr)); } }
-`;
+export { bonusText, describe, wordsReady } from "./tiefenthal-words.js";
 
 const FALLBACK_COLOURS = { red: "#c0392b", blue: "#2e6fc1", green: "#2e8b57", yellow: "#d4a017" };
-const GIVES = { doubloons: "¢", beer: "beer", monastery: "step" };
-
-function injectStyle() {
-  adoptStyle("tf-style", CSS);
-}
-
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const diceText = (dice) => (dice.length === 6 ? "any die" : dice.join(" / "));
-
-// A bonus spec (data.py's small dicts) in words.
-export function bonusText(b, cardNames = {}, tileLabels = {}) {
-  if (!b) return "";
-  switch (b.kind) {
-    case "card": return `${cardNames[b.card] || b.card} card`;
-    case "noble": return "a noble";
-    case "counter_guest": return "a counter guest";
-    case "monastery": return `${plural(b.steps, "monastery step")}`;
-    case "doubloons": return `${b.n} doubloons`;
-    case "beer": return `${b.n} beer`;
-    case "upgrade": return "a free upgrade";
-    case "upgrade_tile": return `upgrade the ${tileLabels[b.tile] || b.tile}`;
-    case "choice": return b.options.map((o) => bonusText(o, cardNames, tileLabels)).join(" or ");
-    case "none": return "nothing";
-    default: return b.kind;
-  }
-}
-
-function gainText(g) {
-  const parts = [];
-  if (g.doubloons) parts.push(`+${g.doubloons}¢`);
-  if (g.beer) parts.push(`+${g.beer} beer`);
-  if (g.monastery) parts.push(`+${plural(g.monastery, "step")}`);
-  return parts.join(" ") || "nothing";
-}
 
 export function mount(root, ctx) {
   injectStyle();
@@ -143,6 +35,9 @@ export function mount(root, ctx) {
   let selected = null; // a die id chosen to place (click) or being dragged
   let pending = false;
   let barContent = null; // what the frame's action bar shows for this decision (set by actionsCard)
+  let shopButtons = []; // the decision's buttons that go in the shop (nobles) and in the tavern (counter guest)
+  let tavernButtons = [];
+  let panel = "tavern"; // the panel shown on a phone (tiefenthal-panels.js); all of them where there is room
 
   let descError = null;
   ctx.api.description().then((d) => { desc = d; learnWords(d); render(); })
@@ -154,10 +49,13 @@ export function mount(root, ctx) {
   const cardNames = () => words.types; // learnt with the description (learnWords), shared with the move log
   const tileOf = (id) => desc?.tavern?.tiles?.find((t) => t.id === id);
   const phaseLabel = (p) => words.phases[p] || `Phase ${p}`;
+  const find = (pred) => legal().findIndex(pred);
+  const board = { find, cardNames, nameOf, colourOf };
+  // a phone-sized board (the stylesheet's tabs): the bar's prompt stays short there, the spaces say the rest
+  const narrow = () => el.clientWidth > 0 && el.clientWidth < 640;
 
   // -- commands ---------------------------------------------------------------------------------------------
   const legal = () => (state && !state.readOnly ? state.legal || [] : []);
-  const find = (pred) => legal().findIndex(pred);
 
   async function submit(index) {
     if (pending || index < 0) return;
@@ -176,6 +74,8 @@ export function mount(root, ctx) {
 
   // Buttons and targets carry data-cmd (an index into legal) or data-die (a selection, no command yet).
   el.addEventListener("click", (e) => {
+    const tab = e.target.closest("[data-tab]");
+    if (tab && el.contains(tab)) { panel = tab.dataset.tab; showPanel(el, panel); return; }
     const t = e.target.closest("[data-cmd], [data-select]");
     if (!t || !el.contains(t)) return;
     if (t.dataset.cmd !== undefined) { submit(+t.dataset.cmd); return; }
@@ -225,34 +125,52 @@ export function mount(root, ctx) {
         && !legal().some((c) => c.type === "TakeDie" && c.die === selected)) selected = null;
     const me = v.you !== null && v.you !== undefined ? v.you : null;
     const order = me === null ? v.players.map((p) => p.seat) : [me, ...v.players.map((p) => p.seat).filter((s) => s !== me)];
+    const mine = me === null ? [] : [me];
+    const others = order.filter((s) => s !== me);
+    // a spectator has no tavern of their own: the first tavern stands in the tavern panel
+    const own = mine.length ? mine : order.slice(0, 1);
+    const cards = (seats) => seats.map((s) => playerCard(v, v.players[s], s === me)).join("");
     redraw(el, `
       ${statusCard(v)}
       ${actionsCard(v)}
       ${v.phase === "D" ? draftCard(v) : ""}
-      <div class="tf-players">${order.map((s) => playerCard(v, v.players[s], s === me)).join("")}</div>
-      <div class="tf-grid2">${guestsCard(v)}${supplyCard(v)}</div>
-      ${tracksCard(v)}
+      ${tabsMarkup(panel)}
+      <div class="tf-main">
+        <div class="tf-panel tf-players ${panel === "tavern" ? "on" : ""}" data-panel="tavern">${cards(own)}</div>
+        <div class="tf-panel ${panel === "shop" ? "on" : ""}" data-panel="shop">${shopMarkup(v, desc, board, shopButtons)}</div>
+      </div>
+      <div class="tf-panel tf-others ${panel === "others" ? "on" : ""}" data-panel="others">
+        <div class="tf-players">${cards(own === mine ? others : order.slice(1))}</div>
+        ${tracksMarkup(v, desc, board)}
+      </div>
       <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`);
     if (barContent) ctx.bar?.set(barContent); else ctx.bar?.clear();
     tips.refresh();
     keys.refresh();
+    const counts = markTabs(el);
     const bar = el.querySelector(".tf-bar");
     el.style.setProperty("--tf-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
-    bringDecisionIntoView();
+    // after the frame has drawn the action bar for this decision (its height decides the room left above it)
+    requestAnimationFrame(() => bringDecisionIntoView(counts));
   }
 
   // After a choice the next one must be in view without hunting: once per decision, when none of the highlighted
   // targets outside the sticky prompt is on screen, the first one's card is scrolled into view.
   let broughtFor = null;
-  function bringDecisionIntoView() {
-    if (!legal().length) return;
+  function bringDecisionIntoView(counts) {
+    if (!legal().length || !el.isConnected) return;
     const key = `${state.version}:${selected}`;
     if (key === broughtFor) return;
     broughtFor = key;
-    // a sticky prompt card (no action bar) stays on screen by itself: the rest must fit under it
-    const sticky = el.querySelector(".tf-bar");
-    const targets = [...el.querySelectorAll(".target")].filter((n) => !sticky?.contains(n));
-    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, sticky ? sticky.offsetHeight : 0) + 6}px`);
+    // on a phone, the panel this decision needs (the player may turn to another one until the next decision)
+    const next = panelFor(el, counts, panel, selected !== null);
+    if (next !== panel) { panel = next; showPanel(el, panel); }
+    // a sticky prompt card (no action bar) or the phone's sticky tabs stay on screen by themselves: the rest
+    // must fit under them
+    const sticky = [el.querySelector(".tf-bar"), el.querySelector(".tf-tabs")].filter((n) => n?.getClientRects().length);
+    const targets = [...el.querySelectorAll(".target")].filter((n) => !sticky.some((s) => s.contains(n)));
+    const top = sticky.reduce((sum, n) => sum + n.offsetHeight, 0);
+    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, top) + 6}px`);
   }
 
   function statusCard(v) {
@@ -279,6 +197,8 @@ export function mount(root, ctx) {
   function actionsCard(v) {
     const cmds = legal();
     barContent = null;
+    shopButtons = [];
+    tavernButtons = [];
     if (!cmds.length) return "";
     const me = v.players[v.you];
     const out = [];
@@ -302,7 +222,8 @@ export function mount(root, ctx) {
       prompt = `Pick a die from the coaster in front of you (highlighted: ${values.join(", ")}): it becomes one of your white dice this round.`;
     } else if (v.phase === "E") {
       prompt = selected === null ? "Plan: pick a die (or drag it) and put it on a highlighted space. Finish when done."
-        : `Put the chosen die on a highlighted space; taking it off in your turn gives: ${placesFor(me, cmds)}.`;
+        : narrow() ? "Put the chosen die on a highlighted space (each shows what taking it off gives)."
+          : `Put the chosen die on a highlighted space; taking it off in your turn gives: ${placesFor(me, cmds)}.`;
       cmds.forEach((c, i) => { if (c.type === "FinishPlanning") end(i, "Finish planning", "finish"); });
     } else if (v.phase === "F") {
       prompt = selected === null ? "Your turn: take dice off their spaces to collect, buy, recruit and upgrade; then end the turn."
@@ -313,23 +234,22 @@ export function mount(root, ctx) {
         end(take, `Take the ${d.value} from ${spaceName(me, d.space)}: ${gainText(me.spaces[d.space].gives)}`, "take", true);
       }
       cmds.forEach((c, i) => {
-        if (c.type === "RecruitNobles") out.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
-        if (c.type === "UseCounterGuest") out.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
+        if (c.type === "RecruitNobles") shopButtons.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
+        if (c.type === "UseCounterGuest") tavernButtons.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
       });
       cmds.forEach((c, i) => { if (c.type === "EndTurn") end(i, "End the turn", "end"); });
     }
     // With the frame's action bar the prompt and the Done-style buttons go there (in view at the foot on every
-    // screen); the dice and the choices stay here. Without it (an older frame, a test harness) this card keeps
-    // them all and stays in view itself (sticky).
+    // screen); a bonus's choices stay here, the loose dice and the counter guest go in the player's tavern and
+    // the nobles in the shop (so each sits with the targets it goes with). Without the bar (an older frame, a
+    // test harness) this card keeps the prompt and the Done-style buttons and stays in view itself (sticky).
     const inBar = !!ctx.bar;
     barContent = { prompt, actions: done.map((d) => ({ id: `tf-${d.kind}`, label: d.label, primary: d.primary, disabled: pending,
       onClick: () => submit(d.i) })) };
     const ends = inBar ? [] : done.map((d) => btn(d.i, esc(d.label), d.kind, d.primary ? "" : "minor"));
-    const tray = me && (v.phase === "E" || v.phase === "F") ? diceTray(v, me) : "";
-    if (inBar && !tray && !out.length) return "";
+    if (inBar && !out.length) return "";
     return `<section class="tf-card ${inBar ? "" : "tf-bar"}" aria-label="Your move" data-testid="tf-actions">
       ${inBar ? "" : `<p class="tf-prompt">${prompt}</p>`}
-      ${tray}
       ${out.length || ends.length ? `<div class="tf-row">${out.join("")}${ends.join("")}</div>` : ""}
     </section>`;
   }
@@ -338,6 +258,13 @@ export function mount(root, ctx) {
   function placesFor(me, cmds) {
     return cmds.filter((c) => c.type === "PlaceDie" && c.die === selected)
       .map((c) => `${spaceName(me, c.space)} ${gainText(me.spaces?.[c.space]?.gives || {})}`).join(", ");
+  }
+
+  // In the seat's own tavern, above its tiles: the dice to place (planning and turn) and the counter guest.
+  function ownControls(v, p) {
+    const tray = legal().length && (v.phase === "E" || v.phase === "F") ? diceTray(v, p) : "";
+    const extra = tavernButtons.length ? `<div class="tf-row">${tavernButtons.join("")}</div>` : "";
+    return tray || extra ? `<div class="tf-own" data-testid="tf-own-dice">${tray}${extra}</div>` : "";
   }
 
   // The seat's dice not on a space yet (placed ones are drawn on their spaces, where they can be picked in phase F).
@@ -450,6 +377,7 @@ export function mount(root, ctx) {
         <span class="tf-stat"${tipAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
         ${v.phase === "E" ? `<span class="tf-chip">${p.planned ? "ready" : "planning"}</span>` : ""}
       </header>
+      ${mine ? ownControls(v, p) : ""}
       <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-tip-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
       <div class="tf-tables" role="group" aria-label="Tables" data-tip-group>${seated.join("")}</div>
       ${staff ? `<div class="tf-staff"><span class="tf-muted">Staff this round:</span> ${staff}</div>` : ""}
@@ -475,59 +403,6 @@ export function mount(root, ctx) {
 </section>`;
   }
 
-  function guestsCard(v) {
-    const names = cardNames();
-    const offer = (card, three) => {
-      const i = find((c) => c.type === "RecruitGuest" && c.card === card.id);
-      const body = `<span class="nm">${esc(card.name)}${three ? ` (3-beer, ${v.guests.three_beer.count} left)` : ""}</span>
-        <span>${card.cost} beer · ${esc(diceText(card.dice))} → ${card.pay}¢ · ${card.vp} VP</span>
-        ${card.bonus ? `<span class="tf-muted">bonus: ${esc(bonusText(card.bonus, names))}</span>` : ""}`;
-      const hint = tipAttr(card.name, `Recruit for ${card.cost} beer; seated at a table it takes ${diceText(card.dice)} and pays ${card.pay}¢ per die taken off.`,
-        `${card.vp} VP at the end.`, card.bonus ? `On recruiting: ${bonusText(card.bonus, names)}.` : "", i >= 0 ? "Highlighted: you can recruit it now." : "");
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="guest"${hint}>${body}</button>`
-        : `<div class="tf-offer" data-key="guest-${card.id}"${hint}>${body}</div>`;
-    };
-    const cards = v.guests.display.map((c) => offer(c, false));
-    if (v.guests.three_beer.top) cards.push(offer(v.guests.three_beer.top, true));
-    return `<section class="tf-card" aria-label="Guests" data-testid="tf-guests"><h3>Guests</h3>
-      <div class="tf-shop" role="group" aria-label="Guests on offer" data-tip-group>${cards.join("")}</div>
-      <p class="tf-muted">Guest deck: ${v.guests.deck_count} · nobles: ${v.supply.nobles} (${Object.entries(v.supply.noble_prices).map(([n, b]) => `${n} for ${b} beer`).join(", ")})</p></section>`;
-  }
-
-  function supplyCard(v) {
-    const out = desc.tavern_cards.map((t) => {
-      const s = v.supply.tavern_cards[t.type];
-      const i = find((c) => c.type === "BuyCard" && c.card_type === t.type);
-      const body = `<span class="nm">${esc(t.name)}</span><span>${s.cost ?? t.cost}¢ · ${s.count} left</span><span class="tf-muted">${esc(t.effect)}</span>`;
-      const hint = tipAttr(t.name, t.effect, `Costs ${s.cost ?? t.cost}¢; ${s.count} left.`, i >= 0 ? "Highlighted: you can buy it now; it joins your deck." : "");
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="buy"${hint}>${body}</button>`
-        : `<div class="tf-offer" data-key="card-${t.type}"${hint}>${body}</div>`;
-    });
-    return `<section class="tf-card" aria-label="Tavern cards" data-testid="tf-supply"><h3>Tavern cards</h3>
-      <div class="tf-shop" role="group" aria-label="Tavern cards" data-tip-group>${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
-  }
-
-  function tracksCard(v) {
-    const names = cardNames();
-    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" data-key="round-${i}"${tipAttr(`Round ${i + 1}${i + 1 === v.round ? " (now)" : ""}`, `Start bonus: ${bonusText(b, names)}.`)}>
-      <span>${i + 1}</span><span>${esc(bonusText(b, names))}</span></div>`).join("");
-    const cells = [];
-    for (let k = 0; k <= desc.monastery_track.last; k++) {
-      const b = desc.monastery_track.bonuses[String(k)];
-      const pawns = v.players.filter((p) => p.monastery === k)
-        .map((p) => `<span class="tf-pawn" style="background:${colourOf(p.seat, v)}"></span>`).join("");
-      const here = v.players.filter((p) => p.monastery === k).map((p) => nameOf(p.seat));
-      const hint = tipAttr(`Monastery space ${k}`, b ? `Reaching it gives ${bonusText(b, names)}.` : "No bonus here.", here.length ? `Here: ${here.join(", ")}.` : "");
-      cells.push(`<div class="tf-cell ${b ? "bonus" : ""}" data-testid="tf-mon-${k}" data-key="mon-${k}"${hint}><span>${k}</span>${b ? `<span>★</span>` : ""}<span>${pawns}</span></div>`);
-    }
-    const legend = Object.entries(desc.monastery_track.bonuses).map(([k, b]) => `${k}: ${esc(bonusText(b, names))}`).join(" · ");
-    return `<section class="tf-card" aria-label="Tracks" data-testid="tf-tracks"><h3>Round track</h3>
-      <div class="tf-track round" role="group" aria-label="Round track" data-tip-group>${rounds}</div>
-      <h3 style="margin-top:8px">Monastery track</h3>
-      <div class="tf-scroll"><div class="tf-track mon" role="group" aria-label="Monastery track" data-tip-group>${cells.join("")}</div></div>
-      <p class="tf-muted">${legend}</p></section>`;
-  }
-
   function summary(v) {
     const lines = [`Round ${v.round} of ${v.rounds}, ${phaseLabel(v.phase)}.`];
     for (const p of v.players) {
@@ -548,80 +423,3 @@ export function mount(root, ctx) {
   };
 }
 
-// The names the move log uses, from the engine's description once a board has loaded it (until then the
-// sentences say "a card" and the raw ids of tiles and phases).
-let words = { cards: [], types: {}, tiles: {}, phases: {} };
-let wordsLearned;
-/** Resolves once a mounted board has loaded the description: the frame words the move log again then. */
-export const wordsReady = new Promise((resolve) => { wordsLearned = resolve; });
-
-function learnWords(d) {
-  words = {
-    cards: d.card_names || [],
-    types: Object.fromEntries(d.tavern_cards.map((c) => [c.type, c.name])),
-    tiles: Object.fromEntries(d.tavern.tiles.map((t) => [t.id, t.label])),
-    phases: Object.fromEntries(d.phases.map((x) => [x.id, x.label])),
-  };
-  wordsLearned();
-}
-
-const cardWord = (id) => (Number.isInteger(id) && words.cards[id]) || "a card"; // "hidden" too: a card
-const listWords = (ids) => (ids.length ? ids.map(cardWord).join(", ") : "no card");
-// why a bonus came (flow.grant's reasons: "round 3", "monastery 7", "guest 82", "upgrade cashbox", "choice", ...)
-function reasonWords(reason) {
-  const [what, arg] = String(reason).split(" ", 2);
-  switch (what) {
-    case "round": return `round ${arg} bonus`;
-    case "monastery": return `monastery space ${arg}`;
-    case "guest": return `serving ${cardWord(Number(arg))}`;
-    case "upgrade": return `upgrading the ${words.tiles[arg] || arg}`;
-    default: return String(reason).replaceAll("_", " ");
-  }
-}
-// an action space: a tavern tile ("Cashbox") or a table ("table 3"; the description's prefix is "table:")
-const spaceWord = (space) => (String(space).startsWith("table:") ? `table ${Number(space.slice(6)) + 1}`
-  : words.tiles[space] || space);
-const money = (doubloons, beer) => [doubloons && `${doubloons}¢`, beer && `${beer} beer`].filter(Boolean).join(" and ");
-
-// Move-log sentences for this game's events (the frame's wording otherwise).
-export function describe(event, { seats } = {}) {
-  const p = event.payload || event;
-  const who = (s) => seats?.[s]?.name || `Seat ${s + 1}`;
-  switch (event.type) {
-    case "GameSetUp": return `The taverns open: ${plural(p.players, "player")}, ${plural(p.rounds, "round")}; ${who(p.start_player)} starts.`;
-    case "RoundStarted": return `Round ${p.round} begins.`;
-    case "PhaseStarted": return `Phase ${p.phase}${words.phases[p.phase] ? `: ${words.phases[p.phase]}` : ""}.`;
-    case "ChoiceOffered": return `${who(p.seat)} chooses a bonus (${reasonWords(p.reason)}).`;
-    case "BonusChosen": return `${who(p.seat)} chose ${bonusText(p.option, words.types, words.tiles)}.`;
-    case "CardGained": return `${who(p.seat)} gained ${cardWord(p.card)} (${reasonWords(p.reason)}).`;
-    case "CounterGuestGained": return `${who(p.seat)} gained a counter guest.`;
-    case "CounterGuestUsed": return `${who(p.seat)} spent a counter guest.`;
-    case "MonasteryMoved": return `${who(p.seat)} moved ${plural(p.steps, "step")} to monastery space ${p.position}.`;
-    case "CurrencyGained": return `${who(p.seat)} gained ${money(p.doubloons, p.beer) || "nothing"}${p.stored ? " (kept in storage)" : ""}.`;
-    case "TavernFilled": return `${who(p.seat)} filled the tavern: ${listWords(p.cards)}.`;
-    case "TavernKept": return `${who(p.seat)} kept the tavern.`;
-    case "TavernCleared": return `${who(p.seat)} cleared the tavern to draw again.`;
-    case "WaitressDiceRolled": return `${who(p.seat)}'s waitress rolled ${p.values.join(", ") || "no die"}.`;
-    case "WhiteDiceRolled": return `White dice: ${p.values.map((v, s) => `${who(s)} ${v.join(" ")}`).join("; ")}.`;
-    case "DiePicked": return `${who(p.seat)} drafted a die.`;
-    case "DiePlaced": return `${who(p.seat)} put a die on ${spaceWord(p.space)}${p.boost ? ` (+${p.boost} dishwasher)` : ""}.`;
-    case "PlanningFinished": return `${who(p.seat)} finished planning.`;
-    case "TurnStarted": {
-      const brought = money(p.from_safe, p.from_storage);
-      return `${who(p.seat)}'s turn${brought ? `, with ${brought} kept from last round` : ""}${p.merchant_beer ? ` and ${p.merchant_beer} beer from the merchant` : ""}.`;
-    }
-    case "DieTaken": return `${who(p.seat)} took a die from ${spaceWord(p.space)}${p.doubloons ? `: +${p.doubloons}¢` : ""}${p.beer ? `: +${p.beer} beer` : ""}.`;
-    case "CardBought": return `${who(p.seat)} bought ${cardWord(p.card)} for ${p.price}¢.`;
-    case "TileUpgraded": return `${who(p.seat)} upgraded the ${words.tiles[p.tile] || p.tile} for ${p.price}¢.`;
-    case "GuestRecruited": return `${who(p.seat)} recruited ${cardWord(p.card)} for ${p.price} beer.`;
-    case "NoblesRecruited": return `${who(p.seat)} recruited ${plural(p.cards.length, "noble")} for ${p.price} beer.`;
-    case "TurnEnded": {
-      const kept = money(p.stored_doubloons, p.stored_beer);
-      const lost = money(p.lost_doubloons, p.lost_beer);
-      return `${who(p.seat)} ended the turn${kept ? `, keeping ${kept}` : ""}${lost ? `${kept ? " and" : ","} losing ${lost}` : ""}.`;
-    }
-    case "RoundClosed": return `Round ${p.round} is over; ${who(p.next_start)} starts the next.`;
-    case "GameEnded": return "The last round is over.";
-    default: return null;
-  }
-}
