@@ -18,13 +18,16 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import WebServer
-from tests.web.test_board_help_and_touch import (LAPTOP, PHONE, _click_and_wait, _game, _tiefenthal_choice,
-                                                 touch_page)
+from tests.web.test_board_help_and_touch import LAPTOP, PHONE, _click_and_wait, _game, _tiefenthal_choice, touch_page
 
 pytestmark = pytest.mark.browser
 __all__ = ["touch_page"]  # the fixture, shared with the other board tests
 # TAPROOM_UPDATE_SCREENSHOTS=1 writes the README's turn and draft screenshots at both sizes
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
+SHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS")
+    else None
+)
 
 # Every target of the decision and every action-bar button that lies outside the viewport, with where it is.
 OFF_SCREEN = """(phone) => {
@@ -50,9 +53,12 @@ OFF_SCREEN = """(phone) => {
 def _decision(page: Any) -> str | None:
     """Wait for the player's next decision (its board drawn, the page settled where the board left it); None at
     the end of the game."""
-    page.wait_for_function("""() => ['scored', 'ended'].includes(document.querySelector('.game')?.dataset.status)
+    page.wait_for_function(
+        """() => ['scored', 'ended'].includes(document.querySelector('.game')?.dataset.status)
         || (document.querySelector('.game')?.dataset.myTurn === '1'
-            && document.querySelector('.tf .target, .action-bar [data-action^="tf-"]'))""", timeout=60_000)
+            && document.querySelector('.tf .target, .action-bar [data-action^="tf-"]'))""",
+        timeout=60_000,
+    )
     if page.locator(".game").get_attribute("data-status") in ("scored", "ended"):
         return None
     return page.locator("[data-testid=tf-status] .tf-phase").inner_text().split("·")[-1].strip()
@@ -87,8 +93,9 @@ def _to_its_panel(page: Any, target: Any) -> None:
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_every_decision_of_a_game_is_on_screen_without_a_scroll(touch_page: Callable[..., Any],
-                                                                   web_server: WebServer, viewport: dict[str, int]):
+def test_every_decision_of_a_game_is_on_screen_without_a_scroll(
+    touch_page: Callable[..., Any], web_server: WebServer, viewport: dict[str, int]
+):
     page = touch_page(viewport)
     phone = viewport is PHONE
     size = viewport["width"]
@@ -103,13 +110,15 @@ def test_every_decision_of_a_game_is_on_screen_without_a_scroll(touch_page: Call
         # the board brings the decision on screen once the frame has drawn the action bar: two frames on
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         off = page.evaluate(OFF_SCREEN, phone)
-        if off:  # DEBUG
-            page.screenshot(path=f"/tmp/tf-fail-{size}.png")
-            print("DEBUG", page.evaluate("""() => ({y: scrollY, foot: document.querySelector('.action-bar').getBoundingClientRect().top,
-               t: [...document.querySelectorAll('.tf .target')].map(n => [n.dataset.kind, Math.round(n.getBoundingClientRect().top), Math.round(n.getBoundingClientRect().bottom)])})"""))
         assert not off, (phase, off)
         for label, name in (("Dice draft", "draft"), ("Turn", "turn")):
-            if label in phase and name not in shot and page.locator(".tf .target[data-kind=guest], .tf .target[data-kind=buy], .tf .target[data-kind=pick]").count():
+            if (
+                label in phase
+                and name not in shot
+                and page.locator(
+                    ".tf .target[data-kind=guest], .tf .target[data-kind=buy], .tf .target[data-kind=pick]"
+                ).count()
+            ):
                 shot.add(name)
                 _screenshot(page, f"tiefenthal-{name}-{size}.png")
         if "Turn" in phase:

@@ -94,6 +94,12 @@ const CSS = `
   .tf-player > header { font-size: 12px; gap: 2px 10px; flex-wrap: nowrap; overflow-x: auto; margin-bottom: 4px; }
   .tf-player > header > * { flex: none; }
   .tf-tile { padding: 3px 5px; gap: 1px; }
+  .tf-tile .lbl, .tf-guest .nm { font-size: 12px; }
+  .tf-card.tf-player { padding: 6px 6px 6px 8px; }
+  .tf-tiles, .tf-tables { gap: 4px; }
+  .tf-tables { margin-top: 4px; }
+  .tf-guest { min-height: 0; padding: 3px 5px; gap: 1px; }
+  .tf-own { margin-bottom: 4px; }
   .tf-tile .val .tf-muted { display: none; } /* the sides: in the tip */
   .tf-tile .val, .tf-tile .acc { font-size: 11px; line-height: 1.25; }
 }
