@@ -92,6 +92,7 @@ def _to_its_panel(page: Any, target: Any) -> None:
         page.locator(f".tf [data-tab={panel}]").click()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_every_decision_of_a_game_is_on_screen_without_a_scroll(
     touch_page: Callable[..., Any], web_server: WebServer, viewport: dict[str, int]

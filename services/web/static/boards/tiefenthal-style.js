@@ -103,7 +103,7 @@ const CSS = `
   .tf-tile .val .tf-muted { display: none; } /* the sides: in the tip */
   .tf-tile .val, .tf-tile .acc { font-size: 11px; line-height: 1.25; }
 }
-.tf-tab { flex: 1 1 0; min-height: 40px; border: 1px solid #c9b48e; border-radius: 6px; background: #fffdf8; font-weight: 600; }
+.tf-tab { flex: 1 1 0; min-height: 40px; white-space: nowrap; padding: 0 4px; border: 1px solid #c9b48e; border-radius: 6px; background: #fffdf8; font-weight: 600; }
 .tf-tab.on { background: #6b4a1e; color: #fff; border-color: #6b4a1e; }
 .tf-tab .n { display: inline-block; min-width: 1.3em; margin-left: 4px; border-radius: 9px; background: #e09b00; color: #fff; font-size: 12px; }
 .tf-tab.on .n { background: #fff; color: #6b4a1e; }
