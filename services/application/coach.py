@@ -1,8 +1,9 @@
 """The coach of a tutorial game: a good move for the seat to act, chosen from that seat's own view.
 
 Only a game created as a tutorial answers (its one human seat plays bots, untimed and unrated), so no
-rated or shared table ever offers a player a computed move. The suggestion is the greedy bot's choice
-among the seat's own legal commands, built from exactly what that seat may see, like any bot's.
+rated or shared table ever offers a player a computed move. The suggestion is the search bot's choice
+among the seat's own legal commands, built from exactly what that seat may see, like any bot's (the greedy
+bot is a poor teacher: in Heaven & Ale it cashes in privilege cards for ducats at every chance).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from domain.core import Command, RuleError
 from domain.core.lifecycle import GameRecord
 
-from ..bots import greedy_bot
+from ..bots import choose
 
 
 class NotATutorial(RuleError):
@@ -42,8 +43,10 @@ def question(record: GameRecord, version: int, seat: int) -> Question:
     return Question(game.id, game.view(record.state, seat), list(game.legal_commands(record.state, seat)), seed)
 
 
-def suggest(asked: Question) -> Command | None:
-    """The greedy bot's move for the position asked about (None when the seat has nothing to do)."""
+def suggest(asked: Question, think_seconds: float | None = None) -> Command | None:
+    """The search bot's move for the position asked about, thinking at most ``think_seconds`` (the service's
+    bot budget); None when the seat has nothing to do."""
     if asked.view is None or not asked.legal:
         return None
-    return greedy_bot(asked.game_type, asked.view, asked.legal, random.Random(asked.seed))
+    return choose("search", asked.game_type, asked.view, asked.legal, random.Random(asked.seed),
+                  think_seconds=think_seconds)

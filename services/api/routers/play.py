@@ -99,8 +99,8 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
 async def suggested_move(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
-    """A tutorial game's coach: a good move for the caller's own seat, chosen from that seat's view among its
-    legal commands (``command`` null while the seat is not to act). Any other game answers 403
+    """A tutorial game's coach: a good move for the caller's own seat, chosen by the search bot from that seat's
+    view among its legal commands (``command`` null while the seat is not to act). Any other game answers 403
     ``not_a_tutorial``."""
     admitted = await admit(ctx, call_of(request), game_id)
     principal = admitted.principal()
@@ -108,7 +108,7 @@ async def suggested_move(request: Request, game_id: str = GameId, seat: int | No
     chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
     assert chosen is not None
     asked = coach.question(record, version, chosen)  # read now: the cached record moves on with the log
-    command = await asyncio.to_thread(coach.suggest, asked)
+    command = await asyncio.to_thread(coach.suggest, asked, ctx.root.settings.bot_think_seconds)
     body = command.model_dump(mode="json", exclude={"seat"}) if command is not None else None
     return _json({"version": version, "seat": chosen, "command": body})
 

@@ -182,7 +182,7 @@ export default {
       RecallAbbot: "You may call your abbot back and score its monastery or garden as it stands.",
     },
     moves: {
-      PlaceTile: (c) => `Place the tile ${where(c.x, c.y)}${c.rotation ? `, turned ${QUARTERS[c.rotation]}` : " as drawn"}.`,
+      PlaceTile: (c) => `Place the tile ${where(c.x, c.y)}, ${c.rotation ? `rotated ${QUARTERS[c.rotation]}` : "not rotated"}.`,
       PlaceFigure: (c) => `Put your ${c.figure === "follower" ? "follower" : c.figure} on the ${FEATURE[c.feature?.[0]] || "feature"} of the new tile.`,
       Pass: () => "Place no figure this turn.",
       TendFlock: (c) => (c.action === "grow" ? "Grow the flock: draw one more token." : "Bring the flock home and score it."),
@@ -196,13 +196,14 @@ export default {
   },
 };
 
-const QUARTERS = { 1: "a quarter turn clockwise", 2: "half a turn", 3: "a quarter turn anticlockwise" };
+const QUARTERS = { 1: "once (a quarter turn clockwise)", 2: "twice (half a turn)", 3: "three times (three quarter turns clockwise)" };
 const FEATURE = { c: "city", r: "road", f: "field", m: "monastery", g: "garden" };
 
 function where(x, y) {
   if (x === 0 && y === 0) return "on the start square";
   const parts = [];
-  if (x) parts.push(`${Math.abs(x)} ${x > 0 ? "right" : "left"}`);
-  if (y) parts.push(`${Math.abs(y)} ${y > 0 ? "up" : "down"}`);
-  return `${parts.join(" and ")} of the start tile`;
+  const squares = (n) => `${Math.abs(n)} square${Math.abs(n) === 1 ? "" : "s"}`;
+  if (x) parts.push(`${squares(x)} ${x > 0 ? "right" : "left"}`);
+  if (y) parts.push(`${y && x ? Math.abs(y) : squares(y)} ${y > 0 ? "up" : "down"}`);
+  return `${parts.join(" and ")} from the start tile`;
 }

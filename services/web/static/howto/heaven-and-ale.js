@@ -11,7 +11,7 @@ export default {
   glance: [
     ["Players", "2 to 4"],
     ["Length", "3 rounds with two players, 4 with three, 6 with four"],
-    ["Each turn", "move your monk forward on the round track and do what the space offers"],
+    ["Each turn", "move your figure forward on the track and do what the space offers"],
     ["You win by", "bringing all five ingredients high on your production track, and collecting barrels"],
   ],
   sections: [

@@ -89,6 +89,9 @@ export function LearnPage({ game }) {
     </div>`;
 }
 
+// On a phone the coach sits above the board: only the suggestion shows until the player asks why.
+const WIDE = () => window.matchMedia?.("(min-width: 760px)").matches ?? true;
+
 /** The coach beside a tutorial's board: what the decision is about, a suggested move and a button to play it. */
 export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, busy }) {
   const guide = useGuide(game);
@@ -98,10 +101,14 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
   const version = live?.version;
   useEffect(() => {
     if (!myTurn) return setHint(null);
-    turns.current.add(version);
     let gone = false;
     get(`/games/${gameId}/hint`, token)
-      .then((h) => { if (!gone) { setHint(h); setError(null); } })
+      .then((h) => {
+        if (gone) return;
+        if (h.command) turns.current.add(h.version); // one tip per decision, in order
+        setHint(h);
+        setError(null);
+      })
       .catch((err) => !gone && setError(errorText(err)));
     return () => { gone = true; };
   }, [gameId, token, version, myTurn]);
@@ -117,12 +124,15 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
         <a href=${`#/lobby?game=${game}`}>Start one</a>, or <a href=${`#/learn/${game}`}>play another tutorial</a>.</p>`
       : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
       : html`
-        ${type && coach.decisions[type] ? html`<p class="coach-decision">${coach.decisions[type]}</p>` : null}
         ${command ? html`<div class="coach-advice" data-command=${JSON.stringify(command)}>
             <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command)}</p>
             <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}>Play this move</button>
           </div>` : html`<p class="muted">The coach is looking at your position…</p>`}
-        ${tip ? html`<p class="coach-tip"><strong>Tip:</strong> ${tip}</p>` : null}`}
+        <details class="coach-more" open=${WIDE()}>
+          <summary>Why, and a tip</summary>
+          ${type && coach.decisions[type] ? html`<p class="coach-decision">${coach.decisions[type]}</p>` : null}
+          ${tip ? html`<p class="coach-tip"><strong>Tip:</strong> ${tip}</p>` : null}
+        </details>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }
