@@ -174,7 +174,7 @@ export default {
       Pass: "You may skip the rest of this space.",
     },
     moves: {
-      Move: (c) => `Move to space ${c.space} of the track.`,
+      Move: (c, view) => `Move to space ${c.space} of the track${spaceKind(view?.track?.[c.space])}.`,
       EnterStartingArea: (c) => `Enter the starting area on the ${SLOT[c.slot] || c.slot} space${c.colour ? ` (${COLOUR[c.colour] || c.colour})` : ""}.`,
       BuyTile: (c) => `Buy ${tileName(c.tile)} and plant it on the ${c.spot?.[0] === "S" ? "sunny" : "shady"} side.`,
       EndBuying: () => "Stop buying here.",
@@ -200,6 +200,16 @@ export default {
 
 const SLOT = { first: "first-player", ducats: "2-ducat", brewmaster: "brewmaster", resource: "ingredient" };
 const PRIVILEGE = { ducats: "12-ducat", brewmaster: "brewmaster", barrels: "barrel", discs: "disc-count", resource: "colour" };
+
+function spaceKind(space) {
+  if (!space) return "";
+  if (space.kind === "resource") return ` (ingredient tiles: ${space.tiles.map((t) => t.replace("-", " ")).join(", ")})`;
+  if (space.kind === "monk") return ` (monks at ${space.monk_cost} ducats)`;
+  if (space.kind === "barrel") return " (barrels)";
+  if (["A", "B", "C"].includes(space.kind)) return ` (scoring disc ${space.kind})`;
+  if (space.kind === "start") return "";
+  return ` (scoring disc ${space.kind === "ABC" ? "A/B/C" : space.kind})`;
+}
 
 function tileName(tile) {
   const [colour, number] = String(tile).split("-");

@@ -145,12 +145,15 @@ export default {
       KeepTavern: () => "Keep this tavern.",
       RedrawTavern: () => "Spend a counter guest and draw your tavern again.",
       PickDie: (c) => `Take a ${c.value}.`,
-      PlaceDie: (c) => `Put your die ${c.die + 1} on the ${SPACE(c.space)}.`,
+      PlaceDie: (c, view) => `Put your ${dieValue(view, c.die)} on ${spaceName(view, c.space)}.`,
       FinishPlanning: () => "Finish planning.",
-      TakeDie: (c) => `Take die ${c.die + 1} off its space and collect.`,
+      TakeDie: (c, view) => {
+        const die = me(view)?.dice?.find((d) => d.die === c.die);
+        return `Take your ${dieValue(view, c.die)} off ${die?.space ? spaceName(view, die.space) : "its space"} and collect.`;
+      },
       BuyCard: (c) => `Buy a ${CARD[c.card_type] || c.card_type}.`,
       UpgradeTile: (c) => `Upgrade your ${String(c.tile).replace(/_/g, " ")}${c.returned ? `, returning ${c.returned} card${c.returned === 1 ? "" : "s"}` : ""}.`,
-      RecruitGuest: () => "Recruit the guest the coach points at.",
+      RecruitGuest: (c, view) => `Recruit ${guestName(view, c.card)} with beer.`,
       RecruitNobles: (c) => `Recruit ${c.count} noble${c.count === 1 ? "" : "s"}.`,
       UseCounterGuest: () => "Spend a counter guest for a monastery step.",
       ChooseBonus: (c) => `Take bonus option ${c.option + 1}.`,
@@ -166,8 +169,27 @@ export default {
 
 const CARD = { merchant: "beer merchant", dishwasher: "dishwasher", waitress: "waitress", table: "table", supplier: "beer supplier" };
 
-function SPACE(space) {
+const me = (view) => view?.players?.[view.you];
+
+function dieValue(view, id) {
+  const die = me(view)?.dice?.find((d) => d.die === id);
+  return die ? `${die.white ? "white" : "coloured"} ${die.value}` : "die";
+}
+
+// "table:1" is the guest at the second table; other spaces are tiles (cashbox, barrel, monk, supplier).
+function spaceName(view, space) {
   const s = String(space);
-  if (/^\d+$/.test(s)) return `guest at table ${Number(s) + 1}`;
-  return s.replace(/[-_]/g, " ");
+  const table = /^table:(\d+)$/.exec(s);
+  if (table) {
+    const seated = me(view)?.tavern?.tables?.[Number(table[1])];
+    const guest = seated?.[seated.length - 1];
+    return `the ${guest ? guest.name.replace(/ \(\w+\) \d$/, "") : "guest"} at table ${Number(table[1]) + 1}`;
+  }
+  if (s === "nobles") return "your top noble";
+  return `the ${s === "supplier" ? "beer supplier" : s.replace(/[-_:]/g, " ")}`;
+}
+
+function guestName(view, id) {
+  const card = view?.guests?.display?.find((g) => g.id === id);
+  return card ? `the ${card.name} (${card.cost} beer, ${card.vp} point${card.vp === 1 ? "" : "s"})` : "a 3-beer guest";
 }

@@ -125,7 +125,7 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
       : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
       : html`
         ${command ? html`<div class="coach-advice" data-command=${JSON.stringify(command)}>
-            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command)}</p>
+            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command, live.board)}</p>
             <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}>Play this move</button>
           </div>` : html`<p class="muted">The coach is looking at your position…</p>`}
         <details class="coach-more" open=${WIDE()}>
