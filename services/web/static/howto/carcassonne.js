@@ -97,7 +97,7 @@ export default {
           title: "Worked example: one turn, two features",
           lines: [
             "Blue has a knight in a city of two tiles with a pennant, and a thief on a road of three tiles.",
-            "Blue places a city-cap tile that closes the city and ends the road at its gate.",
+            "Blue places a tile with a city edge and a crossroads: the city edge closes the city, and the road runs into the crossroads, where it ends.",
             "City: 3 tiles × 2 + 1 pennant × 2 = 8 points.",
             "Road: 4 tiles × 1 = 4 points (the new tile counts for the road too).",
             "Both followers come home, ready for the next turn.",
