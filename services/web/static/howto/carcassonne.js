@@ -62,7 +62,7 @@ export default {
           "Place a figure (optional). You may put one follower from your supply on a city, road, monastery or field of the tile you just placed, but only if nobody (you included) already has a follower in that whole city, road or field.",
           "Score what you finished. Every city, road or monastery completed by your tile scores now, for whoever has the most followers in it, and those followers go back to their owners.",
         ] },
-        { p: "A tile that fits nowhere is put aside for good and you draw another. Undo takes back your tile or figure until you end the turn." },
+        { p: "A tile that fits nowhere is put aside for good and you draw another. Placed the tile in the wrong spot? Until you have chosen your figure (or no figure), Undo takes it back." },
       ],
     },
     {
@@ -171,6 +171,8 @@ export default {
       ["Short games", "A game may be set to use only some of the land tiles, picked at random (tutorials and quick games)."],
     ],
   },
+  // the guided first game: a short one, against one bot
+  tutorial: { options: { stack_size: 20 }, length: "20 tiles, about 10 turns each" },
   coach: {
     intro: "You play Carcassonne against a bot. Each turn the coach says what the choice is about and suggests a good move; "
       + "you may follow it or play your own.",

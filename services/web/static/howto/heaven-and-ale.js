@@ -122,13 +122,13 @@ export default {
           "When you stop on a space you may do its usual action, take its kegs and bales, and use the die, in that order; you must do at least one. A space with only kegs on it is now a legal stop.",
           "Each storage spot holds one piece. One extra rental spot costs 4 ducats a piece.",
           "Using the die moves your cart that many steps. Leaving the monastery you load kegs, one bale per keg to feed the horses. At the first two taverns you drop exactly one keg; at the third, all the rest.",
-          "Instead of a shed's storage tile sitting idle, enclosing a shed spot lets you use its tile: more storage, a keg and a bale, a stronger cart, a better tavern, or an extra cart move.",
+          "Your 7 storage tiles start on your shed spots. Enclosing a shed spot frees its tile: use the back as one more storage spot, or the front: a keg and a bale, a stronger cart (+2 or +3 on every die), a better tavern (7 or 8 points a keg), or an extra cart move (3 or 4 steps).",
         ] },
         { example: {
           title: "Worked example: kegs at the end",
           lines: [
             "Clara delivered 3 kegs to the first tavern (6 points each) and 2 to the second (4 each): 18 + 8 = 26.",
-            "She still has 3 kegs in storage: half a point each, 1½.",
+            "She still has 3 kegs in storage: half a point each, 1½. (Kegs still on the cart score what its spot on the road shows, often nothing.)",
           ],
           total: "Clara adds 27½ points to her score.",
         } },
@@ -154,6 +154,8 @@ export default {
       ["Which stored piece leaves first", "Regular spots first, the rental spot last."],
     ],
   },
+  // the guided first game: a short one, against one bot
+  tutorial: { options: { rounds: 2 }, length: "2 rounds" },
   coach: {
     intro: "You play Heaven & Ale against a bot, over a short game. Each decision the coach explains what you are choosing and suggests a good move.",
     decisions: {

@@ -124,6 +124,8 @@ export default {
       ["Start player", "Passes to the left every round."],
     ],
   },
+  // the guided first game: a short one, against one bot
+  tutorial: { options: { rounds: 3 }, length: "3 rounds" },
   coach: {
     intro: "You play a short game of Tiefenthal against a bot. At each decision the coach explains what is at stake and suggests a move.",
     decisions: {

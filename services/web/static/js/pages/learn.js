@@ -6,18 +6,6 @@ import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { HowToArticle, useGuide } from "../howto.js";
 
-// A tutorial is short: a whole game fits in one sitting.
-export const TUTORIAL_OPTIONS = {
-  carcassonne: { stack_size: 20 },
-  "heaven-and-ale": { rounds: 2 },
-  tiefenthal: { rounds: 3 },
-};
-const TUTORIAL_LENGTH = {
-  carcassonne: "20 tiles, about 10 turns each",
-  "heaven-and-ale": "2 rounds",
-  tiefenthal: "3 rounds",
-};
-
 function useTypes() {
   const [types, setTypes] = useState(null);
   useEffect(() => { get("/games/types").then(setTypes).catch(() => {}); }, []);
@@ -55,7 +43,7 @@ export function LearnPage({ game }) {
         auth.signIn(made.token, made.name, made.player_id);
       }
       const created = await post("/games", {
-        game, options: TUTORIAL_OPTIONS[game] || {}, tutorial: true, seats: [{ me: true }, { bot: "greedy" }],
+        game, options: guide.tutorial.options, tutorial: true, seats: [{ me: true }, { bot: "greedy" }],
       }, auth.token());
       location.hash = `#/game/${created.game_id}`;
     } catch (err) {
@@ -71,14 +59,14 @@ export function LearnPage({ game }) {
         <h2>Your first game, with a coach</h2>
         <p>${guide?.coach.intro}</p>
         <ol class="steps">
-          <li>A short game against a friendly bot: ${TUTORIAL_LENGTH[game] || "a short game"}. It is not rated.</li>
+          <li>A short game against a friendly bot: ${guide?.tutorial.length}. It is not rated.</li>
           <li>At each decision the coach beside the board says what you are choosing and suggests a good move.</li>
           <li>Follow it with one tap, or play your own move. The Help button opens the rules beside the board.</li>
         </ol>
         ${signedIn ? null : html`<label for="learn-name">Your name</label>
           <input id="learn-name" required maxlength="64" autocomplete="nickname" value=${name}
                  onInput=${(e) => setName(e.target.value)} />`}
-        <button type="submit" class="primary" disabled=${busy}>${busy ? "Setting up…" : "Start the tutorial"}</button>
+        <button type="submit" class="primary" disabled=${busy || !guide}>${busy ? "Setting up…" : "Start the tutorial"}</button>
         <${ErrorLine} error=${error} />
       </form>
       <section class="card">
