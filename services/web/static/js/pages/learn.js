@@ -108,7 +108,7 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
   const over = ["ended", "scored", "expired"].includes(live.status);
   return html`<section class="coach card" aria-labelledby="coach-h" data-coach-state=${command ? "advice" : myTurn ? "thinking" : "waiting"}>
     <h2 id="coach-h">Coach</h2>
-    ${over ? html`<p>Well played! The final scores are below. Ready for a real game?
+    ${over ? html`<p>Well played! The final scores are at the top of the page. Ready for a real game? ${" "}
         <a href=${`#/lobby?game=${game}`}>Start one</a>, or <a href=${`#/learn/${game}`}>play another tutorial</a>.</p>`
       : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
       : html`
