@@ -60,7 +60,7 @@ def test_each_how_to_play_page_has_its_sections_and_no_developer_text(new_page, 
     _no_sideways_scroll(page)
     _shot(page, f"howto-{game}", width)
     if game == "carcassonne":
-        page.evaluate("document.querySelector('.howto section[data-section=scoring] .howto-figure').scrollIntoView()")
+        page.evaluate("document.querySelector('.howto section[data-section=scoring]').scrollIntoView()")
         _shot(page, "howto-carcassonne-scoring", width)
 
 
