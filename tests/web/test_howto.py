@@ -145,6 +145,9 @@ def test_learn_to_play_starts_a_tutorial_whose_coach_suggests_a_legal_move(new_p
     assert page.locator(".game").get_attribute("data-my-turn") == "1"
     said = advice.inner_text()
     assert "Suggested:" in said and "{" not in said and "None" not in said and "undefined" not in said
+    if game != "heaven-and-ale":  # its first decision is a starting space picked in two steps: no single target
+        page.wait_for_selector(".board-module .coach-pick")  # the coach points at its move on the board
+        assert page.locator(".board-module .coach-pick").count() == 1 and "Marked in green" in advice.inner_text()
     coach_box = page.locator(".coach").bounding_box()
     assert coach_box is not None and coach_box["y"] < height  # the coach starts in view
     _shot(page, f"tutorial-{game}", width)

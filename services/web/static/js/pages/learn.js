@@ -77,6 +77,40 @@ export function LearnPage({ game }) {
     </div>`;
 }
 
+// Pointing at the suggested move on the board itself. Boards mark their targets in the DOM: an index into the
+// legal list they were given (data-cmd, Heaven & Ale and Tiefenthal), a tile to pick first (data-pick-tile), or
+// a square (data-x, data-y: Carcassonne's targets). A board redraws itself, so the mark is put back on every
+// change of the board's subtree.
+function pointAt(root, command, legal) {
+  for (const old of root.querySelectorAll(".coach-pick")) old.classList.remove("coach-pick");
+  if (!command) return false;
+  const same = JSON.stringify(command);
+  const index = legal.filter((c) => c.type !== "taproom.Undo").findIndex((c) => JSON.stringify(c) === same);
+  const found = (index >= 0 && root.querySelector(`[data-cmd="${index}"]`))
+    || (command.tile && root.querySelector(`[data-pick-tile="${CSS.escape(command.tile)}"]`))
+    || (Number.isInteger(command.x) && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
+  if (found) found.classList.add("coach-pick");
+  return Boolean(found);
+}
+
+function usePointer(command, legal) {
+  const [pointed, setPointed] = useState(false);
+  useEffect(() => {
+    // the board module may still be loading: watch the page, and find the board on every change
+    const page = document.getElementById("main") || document.body;
+    const board = () => page.querySelector(".board-module");
+    const mark = () => { const root = board(); setPointed(root ? pointAt(root, command, legal) : false); };
+    mark(); // a class is an attribute: marking is not itself observed
+    const watcher = new MutationObserver(mark);
+    watcher.observe(page, { childList: true, subtree: true });
+    return () => {
+      watcher.disconnect();
+      for (const old of board()?.querySelectorAll(".coach-pick") || []) old.classList.remove("coach-pick");
+    };
+  }, [command && JSON.stringify(command), legal]);
+  return pointed;
+}
+
 // On a phone the coach sits above the board: only the suggestion shows until the player asks why.
 const WIDE = () => window.matchMedia?.("(min-width: 760px)").matches ?? true;
 
@@ -100,9 +134,10 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
       .catch((err) => !gone && setError(errorText(err)));
     return () => { gone = true; };
   }, [gameId, token, version, myTurn]);
+  const command = hint && hint.version === version ? hint.command : null;
+  const pointed = usePointer(command, legal);
   if (!guide) return null;
   const coach = guide.coach;
-  const command = hint && hint.version === version ? hint.command : null;
   const type = command?.type || legal.find((c) => !c.type.startsWith("taproom."))?.type;
   const tip = coach.firstTurns[turns.current.size - 1];
   const over = ["ended", "scored", "expired"].includes(live.status);
@@ -113,7 +148,8 @@ export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, b
       : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
       : html`
         ${command ? html`<div class="coach-advice" data-command=${JSON.stringify(command)}>
-            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command, live.board)}</p>
+            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command, live.board)}
+              ${pointed ? html`${" "}<span class="coach-marked">Marked in green on the board.</span>` : null}</p>
             <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}>Play this move</button>
           </div>` : html`<p class="muted">The coach is looking at your position…</p>`}
         <details class="coach-more" open=${WIDE()}>
