@@ -14,8 +14,7 @@ from typing import Any
 
 from domain.core import Command, RuleError
 from domain.core.lifecycle import GameRecord
-
-from ..bots import choose
+from services.application.bots import choose
 
 
 class NotATutorial(RuleError):

@@ -5,6 +5,7 @@ import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { HowToArticle, useGuide } from "../howto.js";
+import { boardCommands } from "../social.js";
 
 function useTypes() {
   const [types, setTypes] = useState(null);
@@ -85,7 +86,7 @@ function pointAt(root, command, legal) {
   for (const old of root.querySelectorAll(".coach-pick")) old.classList.remove("coach-pick");
   if (!command) return false;
   const same = JSON.stringify(command);
-  const index = legal.filter((c) => c.type !== "taproom.Undo").findIndex((c) => JSON.stringify(c) === same);
+  const index = boardCommands(legal).findIndex((c) => JSON.stringify(c) === same); // what the board was given
   const found = (index >= 0 && root.querySelector(`[data-cmd="${index}"]`))
     || (command.tile && root.querySelector(`[data-pick-tile="${CSS.escape(command.tile)}"]`))
     || (Number.isInteger(command.x) && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
