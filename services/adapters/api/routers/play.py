@@ -14,6 +14,7 @@ its seat is still to act, so a client needs about one request per move.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials
 
-from domain.core import Command, get_game
+from domain.core import Command, RuleError, get_game
 from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
 from projections import read_models
 from services.adapters.api import admission
@@ -34,8 +35,8 @@ from services.adapters.api.bounds import MAX_INT
 from services.adapters.api.deps import BEARER, Context, get_context, resolve_seat
 from services.adapters.api.errors import ApiError, error_responses, queued_response
 from services.adapters.api.principals import Principal
-from services.adapters.api.schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
-from services.application import games
+from services.adapters.api.schemas import CommandAccepted, CommandQueued, GameView, LegalCommands, SuggestedMove
+from services.application import coach, games
 from services.application.clocks.turns import TurnClocks
 from services.application.clocks.vacation import Vacations
 from services.application.commands import actor_of
@@ -93,6 +94,25 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
     return await legal_answer(ctx, call_of(request), game_id, seat)
 
 
+@router.get("/games/{game_id}/hint", response_model=SuggestedMove,
+            responses=error_responses(401, 403, 404, 422, 429))
+async def suggested_move(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
+                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                         ctx: Context = Depends(get_context)) -> Any:
+    """A tutorial game's coach: a good move for the caller's own seat, chosen by the search bot from that seat's
+    view among its legal commands (``command`` null while the seat is not to act). Any other game answers 403
+    ``not_a_tutorial``."""
+    admitted = await admit(ctx, call_of(request), game_id)
+    principal = admitted.principal()
+    record, version = admitted.record()
+    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    assert chosen is not None
+    asked = coach.question(record, version, chosen)  # read now: the cached record moves on with the log
+    command = await asyncio.to_thread(coach.suggest, asked, ctx.root.settings.bot_think_seconds)
+    body = command.model_dump(mode="json", exclude={"seat"}) if command is not None else None
+    return _json({"version": version, "seat": chosen, "command": body})
+
+
 async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:
     """The answer to a move. A token and a game this process knows take one round trip: the command is checked
     on the cached principal and record, then admitted, claimed, queued and waited for in one step whose gate
@@ -112,7 +132,21 @@ async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | Non
             except Gated as exc:
                 admission.gated(exc, ready.rates)  # 429 when a rate is spent; else the token or game changed
     admitted = await admit(ctx, call, game_id)
-    return await _submit(ctx, game_id, _move(admitted.principal, admitted.record, game_id, seat, body))
+    try:
+        move = _move(admitted.principal, admitted.record, game_id, seat, body)
+    except MalformedCommand as malformed:  # the id it came under is used by the refusal (README: command ids)
+        raise await games.refuse_malformed_async(ctx.loop_parts().bus, game_id, malformed.seat, malformed.command_id,
+                                                 malformed.body, malformed.expected, malformed.error) from None
+    return await _submit(ctx, game_id, move)
+
+
+class MalformedCommand(Exception):
+    """A request's body names no command of the game (``error``: why), sent for ``seat`` under ``command_id``."""
+
+    def __init__(self, error: RuleError, seat: int, command_id: str | None, body: dict[str, Any],
+                 expected: Any) -> None:
+        super().__init__(error.message)
+        self.error, self.seat, self.command_id, self.body, self.expected = error, seat, command_id, body, expected
 
 
 @dataclass(frozen=True)
@@ -149,9 +183,12 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise ApiError("invalid_request", "expected_version must be an integer")
-    games.check_player_command_type(str(data.get("type", "")))
     data["seat"] = chosen
-    command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
+    try:  # refuse malformed commands before queueing
+        games.check_player_command_type(str(data.get("type", "")))
+        command = parse_command(get_game(record.game_type), data)
+    except RuleError as exc:
+        raise MalformedCommand(exc, chosen, command_id, data, expected) from None
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
 
