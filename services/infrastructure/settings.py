@@ -37,6 +37,14 @@ class ClockSettings(_Section):
     another seat moved first is sent again at the new version. 0: do not wait (the watchdog recovers)."""
     system_command_attempts: int = 5
     """Sends of one deadline's or autopilot turn's command at most (each after a ``stale_version`` refusal)."""
+    abandoned_after_seconds: int = 14 * 86400
+    """An untimed game's seat to act this long without moving is marked absent: the other players may vote to
+    end the game (the seat last) or to give the seat to a bot."""
+    abandoned_warning_seconds: int = 3 * 86400
+    """The absent player is told this long before the vote opens (with a link back to the game)."""
+    idle_end_after_seconds: int = 60 * 86400
+    """An untimed game whose seat to act has not moved for this long ends by itself (that seat last), is scored
+    and archived."""
     notifications_kept: int = 50
     public_url: str = ""
     """Where clients reach the service (``https://taproom.example``): the start of links in messages

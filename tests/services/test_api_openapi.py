@@ -11,6 +11,7 @@ from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate as validate_spec
 
 from domain.catalog import load_games
+from tests.services.helpers import game_moves
 
 from .test_api import bearer, wait_for
 
@@ -90,6 +91,17 @@ def test_the_schema_is_valid_and_documents_every_route(api):
     assert "Coordinates" in description
 
 
+def test_leaving_a_game_is_documented_with_its_codes(api):
+    spec = api.get("/openapi.json").json()
+    commands = spec["paths"]["/games/{game_id}/commands"]["post"]
+    assert "taproom.Resign" in commands["description"] and "already_resigned" in commands["description"]
+    assert "`already_resigned`" in commands["responses"]["409"]["description"]
+    assert "`game_not_active`" in commands["responses"]["409"]["description"]
+    assert "taproom.Resign" in spec["paths"]["/games/{game_id}/legal"]["get"]["description"]
+    seat = spec["components"]["schemas"]["SeatInfo"]["properties"]
+    assert {"left", "left_order", "absent", "vote_choices"} <= set(seat)
+
+
 def test_docs_and_redoc_work_offline(api):
     for page in ("/docs", "/redoc"):
         html = api.get(page)
@@ -130,14 +142,14 @@ def test_every_route_answers_as_its_schema_says(api):
             break
         for _seat, token in players.items():
             legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
-            if legal["commands"]:
+            if game_moves(legal):
                 answer = c.post(f"/games/{gid}/commands", headers=bearer(token),
-                                json={**legal["commands"][0], "command_id": f"m{moved}"})
+                                json={**game_moves(legal)[0], "command_id": f"m{moved}"})
                 moved += answer.status_code == 200
                 if moved == 1:
                     c.get(f"/games/{gid}/commands/m0", headers=bearer(token))
                     c.post(f"/games/{gid}/commands", headers=bearer(token),
-                           json={**legal["commands"][0], "command_id": "m0", "amount": 3})  # 409 reused
+                           json={**game_moves(legal)[0], "command_id": "m0", "amount": 3})  # 409 reused
                     c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Add", "amount": 9})
                     c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Nope"})
                     c.post(f"/games/{gid}/commands", headers=bearer(token),

@@ -38,6 +38,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "stale_version": 409,
     "command_id_reused": 409,
     "game_not_active": 409,
+    "already_resigned": 409,
     "game_archived": 409,
     "seat_taken": 409,
     "no_open_seat": 409,

@@ -135,7 +135,7 @@ def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_un
     message = inbox.messages[0]
     text = message.get_content()  # type: ignore[attr-defined]
     assert message["Subject"] == "Taproom: your turn" and message["From"] == "Taproom <turns@taproom.test>"
-    assert f"{PUBLIC_URL}/games/{gid}" in text
+    assert f"{PUBLIC_URL}/#/game/{gid}" in text
     assert token not in message.as_string()  # never the player's credential
     unsubscribe = message["List-Unsubscribe"].strip("<>")
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and unsubscribe in text
@@ -212,8 +212,8 @@ def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: Te
     assert len(inbox.messages) == 1 and inbox.messages[0]["Subject"] == "Taproom: your daily digest (2)"
     text = inbox.texts()[0]
     # not a bare "g3": the random unsubscribe token can hold those two letters (a 1-in-100 flake seen in CI)
-    assert f"{PUBLIC_URL}/games/g1" in text and f"{PUBLIC_URL}/games/g2" in text
-    assert f"{PUBLIC_URL}/games/g3" not in text and "game g3" not in text.lower()
+    assert f"{PUBLIC_URL}/#/game/g1" in text and f"{PUBLIC_URL}/#/game/g2" in text
+    assert f"{PUBLIC_URL}/#/game/g3" not in text and "game g3" not in text.lower()
     assert inbox.messages[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     table.tick(DAY)
     assert len(inbox.messages) == 1  # sent items left the digest
@@ -280,7 +280,7 @@ def test_your_turn_push_decrypts_to_what_the_page_shows(table: Table, http: Test
     assert claims["aud"] == f"http://127.0.0.1:{receiver.server_address[1]}" and claims["sub"] == "mailto:ops@taproom.test"
     plain = http_ece.decrypt(body, private_key=key, auth_secret=secret, version="aes128gcm")
     assert json.loads(plain) == {"kind": "your_turn", "title": "Your turn", "game_id": gid,
-                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/games/{gid}"}
+                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/#/game/{gid}"}
     assert token.encode() not in plain
 
     receiver.statuses.append(410)  # the browser dropped it: the subscription goes

@@ -6,6 +6,7 @@ import time
 
 import orjson
 
+from tests.services.helpers import game_moves
 from tests.services.test_api import bearer, settled, wait_for
 from tests.services.test_identity import register
 
@@ -89,7 +90,7 @@ def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> Non
     deadline = time.monotonic() + 20
     while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
         for who in (ann, bob):
-            legal = api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]
+            legal = game_moves(api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json())
             if legal:
                 api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
         time.sleep(0.01)
@@ -126,7 +127,7 @@ def play_to_the_score(api, gid: str, *players: dict) -> None:
     deadline = time.monotonic() + 20
     while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
         for who in players:
-            if api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]:
+            if game_moves(api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()):
                 api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
         time.sleep(0.01)
     wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")

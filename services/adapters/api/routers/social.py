@@ -171,7 +171,9 @@ class ProfileGame(BaseModel):
     ts: float
     seat: int
     place: int
-    seats: list[dict[str, Any]]
+    left: Literal["resigned", "abandoned", "idle"] | None = Field(
+        default=None, description="you left this game (resigned, or abandoned it): placed last, rated as such")
+    seats: list[dict[str, Any]] = Field(description="each seat's `name` and `place`, and `left` for one that left")
     rating: float | None = Field(description="your rating in that game type after this game (null: not rated)")
     replay: str = Field(description="where the web client replays it")
 
