@@ -104,8 +104,8 @@ export function ActionBar({ state, fallbackPrompt, legal, busy, undo, confirmOn,
   const { content, staged, confirm, withdraw } = state;
   const takeBack = legal.find((c) => c.type === UNDO);
   const actions = staged ? [] : content?.actions || [];
-  const prompt = staged ? content?.stagedPrompt || "Your move is ready: confirm to send it, or undo it."
-    : content?.prompt || fallbackPrompt;
+  const ready = `${content?.stagedPrompt || "Your move is ready"}: confirm to send it, or undo it.`;
+  const prompt = staged ? ready : content?.prompt || fallbackPrompt;
   return html`<div class="action-bar" role="region" aria-label="Your move" data-testid="action-bar"
       data-staged=${staged ? "1" : undefined}>
     <div class="bar-main">
