@@ -1,4 +1,5 @@
-// The Carcassonne board's stylesheet, injected once (the board module has no stylesheet of its own).
+// The Carcassonne board's stylesheet, adopted once (the board module has no stylesheet file of its own).
+import { adoptStyle } from "./style.js";
 
 const CSS = `
 .carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }
@@ -61,10 +62,5 @@ const CSS = `
 `;
 
 export function injectStyle() {
-  if (document.getElementById("carc-style")) return;
-  const style = document.createElement("style");
-  style.id = "carc-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("carc-style", CSS);
 }
-

@@ -63,7 +63,8 @@ export function useActionBar({ post, confirmOn, version }) {
     s.reject(new ApiError(0, CANCELLED, "The move was taken back before it was sent."));
   }, []);
   const send = useCallback((command) => {
-    if (!confirmOn || command.type === UNDO) return post(command);
+    // the frame's own commands (Undo, Resign, votes) are not moves: Resign and votes ask in their own words
+    if (!confirmOn || command.type.startsWith("taproom.")) return post(command);
     withdraw(); // one staged move at a time: a new choice replaces the last
     return new Promise((resolve, reject) => {
       const s = { command, resolve, reject };

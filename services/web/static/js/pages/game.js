@@ -4,12 +4,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { html } from "../html.js";
 import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
 import { follow } from "../stream.js";
-import { describe, seatName } from "../words.js";
+import { describe, seatName, seatNews } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
-import { ChatPanel, RematchButton, UNDO } from "../social.js";
+import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 
 const FINISHED = ["ended", "scored", "expired"];
@@ -203,7 +203,7 @@ export function GamePage({ gameId, params }) {
   }, [step]);
 
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
-  const myTurn = at === null && legal.length > 0;
+  const myTurn = at === null && boardCommands(legal).length > 0;
   useEffect(() => {
     setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
@@ -236,7 +236,7 @@ export function GamePage({ gameId, params }) {
   const submit = actionBar.send;
   // the board's legal list keeps its identity between renders: a board that fills the bar on update would
   // otherwise be updated again by the bar's own re-render, without end
-  const boardLegal = useMemo(() => legal.filter((c) => c.type !== UNDO), [legal]);
+  const boardLegal = useMemo(() => boardCommands(legal), [legal]);
 
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
@@ -268,6 +268,8 @@ export function GamePage({ gameId, params }) {
         ${statusLine(live, seat, myTurn, seats)}
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
+      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} seat=${seat} />
+        <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
     </div>
@@ -297,7 +299,10 @@ export function GamePage({ gameId, params }) {
 
 function statusLine(live, seat, myTurn, seats) {
   if (live.status === "open") return "Waiting for players to join.";
-  if (FINISHED.includes(live.status)) return live.status === "scored" ? "The game is over." : `The game has ${live.status}.`;
+  if (FINISHED.includes(live.status)) {
+    const news = seatNews(live.seats);
+    return live.status === "scored" ? `The game is over${news ? `: ${news}` : ""}.` : `The game has ${live.status}.`;
+  }
   if (myTurn) return "Your turn.";
   const acting = (live.to_act || []).map((s) => (s === seat ? "you" : seatName(seats, s)));
   return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Thinking…";
@@ -342,6 +347,8 @@ function Seats({ live, seat, clock }) {
         ${s.open ? html`<span class="badge">open</span>` : null}
         ${s.invited ? html`<span class="badge">invited: ${s.invited.name || s.invited.handle}</span>` : null}
         ${s.away ? html`<span class="badge">autopilot</span>` : null}
+        ${s.left ? html`<span class="badge left">${s.left === "resigned" ? "resigned" : "left"}</span>` : null}
+        ${s.absent ? html`<span class="badge">away</span>` : null}
         ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
