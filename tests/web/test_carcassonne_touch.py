@@ -62,7 +62,8 @@ class Game:
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         with self.server.api(self.tokens[seat]) as client:
-            return [c for c in client.get(f"/games/{self.id}/legal").json()["commands"] if c["type"] != "taproom.Undo"]
+            commands = client.get(f"/games/{self.id}/legal").json()["commands"]
+        return [c for c in commands if not c["type"].startswith("taproom.")]  # the game's own, not Resign
 
     def view(self, seat: int) -> dict[str, Any]:
         with self.server.api(self.tokens[seat]) as client:

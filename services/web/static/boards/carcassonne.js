@@ -466,7 +466,8 @@ export function mount(root, ctx) {
   function stagedText(c) {
     if (c.type === "PlaceTile") return `${capital(t("the tile goes"))} ${placeWords(c.x, c.y)}`;
     if (c.type === "PlaceFigure") {
-      const kind = featureKind(view.last_placed.x, view.last_placed.y, c.feature) || kindOfFeature(c.feature);
+      const last = view.last_placed; // gone once the move is in and the next tile drawn
+      const kind = (last && featureKind(last.x, last.y, c.feature)) || kindOfFeature(c.feature);
       return `${t("Your")} ${c.figure === "follower" ? ROLE[kind] || t("follower") : t(c.figure)} ${t("goes on the")} ${t(kind)}`;
     }
     if (c.type === "Pass") return t("No figure this turn");
