@@ -42,17 +42,15 @@ def _completed(trial: CarcassonneState, placement: int) -> list[dict[str, Any]]:
 
 
 def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int) -> bool:
-    """A cheap test that never misses: a road of the tile closes (worked out exactly from its neighbours' roots),
-    a city of the tile meets a placed tile on each of its edges (an edge facing an empty cell leaves it open),
-    the tile's own monastery or garden gets its eighth neighbour, or one around it with a figure does."""
+    """A cheap test that never misses: a road or city of the tile meets a placed tile on each of its edges and
+    takes the last open ends of every feature it meets, or the tile's own monastery or garden gets its eighth
+    neighbour, or one around it with a figure does."""
     board = state.board
     for f in rt.features:
-        facing = [board.get((x + STEP[e][0], y + STEP[e][1])) for e in f.edges]
-        if None in facing:
+        if f.kind not in (CITY, ROAD):
             continue
-        if f.kind == ROAD and _road_closes(state, f.edges, facing):
-            return True
-        if f.kind == CITY:
+        facing = [board.get((x + STEP[e][0], y + STEP[e][1])) for e in f.edges]
+        if None not in facing and _closes_all_it_meets(state, f.kind, f.edges, facing):
             return True
     around = list(neighbours8(state, x, y))
     if len(around) == 8 and any(f.kind >= MONASTERY for f in rt.features):
@@ -66,18 +64,24 @@ def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int) -> bool:
     return False
 
 
-def _road_closes(state: CarcassonneState, edges: tuple[int, ...], facing: list[int | None]) -> bool:
-    """Whether a road of the new tile whose every edge meets a placed tile closes: each connection takes one open
-    end of the road it meets (the same road met twice, twice), and the new piece has no other end."""
+def _closes_all_it_meets(state: CarcassonneState, kind: int, edges: tuple[int, ...], facing: list[int | None]) -> bool:
+    """Whether every road or city a feature of the new tile meets (each edge facing a placed tile) loses its last
+    open ends to it: each connection takes one open end of each segment across the edge, as
+    :func:`board.place_tile` counts them. Without that the merged feature stays open (its parts' open ends only
+    add up), so this is necessary for closing; for a road it is also enough."""
     taken: dict[int, int] = {}
     for e, j in zip(edges, facing, strict=True):
         assert j is not None
-        b = rotated_at(state, j).road_at[(e + 2) % 4]
-        if b < 0:
+        other = rotated_at(state, j)
+        o = (e + 2) % 4
+        theirs = other.cities_at[o] if kind == CITY else (other.road_at[o],) if other.road_at[o] >= 0 else ()
+        if not theirs:
             return False
-        r = state.root[state.tile_base[j] + b]
-        taken[r] = taken.get(r, 0) + 1
-    return sum(state.open[r] - n for r, n in taken.items()) == 0
+        base = state.tile_base[j]
+        for b in theirs:
+            r = state.root[base + b]
+            taken[r] = taken.get(r, 0) + 1
+    return all(state.open[r] == n for r, n in taken.items())
 
 
 def _entry(trial: CarcassonneState, root: int) -> dict[str, Any]:

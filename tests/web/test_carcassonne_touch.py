@@ -62,7 +62,8 @@ class Game:
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         with self.server.api(self.tokens[seat]) as client:
-            return [c for c in client.get(f"/games/{self.id}/legal").json()["commands"] if c["type"] != "taproom.Undo"]
+            commands = client.get(f"/games/{self.id}/legal").json()["commands"]
+        return [c for c in commands if not c["type"].startswith("taproom.")]  # the game's own, not Resign
 
     def view(self, seat: int) -> dict[str, Any]:
         with self.server.api(self.tokens[seat]) as client:
@@ -200,6 +201,7 @@ def test_with_confirmation_on_a_move_waits_for_confirm_and_can_be_taken_back(dev
     tap(page, page.locator(".carc-hotspot").first, touch)
     expect(page.locator(".carc-hotspot.staged")).to_have_count(1)
     expect(bar).to_have_attribute("data-staged", "1")
+    expect(page.locator("[data-testid=bar-prompt]")).to_contain_text("goes on the")  # the bar names the move
     # the switch in the bar turns confirmation off (and withdraws what waited: nothing is sent behind the back)
     page.locator("[data-testid=confirm-moves]").uncheck()
     expect(bar).not_to_have_attribute("data-staged", "1")

@@ -45,3 +45,37 @@ def test_only_the_seat_placing_gets_completions() -> None:
     assert "completions" not in GAME.view(t.state, None)
     t.place(0, 1, 2)  # the figure step: nothing to place, nothing previewed
     assert "completions" not in GAME.view(t.state, 0)
+
+
+def test_the_quick_filter_misses_no_completion_over_seeded_games() -> None:
+    """``completions`` tries on a copy only the placements a cheap test lets through: over whole random games it
+    finds exactly what trying every placement finds."""
+    import random
+
+    from domain.carcassonne import previews
+    from domain.carcassonne.board import place_tile, placements
+    from domain.core.rng import rng_for, seed_from_text
+
+    def every_placement(state):  # the same, without the filter
+        out = []
+        for x, y, rotation in placements(state, state.current_tile):
+            trial = state.copy()
+            done = previews._completed(trial, place_tile(trial, x, y, state.current_tile, rotation))
+            if done:
+                out.append({"x": x, "y": y, "rotation": rotation, "completes": done})
+        return out
+
+    found = 0
+    for seed in ("filter-a", "filter-b"):
+        rng = rng_for(seed_from_text(seed), 0)
+        chooser = random.Random(seed)
+        state = GAME.fold(None, GAME.setup(GAME.parse_options({"hills_and_sheep": True, "abbot": True, "stack_size": 30}), 2, rng))
+        while not GAME.is_over(state):
+            if state.phase == "place":
+                assert previews.completions(state) == every_placement(state)
+                found += len(every_placement(state))
+            seat = GAME.to_act(state)[0]
+            command = chooser.choice(GAME.legal_commands(state, seat))
+            for event in GAME.decide(state, command, rng):
+                state = GAME.evolve(state, event)
+    assert found > 10  # the games did complete things

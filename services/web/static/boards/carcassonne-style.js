@@ -1,4 +1,5 @@
-// The Carcassonne board's stylesheet, injected once (the board module has no stylesheet of its own).
+// The Carcassonne board's stylesheet, adopted once (the board module has no stylesheet file of its own).
+import { adoptStyle } from "./style.js";
 
 import { adoptStyle } from "./style.js";
 

@@ -462,6 +462,20 @@ export function mount(root, ctx) {
     return hit ? hit.completes : null;
   }
 
+  // The move waiting for Confirm (move confirmation on), in words.
+  function stagedText(c) {
+    if (c.type === "PlaceTile") return `${capital(t("the tile goes"))} ${placeWords(c.x, c.y)}`;
+    if (c.type === "PlaceFigure") {
+      const last = view.last_placed; // gone once the move is in and the next tile drawn
+      const kind = (last && featureKind(last.x, last.y, c.feature)) || kindOfFeature(c.feature);
+      return `${t("Your")} ${c.figure === "follower" ? ROLE[kind] || t("follower") : t(c.figure)} ${t("goes on the")} ${t(kind)}`;
+    }
+    if (c.type === "Pass") return t("No figure this turn");
+    if (c.type === "RecallAbbot") return t("Your abbot comes home");
+    if (c.type === "TendFlock") return c.action === "gather" ? t("Gather the flock") : t("Grow the flock");
+    return "";
+  }
+
   // The bar's prompt: what to do now, and what the highlighted choices do.
   function promptText() {
     const mine = mySeat !== null && view.turn === mySeat && !state.readOnly && legal().length;
@@ -557,7 +571,8 @@ export function mount(root, ctx) {
       turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, drawnTileFace(84), info));
     }
     if (ctx.bar) {
-      ctx.bar.set({ prompt: promptText(), preview: drawing ? drawnTileFace(56) : null, actions });
+      ctx.bar.set({ prompt: promptText(), stagedPrompt: staging ? stagedText(staging) : null,
+        preview: drawing ? drawnTileFace(56) : null, actions });
     } else if (actions.length) {
       turnCard.append(h("div", { class: "carc-actions" }, actions.map(actionButton)),
         h("div", { class: "carc-counts" }, promptText()));

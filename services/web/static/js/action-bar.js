@@ -63,7 +63,8 @@ export function useActionBar({ post, confirmOn, version }) {
     s.reject(new ApiError(0, CANCELLED, "The move was taken back before it was sent."));
   }, []);
   const send = useCallback((command) => {
-    if (!confirmOn || command.type === UNDO) return post(command);
+    // the frame's own commands (Undo, Resign, votes) are not moves: Resign and votes ask in their own words
+    if (!confirmOn || command.type.startsWith("taproom.")) return post(command);
     withdraw(); // one staged move at a time: a new choice replaces the last
     return new Promise((resolve, reject) => {
       const s = { command, resolve, reject };
@@ -104,8 +105,8 @@ export function ActionBar({ state, fallbackPrompt, legal, busy, undo, confirmOn,
   const { content, staged, confirm, withdraw } = state;
   const takeBack = legal.find((c) => c.type === UNDO);
   const actions = staged ? [] : content?.actions || [];
-  const prompt = staged ? content?.stagedPrompt || "Your move is ready: confirm to send it, or undo it."
-    : content?.prompt || fallbackPrompt;
+  const ready = `${content?.stagedPrompt || "Your move is ready"}: confirm to send it, or undo it.`;
+  const prompt = staged ? ready : content?.prompt || fallbackPrompt;
   return html`<div class="action-bar" role="region" aria-label="Your move" data-testid="action-bar"
       data-staged=${staged ? "1" : undefined}>
     <div class="bar-main">
