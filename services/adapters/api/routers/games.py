@@ -46,7 +46,6 @@ from services.adapters.api.schemas import (
 )
 from services.application import games
 from services.application.results import Queued, Rejected
-from services.infrastructure.aggregates import Repository
 from services.infrastructure.eventstore import Envelope
 
 router = APIRouter(tags=["games"])
@@ -168,7 +167,7 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
         return {"game_id": game_id, "game": meta["game"], "options": meta["options"], "version": 0, "status": "new",
                 "seats": [], "to_act": [], "seed_commitment": meta["seed_commitment"], "updated": 0.0,
                 "pace": meta.get("pace"), "seat": chosen, "board": None}
-    past = Repository(ctx.store, cache_size=1).at(game_id, version)
+    past = ctx.root.records(cache_size=1).at(game_id, version)
     assert past.record is not None
     return view(past.record, chosen, past.ts)
 
