@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
@@ -176,7 +177,9 @@ function NewGameForm({ types, initial }) {
   return html`<form class="card new-game" onSubmit=${create} aria-describedby="new-h">
     <div class="field"><label for="ng-game">Game</label>
       <select id="ng-game" value=${gameId} onChange=${(e) => pickGame(e.target.value)}>
-        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select></div>
+        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select>
+      ${hasGuide(gameId) ? html`<small class="howto-links">New to it? <a href=${`#/rules/${gameId}`}>How to play</a> ·
+        <a href=${`#/learn/${gameId}`}>Learn to play with a coach</a></small>` : null}</div>
     <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
       ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
         <label for=${`seat-${i}`}>Seat ${i + 1}</label>
