@@ -2,7 +2,10 @@
 // controls, history slider, live stream, end-of-game sheet and fairness panel.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
+import { ApiError, auth, errorText, gameTypes, get, post, submitCommand } from "../api.js";
+import { isTransient, retryDelay } from "../errors.js";
+import { refreshWaiting, useOnline } from "../waiting.js";
+import { NameField, ensurePlayer } from "../identity.js";
 import { follow } from "../stream.js";
 import { describe, seatName } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
@@ -30,7 +33,9 @@ export function GamePage({ gameId, params }) {
   const [verdict, setVerdict] = useState(null);
   const [connection, setConnection] = useState("connecting");
   const [error, setError] = useState(null);
+  const [missing, setMissing] = useState(false); // the server has no game of this id: say so, stop asking
   const [busy, setBusy] = useState(false);
+  const online = useOnline();
   const [types, setTypes] = useState(null);
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
   const [chatIn, setChatIn] = useState([]); // chat messages that came on the stream
@@ -39,6 +44,7 @@ export function GamePage({ gameId, params }) {
   const verdictFor = useRef(null);
   const drawnVersion = useRef(0);
   const clockTries = useRef(0);
+  const failures = useRef(0); // refreshes failed in a row: the next try waits longer
   const applied = useRef({ gameId: null, version: -1 }); // the newest version a refresh has shown
   useLayoutEffect(() => { // with the board's own update (a layout effect too): what it drew in this commit
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
@@ -60,7 +66,7 @@ export function GamePage({ gameId, params }) {
           }
         } catch (err) {
           // a player who holds no seat here watches like a spectator
-          if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized"].includes(err.code)) throw err;
+          if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized", "signed_out"].includes(err.code)) throw err;
         }
       }
       if (!view) view = await get(`/games/${gameId}`);
@@ -73,6 +79,7 @@ export function GamePage({ gameId, params }) {
       setLive(view);
       setLegal(commands);
       setError(null);
+      failures.current = 0;
       if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
       if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
         verdictFor.current = view.status; // once per status: the scored game's verdict does not change
@@ -82,11 +89,18 @@ export function GamePage({ gameId, params }) {
           get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
         }
       }
+      return true;
     } catch (err) {
-      setError(errorText(err));
-      // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
       clearTimeout(refreshTimer.current);
-      refreshTimer.current = setTimeout(() => refreshRef.current(), 2000);
+      if (err.status === 404 && applied.current.gameId !== gameId) {
+        setMissing(true); // an unknown game stays unknown: no retry loop
+        return false;
+      }
+      // a page left open over days must heal by itself: try again, waiting longer each time, and say so
+      const wait = isTransient(err) ? retryDelay(failures.current++) : null;
+      setError(wait ? `${errorText(err)} Trying again in ${Math.round(wait / 1000)} s.` : errorText(err));
+      if (wait) refreshTimer.current = setTimeout(() => refreshRef.current(), wait);
+      return true;
     }
   }, [gameId, token]);
   const refreshRef = useRef(refresh);
@@ -107,7 +121,7 @@ export function GamePage({ gameId, params }) {
     let stream = null;
     let stopped = false;
     (async () => {
-      await refresh();
+      if (!(await refresh()) || stopped) return;
       let history;
       try {
         history = await get(`/games/${gameId}/events?after=0&limit=5000`, token);
@@ -144,7 +158,7 @@ export function GamePage({ gameId, params }) {
   }, [gameId, token, refresh]);
 
   useEffect(() => {
-    get("/games/types").then(setTypes).catch(() => {});
+    gameTypes().then(setTypes).catch(() => {});
   }, []);
 
   // The game's board module, or the generic board when none is registered.
@@ -207,6 +221,7 @@ export function GamePage({ gameId, params }) {
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
       new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
     }
+    if (myTurn !== wasMyTurn.current) refreshWaiting(); // the nav's count of games waiting changes with it
     wasMyTurn.current = myTurn;
   }, [myTurn, live, gameId, types]);
 
@@ -216,15 +231,17 @@ export function GamePage({ gameId, params }) {
     try {
       const result = await submitCommand(gameId, command, token);
       await refresh();
-      return result;
+      // a board prints a refusal's message: in words, never the API's
+      return result?.status === "rejected" ? { ...result, message: errorText(result) } : result;
     } catch (err) {
       setError(errorText(err));
-      throw err;
+      throw inWords(err);
     } finally {
       setBusy(false);
     }
   }
 
+  if (missing) return html`<${UnknownGame} gameId=${gameId} />`;
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
   }
@@ -244,7 +261,7 @@ export function GamePage({ gameId, params }) {
     api: {
       submit,
       description: () => get(`/games/types/${live.game}/description`).catch((err) =>
-        err.status === 404 ? null : Promise.reject(err)),
+        err.status === 404 ? null : Promise.reject(inWords(err))),
     },
   };
   return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
@@ -253,7 +270,7 @@ export function GamePage({ gameId, params }) {
       <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
       <p class="status" aria-live="polite">
         ${statusLine(live, seat, myTurn, seats)}
-        <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
+        <${Connection} state=${connection} online=${online} />
       </p>
       ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
@@ -271,7 +288,7 @@ export function GamePage({ gameId, params }) {
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
-                      connection=${connection} />
+                      connection=${online ? connection : "offline"} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
@@ -279,6 +296,29 @@ export function GamePage({ gameId, params }) {
     <${FairnessPanel} meta=${live} verdict=${verdict} />
   </div>`;
 }
+
+// What the page knows of its link to the server: the stream's state, overruled by the browser going offline
+// (an EventSource may sit in "open" for a while after the network went away).
+function Connection({ state, online }) {
+  if (!online) return html`<span class="conn offline" data-conn="offline">○ offline: moves wait until you are back</span>`;
+  if (state === "ended") return null;
+  const words = { live: "● live", connecting: "○ connecting…", reconnecting: "○ reconnecting…" };
+  return html`<span class=${`conn ${state}`} data-conn=${state}>${words[state] || `○ ${state}`}</span>`;
+}
+
+function UnknownGame({ gameId }) {
+  useEffect(() => setTitle("Game not found"), []);
+  return html`<section class="card not-found" aria-labelledby="nf-h">
+    <h1 id="nf-h">No game here</h1>
+    <p>There is no game <strong>${gameId}</strong> on this server. The link may be mistyped or cut short, or the
+      game was removed.</p>
+    <p class="actions"><a class="button primary" href="#/lobby">Go to the lobby</a>
+      ${auth.token() ? html`<a class="button" href="#/inbox">Your games</a>` : html`<a class="button" href="#/">Start page</a>`}</p>
+  </section>`;
+}
+
+// The error a board receives: its code kept (a board may act on it), its message the words a player reads.
+const inWords = (err) => new ApiError(err?.status ?? 0, err?.code ?? null, errorText(err));
 
 function statusLine(live, seat, myTurn, seats) {
   if (live.status === "open") return "Waiting for players to join.";
@@ -299,13 +339,19 @@ function ModuleBoard({ module, ctx, state }) {
   // targets those of the move just sent, and a click there went to a board about to change under it.)
   useLayoutEffect(() => {
     // the module keeps this ctx; its api calls always reach the page's current functions
-    const stable = { ...ctx, api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() } };
+    const stable = {
+      ...ctx,
+      // a seat taken or renamed after the mount reaches the board: it reads these when it draws
+      get seatInfo() { return ctxRef.current.seatInfo; },
+      api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() },
+    };
     instance.current = module.mount(root.current, stable);
     return () => instance.current?.destroy();
   }, [module]);
+  const seatKey = JSON.stringify(ctx.seatInfo);
   useLayoutEffect(() => {
     instance.current?.update(state);
-  }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view]);
+  }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view, seatKey]);
   return html`<div class="board-module" ref=${root}></div>`;
 }
 
@@ -372,22 +418,25 @@ function MoveLog({ events, seats, board, upTo }) {
 
 function JoinBar({ gameId, live, onJoined }) {
   const [error, setError] = useState(null);
+  const [name, setName] = useState(""); // a visitor picks a name here and joins in the same step
   const open = live.seats.filter((s) => s.open).length;
-  async function join() {
+  async function join(event) {
+    event?.preventDefault();
     try {
-      await post(`/games/${gameId}/join`, {}, auth.token());
+      const token = await ensurePlayer(name);
+      await post(`/games/${gameId}/join`, {}, token);
       location.reload(); // the page now acts as this seat: start over with its token, view and stream
     } catch (err) {
       setError(errorText(err));
       onJoined();
     }
   }
-  return html`<div class="card join-bar">
-    <p>${open} seat${open === 1 ? "" : "s"} open.
-      ${auth.token() ? html`<button type="button" class="primary" onClick=${join}>Join this game</button>`
-                     : html`<a href="#/">Register or sign in</a> to join.`}</p>
+  return html`<form class="card join-bar" onSubmit=${join}>
+    <p>${open} seat${open === 1 ? "" : "s"} open.</p>
+    ${auth.token() ? null : html`<${NameField} id="join-name" value=${name} onInput=${setName} />`}
+    <button type="submit" class="primary">Join this game</button>
     <${ErrorLine} error=${error} />
-  </div>`;
+  </form>`;
 }
 
 function NotifyButton() {

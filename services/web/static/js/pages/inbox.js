@@ -1,8 +1,9 @@
 // Inbox: games awaiting me first (how long they have waited, the deadline), then the others, then results.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get, post } from "../api.js";
+import { auth, errorText, gameTypes, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle, until } from "../ui.js";
+import { noteInbox } from "../waiting.js";
 
 export function InboxPage() {
   const [types, setTypes] = useState([]);
@@ -11,10 +12,11 @@ export function InboxPage() {
   const [error, setError] = useState(null);
   useEffect(() => {
     if (!auth.token()) return;
-    get("/games/types").then(setTypes).catch(() => {});
+    gameTypes().then(setTypes).catch(() => {});
     const load = () => get("/inbox", auth.token()).then(async (data) => {
       setInbox(data);
-      setTitle("Inbox", data.awaiting.length);
+      noteInbox(data); // the nav's count and the tab title, without a second request
+      setTitle("Inbox");
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, del, errorText, get, post, put } from "../api.js";
+import { plainDetail } from "../errors.js";
 import { ErrorLine, setTitle } from "../ui.js";
 
 const KINDS = [
@@ -85,7 +86,8 @@ function PreferencesForm({ initial, emailEnabled }) {
       await put("/players/me/notification-settings", body, auth.token());
       setStatus("Saved.");
     } catch (err) {
-      setError(err.status === 422 ? `These settings were not saved: ${plain(err.message)}` : errorText(err));
+      const detail = err.status === 422 ? plainDetail(plain(err.message)) : null;
+      setError(detail ? `These settings were not saved: ${detail}` : errorText(err));
     } finally {
       setBusy(false);
     }
@@ -147,9 +149,9 @@ function PreferencesForm({ initial, emailEnabled }) {
   </form>`;
 }
 
-// pydantic's messages name fields; keep the part a person can act on.
+// pydantic's messages name fields ("quiet_hours.timezone: Value error, …"); keep the part a person can act on.
 function plain(message) {
-  return String(message).replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
+  return String(message).replace(/^[\w.]+: /, "").replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
 }
 
 function EmailSection({ initial }) {
@@ -168,9 +170,7 @@ function EmailSection({ initial }) {
       setSent(true);
       setValue("");
     } catch (err) {
-      if (err.code === "invalid_email") setError(`That address cannot be used: ${err.message}`);
-      else if (err.code === "email_disabled") setError("This server sends no e-mail, so no address can be added.");
-      else setError(errorText(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
