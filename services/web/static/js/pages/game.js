@@ -33,7 +33,7 @@ export function GamePage({ gameId, params }) {
   const [verdict, setVerdict] = useState(null);
   const [connection, setConnection] = useState("connecting");
   const [error, setError] = useState(null);
-  const [missing, setMissing] = useState(false); // the server has no game of this id: say so, stop asking
+  const [unknown, setUnknown] = useState(false); // the server has no game of this id: say so, stop asking
   const [busy, setBusy] = useState(false);
   const online = useOnline();
   const [types, setTypes] = useState(null);
@@ -93,7 +93,7 @@ export function GamePage({ gameId, params }) {
     } catch (err) {
       clearTimeout(refreshTimer.current);
       if (err.status === 404 && applied.current.gameId !== gameId) {
-        setMissing(true); // an unknown game stays unknown: no retry loop
+        setUnknown(true); // an unknown game stays unknown: no retry loop
         return false;
       }
       // a page left open over days must heal by itself: try again, waiting longer each time, and say so
@@ -217,13 +217,14 @@ export function GamePage({ gameId, params }) {
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
   const myTurn = at === null && legal.length > 0;
   useEffect(() => {
+    if (unknown) return setTitle("Game not found");
     setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
       new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
     }
     if (myTurn !== wasMyTurn.current) refreshWaiting(); // the nav's count of games waiting changes with it
     wasMyTurn.current = myTurn;
-  }, [myTurn, live, gameId, types]);
+  }, [myTurn, live, gameId, types, unknown]);
 
   async function submit(command) {
     setBusy(true);
@@ -241,7 +242,7 @@ export function GamePage({ gameId, params }) {
     }
   }
 
-  if (missing) return html`<${UnknownGame} gameId=${gameId} />`;
+  if (unknown) return html`<${UnknownGame} gameId=${gameId} />`;
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
   }
@@ -307,7 +308,6 @@ function Connection({ state, online }) {
 }
 
 function UnknownGame({ gameId }) {
-  useEffect(() => setTitle("Game not found"), []);
   return html`<section class="card not-found" aria-labelledby="nf-h">
     <h1 id="nf-h">No game here</h1>
     <p>There is no game <strong>${gameId}</strong> on this server. The link may be mistyped or cut short, or the
