@@ -130,7 +130,7 @@ def test_errors_read_as_words_with_what_to_do_never_a_code_or_route(new_page: An
     page.get_by_label("Seat 2", exact=True).select_option("handle")
     page.get_by_label("Seat 2 player's handle").fill("@nobody-has-this")
     page.get_by_role("button", name="Create game").click()
-    expect(page.get_by_role("alert")).to_contain_text("Nobody here has that handle")
+    expect(page.get_by_role("alert")).to_contain_text("Nobody here has the handle @nobody-has-this")
     assert_in_words(shown_errors(page))
 
     # the visitor goes on with a friend by link instead: registered and seated in the same step

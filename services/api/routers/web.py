@@ -13,15 +13,16 @@ from pathlib import Path as FilePath
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Depends, Path, Query
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from domain.core import get_game
 
 from ...audit import verify
 from ...tokens import hash_token
-from ...web import STATIC_DIR
+from ...web import client_assets
+from ...web.assets import REVALIDATE, respond
 from ..deps import Context, Principal, get_context, require_principal, seats_of
 from ..errors import ApiError, error_responses
 
@@ -61,16 +62,16 @@ class Verdict(BaseModel):
 
 
 @router.get("/", include_in_schema=False)
-def index() -> FileResponse:
-    """The web client (a single page; its own routes live in the URL fragment)."""
-    return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+def index(request: Request) -> Response:
+    """The web client (a single page; its own routes live in the URL fragment), naming its files by fingerprint:
+    revalidated on each visit, so a new release is seen at once, while the files it names stay cached."""
+    return respond(client_assets().page, request.headers, REVALIDATE)
 
 
 @router.get("/sw.js", include_in_schema=False)
-def service_worker() -> FileResponse:
+def service_worker(request: Request) -> Response:
     """The service worker (Web Push), from the root path so that its scope is the whole site."""
-    return FileResponse(STATIC_DIR / "sw.js", media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+    return respond(client_assets().files["sw.js"], request.headers, REVALIDATE, {"Service-Worker-Allowed": "/"})
 
 
 @router.post("/games/{game_id}/stream-ticket", response_model=StreamTicket,

@@ -31,7 +31,9 @@ function Nav({ route }) {
   const waiting = useWaiting();
   const link = (href, label, key) =>
     html`<a href=${href} aria-current=${here === key ? "page" : undefined}>${label}</a>`;
-  const inbox = html`Inbox${waiting ? html` <span class="count" aria-label=${`: ${waiting} waiting for you`}>${waiting}</span>` : null}`;
+  const label = `: ${waiting} waiting for you`;
+  const count = waiting ? html` <span class="count" aria-label=${label}>${waiting}</span>` : null;
+  const inbox = html`Inbox${count}`;
   return html`<header class="top">
     <a class="brand" href="#/">Taproom</a>
     <nav aria-label="Main">

@@ -33,6 +33,8 @@ const WORDS = {
   already_invited: "That player is already invited to this game.",
   seat_reserved: "That seat is kept for an invited player.",
   invitation_expired: "That invitation has expired. Ask for a new one.",
+  malformed_json: "The page sent something the server could not read. Reload the page and try again.",
+  method_not_allowed: "The page asked the server for something it does not do. Reload the page and try again.",
   body_too_large: "That is too long. Shorten it and try again.",
   invalid_request: "The server could not accept this. Check what you entered and try again.",
   invalid_command: "That move is not possible as sent. Reload the page and try again.",

@@ -29,7 +29,8 @@ export function RematchButton({ gameId, live, seat }) {
       setBusy(false);
     }
   }
-  return html`<div class="rematch"><button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
+  return html`<div class="rematch">
+    <button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
     <span class="muted">same players, options and pace; the next player starts</span>
     <${ErrorLine} error=${error} /></div>`;
 }
@@ -91,7 +92,8 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
       setError(null);
       setPages((all) => {
         const p = all[channel] || { messages: [], can_write: true };
-        return p.messages.some((x) => x.id === said.id) ? all : { ...all, [channel]: { ...p, messages: [...p.messages, said] } };
+        if (p.messages.some((x) => x.id === said.id)) return all;
+        return { ...all, [channel]: { ...p, messages: [...p.messages, said] } };
       });
     } catch (err) {
       setError(errorText(err));
@@ -126,11 +128,13 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
       <button type="button" class="link" onClick=${unmuteAll}>unmute all</button></p>` : null}
     ${page.can_write ? html`<form class="chat-form" onSubmit=${send}>
         <label class="sr-only" for="chat-input">Message</label>
-        <input id="chat-input" maxlength="500" autocomplete="off" value=${text} onInput=${(e) => setText(e.target.value)}
+        <input id="chat-input" maxlength="500" autocomplete="off" value=${text}
+               onInput=${(e) => setText(e.target.value)}
                placeholder=${channel === "seats" ? "Say something to the table" : "Say something to the spectators"} />
         <button type="submit">Send</button>
       </form>`
-      : html`<p class="muted">${channel === "seats" ? "Only the players write here." : token ? "" : "Sign in to write."}</p>`}
+      : html`<p class="muted">${channel === "seats" ? "Only the players write here."
+          : token ? "" : "Sign in to write."}</p>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }

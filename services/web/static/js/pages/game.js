@@ -59,14 +59,16 @@ export function GamePage({ gameId, params }) {
           // the view and the legal list are read side by side: when the game moved between the two reads they
           // disagree (a board drawn from one version with the targets of another), so both are read again
           for (let attempt = 0; ; attempt++) {
-            const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token), get(`/games/${gameId}/legal`, token)]);
+            const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token),
+              get(`/games/${gameId}/legal`, token)]);
             view = v;
             commands = l.commands;
             if (l.version === v.version || attempt >= 2) break;
           }
         } catch (err) {
           // a player who holds no seat here watches like a spectator
-          if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized", "signed_out"].includes(err.code)) throw err;
+          const noSeat = ["not_your_seat", "unauthorized", "signed_out"].includes(err.code);
+          if (!(err instanceof ApiError) || !noSeat) throw err;
         }
       }
       if (!view) view = await get(`/games/${gameId}`);
@@ -180,7 +182,8 @@ export function GamePage({ gameId, params }) {
     const known = new Set((clock?.seats || []).filter((r) => r.deadline).map((r) => r.seat));
     const missing = (live.to_act || []).some((s) => !known.has(s)) && clockTries.current++ < 10;
     if (!missing) clockTries.current = 0;
-    const timer = setTimeout(() => get(`/games/${gameId}/clock`).then(setClock).catch(() => {}), missing ? 1500 : 30000);
+    const ask = () => get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
+    const timer = setTimeout(ask, missing ? 1500 : 30000);
     return () => clearTimeout(timer);
   }, [live, clock, gameId]);
 
@@ -254,7 +257,8 @@ export function GamePage({ gameId, params }) {
   const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     // the frame offers Undo itself (boards draw the game's own commands)
-    view: shown.board, legal: readOnly ? [] : legal.filter((c) => c.type !== UNDO), version: shown.version, head, status: live.status,
+    view: shown.board, legal: readOnly ? [] : legal.filter((c) => c.type !== UNDO), version: shown.version, head,
+    status: live.status,
     readOnly, lastEvents,
   };
   const ctx = {
@@ -278,13 +282,15 @@ export function GamePage({ gameId, params }) {
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
     </div>
     <${ErrorLine} error=${error} />
-    ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
+    ${live.status === "open" && seat === null
+      ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
     ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${RematchButton} gameId=${gameId} live=${live} seat=${seat} />
     <div class="game-grid">
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
-                      : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />` : null}
+                      : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />`
+                      : null}
       </section>
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
@@ -301,7 +307,9 @@ export function GamePage({ gameId, params }) {
 // What the page knows of its link to the server: the stream's state, overruled by the browser going offline
 // (an EventSource may sit in "open" for a while after the network went away).
 function Connection({ state, online }) {
-  if (!online) return html`<span class="conn offline" data-conn="offline">○ offline: moves wait until you are back</span>`;
+  if (!online) {
+    return html`<span class="conn offline" data-conn="offline">○ offline: moves wait until you are back</span>`;
+  }
   if (state === "ended") return null;
   const words = { live: "● live", connecting: "○ connecting…", reconnecting: "○ reconnecting…" };
   return html`<span class=${`conn ${state}`} data-conn=${state}>${words[state] || `○ ${state}`}</span>`;
@@ -313,7 +321,8 @@ function UnknownGame({ gameId }) {
     <p>There is no game <strong>${gameId}</strong> on this server. The link may be mistyped or cut short, or the
       game was removed.</p>
     <p class="actions"><a class="button primary" href="#/lobby">Go to the lobby</a>
-      ${auth.token() ? html`<a class="button" href="#/inbox">Your games</a>` : html`<a class="button" href="#/">Start page</a>`}</p>
+      ${auth.token() ? html`<a class="button" href="#/inbox">Your games</a>`
+                     : html`<a class="button" href="#/">Start page</a>`}</p>
   </section>`;
 }
 
@@ -322,7 +331,9 @@ const inWords = (err) => new ApiError(err?.status ?? 0, err?.code ?? null, error
 
 function statusLine(live, seat, myTurn, seats) {
   if (live.status === "open") return "Waiting for players to join.";
-  if (FINISHED.includes(live.status)) return live.status === "scored" ? "The game is over." : `The game has ${live.status}.`;
+  if (FINISHED.includes(live.status)) {
+    return live.status === "scored" ? "The game is over." : `The game has ${live.status}.`;
+  }
   if (myTurn) return "Your turn.";
   const acting = (live.to_act || []).map((s) => (s === seat ? "you" : seatName(seats, s)));
   return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Thinking…";
@@ -363,6 +374,8 @@ function Seats({ live, seat, clock }) {
     <ul>${live.seats.map((s, i) => {
       const acting = (live.to_act || []).includes(i);
       const c = clocks[i];
+      const waited = acting && c?.deadline
+        ? `waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}` : "";
       return html`<li key=${i} class=${acting ? "acting" : ""}>
         <span class="swatch" style=${`background:${seatColour(i)}`} aria-hidden="true"></span>
         <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
@@ -373,10 +386,11 @@ function Seats({ live, seat, clock }) {
         ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
-        ${acting && c?.deadline ? html`<small class="clock">waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}</small>` : null}
+        ${waited ? html`<small class="clock">${waited}</small>` : null}
       </li>`;
     })}</ul>
-    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move` : "time bank"}</p>` : null}
+    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move`
+      : "time bank"}</p>` : null}
   </section>`;
 }
 
@@ -411,7 +425,8 @@ function MoveLog({ events, seats, board, upTo }) {
     <h2 id="log-h">Moves</h2>
     <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
     <ol ref=${list} class="log-list">
-      ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
+      ${lines.map((l) => html`<li key=${l.version} value=${l.version}
+          class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
     </ol>
   </section>`;
 }

@@ -72,7 +72,8 @@ export function InboxPage() {
     </section>` : null}
     <section aria-labelledby="turn-h">
       <h2 id="turn-h">Your turn (${inbox.awaiting.length})</h2>
-      ${inbox.awaiting.length ? null : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
+      ${inbox.awaiting.length ? null
+        : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
       <ul class="list">${inbox.awaiting.map((g) => html`<li key=${g.game_id} class="row turn">
         <a href=${`#/game/${g.game_id}`}><strong>${gameTitle(types, g.game)}</strong> with ${others(g)}</a>
         <span class="muted">waiting ${ago(now() - (g.updated || now()))} · ${deadline(g)}</span></li>`)}</ul>
@@ -81,7 +82,8 @@ export function InboxPage() {
       <h2 id="others-h">Waiting for others</h2>
       <ul class="list">${waiting.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
-        <span class="muted">${g.status === "open" ? "waiting for players" : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}</span>
+        <span class="muted">${g.status === "open" ? "waiting for players"
+          : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}</span>
       </li>`)}</ul>
     </section>
     <section aria-labelledby="done-h">

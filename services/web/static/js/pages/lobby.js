@@ -103,14 +103,16 @@ function OptionField({ name, schema, root, value, onChange }) {
       ${s.enum.map((v) => html`<option value=${v}>${String(v)}</option>`)}</select>`;
   } else if (s.type === "integer" || s.type === "number") {
     input = html`<input type="number" id=${id} value=${value ?? ""} min=${s.minimum} max=${s.maximum}
-      step=${s.type === "integer" ? 1 : "any"} onInput=${(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />`;
+      step=${s.type === "integer" ? 1 : "any"}
+      onInput=${(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />`;
   } else if (s.type === "string") {
     input = html`<input id=${id} value=${value ?? ""} onInput=${(e) => onChange(e.target.value)} />`;
   } else {
     input = html`<input id=${id} value=${value === undefined ? "" : JSON.stringify(value)}
       onInput=${(e) => { try { onChange(JSON.parse(e.target.value)); } catch { /* keep typing */ } }} />`;
   }
-  return html`<div class="field"><label for=${id}>${label}</label>${input}${help ? html`<small>${help}</small>` : null}</div>`;
+  return html`<div class="field"><label for=${id}>${label}</label>${input}
+    ${help ? html`<small>${help}</small>` : null}</div>`;
 }
 
 function defaults(type) {
@@ -155,7 +157,11 @@ function NewGameForm({ types, initial }) {
         .filter((x, i) => seats[i].kind === "handle");
       for (const x of invited) {
         if (!x.handle) throw new PlainError(`Seat ${x.seat + 1}: whose handle? Type the player's handle.`);
-        await get(`/players/by-handle/${encodeURIComponent(x.handle)}`); // a typo fails before the game exists
+        // a typo fails before the game exists, naming the handle
+        await get(`/players/by-handle/${encodeURIComponent(x.handle)}`).catch((err) => {
+          if (err.code !== "player_not_found") throw err;
+          throw new PlainError(`Nobody here has the handle @${x.handle}. Check the spelling.`);
+        });
       }
       // "me" or a bot needs a player behind the game: a visitor registers now, under the name they gave
       const needsPlayer = seats.some((s) => s.kind === "me" || s.kind === "bot" || s.kind === "handle");
@@ -193,7 +199,8 @@ function NewGameForm({ types, initial }) {
     <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
       ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
         <label for=${`seat-${i}`}>Seat ${i + 1}</label>
-        <select id=${`seat-${i}`} value=${s.kind} onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
+        <select id=${`seat-${i}`} value=${s.kind}
+                onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
           <option value="me">Me</option>
           <option value="open">Open (anyone joins)</option>
           <option value="bot">Bot</option>

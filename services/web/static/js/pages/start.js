@@ -64,7 +64,8 @@ function Register({ onDone }) {
     e.preventDefault();
     setError(null);
     try {
-      const made = await post("/players/recover", { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() });
+      const body = { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() };
+      const made = await post("/players/recover", body);
       auth.signIn(made.token, made.name, made.player_id);
       setCreated(made);
     } catch (err) {
@@ -81,12 +82,14 @@ function Register({ onDone }) {
   if (created) {
     return html`<div class="card recovery">
       <h3>Welcome, ${created.name}</h3>
-      ${created.handle ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
+      ${created.handle
+        ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
       ${created.recovery_code ? html`<p>Your recovery code, shown only now. Keep it somewhere safe: with your handle it
           brings your account back if this browser forgets you.</p>
         <p><input readonly class="code" aria-label="Your recovery code" value=${created.recovery_code}
           onFocus=${(e) => e.target.select()} /></p>` : null}
-      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}>Continue to the lobby</button>
+      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}
+        >Continue to the lobby</button>
     </div>`;
   }
   return html`<form class="card" onSubmit=${register}>
@@ -135,7 +138,8 @@ function SignedIn({ onSignOut }) {
   const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
   const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
   return html`<div class="card">
-    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle
+      ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
     <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
     <h3>Sign-in link</h3>
     <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
