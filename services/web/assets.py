@@ -25,6 +25,7 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -153,7 +154,7 @@ class StaticAssets:
     def __init__(self, assets: Assets) -> None:
         self.assets = assets
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["method"] not in ("GET", "HEAD"):
             raise HTTPException(405)
         found = self.assets.lookup(scope["path"].removeprefix(scope.get("root_path", "")).lstrip("/"))
