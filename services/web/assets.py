@@ -109,15 +109,6 @@ class Assets:
             page = page[:found.start("map")] + generated + page[found.end("map"):]
         return page.encode("utf-8")
 
-    def inline_script_hashes(self) -> list[str]:
-        """CSP source expressions (``'sha256-…'``) of the rendered page's inline scripts, the import map among
-        them: its content changes with every fingerprint, so a strict policy takes the hashes from here."""
-        import base64
-
-        page = self.page.body.decode("utf-8")
-        scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", page, re.DOTALL)
-        return [f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in scripts]
-
     def lookup(self, path: str) -> tuple[Asset, bool] | None:
         """The file a request path names, and whether the address was fingerprinted with its current hash."""
         if path in self.files:
@@ -133,13 +124,14 @@ class Assets:
 
 
 def respond(asset: Asset, headers: Headers, cache_control: str, extra: dict[str, str] | None = None,
-            head: bool = False) -> Response:
-    """The answer for one file: 304 when the client holds this version, gzip when the client takes it."""
+            head: bool = False, precompressed: bool = True) -> Response:
+    """The answer for one file: 304 when the client holds this version, its gzip when the client takes it
+    (``precompressed=False``: the bytes as they are, for a page a middleware must read, compressed further out)."""
     common = {"Cache-Control": cache_control, "ETag": asset.etag, "Vary": "Accept-Encoding", **(extra or {})}
     if asset.etag in headers.get("if-none-match", ""):
         return Response(status_code=304, headers=common)
     body = asset.body
-    if asset.gzipped is not None and "gzip" in headers.get("accept-encoding", ""):
+    if precompressed and asset.gzipped is not None and "gzip" in headers.get("accept-encoding", ""):
         body = asset.gzipped
         common["Content-Encoding"] = "gzip"
     response = Response(b"" if head else body, media_type=asset.media_type, headers=common)

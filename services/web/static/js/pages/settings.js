@@ -156,7 +156,7 @@ function PreferencesForm({ initial, emailEnabled }) {
 
 // pydantic's messages name fields ("quiet_hours.timezone: Value error, …"); keep the part a person can act on.
 function plain(message) {
-  return String(message).replace(/^[\w.]+: /, "").replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
+  return String(message).replace(/^'?[\w.]+'?: /, "").replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
 }
 
 function EmailSection({ initial }) {
