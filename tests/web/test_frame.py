@@ -74,6 +74,22 @@ def test_a_visitor_joins_an_open_game_by_giving_a_name(new_page: Any, web_server
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_a_visitor_joins_from_the_lobby_by_giving_a_name_beside_the_game(new_page: Any, web_server: WebServer,
+                                                                         size: tuple[int, int]):
+    host = register_player(web_server, "Hal")
+    game = counter_game(web_server, host["token"], [{"me": True}, {}])
+    page = new_page(*size)
+    game_id = game["game_id"]
+    page.goto("/#/lobby")
+    row = page.locator("li.row", has=page.locator(f'a[href="#/game/{game_id}"]'))
+    row.get_by_role("button", name="Join", exact=True).click()
+    row.get_by_label("Your name").fill("Kit")
+    row.get_by_role("button", name="Join as Kit").click()
+    page.wait_for_url(f"**/#/game/{game_id}")
+    expect(page.locator(".seats")).to_contain_text("Kit (you)")
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_the_start_page_asks_a_name_before_listing_the_games(new_page: Any, size: tuple[int, int]):
     page = new_page(*size)
     page.goto("/")
