@@ -32,8 +32,7 @@ import redis
 from openskill.models import PlackettLuce
 
 from domain.core.lifecycle import GameRecord
-
-from ..eventstore import Keys
+from services.infrastructure.eventstore import Keys
 
 MODEL = PlackettLuce()
 """openskill's default model; its defaults: mu 25, sigma 25/3; the shown rating is the ordinal mu - 3 sigma."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .assets import Assets
+from services.web.assets import Assets
 
 STATIC_DIR = Path(__file__).parent / "static"
 

@@ -8,7 +8,7 @@ one. The map applies to the addresses a module's relative imports resolve to (``
 ``/static/js/pages/game.<hash>.js`` is ``/static/js/api.js``, mapped to ``/static/js/api.<hash>.js``), so
 modules keep their relative imports and each file has its own hash: a returning player downloads exactly the
 files that changed. Text files are gzipped here, at level 9, once; the API's JSON is compressed per answer
-by Starlette's ``GZipMiddleware`` (see ``services.api.app``).
+by Starlette's ``GZipMiddleware`` (see ``services.adapters.api.app``).
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ from typing import Any
 
 import redis
 
-from services.commands import CommandBus
-from services.commands import CommandOutcome as Outcome
-from services.eventstore import EventStore, Keys
-from services.processor import Processor
-from services.projector import Projector
-from services.settings import Settings
+from services.adapters.processor import Processor
+from services.adapters.projector import Projector
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.commands import CommandOutcome as Outcome
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.settings import Settings
 
 
 class Kernel:

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.settings import Settings
+from services.adapters.api.app import create_app
+from services.infrastructure.settings import Settings
 
 from .test_api import _read_until, bearer, player_token, served, settled, wait_for
 

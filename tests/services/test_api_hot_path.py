@@ -1,4 +1,4 @@
-"""The hot routes answer alike on both ways to them: the ASGI hot path (``services.api.hot``) and FastAPI's
+"""The hot routes answer alike on both ways to them: the ASGI hot path (``services.adapters.api.hot``) and FastAPI's
 routes (``create_app(..., hot_path=False)``). Each case is played on a fresh game per way, then the answers
 are compared: status, body (game ids and clocks aside) and headers (content type and length, Retry-After).
 """
@@ -14,8 +14,8 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.api.routers import play
+from services.adapters.api.app import create_app
+from services.adapters.api.routers import play
 
 from .test_api import bearer, settled, wait_for
 
@@ -192,7 +192,7 @@ def test_regular_requests_take_the_hot_path(ways, monkeypatch):
 def test_each_request_is_counted_once_by_its_route(ways):
     """The front (``TaproomApi``) counts and limits a hot route's request itself, and the app's own middleware
     lets it through, also when the hot path hands it to FastAPI: one count per request, under its route."""
-    from services.api.app import REQUESTS
+    from services.adapters.api.app import REQUESTS
 
     api = ways["hot"]
     g, ann, bob = _game(api)
@@ -221,7 +221,7 @@ def test_a_rotated_token_is_refused_at_once_by_every_api_process(prefix, setting
     from .conftest import client_factory
 
     with client_factory("real", prefix) as clients:
-        from services.runtime import Service
+        from services.adapters.runtime import Service
 
         service = Service(settings, clients, workers=1).start()
         try:

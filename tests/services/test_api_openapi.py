@@ -238,7 +238,7 @@ def test_the_documented_conventions_hold():
     from domain.carcassonne.state import FIGURE, OVER, PLACE, TEND
     from domain.core import get_game, rng_for
     from domain.heaven_and_ale import state as ha
-    from services.api.docs import conventions
+    from services.adapters.api.docs import conventions
 
     assert tiles.EDGES == "NESW" and tiles.STEP[0] == (0, 1)  # y grows to the north
     assert tiles.TILES["D"].spec.edges == "CRFR" and tiles.TILES["D"].rotations[1].edges == "RCRF"  # clockwise
@@ -278,7 +278,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
 
     from rq import Queue
 
-    from services.settings import AsyncSettings
+    from services.infrastructure.settings import AsyncSettings
 
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
@@ -297,7 +297,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
     c.get("/email/verify", params={"token": job.args[1]})  # 404: used
     c.get("/email/unsubscribe", params={"token": "x"})
     c.post("/email/unsubscribe", params={"token": "x"})  # 404
-    from services.async_play.mail import Addresses
+    from services.application.notifications.mail import Addresses
 
     ctx = api.app.state.context
     player = api.get("/players/me", headers=bearer(token)).json()["player_id"]

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from domain.catalog import GAME_PACKAGES, load_games
-from services.audit import export_lines, parse_lines, verify
-from services.cli.main import cli
-from services.eventstore import EventStore, Keys
+from services.adapters.cli.main import cli
+from services.infrastructure.audit import export_lines, parse_lines, verify
+from services.infrastructure.eventstore import EventStore, Keys
 
 load_games()
 GAMES = [("carcassonne", {"hills_and_sheep": True}), ("heaven-and-ale", {"kegs_and_more": True}),

@@ -11,9 +11,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from services import health
-from services.cli.main import cli
-from services.resilience import ride_out
+from services.adapters.cli.main import cli
+from services.infrastructure import health
+from services.infrastructure.resilience import ride_out
 
 from .redis_server import free_port
 
@@ -79,7 +79,7 @@ def test_a_loop_riding_out_an_outage_is_alive_but_not_ready(served):
 
 def test_no_health_port_is_a_usage_error(monkeypatch):
     monkeypatch.delenv("TAPROOM_HEALTH_PORT", raising=False)
-    from services.settings import get_settings
+    from services.infrastructure.settings import get_settings
 
     get_settings.cache_clear()
     result = CliRunner().invoke(cli, ["health"])

@@ -22,7 +22,7 @@ def clients(request, prefix):  # the in-process server is enough here; the pipel
 
 
 def test_buried_tiles_stay_hidden_until_the_end(api, settings, clients):
-    from services.eventstore import EventStore, Keys
+    from services.infrastructure.eventstore import EventStore, Keys
 
     created = api.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True},
                                        "seed": "hidden", "seats": [{"name": "ann"}, {"name": "bob"}]}).json()

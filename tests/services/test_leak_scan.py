@@ -27,7 +27,7 @@ import structlog
 
 from domain.catalog import GAME_PACKAGES, load_games
 from domain.core import get_game
-from services.eventstore import Envelope, EventStore, Keys
+from services.infrastructure.eventstore import Envelope, EventStore, Keys
 
 load_games()
 TITLES = [importlib.import_module(package).GAME.id for package in GAME_PACKAGES]

@@ -14,14 +14,14 @@ import redis
 from rq import Queue
 
 from domain.core.lifecycle import GameRecord
-from services.aggregates import Repository
-from services.async_play import clock
-from services.async_play.scheduler import release_due
-from services.reactor import Reactor
-from services.reactor.watchdog import Watchdog
-from services.redisconn import set_job_store
-from services.settings import AsyncSettings, Settings, with_async
-from services.workers.worker import ThreadWorker
+from services.adapters.reactor import Reactor
+from services.adapters.reactor.watchdog import Watchdog
+from services.adapters.workers.worker import ThreadWorker
+from services.infrastructure import clock
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.redisconn import set_job_store
+from services.infrastructure.scheduler import release_due
+from services.infrastructure.settings import AsyncSettings, Settings, with_async
 from tests.services.helpers import Kernel
 
 HOUR = 3600

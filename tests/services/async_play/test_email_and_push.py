@@ -22,11 +22,11 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from services.api.app import create_app
-from services.async_play import clock
-from services.async_play.notify import Webhooks
-from services.async_play.prefs import NotificationPrefs, Preferences, QuietHours
-from services.settings import AsyncSettings, Settings
+from services.adapters.api.app import create_app
+from services.application.notifications.notify import Webhooks
+from services.application.notifications.prefs import NotificationPrefs, Preferences, QuietHours
+from services.infrastructure import clock
+from services.infrastructure.settings import AsyncSettings, Settings
 
 from .conftest import DAY, HOUR, Table
 
@@ -336,7 +336,7 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
     from aiosmtpd.smtp import AuthResult, LoginPassword
     from rq.job import Job
 
-    from services.async_play.mail import Mailer
+    from services.application.notifications.mail import Mailer
 
     logins: list[tuple[bytes, bytes]] = []
 
@@ -375,7 +375,7 @@ def test_every_turn_lifts_the_hourly_limit_and_vapid_keys_are_printed(table: Tab
                                                                         smtp: tuple[Inbox, int]) -> None:
     from click.testing import CliRunner
 
-    from services.cli.main import cli
+    from services.adapters.cli.main import cli
 
     inbox = smtp[0]
     pid, auth, _ = register(http)

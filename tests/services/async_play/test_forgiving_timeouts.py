@@ -17,10 +17,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
-from services.aggregates import Repository
-from services.api.app import create_app
-from services.audit import verify
-from services.settings import Settings
+from services.adapters.api.app import create_app
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.audit import verify
+from services.infrastructure.settings import Settings
 
 from .conftest import Table
 

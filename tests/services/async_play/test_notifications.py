@@ -8,8 +8,8 @@ import pytest
 from rq.job import Job
 
 from domain.core import InvalidCommand
-from services.async_play.notify import SIGNATURE_HEADER, Webhooks, sign, verify_signature
-from services.async_play.urls import check_url
+from services.application.notifications.notify import SIGNATURE_HEADER, Webhooks, sign, verify_signature
+from services.infrastructure.urls import check_url
 
 from .conftest import HOUR, Table
 
@@ -128,7 +128,7 @@ def test_an_untimed_game_reads_what_sending_needs_of_the_told_player_only(table:
     """Without a pace a game's only messages are "your turn": the reactor reads the preferences and webhook of
     the player whose turn begins (with the check that it was not told yet), not of every seated player, and
     still honours them: bob switched "your turn" off, alice has a webhook."""
-    from services.async_play.prefs import NotificationPrefs, Preferences
+    from services.application.notifications.prefs import NotificationPrefs, Preferences
 
     keys = table.reactor.async_play.keys
     Webhooks(table.client, keys).register("alice", url_of(receiver), allow_private=True)

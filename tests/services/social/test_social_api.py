@@ -133,7 +133,7 @@ def play_to_the_score(api, gid: str, *players: dict) -> None:
 
 
 def test_chat_and_rematch_travel_with_the_archive_and_the_chat_closes(api, tmp_path) -> None:
-    from services.archive import Archiver, DirectoryStore
+    from services.infrastructure.archive import Archiver, DirectoryStore
 
     ann, bob, cat = register(api, "Ann"), register(api, "Bob"), register(api, "Cat")
     gid = two_player_game(api, ann, bob, target=3)
