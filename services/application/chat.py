@@ -116,10 +116,16 @@ class Chat:
     def muted(self, viewer: str) -> set[str]:
         return {m.decode() for m in self.redis.smembers(self.keys.mutes(viewer))}  # type: ignore[union-attr]
 
-    def mute(self, viewer: str, author: str) -> None:
+    def mute(self, viewer: str, author: str, cap: int) -> None:
+        """Mute ``author`` for ``viewer``; at most ``cap`` authors muted (``too_many_mutes`` beyond)."""
         if author == viewer:
             raise RuleError("you cannot mute yourself", code="invalid_request")
-        self.redis.sadd(self.keys.mutes(viewer), author)
+        key = self.keys.mutes(viewer)
+        # Add first, then count: of two racing mutes at the cap neither slips past it.
+        if self.redis.sadd(key, author) and self.redis.scard(key) > cap:  # type: ignore[operator]
+            self.redis.srem(key, author)
+            raise RuleError(f"you have muted {cap} authors, the most there can be: unmute one first",
+                            code="too_many_mutes")
 
     def unmute(self, viewer: str, author: str) -> None:
         self.redis.srem(self.keys.mutes(viewer), author)

@@ -66,9 +66,10 @@ def report(stale_seconds: float, pings: dict[str, Callable[[], object]],
     return alive, ready, {"alive": alive, "ready": ready, "loops": loops, "redis": reached}
 
 
-def serve(port: int, stale_seconds: float, pings: dict[str, Callable[[], object]],
-          host: str = "0.0.0.0", only: str = "") -> http.server.ThreadingHTTPServer:
-    """Serve ``/livez`` and ``/readyz`` on ``port`` in a daemon thread; returns the server (``.shutdown()``)."""
+def serve(port: int, stale_seconds: float, pings: dict[str, Callable[[], object]], *,
+          host: str, only: str = "") -> http.server.ThreadingHTTPServer:
+    """Serve ``/livez`` and ``/readyz`` on ``host:port`` in a daemon thread; returns the server (``.shutdown()``).
+    ``host``: the one the API binds (``TAPROOM_HOST``), never every interface unasked."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:

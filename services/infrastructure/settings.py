@@ -37,6 +37,14 @@ class ClockSettings(_Section):
     another seat moved first is sent again at the new version. 0: do not wait (the watchdog recovers)."""
     system_command_attempts: int = 5
     """Sends of one deadline's or autopilot turn's command at most (each after a ``stale_version`` refusal)."""
+    abandoned_after_seconds: int = 14 * 86400
+    """An untimed game's seat to act this long without moving is marked absent: the other players may vote to
+    end the game (the seat last) or to give the seat to a bot."""
+    abandoned_warning_seconds: int = 3 * 86400
+    """The absent player is told this long before the vote opens (with a link back to the game)."""
+    idle_end_after_seconds: int = 60 * 86400
+    """An untimed game whose seat to act has not moved for this long ends by itself (that seat last), is scored
+    and archived."""
     notifications_kept: int = 50
     public_url: str = ""
     """Where clients reach the service (``https://taproom.example``): the start of links in messages
@@ -106,6 +114,9 @@ class PushSettings(_Section):
     vapid_subject: str = "mailto:taproom@localhost"
     push_ttl_seconds: int = 86400
     push_retry_intervals: list[int] = Field(default_factory=lambda: [10, 60, 300])
+    max_push_subscriptions_per_player: int = 10
+    """Browsers one player may subscribe (409 ``too_many_push_subscriptions`` beyond): each notification goes to
+    every one of them, at hosts the player chose."""
 
 
 class AsyncSettings(ClockSettings, WebhookSettings, MailSettings, PushSettings):
@@ -171,8 +182,8 @@ class LimitSettings(_Section):
 
     # Limits on what one client can do (issue 16). Rates are `limits` strings ("10/minute;100/day"), counted in
     # Redis so they hold across API processes. "Per caller" counts a player token by player, a seat token by
-    # seat and an anonymous request by client address (the socket peer: behind a proxy run uvicorn with
-    # --proxy-headers and --forwarded-allow-ips so it is the client's).
+    # seat and an anonymous request by client address (the socket peer; behind a reverse proxy, the address it
+    # forwards when it is one of ``trusted_proxies``).
     rate_limit_address: str = "600/minute"
     """Every request from one client address."""
     rate_limit_register: str = "10/hour;50/day"
@@ -192,11 +203,19 @@ class LimitSettings(_Section):
     chat_max_chars: int = 500
     """The longest chat message (characters, after trimming)."""
     chat_keep: int = 500
+    max_chat_mutes: int = 200
+    """Chat authors one caller may mute (409 ``too_many_mutes`` beyond)."""
     """Chat messages kept per game and channel (the oldest go first)."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20
     max_streams_per_address: int = 50
+    trusted_proxies: str = ""
+    """``TAPROOM_TRUSTED_PROXIES``: the reverse proxies in front of the API, comma-separated addresses or networks
+    (``10.0.0.0/8``; ``*`` trusts every peer). Only a request whose peer is one of them has its client address
+    (and scheme) read from ``X-Forwarded-For`` (``-Proto``); empty, the default, trusts none: the socket peer is
+    the client, and a forwarded header changes nothing (the per-address limits cannot be dodged by sending one).
+    Given to uvicorn's ``forwarded_allow_ips``."""
 
 
 class ProcessSettings(_Section):

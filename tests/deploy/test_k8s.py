@@ -124,3 +124,14 @@ def test_the_autoscalers_target_deployments_that_exist():
         assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
         (container,) = containers(deployments[target["name"]])
         assert "cpu" in container["resources"]["requests"]  # a CPU target needs a CPU request
+
+
+def test_the_ingress_reaches_the_api_and_only_it_may_forward_addresses():
+    ingress = of_kind("Ingress")["api"]
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    service = of_kind("Service")[backend["name"]]
+    assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+    trusted = of_kind("ConfigMap")["taproom-config"]["data"]["TAPROOM_TRUSTED_PROXIES"]
+    import ipaddress
+
+    assert all(ipaddress.ip_network(part.strip()).is_private for part in trusted.split(","))  # never '*'

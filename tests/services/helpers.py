@@ -49,3 +49,9 @@ class Kernel:
 
     def add(self, game_id: str, seat: int, amount: int = 1, **kwargs: Any) -> Outcome:
         return self.send(game_id, {"type": "Add", "amount": amount}, seat=seat, **kwargs)
+
+
+def game_moves(legal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's own commands of a ``/legal`` answer: the kernel's (``taproom.*``) left out, since
+    ``taproom.Resign`` is listed throughout an active game (a non-empty list no longer means "your turn")."""
+    return [c for c in legal["commands"] if not c["type"].startswith("taproom.")]

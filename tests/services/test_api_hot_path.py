@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from services.adapters.api.app import create_app
 from services.adapters.api.routers import play
+from tests.services.helpers import game_moves
 
 from .test_api import bearer, settled, wait_for
 
@@ -150,7 +151,7 @@ def test_both_ways_answer_alike(ways, case):
 def test_a_spent_rate_answers_alike(ways):
     def spend(api: TestClient, g: str, ann: str, bob: str) -> httpx.Response:
         for amount in (1, 1):  # ann and bob in turn: 2 of the 3 per minute...
-            token = ann if amount == 1 and api.get(f"/games/{g}/legal", headers=bearer(ann)).json()["commands"] \
+            token = ann if amount == 1 and game_moves(api.get(f"/games/{g}/legal", headers=bearer(ann)).json()) \
                 else bob
             api.post(f"/games/{g}/commands", headers=bearer(token), json={"type": "Add", "amount": 1})
         for _ in range(3):  # ...then ann's own rate runs out

@@ -52,7 +52,11 @@ FINISHED = frozenset({"ended", "scored", "expired"})
 UNCONFIRMED_BOT_GAME_SECONDS = 3600.0
 """A claimed bot game with no meta after this long never started (its create failed): it stops counting."""
 STREAM_SLOT_SECONDS = 60.0
-"""An open stream renews its slot well within this; a slot of a process that died lapses after it."""
+"""An open stream renews its slot well within this; a slot of a process that died lapses after it (so a
+refused stream's ``Retry-After``: by then a slot a dead page held is free)."""
+BOT_GAME_RETRY_SECONDS = 300
+"""A refused bot game's ``Retry-After``: a bot game ends when its humans play, not at a known time; asking
+again every few minutes is enough."""
 
 
 def _digest(address: str) -> str:
@@ -117,7 +121,8 @@ class Guard:
         self.redis.zadd(key, {game_id: time.time()})
         if self.redis.zcard(key) > cap:
             self.redis.zrem(key, game_id)
-            raise ApiError("too_many_bot_games", f"you have {cap} unfinished games with bots; finish one first")
+            raise ApiError("too_many_bot_games", f"you have {cap} unfinished games with bots; finish one first",
+                           headers={"Retry-After": str(BOT_GAME_RETRY_SECONDS)})
 
     def release_bot_game(self, player_id: str, game_id: str) -> None:
         self.redis.zrem(self.keys.bot_games(player_id), game_id)
@@ -165,7 +170,8 @@ class Guard:
                 for taken in slot.keys:
                     await aredis.zrem(taken, slot.id)
                 who = "this address" if holder.startswith("addr:") else "you"
-                raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first")
+                raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first",
+                               headers={"Retry-After": str(int(STREAM_SLOT_SECONDS))})
         return slot
 
 

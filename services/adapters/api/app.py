@@ -32,6 +32,7 @@ from services.adapters.api.routers import (
     system,
     web,
 )
+from services.adapters.api.security_headers import SecurityHeaders
 from services.infrastructure.settings import Settings
 from services.web import client_assets
 from services.web.assets import StaticAssets
@@ -157,11 +158,13 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
 
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
-        app.front = CompressReads(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
-                                                max_bytes=settings.max_body_bytes))
+        app.front = CompressReads(SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
+                                                                max_bytes=settings.max_body_bytes)))
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    # JSON answers and the game descriptions; streams (text/event-stream) and the precompressed files pass
+    app.add_middleware(SecurityHeaders)  # every answer carries them, errors of the layers inside too
+    # outermost, outside the security policy (it hashes the page's import map as sent, uncompressed): JSON answers
+    # and the game descriptions; streams (text/event-stream) and the precompressed files pass
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
     app.include_router(system.router)
     app.include_router(players.router)

@@ -7,7 +7,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Mount, compile_path
 
 from domain.core import RuleError
 from domain.core.errors import describe_errors
@@ -36,12 +38,15 @@ STATUS_BY_CODE: dict[str, int] = {
     "stale_version": 409,
     "command_id_reused": 409,
     "game_not_active": 409,
+    "already_resigned": 409,
     "game_archived": 409,
     "seat_taken": 409,
     "no_open_seat": 409,
     "handle_taken": 409,
     "already_seated": 409,
     "already_invited": 409,
+    "too_many_push_subscriptions": 409,
+    "too_many_mutes": 409,
     "seat_reserved": 409,
     "invitation_expired": 410,
     "method_not_allowed": 405,
@@ -90,9 +95,17 @@ def status_for(code: str) -> int:
     return STATUS_BY_CODE.get(code, 422)
 
 
+TOO_MANY_RETRY_SECONDS = 60
+"""``Retry-After`` of a 429 whose cause gave none (each cap and rate gives its own): RFC 6585 asks every 429 to
+say when to come back, and a client that is told nothing retries at once."""
+
+
 def error_response(code: str, message: str, status: int | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status or status_for(code), headers=headers)
+    status = status or status_for(code)
+    if status == 429 and "Retry-After" not in (headers or {}):
+        headers = {**(headers or {}), "Retry-After": str(TOO_MANY_RETRY_SECONDS)}
+    return JSONResponse({"code": code, "message": message}, status_code=status, headers=headers)
 
 
 RETRY_AFTER_SECONDS = 2
@@ -147,6 +160,21 @@ def answer_for(exc: Exception) -> JSONResponse | None:
     return None
 
 
+def allowed_methods(request: Request) -> str:
+    """A 405's ``Allow``: every method some route of the request's path takes. Starlette names only the methods
+    of the first route whose path matched, and a mounted directory of files names none."""
+    path = request.scope["path"]
+    methods: set[str] = set()
+    for context in iter_route_contexts(request.app.router.routes):
+        route = context.original_route
+        if isinstance(route, Mount):
+            if path.startswith(route.path + "/"):
+                methods |= {"GET", "HEAD"}  # StaticFiles serves both, and nothing else
+        elif context.methods and compile_path(context.path or "")[0].match(path):
+            methods |= context.methods
+    return ", ".join(sorted(methods))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StillQueued)
     async def _queued(_: Request, exc: StillQueued) -> JSONResponse:
@@ -168,10 +196,11 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response("invalid_request", request_errors(list(errors)) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # 400 here is FastAPI failing to read the body (e.g. a number of more than 4300 digits)
         code = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
-        return error_response(code, str(exc.detail), exc.status_code)
+        headers = {"Allow": allowed_methods(request)} if exc.status_code == 405 else None
+        return error_response(code, str(exc.detail), exc.status_code, headers)
 
     async def _unavailable(_: Request, exc: Exception) -> JSONResponse:
         return unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); try again shortly")

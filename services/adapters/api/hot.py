@@ -23,7 +23,7 @@ import structlog
 from fastapi.routing import iter_route_contexts
 
 from services.adapters.api.admission import Call
-from services.adapters.api.bounds import MAX_INT, out_of_range
+from services.adapters.api.bounds import MAX_INT, out_of_range, parse_bounded_int
 from services.adapters.api.errors import ApiError, answer_for, error_response
 from services.adapters.api.routers import play
 
@@ -36,7 +36,6 @@ limited, its metrics already counted, the hot path already tried; the app's own 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the routes' GameId pattern
-_SEAT = re.compile(r"0|[1-9][0-9]{0,15}")
 _TAILS = {("GET", ""): "/games/{game_id}", ("GET", "legal"): "/games/{game_id}/legal",
           ("GET", "view"): "/games/{game_id}/view", ("POST", "commands"): "/games/{game_id}/commands"}
 
@@ -133,9 +132,10 @@ def _seat(query: bytes) -> int | None:
     seats = [v for k, v in parse_qsl(query.decode("latin-1"), keep_blank_values=True) if k == "seat"]
     if not seats:
         return None
-    if len(seats) > 1 or not _SEAT.fullmatch(seats[0]) or int(seats[0]) > MAX_INT:
+    seat = parse_bounded_int(seats[0]) if len(seats) == 1 else None
+    if seat is None:
         raise Unusual
-    return int(seats[0])
+    return seat
 
 
 async def _read_body(receive: Receive) -> tuple[bytes | None, list[dict[str, Any]]]:

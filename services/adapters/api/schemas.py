@@ -140,8 +140,9 @@ class History(BaseModel):
 class LegalCommands(BaseModel):
     version: int
     seat: int
-    commands: list[dict[str, Any]] = Field(description="ready-to-send command bodies (add a command_id); empty "
-                                                       "when the seat is not to act")
+    commands: list[dict[str, Any]] = Field(description="ready-to-send command bodies (add a command_id): the game's "
+                                                       "own while the seat is to act, then the kernel's (`taproom.*`) "
+                                                       "that apply now, `taproom.Resign` at any point of an active game")
 
 
 class CommandAccepted(BaseModel):

@@ -42,6 +42,14 @@ nothing of it was written, yet uvicorn formatted each response's client address 
 checks the logger's handlers, not its level); the request metrics count every request by route and status."""
 
 
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves the API: :data:`UVICORN`, and forwarded headers read from ``trusted_proxies`` alone
+    (uvicorn's own default trusts 127.0.0.1, so any local client could name its address)."""
+    proxies = settings.trusted_proxies.strip()
+    forwarded = {"proxy_headers": True, "forwarded_allow_ips": proxies} if proxies else {"proxy_headers": False}
+    return {**UVICORN, **forwarded}
+
+
 def _run_api(host: str, port: int, processes: int, app: Any = None) -> None:
     """Serve the API: ``app`` in this process, or ``processes`` API processes (uvicorn's supervisor, each
     building its app from the environment) sharing the port."""
@@ -54,9 +62,9 @@ def _run_api(host: str, port: int, processes: int, app: Any = None) -> None:
         # The processes' Prometheus metrics go to files in one folder; /metrics of any of them adds them up.
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="taproom-metrics-"))
         uvicorn.run("services.adapters.api.app:app_from_env", factory=True, host=host, port=port, workers=processes,
-                    **UVICORN)  # type: ignore[arg-type]
+                    **uvicorn_options(get_settings()))
     else:
-        uvicorn.run(app, host=host, port=port, **UVICORN)  # type: ignore[arg-type]
+        uvicorn.run(app, host=host, port=port, **uvicorn_options(get_settings()))
 
 
 @cli.command()
@@ -133,7 +141,7 @@ def _health_server(settings: Settings, store: Any, queue: Any) -> None:
         from services.infrastructure import health
 
         health.serve(settings.health_port, settings.health_stale_seconds,
-                     {"event_store": store.ping, "queue": queue.ping})
+                     {"event_store": store.ping, "queue": queue.ping}, host=settings.host)
 
 
 def _run_part(make: Any) -> None:

@@ -41,6 +41,7 @@ from rq.job import Job
 
 from domain.core.lifecycle import GameRecord, voters
 from services.adapters.workers import async_play as jobs
+from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 from services.adapters.workers.async_play import Clockwork
 from services.application.clocks.turns import Step, Wait, at, clocked_seats, clockless, job_safe
 from services.infrastructure import clock
@@ -64,7 +65,9 @@ class AsyncPlay(Clockwork):
         if record.status == "open":
             scheduled += self.expire_when_unfilled(record, now)
             scheduled += self.on_invitations(record)
-        elif record.status == "active":
+        if record.status in ("active", "ended", "scored"):
+            self.notify_leaving(record)
+        if record.status == "active":
             scheduled += self.on_turns(record, version, now, steps)
         elif record.status == "scored":
             self.clocks.clear(gid)
@@ -75,6 +78,8 @@ class AsyncPlay(Clockwork):
                         "scores": [s.model_dump() for s in record.scores]}, dedupe=f"over:{gid}:{seat}")
         elif record.status in ("ended", "expired"):
             self.clocks.clear(gid)
+        if record.status in ("ended", "scored"):
+            cancel_absence(self, record)
         if record.status != "active":
             self.writer.zrem(self.keys.deadline_watch(), gid)
         return scheduled
@@ -103,6 +108,8 @@ class AsyncPlay(Clockwork):
         for seat, wait in self.clocks.update(record, version, now, steps):
             if timed:
                 scheduled += self.schedule_deadline(record, seat, wait)
+            else:  # an untimed game never times out: a seat it waits for too long is warned, then voted about
+                scheduled += schedule_absence(self, record, seat, wait)
         # Every running wait, not only those begun now: a "your turn" lost to a crash after the clock
         # was written is sent when the reactor handles the game again (sends are deduplicated).
         for seat, wait in self.clocks.waits(gid).items():
@@ -114,6 +121,7 @@ class AsyncPlay(Clockwork):
             else:
                 self.your_turn(record, seat, wait)
         self.notify_timeouts(record)
+        notify_absent_votes(self, record)
         self.watch_deadlines(record)
         return scheduled
 
@@ -183,23 +191,22 @@ class AsyncPlay(Clockwork):
     def links(self, game_id: str) -> dict[str, Any]:
         base = self.settings.public_url.rstrip("/")
         return {"reclaim": {"method": "POST", "url": f"{base}/games/{game_id}/reclaim"},
-                "game": f"{base}/games/{game_id}/view"}
+                "game": f"{base}/#/game/{game_id}"}
 
     def notify_timeouts(self, record: GameRecord) -> None:
         """Tell each player of their latest timeout (or takeover) and of votes about their seat, with a
         link to reclaim it, or that the table replaced them with a bot. Read from the record, so a message lost to a crash goes out on the next look;
         the dedupe keys carry the version of the timeout, so each timeout is one message."""
         pace = record.pace
-        if pace is None:
-            return
         gid = record.game_id
         for seat, info in enumerate(record.seats):
-            if info.player_id and info.bot:  # a bot seat with a player: the table voted to replace them
-                self.notifier.send(info.player_id, "replaced", {"game_id": gid, "seat": seat, "bot": info.bot,
-                                                                "game": self.links(gid)["game"]},
-                                   dedupe=f"replaced:{gid}:{seat}")
+            if info.player_id and info.bot:  # a bot seat with a player: the table voted to replace them (or they left)
+                if info.left_how != "resigned":
+                    self.notifier.send(info.player_id, "replaced", {"game_id": gid, "seat": seat, "bot": info.bot,
+                                                                    "game": self.links(gid)["game"]},
+                                       dedupe=f"replaced:{gid}:{seat}")
                 continue
-            if not info.player_id or not info.timeouts:
+            if pace is None or not info.player_id or not info.timeouts:
                 continue
             base = {"game_id": gid, "seat": seat, "version": info.last_timeout, "timeouts": info.timeouts,
                     "takeover_after": pace.timeouts_to_takeover, "policy": pace.on_timeout, **self.links(gid)}
@@ -214,6 +221,20 @@ class AsyncPlay(Clockwork):
                 self.notifier.send(info.player_id, "seat_vote", {**base, "choice": pace.vote, "votes": list(info.votes),
                                                                  "voters": voters(record, seat)},
                                    dedupe=f"vote:{gid}:{seat}:{info.last_timeout}:{votes}")
+
+    def notify_leaving(self, record: GameRecord) -> None:
+        """Tell the other players of each seat whose player left the game ("Ann resigned"), once per seat."""
+        if not any(info.left for info in record.seats):
+            return
+        gid = record.game_id
+        for seat, info in enumerate(record.seats):
+            if not info.left:
+                continue
+            message = {"game_id": gid, "seat": seat, "name": info.name, "how": info.left_how, "bot": info.bot,
+                       "game": self.links(gid)["game"]}
+            for other, holder in enumerate(record.seats):
+                if other != seat and holder.player_id and holder.player_id != info.player_id:
+                    self.notifier.send(holder.player_id, "left", message, dedupe=f"left:{gid}:{seat}:{other}")
 
     def watch_deadlines(self, record: GameRecord) -> None:
         """Keep the game's earliest deadline in the watch (so a lost deadline job is found)."""

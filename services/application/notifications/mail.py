@@ -62,7 +62,8 @@ def check_address(address: str) -> str:
 
 
 def game_link(settings: AsyncSettings, game_id: str) -> str:
-    return f"{settings.public_url.rstrip('/')}/games/{game_id}"
+    """The game's page for a person (the web client's route), not its JSON."""
+    return f"{settings.public_url.rstrip('/')}/#/game/{game_id}"
 
 
 def _link(settings: AsyncSettings, path: str) -> str:
@@ -155,7 +156,39 @@ def describe(kind: str, data: dict[str, Any]) -> tuple[str, str]:
         totals = ", ".join(f"seat {s['seat']}: {s['total']:g}" for s in data.get("scores", []))
         return "Game over", f"Game {game} has ended" + (f": you placed {place}" if place else "") + \
             (f" ({totals})." if totals else ".")
+    leaving = _leaving_words(kind, data)
+    if leaving is not None:
+        return leaving
     return kind.replace("_", " ").capitalize(), f"Game {game}: {kind.replace('_', ' ')}."
+
+
+def _days(seconds: float) -> str:
+    days = max(1, round(seconds / 86400))
+    return f"{days} day" + ("s" if days != 1 else "")
+
+
+def _leaving_words(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
+    """The words of the messages about leaving a game (an absent seat, a resignation, an idle end)."""
+    game = data.get("game_id", "")
+    if kind == "absence_warning":
+        return "Your game is waiting for you", (
+            f"It has been your turn in game {game} for {_days(data.get('idle_seconds', 0))}. Play a move within "
+            f"{_days(data.get('vote_in_seconds', 0))}, or the other players may end the game (you placed last) "
+            "or give your seat to a bot.")
+    if kind == "absent":
+        return "The table may now vote about your seat", (
+            f"You have not moved in game {game} for {_days(data.get('idle_seconds', 0))}: the other players may now "
+            "vote to end the game (you placed last) or to give your seat to a bot. Play a move to stop the vote.")
+    if kind == "absent_vote":
+        return "A player is away", (
+            f"{data.get('name', 'A player')} has not moved in game {game} for {_days(data.get('idle_seconds', 0))}. "
+            "You may vote to end the game or to give their seat to a bot.")
+    if kind == "left":
+        name = data.get("name", "A player")
+        how = "resigned" if data.get("how") == "resigned" else "left the game"
+        return f"{name} {how}", f"{name} {how} in game {game}" + (
+            "; a bot plays their seat to the end." if data.get("bot") else "; the game is over.")
+    return None
 
 
 def build_message(settings: AsyncSettings, to: str, subject: str, text: str,

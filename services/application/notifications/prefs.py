@@ -22,9 +22,10 @@ from services.infrastructure.batching import ReadAhead
 from services.infrastructure.eventstore import Keys
 
 KINDS = ("your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
-         "invited")
-EMAIL_KINDS = ("your_turn", "game_over", "invited", "deadline_soon")
-"""What a player may have e-mailed (the issue's four); the seat-keeping kinds go to the other channels."""
+         "invited", "absence_warning", "absent", "absent_vote", "left")
+EMAIL_KINDS = ("your_turn", "game_over", "invited", "deadline_soon", "absence_warning", "absent")
+"""What a player may have e-mailed (the issue's four, and the two that warn a player their untimed game is about to
+be voted on without them); the other seat-keeping kinds go to the other channels."""
 
 EmailMode = Literal["off", "immediate", "digest"]
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from rq import Queue, Retry
 from rq.job import Job
 
+from domain.core import RuleError
 from services.application.notifications.mail import describe, game_link
 from services.infrastructure import clock
 from services.infrastructure.eventstore import Keys
@@ -83,8 +84,15 @@ class PushSubscriptions:
         self.redis = client
         self.keys = keys
 
-    def add(self, player_id: str, subscription: Subscription) -> str:
-        self.redis.hset(self.keys.push_subscriptions(player_id), subscription.id, subscription.model_dump_json())
+    def add(self, player_id: str, subscription: Subscription, cap: int) -> str:
+        """Store (or replace: the same browser again) a subscription; at most ``cap`` per player."""
+        key = self.keys.push_subscriptions(player_id)
+        # Add first, then count: of two racing adds at the cap neither slips past it.
+        added = self.redis.hset(key, subscription.id, subscription.model_dump_json())
+        if added and self.redis.hlen(key) > cap:
+            self.redis.hdel(key, subscription.id)
+            raise RuleError(f"you have {cap} push subscriptions (one per browser): remove one in the settings of "
+                            "a browser you no longer use first", code="too_many_push_subscriptions")
         return subscription.id
 
     def all(self, player_id: str) -> dict[str, Subscription]:
@@ -154,7 +162,7 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *,
         return {"skipped": "not wanted"}
 
     # again at each send, as for webhooks: the endpoint's name may resolve somewhere private by now
-    check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)
+    check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
     data = orjson.dumps(payload(settings, kind, orjson.loads(body)))
     try:
         response = webpush(subscription.model_dump(), data=data,

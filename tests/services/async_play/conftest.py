@@ -115,6 +115,33 @@ def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings
     set_job_store(None)
 
 
+@pytest.fixture
+def api(table: Table, settings: Settings) -> Iterator[Any]:
+    """The HTTP API over the table. Its processor runs only when a test settles the table: the API answers 202
+    at once and the test settles."""
+    from fastapi.testclient import TestClient
+
+    from services.adapters.api.app import create_app
+
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
+    app.state.async_settings = table.reactor.async_settings
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def waiting_api(table: Table, settings: Settings) -> Iterator[Any]:
+    """An API that waits for outcomes (see ``test_forgiving_timeouts.answered``)."""
+    from fastapi.testclient import TestClient
+
+    from services.adapters.api.app import create_app
+
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
+    app.state.async_settings = table.reactor.async_settings
+    with TestClient(app) as client:
+        yield client
+
+
 class Receiver(http.server.BaseHTTPRequestHandler):
     """Records every POST; answers with the next status from ``server.statuses`` (200 when empty)."""
 

@@ -153,7 +153,7 @@ def push_key(request: Request) -> dict[str, Any]:
 
 
 @router.post("/players/me/push-subscriptions", status_code=201, response_model=PushSubscribed,
-             responses=error_responses(400, 401, 403, 404, 413, 422))
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 def add_push_subscription(body: Subscription, request: Request, player: Principal = Depends(require_player),
                           ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """Store the browser's push subscription (``PushSubscription.toJSON()``)."""
@@ -161,10 +161,11 @@ def add_push_subscription(body: Subscription, request: Request, player: Principa
     if not settings.vapid_public_key:
         raise ApiError("push_disabled", "this server sends no Web Push (no VAPID key configured)", 404)
     try:  # the endpoint is where the server will POST: the webhook's rules against SSRF hold here too
-        check_url(body.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback)
+        check_url(body.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
     except InvalidCommand as exc:
         raise ApiError("invalid_push_endpoint", exc.message, 422) from None
-    return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body)}
+    return {"id": PushSubscriptions(ctx.redis, ctx.keys).add(player.player_id or "", body,
+                                                             settings.max_push_subscriptions_per_player)}
 
 
 @router.delete("/players/me/push-subscriptions/{sub_id}", status_code=204, response_class=Response,

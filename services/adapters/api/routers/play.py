@@ -87,7 +87,8 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
-    taking the seat back after a timeout, votes about a taken-over seat, ``taproom.Undo`` while the caller's
+    ``taproom.Resign`` at any point of an active game, taking the seat back after a timeout or an absence, votes
+    about a taken-over or absent seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
     return await legal_answer(ctx, call_of(request), game_id, seat)
 
@@ -137,7 +138,10 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
         seat = named
     principal = principal_of()
     record, _version = record_of()
-    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    try:
+        chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    except ApiError as refused:
+        raise _left_already(principal, game_id, record, data) or refused from None
     assert chosen is not None
     command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
@@ -150,6 +154,19 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
     command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
+
+
+def _left_already(principal: Principal | None, game_id: str, record: GameRecord, data: dict[str, Any]) -> ApiError | None:
+    """A resignation from a player whose seat is no longer theirs because they left it (a bot plays it now):
+    said as such, not as a seat they never held."""
+    if principal is None or data.get("type") != "taproom.Resign":
+        return None
+    for index, info in enumerate(record.seats):
+        mine = (principal.kind == "seat" and principal.game_id == game_id and principal.seat == index) or \
+            (principal.kind == "player" and info.player_id is not None and info.player_id == principal.player_id)
+        if mine and info.left:
+            return ApiError("already_resigned", f"you left game {game_id} already (seat {index})")
+    return None
 
 
 async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = None) -> Response:
@@ -165,7 +182,8 @@ async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = N
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 429, 503)})
 async def submit_command(request: Request,
-                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"}]),
+                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"},
+                                                                            {"command_id": "c2", "type": "taproom.Resign"}]),
                          game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
                          _: HTTPAuthorizationCredentials | None = Security(BEARER),
                          ctx: Context = Depends(get_context)) -> Any:
@@ -181,7 +199,13 @@ async def submit_command(request: Request,
     refused when the token does not hold it.
 
     The answer carries the new ``version``, the seats ``to_act`` now and, while the caller's seat is still to
-    act, its ``legal`` commands (as `/legal` answers them)."""
+    act, its ``legal`` commands (as `/legal` answers them).
+
+    ``{"type": "taproom.Resign"}`` leaves the game for good, at any point (your turn or not): you are placed last
+    (in the rating too); with two players still in, the game ends (``taproom.SeatLeft``, ``taproom.GameEnded``),
+    with more a bot at the game's autopilot level plays your seat to the end. Refused with ``already_resigned``
+    (409) once you left, ``game_not_active`` (409) when the game is over, ``not_your_seat`` (403) for a player
+    without a seat and ``unauthorized`` (401) without a token."""
     return await command_answer(ctx, call_of(request), game_id, seat, request_body)
 
 

@@ -154,7 +154,9 @@ def reclaim_seat(game_id: str, seat: int | None = Query(None, ge=0, le=MAX_INT),
 def vote(game_id: str, body: VoteRequest, seat: int | None = Query(None, ge=0, le=MAX_INT),
          principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> Any:
     """Vote about a seat the autopilot took over: end the game as it stands, or replace its player with a
-    bot (the game's pace fixes which). It passes when every other human seat has voted."""
+    bot (the game's pace fixes which); or about a seat an untimed game has waited for too long (``absent`` in
+    the views): end the game (that seat last) or give the seat to a bot, either. It passes when every other human
+    seat has voted for the same choice."""
     return _send_as_seat(ctx, game_id, principal, seat, Vote(about_seat=body.about_seat, choice=body.choice))
 
 

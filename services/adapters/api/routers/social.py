@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
 from services.adapters.api.abuse import BotGames, caller_of
+from services.adapters.api.bounds import STREAM_ID_PATTERN, bounded_stream_id
 from services.adapters.api.chat_stream import speaker_of
 from services.adapters.api.deps import (
     Context,
@@ -69,7 +70,8 @@ def chat_service(ctx: Context = Depends(get_context)) -> Chat:
 
 @router.get("/games/{game_id}/chat", response_model=ChatPage, responses=error_responses(401, 403, 404, 422))
 def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
-              after: str | None = Query(None, pattern=r"^\d{1,20}-\d{1,20}$", description="only messages after this id"),
+              after: Annotated[str | None, AfterValidator(bounded_stream_id)] = Query(
+                  None, pattern=STREAM_ID_PATTERN, description="only messages after this id (a message's `id`)"),
               limit: int = Query(100, ge=1, le=500), principal: Principal | None = Depends(optional_principal),
               ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ChatPage:
     """A chat channel of the game, oldest first, without the authors you muted. The seats' chat is open to
@@ -104,12 +106,13 @@ def list_mutes(principal: Principal = Depends(require_principal), chat: Chat = D
     return Mutes(muted=sorted(chat.muted(caller_of(principal.__dict__, ""))))
 
 
-@router.post("/chat/mutes", response_model=Mutes, responses=error_responses(400, 401, 422))
+@router.post("/chat/mutes", response_model=Mutes, responses=error_responses(400, 401, 409, 422))
 def mute(body: MuteRequest, principal: Principal = Depends(require_principal),
-         chat: Chat = Depends(chat_service)) -> Mutes:
-    """Mute a chat author: their messages no longer reach you, in any game (they are not told)."""
+         ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> Mutes:
+    """Mute a chat author: their messages no longer reach you, in any game (they are not told). At most
+    `max_chat_mutes` authors (409 `too_many_mutes`)."""
     viewer = caller_of(principal.__dict__, "")
-    chat.mute(viewer, body.author)
+    chat.mute(viewer, body.author, ctx.settings.max_chat_mutes)
     return Mutes(muted=sorted(chat.muted(viewer)))
 
 
@@ -168,7 +171,9 @@ class ProfileGame(BaseModel):
     ts: float
     seat: int
     place: int
-    seats: list[dict[str, Any]]
+    left: Literal["resigned", "abandoned", "idle"] | None = Field(
+        default=None, description="you left this game (resigned, or abandoned it): placed last, rated as such")
+    seats: list[dict[str, Any]] = Field(description="each seat's `name` and `place`, and `left` for one that left")
     rating: float | None = Field(description="your rating in that game type after this game (null: not rated)")
     replay: str = Field(description="where the web client replays it")
 

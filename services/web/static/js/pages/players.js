@@ -5,8 +5,19 @@ import { html } from "../html.js";
 import { auth, errorText, gameTypes, get } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { PROVISIONAL_GAMES, isProvisional, ratingText } from "../format.js";
+import { seatNews } from "../words.js";
+
+const LEFT_WORDS = { resigned: "resigned", abandoned: "left the game", idle: "left the game idle" };
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+
+// "place 2 (resigned) · 2/12/2026 · rating 1040 · Bo resigned": a finished game, as the profile lists it
+function finishedLine(g, name) {
+  const place = `${g.place === 1 ? "won" : `place ${g.place}`}${g.left ? ` (${LEFT_WORDS[g.left]})` : ""}`;
+  const rating = g.rating !== null ? ` · rating ${ratingText(g.rating, PROVISIONAL_GAMES)}` : "";
+  const news = seatNews(g.seats.filter((s) => s.left && s.name !== name)); // what became of the other seats
+  return `${place} · ${day(g.ts)}${rating}${news ? ` · ${news}` : ""}`;
+}
 
 // A rating on the display scale, marked while provisional (see format.js and the README).
 function Rating({ rating, games }) {
@@ -66,8 +77,7 @@ export function ProfilePage({ playerId }) {
       ${p.finished.length ? null : html`<p class="muted">None yet.</p>`}
       <ul class="list">${p.finished.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${g.replay}>${gameTitle(types, g.game)} · ${g.seats.map((s) => s.name).join(", ")}</a>
-        <span class="muted">${g.place === 1 ? "won" : `place ${g.place}`} · ${day(g.ts)}${g.rating !== null
-          ? ` · rating ${ratingText(g.rating, PROVISIONAL_GAMES)}` : ""}</span>
+        <span class="muted">${finishedLine(g, p.name)}</span>
       </li>`)}</ul>
     </section>
   </div>`;
