@@ -124,12 +124,18 @@ class Assets:
 
 
 def respond(asset: Asset, headers: Headers, cache_control: str, extra: dict[str, str] | None = None,
-            head: bool = False, precompressed: bool = True) -> Response:
-    """The answer for one file: 304 when the client holds this version, its gzip when the client takes it
-    (``precompressed=False``: the bytes as they are, for a page a middleware must read, compressed further out)."""
-    common = {"Cache-Control": cache_control, "ETag": asset.etag, "Vary": "Accept-Encoding", **(extra or {})}
-    if asset.etag in headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=common)
+            head: bool = False, page: bool = False) -> Response:
+    """The answer for one file: 304 when the client holds this version, its gzip when the client takes it.
+
+    ``page``: the HTML page, whole and as it is, every time: the security policy hashes its import map on the
+    way out and gzip comes after (further out); a 304 would carry a policy without that hash, which the browser
+    would store over the page's own, and the page would run no module."""
+    common = {"Cache-Control": cache_control, "Vary": "Accept-Encoding", **(extra or {})}
+    if not page:
+        common["ETag"] = asset.etag
+        if asset.etag in headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=common)
+    precompressed = not page
     body = asset.body
     if precompressed and asset.gzipped is not None and "gzip" in headers.get("accept-encoding", ""):
         body = asset.gzipped

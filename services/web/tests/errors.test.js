@@ -6,8 +6,8 @@ import { PlainError, friendlyError, isTransient, plainDetail, retryDelay } from 
 
 const DEVELOPER_WORDS = /\b[a-z]+_[a-z_]+\b|(^|\s|\()\/[a-z]+|\b(GET|POST|PUT|DELETE)\b/;
 
-// The codes of the API's error table (services/api/errors.py), read from its source.
-const source = readFileSync(new URL("../../api/errors.py", import.meta.url), "utf8");
+// The codes of the API's error table (services/adapters/api/errors.py), read from its source.
+const source = readFileSync(new URL("../../adapters/api/errors.py", import.meta.url), "utf8");
 const table = source.slice(source.indexOf("STATUS_BY_CODE"), source.indexOf("}", source.indexOf("STATUS_BY_CODE")));
 const CODES = [...table.matchAll(/"([a-z_]+)": (\d{3})/g)].map((m) => ({ code: m[1], status: Number(m[2]) }));
 

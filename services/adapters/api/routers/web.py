@@ -63,9 +63,10 @@ class Verdict(BaseModel):
 @router.get("/", include_in_schema=False)
 def index(request: Request) -> Response:
     """The web client (a single page; its own routes live in the URL fragment), naming its files by fingerprint:
-    revalidated on each visit, so a new release is seen at once, while the files it names stay cached."""
+    sent whole on each visit (about 2 KB gzipped), so a new release is seen at once, while the files it names
+    stay cached."""
     # sent as it is: a security policy hashes the page's import map on the way out; GZipMiddleware compresses it after
-    return respond(client_assets().page, request.headers, REVALIDATE, precompressed=False)
+    return respond(client_assets().page, request.headers, REVALIDATE, page=True)
 
 
 @router.get("/sw.js", include_in_schema=False)
