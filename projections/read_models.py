@@ -85,6 +85,7 @@ class GameMeta(_Open):
     pace: dict[str, Any] | None = None
     creator: str | None = Field(default=None, description="the player who created the game")
     hot_seat: bool = Field(default=False, description="one device may hold several seats")
+    tutorial: bool = Field(default=False, description="a guided first game: its seat may ask for a suggested move")
     scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
     scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
     places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
@@ -135,6 +136,7 @@ def meta(record: GameRecord, updated: float) -> GameMeta:
         seed_commitment=record.seed_commitment, updated=updated,
         pace=record.pace.model_dump(mode="json") if record.pace else None,
         creator=record.creator, hot_seat=bool(record.hot_seat),
+        **({"tutorial": True} if record.tutorial else {}),  # stored only on guided games
         # ended -> scored takes a moment (a scoring job); say so instead of leaving a client to guess at null
         scores_pending=record.status == "ended", **scored)
 

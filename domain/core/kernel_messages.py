@@ -30,7 +30,7 @@ class SeatSpec(BaseModel):
 def _without_none_pace(data: dict[str, Any]) -> dict[str, Any]:
     """Records made before paces, creators and the hot-seat flag existed carry none of these keys; a game
     without them keeps it that way (so old records serialize, hash and verify as they were)."""
-    for key in ("pace", "creator", "hot_seat"):
+    for key in ("pace", "creator", "hot_seat", "tutorial"):
         if data.get(key, 0) is None:
             del data[key]
     return data
@@ -48,6 +48,8 @@ class CreateGame(Command):
     creator: str | None = None
     hot_seat: bool | None = None
     """False: a player holds one seat; True: one device may play several; None: a game from before the rule."""
+    tutorial: bool | None = None
+    """True: a guided first game, whose human seat may ask for a suggested move (and which is never rated)."""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -160,6 +162,7 @@ class GameCreated(Event):
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    tutorial: bool | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:

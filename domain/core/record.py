@@ -93,6 +93,8 @@ class GameRecord:
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    tutorial: bool | None = None
+    """A guided first game: its human seat may ask for a suggested move; it is never rated."""
     undo: UndoTrail | None = None
     """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
     while there is none, so a snapshot never needs to carry one."""
@@ -186,7 +188,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
         record = GameRecord(game_id=game_id, game_type=event.game, options=event.options,
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
                             seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
-                            hot_seat=event.hot_seat)
+                            hot_seat=event.hot_seat, tutorial=event.tutorial)
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))

@@ -66,6 +66,7 @@ class NewGame:
     hot_seat: bool = False
     creator: str | None = None
     dev_seed: str | None = None
+    tutorial: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,20 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
             raise RuleError(f"seat {index}: only the creator's own seats are bound at creation", code="invalid_request")
         name = bot_names[index] or spec.name or (player_name(root, spec.player_id) if spec.player_id else None)
         seats.append(SeatSpec(name=name, bot=spec.bot, player_id=spec.player_id))
+    if new.tutorial:
+        _check_tutorial(new)
     return CreateGame(game=game.id, options=options.model_dump(mode="json"), seats=seats, seed_commitment="",
-                      creator=new.creator, hot_seat=new.hot_seat, pace=pace)
+                      creator=new.creator, hot_seat=new.hot_seat, pace=pace, tutorial=True if new.tutorial else None)
+
+
+def _check_tutorial(new: NewGame) -> None:
+    """A guided game is one player's own seat against bots, untimed: the suggested move it offers is only ever
+    that player's, and nobody else sits at a table where one seat is coached."""
+    mine = [s for s in new.seats if s.player_id is not None]
+    if new.creator is None or len(mine) != 1 or any(s.bot is None and s.player_id is None for s in new.seats):
+        raise RuleError("a tutorial is your own seat (me) against bots only", code="invalid_request")
+    if new.pace is not None:
+        raise RuleError("a tutorial is untimed: leave the pace out", code="invalid_request")
 
 
 def create_game(root: Root, new: NewGame, *, admission: Admission | None = None, issue_seat_tokens: bool = True,

@@ -122,6 +122,8 @@ class Ratings:
         places = [int(record.places.get(s, len(record.seats))) for s in seats]
         new = rate_table(current, places)
         counts = Counter(identity for identity in identities if identity)  # a player on two seats is not rated
+        if record.tutorial:  # a coached game says nothing about anyone's strength: filed, never rated
+            counts = Counter[str]()
         standings: dict[str, dict[str, Any]] = {}
         seats_out = []
         for seat, identity in enumerate(identities):

@@ -17,10 +17,12 @@ export default [
       "no-var": "error",
     },
   },
-  // The boards are being reworked by their own hands (issue 32) as this lint lands: their long lines and two unused
-  // names are warnings until those changes are in, then errors like everywhere else.
-  { files: ["static/boards/**/*.js"], rules: { "max-len": ["warn", { code: 120, ignoreUrls: true }],
-    "no-unused-vars": "warn", "prefer-const": "warn" } },
+  // The boards and the how-to-play pages were written by other hands (issue 32) as this lint landed: their long
+  // lines and unused names warn until they are wrapped, then they are errors like everywhere else.
+  {
+    files: ["static/boards/**/*.js", "static/js/howto.js", "static/js/pages/learn.js"],
+    rules: { "max-len": ["warn", { code: 120, ignoreUrls: true }], "no-unused-vars": "warn", "prefer-const": "warn" },
+  },
   { files: ["static/sw.js"], languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } } },
   { files: ["tests/**/*.js", "eslint.config.js"], languageOptions: { globals: { ...globals.node } } },
 ];

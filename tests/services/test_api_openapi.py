@@ -200,6 +200,12 @@ def test_every_route_answers_as_its_schema_says(api):
     assert c.delete(f"/games/{tid}/votes/0", headers=bearer(z)).status_code == 200
     assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
     c.get(f"/games/{tid}/clock")
+    # a tutorial's coach: a suggested move for its own seat; any other game refuses (403)
+    coached = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 12}, "seed": "coach", "tutorial": True,
+        "seats": [{"me": True}, {"bot": "random"}]}).json()["game_id"]
+    wait_for(api, f"/games/{coached}", until=lambda b: b.get("status") == "active")
+    c.get(f"/games/{coached}/hint", headers=bearer(ann["token"])), c.get(f"/games/{gid}/hint", headers=bearer(ann["token"]))
     identity_routes(c, api)
     notification_routes(c, api, ann["token"])
     social_routes(c, gid, ann, bob)

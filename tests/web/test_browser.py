@@ -315,7 +315,7 @@ def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebSe
     page = new_page(375, 812)
     sign_in(page, ana)
     for path, ready in (("/#/", ".card"), ("/#/lobby", ".new-game"), ("/#/inbox", "#turn-h"),
-                        (f"/#/game/{real['game_id']}", ".game[data-ready]"), ("/#/rules/carcassonne", ".notes")):
+                        (f"/#/game/{real['game_id']}", ".game[data-ready]"), ("/#/rules/carcassonne", ".howto section")):
         page.goto(path)
         page.wait_for_selector(ready)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

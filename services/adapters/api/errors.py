@@ -23,6 +23,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_recovery_code": 401,
     "forbidden": 403,
     "not_your_seat": 403,
+    "not_a_tutorial": 403,
     "not_found": 404,
     "game_not_found": 404,
     "command_not_found": 404,

@@ -40,6 +40,8 @@ class NewGame(BaseModel):
     hot_seat: bool = Field(default=False, description="one device, several seats: lets the caller take more than "
                                                       "one seat (me=true) of this game")
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
+    tutorial: bool = Field(default=False, description="a guided first game: your own seat (me=true) against bots, "
+                                                      "untimed and unrated; its seat may ask GET /games/{id}/hint")
     pace: str | dict[str, Any] | None = Field(
         default=None,
         description="time per turn: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "
@@ -143,6 +145,13 @@ class LegalCommands(BaseModel):
     commands: list[dict[str, Any]] = Field(description="ready-to-send command bodies (add a command_id): the game's "
                                                        "own while the seat is to act, then the kernel's (`taproom.*`) "
                                                        "that apply now, `taproom.Resign` at any point of an active game")
+
+
+class SuggestedMove(BaseModel):
+    version: int
+    seat: int
+    command: dict[str, Any] | None = Field(description="a ready-to-send command body among the seat's legal ones "
+                                                       "(add a command_id); null when the seat is not to act")
 
 
 class CommandAccepted(BaseModel):

@@ -89,3 +89,13 @@ def test_a_guest_plays_at_the_default_rating_and_is_not_stored(ratings: Ratings)
     result = ratings.rate(record, ts=1.0)
     assert set(result["standings"]) == {"player:ann"}
     assert [s.identity for s in ratings.leaderboard("counter")] == ["player:ann"]
+
+
+def test_a_tutorial_is_filed_in_the_profile_but_rates_nobody(ratings: Ratings) -> None:
+    record = scored("t1", [seat_for("player:ann"), seat_for("bot:greedy")], [1, 2])
+    record.tutorial = True
+    result = ratings.rate(record, ts=1.0)
+    assert result["standings"] == {}
+    assert ratings.leaderboard("counter") == [] and ratings.standing("counter", "player:ann") is None
+    games = ratings.finished_games("ann")
+    assert [g["game_id"] for g in games] == ["t1"] and games[0]["rating"] is None

@@ -29,6 +29,7 @@ const WORDS = {
   already_resigned: "You have already resigned this game.",
   too_many_push_subscriptions: "Too many browsers of yours receive push notifications. Turn them off in one first.",
   too_many_mutes: "You have muted as many players as you can. Unmute someone first.",
+  not_a_tutorial: "This game has no coach: hints come only in a Learn to play game.",
   seat_taken: "Someone else took that seat first. Pick another one.",
   no_open_seat: "This game has no open seat left. Start a game of your own in the lobby.",
   handle_taken: "That handle is taken. Try another one.",

@@ -13,6 +13,8 @@ import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
 import { ChatPanel, RematchButton, ResignButton, UndoButton, VotePanel, boardCommands } from "../social.js";
+import { HelpButton } from "../howto.js";
+import { CoachPanel } from "./learn.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 
@@ -283,13 +285,16 @@ export function GamePage({ gameId, params }) {
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
+      <${HelpButton} game=${live.game} title=${gameTitle(types, live.game)} />
     </div>
     <${ErrorLine} error=${error} />
     ${live.status === "open" && seat === null
       ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
     ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${RematchButton} gameId=${gameId} live=${live} seat=${seat} />
-    <div class="game-grid">
+    <div class=${live.tutorial && seat !== null ? "game-grid coached" : "game-grid"}>
+      ${live.tutorial && seat !== null ? html`<${CoachPanel} gameId=${gameId} token=${token} game=${live.game}
+          live=${live} legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
                       : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />`

@@ -5,6 +5,7 @@ import { auth, errorText, gameTypes, get, post } from "../api.js";
 import { CopyField, ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
 import { NameField, ensurePlayer } from "../identity.js";
 import { PlainError } from "../errors.js";
+import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
@@ -197,7 +198,9 @@ function NewGameForm({ types, initial }) {
     ${signedIn ? null : html`<${NameField} id="ng-name" value=${name} onInput=${setName} />`}
     <div class="field"><label for="ng-game">Game</label>
       <select id="ng-game" value=${gameId} onChange=${(e) => pickGame(e.target.value)}>
-        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select></div>
+        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select>
+      ${hasGuide(gameId) ? html`<small class="howto-links">New to it? <a href=${`#/rules/${gameId}`}>How to play</a> ·
+        <a href=${`#/learn/${gameId}`}>Learn to play with a coach</a></small>` : null}</div>
     <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
       ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
         <label for=${`seat-${i}`}>Seat ${i + 1}</label>

@@ -1,10 +1,10 @@
-// Start: what Taproom is, the games, register / sign in / sign out, and the rules notes page.
+// Start: what Taproom is, the games (how to play, learn to play), register / sign in / sign out.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
-import { CopyField, ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { CopyField, ErrorLine, setTitle } from "../ui.js";
 import { refreshWaiting } from "../waiting.js";
-import { markdown } from "../markdown.js";
+import { hasGuide } from "../howto.js";
 
 export function StartPage() {
   const [types, setTypes] = useState([]);
@@ -27,7 +27,10 @@ export function StartPage() {
             <h3>${t.title}</h3>
             <p class="muted">${t.min_players}–${t.max_players} players</p>
             ${t.summary ? html`<p>${t.summary}</p>` : null}
-            <p><a href=${`#/rules/${t.id}`}>Rules notes</a> · <a href=${`#/lobby?game=${t.id}`}>Start a game</a></p>
+            <p class="card-links">${hasGuide(t.id) ? html`<a class="button primary" href=${`#/learn/${t.id}`}
+                >Learn to play</a>
+              <a href=${`#/rules/${t.id}`}>How to play</a> · ` : null}<a href=${`#/lobby?game=${t.id}`}
+              >Start a game</a></p>
           </li>`)}
         </ul>
       </section>
@@ -149,19 +152,4 @@ function SignedIn({ onSignOut }) {
     <p class="muted">This browser forgets your token. Without a sign-in link you cannot come back as yourself.</p>
     <button type="button" class="danger" onClick=${() => { auth.signOut(); onSignOut(); }}>Sign out</button>
   </div>`;
-}
-
-export function RulesPage({ game }) {
-  const [text, setText] = useState(null);
-  const [types, setTypes] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    setTitle("Rules notes");
-    get(`/games/types/${game}/rules`).then(setText).catch((err) => setError(errorText(err)));
-    gameTypes().then(setTypes).catch(() => {});
-  }, [game]);
-  return html`<p><a href="#/">← Back</a></p>
-    <h1>Rules notes: ${gameTitle(types, game)}</h1>
-    <${ErrorLine} error=${error} />
-    ${text === null ? null : html`<article class="notes">${markdown(text)}</article>`}`;
 }

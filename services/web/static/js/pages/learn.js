@@ -1,0 +1,163 @@
+// Learning a game: the how-to-play page (#/rules/<game>), "Learn to play" (#/learn/<game>: a guided first game
+// against a bot) and the coach panel such a game shows beside its board.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { auth, errorText, get, post } from "../api.js";
+import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { HowToArticle, useGuide } from "../howto.js";
+import { boardCommands } from "../social.js";
+
+function useTypes() {
+  const [types, setTypes] = useState(null);
+  useEffect(() => { get("/games/types").then(setTypes).catch(() => {}); }, []);
+  return types;
+}
+
+export function HowToPage({ game }) {
+  const guide = useGuide(game);
+  const types = useTypes();
+  useEffect(() => { setTitle(`How to play ${guide?.title || ""}`.trim()); }, [guide]);
+  return html`<p><a href="#/">← Back to the games</a></p>
+    <h1>How to play: ${guide?.title || gameTitle(types, game)}</h1>
+    ${guide === null ? html`<p>There is no guide for this game yet.</p>` : null}
+    ${guide ? html`<p class="learn-cta">New to it? <a class="button primary" href=${`#/learn/${game}`}>Learn to play against a bot</a>
+      <a class="button" href=${`#/lobby?game=${game}`}>Start a game</a></p>
+      <${HowToArticle} guide=${guide} />` : null}`;
+}
+
+export function LearnPage({ game }) {
+  const guide = useGuide(game);
+  const types = useTypes();
+  const [name, setName] = useState("");
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const signedIn = Boolean(auth.token());
+  useEffect(() => { setTitle(`Learn ${guide?.title || "to play"}`); }, [guide]);
+
+  async function start(e) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (!auth.token()) { // the tutorial is played as a player: pick a name here, no detour
+        const made = await post("/players", { name: name.trim() });
+        auth.signIn(made.token, made.name, made.player_id);
+      }
+      const created = await post("/games", {
+        game, options: guide.tutorial.options, tutorial: true, seats: [{ me: true }, { bot: "greedy" }],
+      }, auth.token());
+      location.hash = `#/game/${created.game_id}`;
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  }
+  if (guide === null) return html`<p>There is no tutorial for this game yet. <a href="#/">Back to the games</a></p>`;
+  return html`<p><a href="#/">← Back to the games</a></p>
+    <h1>Learn to play: ${guide?.title || gameTitle(types, game)}</h1>
+    <div class="columns">
+      <form class="card learn" onSubmit=${start}>
+        <h2>Your first game, with a coach</h2>
+        <p>${guide?.coach.intro}</p>
+        <ol class="steps">
+          <li>A short game against a friendly bot: ${guide?.tutorial.length}. It is not rated.</li>
+          <li>At each decision the coach beside the board says what you are choosing and suggests a good move.</li>
+          <li>Follow it with one tap, or play your own move. The Help button opens the rules beside the board.</li>
+        </ol>
+        ${signedIn ? null : html`<label for="learn-name">Your name</label>
+          <input id="learn-name" required maxlength="64" autocomplete="nickname" value=${name}
+                 onInput=${(e) => setName(e.target.value)} />`}
+        <button type="submit" class="primary" disabled=${busy || !guide}>${busy ? "Setting up…" : "Start the tutorial"}</button>
+        <${ErrorLine} error=${error} />
+      </form>
+      <section class="card">
+        <h2>Rather read first?</h2>
+        <p>${guide?.tagline}</p>
+        <p><a class="button" href=${`#/rules/${game}`}>How to play</a></p>
+      </section>
+    </div>`;
+}
+
+// Pointing at the suggested move on the board itself. Boards mark their targets in the DOM: an index into the
+// legal list they were given (data-cmd, Heaven & Ale and Tiefenthal), a tile to pick first (data-pick-tile), or
+// a square (data-x, data-y: Carcassonne's targets). A board redraws itself, so the mark is put back on every
+// change of the board's subtree.
+function pointAt(root, command, legal) {
+  for (const old of root.querySelectorAll(".coach-pick")) old.classList.remove("coach-pick");
+  if (!command) return false;
+  const same = JSON.stringify(command);
+  const index = boardCommands(legal).findIndex((c) => JSON.stringify(c) === same); // what the board was given
+  const found = (index >= 0 && root.querySelector(`[data-cmd="${index}"]`))
+    || (command.tile && root.querySelector(`[data-pick-tile="${CSS.escape(command.tile)}"]`))
+    || (Number.isInteger(command.x) && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
+  if (found) found.classList.add("coach-pick");
+  return Boolean(found);
+}
+
+function usePointer(command, legal) {
+  const [pointed, setPointed] = useState(false);
+  useEffect(() => {
+    // the board module may still be loading: watch the page, and find the board on every change
+    const page = document.getElementById("main") || document.body;
+    const board = () => page.querySelector(".board-module");
+    const mark = () => { const root = board(); setPointed(root ? pointAt(root, command, legal) : false); };
+    mark(); // a class is an attribute: marking is not itself observed
+    const watcher = new MutationObserver(mark);
+    watcher.observe(page, { childList: true, subtree: true });
+    return () => {
+      watcher.disconnect();
+      for (const old of board()?.querySelectorAll(".coach-pick") || []) old.classList.remove("coach-pick");
+    };
+  }, [command && JSON.stringify(command), legal]);
+  return pointed;
+}
+
+// On a phone the coach sits above the board: only the suggestion shows until the player asks why.
+const WIDE = () => window.matchMedia?.("(min-width: 760px)").matches ?? true;
+
+/** The coach beside a tutorial's board: what the decision is about, a suggested move and a button to play it. */
+export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, busy }) {
+  const guide = useGuide(game);
+  const [hint, setHint] = useState(null);
+  const [error, setError] = useState(null);
+  const turns = useRef(new Set());
+  const version = live?.version;
+  useEffect(() => {
+    if (!myTurn) return setHint(null);
+    let gone = false;
+    get(`/games/${gameId}/hint`, token)
+      .then((h) => {
+        if (gone) return;
+        if (h.command) turns.current.add(h.version); // one tip per decision, in order
+        setHint(h);
+        setError(null);
+      })
+      .catch((err) => !gone && setError(errorText(err)));
+    return () => { gone = true; };
+  }, [gameId, token, version, myTurn]);
+  const command = hint && hint.version === version ? hint.command : null;
+  const pointed = usePointer(command, legal);
+  if (!guide) return null;
+  const coach = guide.coach;
+  const type = command?.type || legal.find((c) => !c.type.startsWith("taproom."))?.type;
+  const tip = coach.firstTurns[turns.current.size - 1];
+  const over = ["ended", "scored", "expired"].includes(live.status);
+  return html`<section class="coach card" aria-labelledby="coach-h" data-coach-state=${command ? "advice" : myTurn ? "thinking" : "waiting"}>
+    <h2 id="coach-h">Coach</h2>
+    ${over ? html`<p>Well played! The final scores are at the top of the page. Ready for a real game? ${" "}
+        <a href=${`#/lobby?game=${game}`}>Start one</a>, or <a href=${`#/learn/${game}`}>play another tutorial</a>.</p>`
+      : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
+      : html`
+        ${command ? html`<div class="coach-advice" data-command=${JSON.stringify(command)}>
+            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command, live.board)}
+              ${pointed ? html`${" "}<span class="coach-marked">Marked in green on the board.</span>` : null}</p>
+            <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}>Play this move</button>
+          </div>` : html`<p class="muted">The coach is looking at your position…</p>`}
+        <details class="coach-more" open=${WIDE()}>
+          <summary>Why, and a tip</summary>
+          ${type && coach.decisions[type] ? html`<p class="coach-decision">${coach.decisions[type]}</p>` : null}
+          ${tip ? html`<p class="coach-tip"><strong>Tip:</strong> ${tip}</p>` : null}
+        </details>`}
+    <${ErrorLine} error=${error} />
+  </section>`;
+}
