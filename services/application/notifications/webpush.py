@@ -42,8 +42,10 @@ def _b64(value: str) -> bytes:
 
 class SubscriptionKeys(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    p256dh: str = Field(max_length=200, description="the browser's P-256 public key, base64url")
-    auth: str = Field(max_length=100, description="the 16-byte auth secret, base64url")
+    # The patterns say in the schema what the validators check: 65 bytes starting 0x04, 16 bytes
+    p256dh: str = Field(pattern=r"^B[A-P][A-Za-z0-9_-]{85}=?$",
+                        description="the browser's P-256 public key (an uncompressed point), base64url")
+    auth: str = Field(pattern=r"^[A-Za-z0-9_-]{22}(==)?$", description="the 16-byte auth secret, base64url")
 
     @field_validator("p256dh")
     @classmethod
