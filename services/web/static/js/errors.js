@@ -50,6 +50,9 @@ const WORDS = {
   too_many_bot_games: "You have many games against bots running. Finish or resign one, then start another.",
   too_many_streams: "Too many game pages are open. Close a few tabs, then reload this one.",
   unavailable: "The server is busy or restarting. Try again in a few seconds.",
+  write_not_durable: "The server could not keep that safely just now. Nothing was changed: try again in a few seconds.",
+  client_key_reused: "This sign-up was already sent with other details. Reload the page and sign up again.",
+  client_key_used: "This sign-up is already done and its key was changed since. Sign in with your sign-in link.",
   internal_error: "Something went wrong on the server. Try again in a moment; if it keeps happening, tell us.",
 };
 
