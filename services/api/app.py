@@ -21,7 +21,7 @@ from .deps import Context
 from .errors import error_responses, install_error_handlers
 from .hot import FRONT, HotPath, hot_route
 from .limits import BodySizeLimit
-from .routers import games, invitations, lobby, notifications, play, players, players_async, social, system, web
+from .routers import coach, games, invitations, lobby, notifications, play, players, players_async, social, system, web
 
 REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
@@ -137,6 +137,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
     app.include_router(notifications.router)

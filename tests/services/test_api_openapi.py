@@ -191,9 +191,31 @@ def test_every_route_answers_as_its_schema_says(api):
     identity_routes(c, api)
     notification_routes(c, api, ann["token"])
     social_routes(c, gid, ann, bob)
+    coach_routes(c, api, ann, bob)
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
+
+
+def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
+    """The coach (issue 36): asking for the analysis of a (very short) finished Carcassonne game, and reading it."""
+    made = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "options": {"stack_size": 1}, "seed": "coach", "seats": [{"me": True}, {}]}).json()
+    gid = made["game_id"]
+    c.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "active")
+    c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 409 game_not_over
+    for move in range(20):
+        if c.get(f"/games/{gid}").json()["status"] != "active":
+            break
+        for token in (ann["token"], bob["token"]):
+            legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
+            if legal["commands"]:
+                c.post(f"/games/{gid}/commands", headers=bearer(token), json={**legal["commands"][0], "command_id": f"c{move}"})
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "scored")
+    c.get(f"/games/{gid}/analysis")  # 404 no_analysis
+    c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202
+    c.get(f"/games/{gid}/analysis")
 
 
 def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:

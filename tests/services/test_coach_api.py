@@ -1,0 +1,111 @@
+"""The coach over HTTP: asking for a finished game's analysis, its errors, the job on its own queue, and the
+result read back, also once the game is archived."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+from fastapi.testclient import TestClient
+from rq import Queue
+
+from domain.catalog import load_games
+from services.api.app import create_app
+from services.archive import Archiver, DirectoryStore
+from services.settings import jobs_run_with
+from services.workers import jobs
+
+from .helpers import Kernel
+
+load_games()
+
+
+def _seat_send(kernel: Kernel, gid: str, command: dict, seat: int) -> None:
+    """A command as a person at ``seat`` sends it (a seat token's actor), settled at once."""
+    command_id = kernel.bus.submit(gid, command, seat=seat, actor=f"seat:{seat}")
+    kernel.pump()
+    outcome = kernel.bus.outcome(gid, command_id)
+    assert outcome is not None and outcome.accepted, outcome
+
+
+def _short_game(kernel: Kernel, game: str, options: dict, seed: str, finish: bool = True) -> str:
+    gid = uuid.uuid4().hex[:10]
+    created = kernel.send(gid, {"type": "taproom.CreateGame", "game": game, "options": options,
+                                "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed_commitment": ""}, dev_seed=seed)
+    assert created.accepted, created
+    chooser = random.Random(seed)
+    while finish:
+        record = kernel.processor.repo.current(gid).record
+        if record.status != "active":
+            break
+        seat = chooser.choice(record.to_act())
+        command = chooser.choice(record.game.legal_commands(record.state, seat))
+        _seat_send(kernel, gid, command.model_dump(mode="json"), seat)
+    if finish:
+        assert kernel.send(gid, {"type": "taproom.ScoreGame"}).accepted
+    return gid
+
+
+
+def _bearer(app, gid: str, seat: int) -> dict:
+    token = app.state.context.issue_token({"kind": "seat", "game_id": gid, "seat": seat})
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_running_game_an_unknown_game_and_a_stranger_are_refused(fake_client, settings) -> None:
+    kernel = Kernel(fake_client, settings)
+    running = _short_game(kernel, "carcassonne", {"stack_size": 4}, "coach-running", finish=False)
+    app = create_app(fake_client, settings)
+    with TestClient(app) as api:
+        mine = _bearer(app, running, 0)
+        asked = api.post(f"/games/{running}/analysis", headers=mine)
+        assert (asked.status_code, asked.json()["code"]) == (409, "game_not_over")
+        read = api.get(f"/games/{running}/analysis")
+        assert (read.status_code, read.json()["code"]) == (409, "game_not_over")
+        assert not fake_client.exists(kernel.keys.analysis(running))
+        assert Queue(settings.coach_queue, connection=fake_client).count == 0
+        for method in (api.post, api.get):
+            unknown = method("/games/nosuchgame/analysis", headers=mine)
+            assert (unknown.status_code, unknown.json()["code"]) == (404, "game_not_found")
+        assert api.post(f"/games/{running}/analysis").status_code == 401
+        other = _short_game(kernel, "carcassonne", {"stack_size": 4}, "coach-other")
+        stranger = api.post(f"/games/{other}/analysis", headers=mine)  # a seat of another game
+        assert (stranger.status_code, stranger.json()["code"]) == (403, "not_your_seat")
+        nothing = api.get(f"/games/{other}/analysis")
+        assert (nothing.status_code, nothing.json()["code"]) == (404, "no_analysis")
+
+
+def test_a_player_asks_once_the_job_runs_on_the_coach_queue_and_the_result_outlives_the_archive(
+        fake_client, settings, tmp_path) -> None:
+    kernel = Kernel(fake_client, settings)
+    gid = _short_game(kernel, "carcassonne", {"stack_size": 3}, "coach-done")
+    app = create_app(fake_client, settings)
+    with TestClient(app) as api:
+        asked = api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 1))
+        assert asked.status_code == 202, asked.text
+        first = asked.json()
+        assert first["status"] == "pending" and first["poll"] == f"/games/{gid}/analysis"
+        again = api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0))
+        assert again.status_code == 202 and again.json()["requested_at"] == first["requested_at"]
+        coach_queue = Queue(settings.coach_queue, connection=fake_client)
+        assert coach_queue.job_ids == [f"coach-{gid}"]  # one job, on the coach's queue
+        assert f"coach-{gid}" not in Queue(settings.rq_queue, connection=fake_client).job_ids
+        assert api.get(f"/games/{gid}/analysis").json()["status"] == "pending"
+        with jobs_run_with(settings):
+            ran = jobs.analyse_game(gid, connection=fake_client)
+        assert ran["status"] == "done", ran
+        done = api.get(f"/games/{gid}/analysis")
+        assert done.status_code == 200
+        body = done.json()
+        assert body["status"] == "done" and [s["seat"] for s in body["seats"]] == [0, 1]
+        for seat in body["seats"]:
+            assert 0 <= seat["accuracy"] <= 100 and seat["decisions"]
+            for row in seat["decisions"]:
+                assert row["played"]["seat"] == seat["seat"] and row["loss"] >= 0
+        assert body["cost"]["decisions"] == sum(len(s["decisions"]) for s in body["seats"])
+        assert api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0)).status_code == 200
+
+        archived = Archiver(fake_client, kernel.keys, DirectoryStore(tmp_path)).archive(gid)
+        assert archived.status == "archived"
+        assert not fake_client.exists(kernel.keys.analysis(gid))
+        assert api.get(f"/games/{gid}/analysis").json() == body
