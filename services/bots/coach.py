@@ -110,6 +110,22 @@ def _rng_for(seed: str, decision: Decision) -> random.Random:
     return random.Random(f"coach|{seed}|{decision.version}|{decision.seat}")
 
 
+PREVIEW_EVENTS = 6
+"""At most this many events of a command are kept to name it (the boards word events, not commands)."""
+
+
+def preview(game: Any, adapter: BotGame, decision: Decision, command: Command, seed: int) -> list[dict[str, Any]]:
+    """The events ``command`` leads to on a determinization of the decision's view, chance left out
+    (``game.reveals``: a drawn tile is a guess there): what a board's ``describe`` words to name the move."""
+    det = adapter.state_from_view(decision.view, decision.seat, random.Random(seed), legal=decision.legal)
+    try:
+        events = game.decide(det, command, random.Random(seed))
+    except Exception:  # a determinization that cannot take it (never expected): the move goes unnamed
+        return []
+    shown = [e for e in events if not game.reveals(e)][:PREVIEW_EVENTS]
+    return [{"type": e.type, "payload": e.model_dump(mode="json")} for e in shown]
+
+
 def analyse_decision(game: Any, adapter: BotGame, decision: Decision, seed: str, cost: Cost,
                      rounds: int = VALUE_ROUNDS) -> dict[str, Any]:
     """One decision: the search's best command, both values, the loss (see the module's docstring)."""
@@ -126,8 +142,10 @@ def analyse_decision(game: Any, adapter: BotGame, decision: Decision, seed: str,
     cost.decisions += 1
     cost.simulations += stats.iterations + played_out
     cost.capped += int(capped)
+    named = rng.getrandbits(64)
     return {"version": decision.version, "turn": decision.turn, "played": command_data(decision.played),
-            "best": command_data(best), "value_played": round(value_played, 2), "value_best": round(value_best, 2),
+            "best": command_data(best), "played_events": preview(game, adapter, decision, decision.played, named),
+            "best_events": preview(game, adapter, decision, best, named), "value_played": round(value_played, 2), "value_best": round(value_best, 2),
             "loss": round(loss, 2) if loss >= MIN_SHOWN_LOSS else 0.0, "agreed": same}
 
 

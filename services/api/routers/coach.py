@@ -26,6 +26,10 @@ class AnalysedDecision(BaseModel):
     value_best: float = Field(description="the best command's value, on the same playouts")
     loss: float = Field(description="max(0, value_best - value_played): what the decision cost, in points")
     agreed: bool = Field(description="whether the played command is the search's best")
+    played_events: list[dict[str, Any]] = Field(default_factory=list, description=(
+        "the events the played command leads to, chance left out ({type, payload}, as in the history): a client "
+        "words the move with them"))
+    best_events: list[dict[str, Any]] = Field(default_factory=list, description="the same for the best command")
 
 
 class AnalysedSeat(BaseModel):

@@ -10,6 +10,7 @@ import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
 import { ChatPanel, RematchButton, UNDO, UndoButton } from "../social.js";
+import { CoachPanel } from "../coach.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 
@@ -273,6 +274,8 @@ export function GamePage({ gameId, params }) {
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
                       connection=${connection} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
+        ${live.status === "scored" ? html`<${CoachPanel} gameId=${gameId} live=${live} seat=${seat}
+            board=${boardModule} at=${at} setAt=${setAt} />` : null}
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
     </div>
