@@ -138,7 +138,7 @@ def main() -> None:
         verdict = "within" if figures["cpu_seconds"] <= BUDGET_SECONDS else "OVER"
         print(f"{game_id:15} {figures['decisions']:4} decisions of {figures['commands']} commands, "
               f"{figures['simulations']} simulations, CPU {figures['cpu_seconds']:.1f} s ({verdict} the "
-              f"{BUDGET_SECONDS:.0f} s budget), wall {figures['wall_seconds']:.1f} s, capped {figures['capped']}, "
+              f"{BUDGET_SECONDS:.0f} s budget), wall {figures['wall_seconds']:.1f} s, "
               f"accuracy {figures['accuracy']}", flush=True)
 
 

@@ -145,12 +145,12 @@ class Coach:
         started = time.time()
         self.redis.set(key, orjson.dumps({**before, "status": "running", "started_at": started, "seats": []}))
         try:
-            game_type, steps, versions = self.human_steps(game_id)
+            game_type, steps, versions, seed = self.human_steps(game_id)
             from domain.core.registry import get_game
 
             game = get_game(game_type)
             decisions = [d for d in decisions_of(game, steps) if d.version in versions]
-            analysis = analyse(game_type, decisions, seed=game_id).to_dict()
+            analysis = analyse(game_type, decisions, seed=seed).to_dict()
         except Exception as exc:
             log.error("analysis failed", game_id=game_id, error=repr(exc), trace=traceback.format_exc(limit=5))
             doc = {**before, "status": "failed", "error": f"{type(exc).__name__}: {exc}", "seats": []}
@@ -162,9 +162,10 @@ class Coach:
         log.info("game analysed", game_id=game_id, **analysis["cost"])
         return doc
 
-    def human_steps(self, game_id: str) -> tuple[str, list[Step], set[int]]:
-        """The game's type, every game command with the state before it, and the versions at which a person
-        (not a bot, not the service) decided. Replays the complete record: only the job sees it, and it hands
+    def human_steps(self, game_id: str) -> tuple[str, list[Step], set[int], str]:
+        """The game's type, every game command with the state before it, the versions at which a person
+        (not a bot, not the service) decided, and the analysis's seed (the game's published seed commitment:
+        the same game is analysed the same way). Replays the complete record: only the job sees it, and it hands
         the analysis each seat's view alone (:func:`services.bots.coach.decisions_of`)."""
         from ..audit import export_lines, read_record
 
@@ -190,4 +191,4 @@ class Coach:
                 human.add(version)
         if loaded.record is None:
             raise RuleError(f"no game {game_id!r}", code="game_not_found")
-        return loaded.record.game_type, steps, human
+        return loaded.record.game_type, steps, human, loaded.record.seed_commitment or game_id

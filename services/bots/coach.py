@@ -39,9 +39,6 @@ from .search import SearchStats, apply, playout, search_choice
 
 VALUE_ROUNDS = 16
 """Paired rounds (one determinization and one chance seed each) valuing the played and the best command."""
-DECISION_CAP_SECONDS = 10.0
-"""The wall-clock cap on one decision's search (reached only on a badly overloaded machine; counted in
-:attr:`Cost.capped`, since a capped search may answer differently)."""
 MIN_SHOWN_LOSS = 0.05
 """Losses below this many points are rounded to 0 (the noise of the estimate, not a mistake)."""
 
@@ -62,16 +59,16 @@ class Decision:
 
 @dataclass
 class Cost:
-    """What an analysis spent: decisions analysed, simulations played, CPU seconds, searches capped."""
+    """What an analysis spent: decisions analysed, simulations played, CPU seconds. The budget is counted in
+    simulations (the game's per search move, plus ``2 * rounds`` to value the two commands), never in wall-clock
+    time: a loaded machine makes the job slower, not different."""
 
     decisions: int = 0
     simulations: int = 0
     cpu_seconds: float = 0.0
-    capped: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"decisions": self.decisions, "simulations": self.simulations,
-                "cpu_seconds": round(self.cpu_seconds, 2), "capped": self.capped}
+        return {"decisions": self.decisions, "simulations": self.simulations, "cpu_seconds": round(self.cpu_seconds, 2)}
 
 
 def command_data(command: Command) -> dict[str, Any]:
@@ -131,9 +128,7 @@ def analyse_decision(game: Any, adapter: BotGame, decision: Decision, seed: str,
     """One decision: the search's best command, both values, the loss (see the module's docstring)."""
     rng = _rng_for(seed, decision)
     stats = SearchStats()
-    started = time.perf_counter()
-    best = search_choice(game, adapter, decision.view, decision.legal, rng, budget=DECISION_CAP_SECONDS, stats=stats)
-    capped = stats.stopped == "cap" or time.perf_counter() - started >= DECISION_CAP_SECONDS
+    best = search_choice(game, adapter, decision.view, decision.legal, rng, budget=None, stats=stats)
     same = _same(best, decision.played)
     candidates = [decision.played] if same else [decision.played, best]
     values, played_out = value_pair(game, adapter, decision, candidates, rng, rounds)
@@ -141,7 +136,6 @@ def analyse_decision(game: Any, adapter: BotGame, decision: Decision, seed: str,
     loss = max(0.0, value_best - value_played)
     cost.decisions += 1
     cost.simulations += stats.iterations + played_out
-    cost.capped += int(capped)
     named = rng.getrandbits(64)
     return {"version": decision.version, "turn": decision.turn, "played": command_data(decision.played),
             "best": command_data(best), "played_events": preview(game, adapter, decision, decision.played, named),

@@ -43,8 +43,7 @@ class AnalysedSeat(BaseModel):
 class AnalysisCost(BaseModel):
     decisions: int
     simulations: int
-    cpu_seconds: float
-    capped: int = Field(description="decisions whose search hit its wall-clock cap (their answer may vary)")
+    cpu_seconds: float = Field(description="CPU time the analysis took (the budget is counted in simulations)")
 
 
 class AnalysisOut(BaseModel):
