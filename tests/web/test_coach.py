@@ -69,7 +69,7 @@ def test_the_coach_finds_the_turning_points_and_steps_to_one(new_page: Any, web_
     version = int(page.locator(".game").get_attribute("data-version") or head)
     compare = coach.locator(".compare")
     expect(compare).to_contain_text("Played:")
-    expect(compare).to_contain_text("Better:")
+    expect(compare).to_contain_text("Better (the coach")
     assert "cannot name" not in compare.inner_text()
     assert version < head
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -81,7 +81,7 @@ def test_the_coach_finds_the_turning_points_and_steps_to_one(new_page: Any, web_
     phone_coach = phone.locator("section.coach")
     expect(phone_coach).to_have_attribute("data-coach", "done")
     phone_coach.locator("button.turning").first.click()
-    expect(phone_coach.locator(".compare")).to_contain_text("Better:")
+    expect(phone_coach.locator(".compare")).to_contain_text("Better (the coach")
     phone_coach.scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / "coach-390.png"))
     assert not errors, errors

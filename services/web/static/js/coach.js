@@ -49,10 +49,10 @@ function TurningPoint({ d, seat, seats, board, chosen, onPick }) {
   const better = moveWords(d.best_events, seat, seats, board);
   return html`<li class=${chosen ? "chosen" : ""}>
     <button type="button" class="link turning" onClick=${() => onPick(d)} aria-expanded=${chosen ? "true" : "false"}>
-      Turn ${d.turn}: the better move would have scored about ${points(d.loss)} more</button>
+      Turn ${d.turn}: ${better.replace(/\.$/, "")} would have scored about ${points(d.loss)} more</button>
     ${chosen ? html`<div class="compare">
       <p><strong>Played:</strong> ${moveWords(d.played_events, seat, seats, board)}</p>
-      <p><strong>Better:</strong> ${better}</p>
+      <p><strong>Better (the coach's move):</strong> ${better}</p>
       <p class="muted">Estimated final margin ${d.value_played.toFixed(1)} as played, ${d.value_best.toFixed(1)} with the
         better move.</p>
     </div>` : null}
