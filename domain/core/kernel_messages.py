@@ -30,7 +30,7 @@ class SeatSpec(BaseModel):
 def _without_none_pace(data: dict[str, Any]) -> dict[str, Any]:
     """Records made before paces, creators and the hot-seat flag existed carry none of these keys; a game
     without them keeps it that way (so old records serialize, hash and verify as they were)."""
-    for key in ("pace", "creator", "hot_seat"):
+    for key in ("pace", "creator", "hot_seat", "rated", "hints"):
         if data.get(key, 0) is None:
             del data[key]
     return data
@@ -48,6 +48,10 @@ class CreateGame(Command):
     creator: str | None = None
     hot_seat: bool | None = None
     """False: a player holds one seat; True: one device may play several; None: a game from before the rule."""
+    rated: bool | None = None
+    """False: a casual game, left out of the ratings; None (a game from before the option) and True: rated."""
+    hints: bool | None = None
+    """True: a seat may ask the search bot for a hint (``taproom.Hint``); only in an unrated game."""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -106,6 +110,13 @@ class WithdrawVote(Command):
     about_seat: int
 
 
+class Hint(Command):
+    """A seat to act asks the search bot for a move (a game created with ``hints``): the log records that it
+    asked (``HintAsked``, seen by every seat); the answer goes to the asking seat alone, never into the log."""
+
+    type: Literal["taproom.Hint"] = "taproom.Hint"
+
+
 class ExpireGame(Command):
     """System: an open game nobody filled in time is closed."""
 
@@ -115,10 +126,11 @@ class ExpireGame(Command):
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation, Vote, WithdrawVote, Undo)
+              EndInvitation, Vote, WithdrawVote, Undo, Hint)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
-PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo")
+PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo",
+                                           "taproom.Hint")
 """Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
@@ -133,6 +145,8 @@ class GameCreated(Event):
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    rated: bool | None = None
+    hints: bool | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -217,6 +231,13 @@ class VotePassed(Event):
     level: str | None = None
 
 
+class HintAsked(Event):
+    """``seat`` asked the search bot for a hint (what it answered is the seat's alone)."""
+
+    type: Literal["taproom.HintAsked"] = "taproom.HintAsked"
+    seat: int
+
+
 class GameExpired(Event):
     type: Literal["taproom.GameExpired"] = "taproom.GameExpired"
 
@@ -225,5 +246,5 @@ KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
               TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
-              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone)
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone, HintAsked)
 }

@@ -21,6 +21,7 @@ from .kernel_messages import (
     GameExpired,
     GameScored,
     GameStarted,
+    HintAsked,
     ReclaimSeat,
     SeatAutopiloted,
     SeatClaimed,
@@ -85,6 +86,11 @@ class GameRecord:
     pace: Pace | None = None
     creator: str | None = None
     hot_seat: bool | None = None
+    rated: bool = True
+    """False: a casual game (``CreateGame.rated``), left out of the ratings."""
+    hints: bool = False
+    hints_asked: dict[int, int] = field(default_factory=dict)
+    """Hints each seat asked for (``taproom.HintAsked``)."""
     undo: UndoTrail | None = None
     """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
     while there is none, so a snapshot never needs to carry one."""
@@ -160,7 +166,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
         record = GameRecord(game_id=game_id, game_type=event.game, options=event.options,
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
                             seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
-                            hot_seat=event.hot_seat)
+                            hot_seat=event.hot_seat, rated=event.rated is not False, hints=bool(event.hints))
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))
@@ -176,7 +182,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
     return record
 
 
-_KEEP_TRAIL = (MoveUndone, SeatReclaimed)
+_KEEP_TRAIL = (MoveUndone, SeatReclaimed, HintAsked)
 """Kernel events that leave the undo trail as it is (a move of a seat back from a timeout starts with a reclaim)."""
 
 
@@ -253,12 +259,16 @@ def _invitation_ended(record: GameRecord, event: InvitationEnded) -> None:
     record.seats[event.seat].invitation = None
 
 
+def _hint_asked(record: GameRecord, event: HintAsked) -> None:
+    record.hints_asked[event.seat] = record.hints_asked.get(event.seat, 0) + 1
+
+
 _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
     SeatClaimed: _claimed, GameStarted: _status("active"), GameEnded: _status("ended"), GameScored: _scored,
     SeedRevealed: _revealed, TurnTimedOut: _timed_out, SeatAutopiloted: _autopiloted, SeatReclaimed: _reclaimed,
     SeatReturned: _returned, VoteCast: _vote_cast, VoteWithdrawn: _vote_withdrawn, VotePassed: _vote_passed,
     GameExpired: _status("expired"), SeatInvited: _invited, InvitationEnded: _invitation_ended,
-    MoveUndone: undone,
+    MoveUndone: undone, HintAsked: _hint_asked,
 }
 """Kernel events and how each folds into the record; any other event is the game's."""
 

@@ -39,6 +39,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "game_not_active": 409,
     "game_archived": 409,
     "game_not_over": 409,
+    "hints_off": 409,
+    "hints_in_rated_game": 422,
     "not_analysable": 409,
     "no_analysis": 404,
     "seat_taken": 409,

@@ -40,6 +40,9 @@ class NewGame(BaseModel):
     hot_seat: bool = Field(default=False, description="one device, several seats: lets the caller take more than "
                                                       "one seat (me=true) of this game")
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
+    rated: bool = Field(default=True, description="false: a casual game, left out of the ratings and leaderboards")
+    hints: bool = Field(default=False, description="let the seats ask the search bot for a hint on their turn "
+                        "(POST /games/{id}/hint); only in a casual game (rated false), else `hints_in_rated_game`")
     pace: str | dict[str, Any] | None = Field(
         default=None,
         description="time per turn: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "

@@ -192,3 +192,37 @@ class Coach:
         if loaded.record is None:
             raise RuleError(f"no game {game_id!r}", code="game_not_found")
         return loaded.record.game_type, steps, human, loaded.record.seed_commitment or game_id
+
+
+def hint(root: Root, with_record: WithRecord, game_id: str, seat: int, actor: str,
+         command_id: str | None = None) -> dict[str, Any]:
+    """A hint for ``seat``: the ``taproom.Hint`` command goes into the log (every seat sees that a hint was asked
+    for), then the search bot chooses from the seat's view and legal commands; its answer is returned to the
+    caller alone (never stored, never streamed)."""
+    import random
+    import uuid
+
+    from domain.core.kernel_messages import Hint
+
+    from ..bots import search_bot
+    from ..bots.coach import Decision, preview
+    from .commands import send
+    from .results import accepted_or_raise
+
+    accepted = accepted_or_raise(send(root, game_id, Hint(), seat=seat, actor=actor,
+                                      command_id=command_id or f"hint-{uuid.uuid4().hex[:12]}"))
+
+    def ask(record: GameRecord, at: int) -> tuple[Any, dict[str, Any], list[Any], int]:
+        game = record.game
+        return game, game.view(record.state, seat), game.legal_commands(record.state, seat), at
+
+    game, view, legal, at = with_record(game_id, ask)
+    if not legal:
+        raise RuleError(f"seat {seat} has nothing to play at version {at}", code="not_your_turn")
+    rng = random.Random(f"hint|{game_id}|{at}|{seat}")
+    command = search_bot(game.id, view, legal, rng, budget=root.settings.bot_think_seconds)
+    adapter = bot_game(game.id)
+    events = preview(game, adapter, Decision(at, seat, view, legal, command), command, rng.getrandbits(64)) \
+        if adapter is not None else []
+    return {"version": at, "asked_at": accepted.version, "command": command.model_dump(mode="json", exclude={"seat"}),
+            "events": events}

@@ -67,6 +67,8 @@ class NewGame:
     hot_seat: bool = False
     creator: str | None = None
     dev_seed: str | None = None
+    rated: bool = True
+    hints: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,9 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
     if new.dev_seed is not None and not root.settings.allow_client_seed:
         raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
                         code="seed_not_allowed")
+    if new.hints and new.rated:
+        raise RuleError("hints are for casual games: create the game with rated false to allow them",
+                        code="hints_in_rated_game")
     pace = new_game_pace(new.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
     if pace is not None:
         _check_level(pace.autopilot_level, "autopilot")
@@ -118,7 +123,8 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
         name = bot_names[index] or spec.name or (player_name(root, spec.player_id) if spec.player_id else None)
         seats.append(SeatSpec(name=name, bot=spec.bot, player_id=spec.player_id))
     return CreateGame(game=game.id, options=options.model_dump(mode="json"), seats=seats, seed_commitment="",
-                      creator=new.creator, hot_seat=new.hot_seat, pace=pace)
+                      creator=new.creator, hot_seat=new.hot_seat, pace=pace,
+                      rated=None if new.rated else False, hints=True if new.hints else None)
 
 
 def create_game(root: Root, new: NewGame, *, admission: Admission | None = None, issue_seat_tokens: bool = True,

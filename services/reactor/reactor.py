@@ -265,7 +265,7 @@ class Reactor(FeedFollower):
                                          async_jobs.autopilot_turn, (game_id, seat, version)))
         elif record.status == "ended":
             found.append(JobSpec(f"score-{job_safe(game_id)}", jobs.score_game, (game_id,), {}, SCORE_RETRY))
-        elif record.status == "scored" and not self.ratings.is_rated(record.game_type, game_id):
+        elif record.status == "scored" and record.rated and not self.ratings.is_rated(record.game_type, game_id):
             found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), {}, SCORE_RETRY))
         return found
 

@@ -86,6 +86,8 @@ def rate_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_
     record = loaded.record
     if record is None or record.status != "scored":
         return {"skipped": "not scored"}
+    if not record.rated:
+        return {"skipped": "a casual game"}
     result = Ratings(root.redis, root.keys).rate(record, loaded.ts)
     log.info("game rated", game_id=game_id, rated=sorted(result["standings"]))
     return {"rated": sorted(result["standings"])}

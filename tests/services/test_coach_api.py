@@ -16,6 +16,7 @@ from services.settings import jobs_run_with
 from services.workers import jobs
 
 from .helpers import Kernel
+from .test_api import wait_for
 
 load_games()
 
@@ -109,3 +110,78 @@ def test_a_player_asks_once_the_job_runs_on_the_coach_queue_and_the_result_outli
         assert archived.status == "archived"
         assert not fake_client.exists(kernel.keys.analysis(gid))
         assert api.get(f"/games/{gid}/analysis").json() == body
+
+
+# -- hints in casual games --------------------------------------------------------------------------------
+
+def _casual_game(kernel: Kernel, hints: bool = True, rated: bool | None = False) -> str:
+    gid = uuid.uuid4().hex[:10]
+    created = kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {"stack_size": 4},
+                                "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed_commitment": "",
+                                "rated": rated, "hints": hints}, dev_seed="casual")
+    assert created.accepted, created
+    return gid
+
+
+def _api_game(api, **flags) -> tuple[str, list[dict]]:
+    """A Carcassonne game of two named seats through the running service; their seat tokens' headers."""
+    made = api.post("/games", json={"game": "carcassonne", "options": {"stack_size": 4}, "seed": "casual",
+                                    "seats": [{"name": "Ann"}, {"name": "Bob"}], **flags})
+    assert made.status_code == 201, made.text
+    body = made.json()
+    gid = body["game_id"]
+    wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "active" and b["to_act"], timeout=120)
+    return gid, [{"Authorization": f"Bearer {s['token']}"} for s in body["seats"]]
+
+
+def test_hints_are_refused_in_a_rated_game(api, fake_client, settings) -> None:
+    kernel = Kernel(fake_client, settings)
+    refused = kernel.send(uuid.uuid4().hex[:10], {
+        "type": "taproom.CreateGame", "game": "carcassonne", "options": {}, "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        "seed_commitment": "", "hints": True})
+    assert not refused.accepted and refused.code == "hints_in_rated_game"
+    asked = api.post("/games", json={"game": "carcassonne", "hints": True, "seats": [{"name": "a"}, {"name": "b"}]})
+    assert (asked.status_code, asked.json()["code"]) == (422, "hints_in_rated_game")
+    plain, (ann, _) = _api_game(api)
+    off = api.post(f"/games/{plain}/hint", headers=ann)
+    assert (off.status_code, off.json()["code"]) == (409, "hints_off")
+
+
+def test_a_hint_is_in_the_log_and_its_answer_reaches_the_asking_seat_alone(api) -> None:
+    gid, (ann, bob) = _api_game(api, rated=False, hints=True)
+    public = api.get(f"/games/{gid}").json()
+    assert public["rated"] is False and public["hints"] is True and public["to_act"] == [0]
+    bob_before = api.get(f"/games/{gid}/view", headers=bob).json()
+    not_his_turn = api.post(f"/games/{gid}/hint", headers=bob)
+    assert (not_his_turn.status_code, not_his_turn.json()["code"]) == (409, "not_your_turn")
+    answered = api.post(f"/games/{gid}/hint", headers=ann)
+    assert answered.status_code == 200, answered.text
+    body = answered.json()
+    legal = api.get(f"/games/{gid}/legal", headers=ann).json()["commands"]
+    assert body["command"] in legal and body["events"]
+    # Bob sees that Ann asked, and nothing of the answer: his view's board is the same, the history's new event
+    # names the seat alone, and so does the stream
+    bob_after = wait_for(api, f"/games/{gid}/view", headers=bob, until=lambda b: b.get("hints_asked") == {"0": 1}, timeout=120)
+    assert bob_after["board"] == bob_before["board"]
+    history = api.get(f"/games/{gid}/events", headers=bob).json()["events"]
+    asked = [e for e in history if e["type"] == "taproom.HintAsked"]
+    assert [e["payload"] for e in asked] == [{"type": "taproom.HintAsked", "seat": 0}]
+    assert history[-1]["type"] == "taproom.HintAsked"  # nothing after it carries the answer
+    with api.stream("GET", f"/games/{gid}/stream", headers=bob,
+                    params={"after": asked[0]["version"] - 1, "timeout": 1}) as stream:
+        data = [line for line in stream.iter_lines() if line.startswith("data:") and '"version"' in line]
+    assert len(data) == 1 and "taproom.HintAsked" in data[0] and '"x"' not in data[0]
+    # the move is Ann's to play as it is
+    assert api.post(f"/games/{gid}/commands", headers=ann, json=body["command"]).status_code == 200
+
+
+def test_a_casual_game_is_not_rated(fake_client, settings) -> None:
+    kernel = Kernel(fake_client, settings)
+    gid = _casual_game(kernel, hints=False)
+    chooser = random.Random(1)
+    while (record := kernel.processor.repo.current(gid).record).status == "active":
+        seat = record.to_act()[0]
+        _seat_send(kernel, gid, chooser.choice(record.game.legal_commands(record.state, seat)).model_dump(mode="json"), seat)
+    assert kernel.send(gid, {"type": "taproom.ScoreGame"}).accepted
+    with jobs_run_with(settings):
+        assert jobs.rate_game(gid, connection=fake_client) == {"skipped": "a casual game"}

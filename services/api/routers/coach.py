@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ...application.coach import Coach
-from ..deps import Context, Principal, get_context, require_principal, seats_of
+from ...application.coach import Coach, hint
+from ...application.commands import actor_of
+from ..bounds import MAX_INT
+from ..deps import Context, Principal, get_context, require_principal, resolve_seat, seats_of
 from ..errors import error_responses
 from .games import GameId
 
@@ -87,3 +89,22 @@ def analysis(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Anal
     and best command, their values and the loss) and accuracy. Readable by anyone once the game is over, also
     after the game was archived; `no_analysis` until a player asked for it."""
     return _out(game_id, Coach(ctx.root, ctx.with_record).result(game_id))
+
+
+class HintOut(BaseModel):
+    version: int = Field(description="the version the hint is for (after the `taproom.HintAsked` event)")
+    asked_at: int = Field(description="the version the hint's own event made")
+    command: dict[str, Any] = Field(description="the search bot's move for your seat, as in your legal list (send it as it is)")
+    events: list[dict[str, Any]] = Field(description="the events it would lead to, chance left out, to word it")
+
+
+@router.post("/games/{game_id}/hint", response_model=HintOut, responses=error_responses(401, 403, 404, 409, 422))
+def ask_hint(game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
+             principal: Principal = Depends(require_principal), ctx: Context = Depends(get_context)) -> HintOut:
+    """A hint in a casual game created with `hints`: the search bot's move for your seat now, from your seat's view
+    alone. That you asked is in the game's log (`taproom.HintAsked`: the other seats see it); the move is in this
+    answer only. `hints_off` in a game without hints, `not_your_turn` when your seat is not to act."""
+    meta = ctx.meta(game_id)
+    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
+    assert chosen is not None
+    return HintOut(**hint(ctx.root, ctx.with_record, game_id, chosen, actor_of(principal.player_id, chosen)))
