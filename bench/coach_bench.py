@@ -41,7 +41,7 @@ from arena import HISTORY, append_history, commit_id
 
 from domain.catalog import load_games
 from domain.core.registry import get_game
-from services.bots import get_bot, make_search_bot  # noqa: E402
+from services.bots import get_bot, make_search_bot
 from services.bots.coach import analyse, bot_game_steps, decisions_of
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
