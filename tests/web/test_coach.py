@@ -85,3 +85,33 @@ def test_the_coach_finds_the_turning_points_and_steps_to_one(new_page: Any, web_
     phone_coach.scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / "coach-390.png"))
     assert not errors, errors
+
+
+def test_a_casual_games_hint_button_suggests_a_move_in_words(new_page: Any, web_server: WebServer) -> None:
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        created = client.post("/games", json={"game": "carcassonne", "options": {"stack_size": 4}, "seed": "hint-web",
+                                              "rated": False, "hints": True,
+                                              "seats": [{"me": True}, {"name": "Guest"}]})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+    page = new_page(1280, 800)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, ana)
+    page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".game")).to_have_attribute("data-my-turn", "1", timeout=60_000)
+    page.get_by_role("button", name="Hint").click()
+    suggestion = page.locator(".hint-text")
+    expect(suggestion).to_contain_text("The coach suggests:", timeout=60_000)
+    assert "placed a tile" in suggestion.inner_text()
+    page.screenshot(path=str(SHOTS / "coach-hint-1280.png"))
+    expect(page.locator(".log-list")).to_contain_text("asked the coach for a hint")
+    phone = new_page(390, 844)
+    sign_in(phone, ana)
+    phone.goto(f"/#/game/{game_id}")
+    expect(phone.locator(".game")).to_have_attribute("data-my-turn", "1", timeout=60_000)
+    phone.get_by_role("button", name="Hint").click()
+    expect(phone.locator(".hint-text")).to_contain_text("The coach suggests:", timeout=60_000)
+    phone.screenshot(path=str(SHOTS / "coach-hint-390.png"))
+    assert not errors, errors

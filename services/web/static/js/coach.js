@@ -128,3 +128,30 @@ export function CoachPanel({ gameId, live, seat, board, at, setAt }) {
     ${body}
   </section>`;
 }
+
+// A casual game's Hint button: the search bot's move for this seat now, in words (the other seats only see that a
+// hint was asked for). The suggestion is dropped as soon as the game moves on.
+export function HintButton({ gameId, live, seat, board, version }) {
+  const [hint, setHint] = useState(null);
+  const [trouble, setTrouble] = useState(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => { if (hint && hint.version < version - 1) setHint(null); }, [version]);
+  async function ask() {
+    setBusy(true);
+    setTrouble(null);
+    try {
+      setHint(await post(`/games/${gameId}/hint${seat !== null ? `?seat=${seat}` : ""}`, {}, auth.tokenFor(gameId)));
+    } catch (err) {
+      setTrouble(err instanceof ApiError && err.code === "not_your_turn"
+        ? "A hint is for your own turn." : "No hint just now; try again in a moment.");
+    } finally {
+      setBusy(false);
+    }
+  }
+  return html`<div class="hint">
+    <button type="button" onClick=${ask} disabled=${busy}>${busy ? "Thinking…" : "Hint"}</button>
+    ${hint ? html`<p class="hint-text" role="status"><strong>The coach suggests:</strong>${" "}${moveWords(
+      hint.events, seat, live.seats || [], board)}</p>` : null}
+    ${trouble ? html`<p class="error" role="alert">${trouble}</p>` : null}
+  </div>`;
+}

@@ -10,7 +10,7 @@ import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
 import { ChatPanel, RematchButton, UNDO, UndoButton } from "../social.js";
-import { CoachPanel } from "../coach.js";
+import { CoachPanel, HintButton } from "../coach.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 
@@ -257,6 +257,8 @@ export function GamePage({ gameId, params }) {
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
       ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
+      ${live.hints && myTurn ? html`<${HintButton} gameId=${gameId} live=${live} seat=${seat} board=${boardModule}
+          version=${head} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
     </div>
