@@ -185,3 +185,19 @@ def test_a_casual_game_is_not_rated(fake_client, settings) -> None:
     assert kernel.send(gid, {"type": "taproom.ScoreGame"}).accepted
     with jobs_run_with(settings):
         assert jobs.rate_game(gid, connection=fake_client) == {"skipped": "a casual game"}
+
+
+def test_with_coach_auto_the_reactor_asks_once_for_a_scored_game_with_a_human_seat(fake_client, settings) -> None:
+    from services.reactor import Reactor
+
+    kernel = Kernel(fake_client, settings)
+    gid = _short_game(kernel, "carcassonne", {"stack_size": 2}, "coach-auto")
+    queue = Queue(settings.rq_queue, connection=fake_client)
+    coach_queue = Queue(settings.coach_queue, connection=fake_client)
+    Reactor(fake_client, settings, queue=queue, name="r0").drain()
+    assert coach_queue.count == 0  # off by default: a player asks
+    auto = settings.model_copy(update={"coach_auto": True})
+    reactor = Reactor(fake_client, auto, queue=queue, name="r1")
+    reactor.react(gid)  # the game's events were read already (by r0): react to its state as the feed would
+    assert coach_queue.job_ids == [f"coach-{gid}"] and f"coach-{gid}" not in queue.job_ids
+    assert reactor.coach_automatic(reactor.repo.current(gid).record) == []  # asked once
