@@ -216,6 +216,12 @@ def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
     c.get(f"/games/{gid}/analysis")  # 404 no_analysis
     c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202
     c.get(f"/games/{gid}/analysis")
+    c.post(f"/games/{gid}/hint", headers=bearer(ann["token"]))  # 409 hints_off
+    casual = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "options": {"stack_size": 1}, "seed": "hint", "rated": False, "hints": True,
+        "seats": [{"me": True}, {"name": "Guest"}]}).json()
+    wait_for(api, f"/games/{casual['game_id']}", until=lambda b: b.get("to_act") == [0])
+    c.post(f"/games/{casual['game_id']}/hint", headers=bearer(ann["token"]))  # 200
 
 
 def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:
