@@ -48,13 +48,13 @@ GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 BUDGET_SECONDS = 120.0
 
 
-def cost(game_id: str, seed: str) -> dict[str, Any]:
-    """One whole game of greedy against random, both seats analysed."""
+def cost(game_id: str, seed: str, share: float = 1.0) -> dict[str, Any]:
+    """One whole game of greedy against random, both seats analysed (``share``: ``Settings.coach_search_share``)."""
     load_games()
     steps, _ = bot_game_steps(game_id, [get_bot("greedy"), get_bot("random")], seed)
     decisions = list(decisions_of(get_game(game_id), steps))
     started = time.perf_counter()
-    result = analyse(game_id, decisions, seed=seed)
+    result = analyse(game_id, decisions, seed=seed, share=share)
     figures = result.cost.to_dict()
     figures.update(game=game_id, commands=len(steps), wall_seconds=round(time.perf_counter() - started, 1),
                    accuracy={s["seat"]: s["accuracy"] for s in result.seats})
@@ -135,14 +135,15 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=16, help="validation: at most this many positions a game")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--history", action="store_true")
+    parser.add_argument("--share", type=float, default=1.0, help="cost: the coach's search share (TAPROOM_COACH_SEARCH_SHARE)")
     args = parser.parse_args()
     if args.validate:
         validate(args)
         return
     for game_id in args.game or GAMES:
-        figures = cost(game_id, f"coach-cost-{game_id}")
+        figures = cost(game_id, f"coach-cost-{game_id}", args.share)
         verdict = "within" if figures["cpu_seconds"] <= BUDGET_SECONDS else "OVER"
-        print(f"{game_id:15} {figures['decisions']:4} decisions of {figures['commands']} commands, "
+        print(f"{game_id:15} load {os.getloadavg()[0]:.0f}: {figures['decisions']:4} decisions of {figures['commands']} commands, "
               f"{figures['simulations']} simulations, CPU {figures['cpu_seconds']:.1f} s ({verdict} the "
               f"{BUDGET_SECONDS:.0f} s budget), wall {figures['wall_seconds']:.1f} s, "
               f"accuracy {figures['accuracy']}", flush=True)

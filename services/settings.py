@@ -232,6 +232,9 @@ class ProcessSettings(_Section):
     coach_auto: bool = False
     """Analyse every scored game with a human seat without being asked (off: a player of the game asks,
     ``POST /games/{id}/analysis``)."""
+    coach_search_share: float = Field(1.0, gt=0.0, le=4.0)
+    """The coach's search budget per decision as a share of the game's own (``SearchSettings.simulations``): below 1
+    a cheaper, weaker analysis (the search's CPU is most of the job's; see ``bench/coach_bench.py``)."""
     coach_job_timeout_seconds: int = 1800
     """The longest an analysis job may run before rq stops it (it is then ``failed``; asking again retries)."""
 

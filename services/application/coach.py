@@ -150,7 +150,7 @@ class Coach:
 
             game = get_game(game_type)
             decisions = [d for d in decisions_of(game, steps) if d.version in versions]
-            analysis = analyse(game_type, decisions, seed=seed).to_dict()
+            analysis = analyse(game_type, decisions, seed=seed, share=self.root.settings.coach_search_share).to_dict()
         except Exception as exc:
             log.error("analysis failed", game_id=game_id, error=repr(exc), trace=traceback.format_exc(limit=5))
             doc = {**before, "status": "failed", "error": f"{type(exc).__name__}: {exc}", "seats": []}

@@ -162,14 +162,16 @@ class Analysis:
 
 
 def analyse(game_id: str, decisions: Iterable[Decision], seed: str = "coach",
-            rounds: int = VALUE_ROUNDS, simulations: int | None = None) -> Analysis:
+            rounds: int = VALUE_ROUNDS, simulations: int | None = None, share: float = 1.0) -> Analysis:
     """Analyse ``decisions`` (any seats, in any order) of a game of type ``game_id``; deterministic for
     ``seed``. ``simulations`` overrides the search's budget per decision (default: the game's own, as its search
-    bot plays). Games without bot support cannot be analysed (ValueError)."""
+    bot plays, times ``share``). Games without bot support cannot be analysed (ValueError)."""
     game = get_game(game_id)
     adapter = bot_game(game_id)
     if adapter is None:
         raise ValueError(f"{game_id} declares no bot support: the coach cannot analyse it")
+    if simulations is None and share != 1.0 and adapter.search.simulations:
+        simulations = max(1, round(adapter.search.simulations * share))
     if simulations is not None:
         adapter = dataclasses.replace(adapter, search=dataclasses.replace(adapter.search, simulations=simulations))
     result = Analysis(game_id)
