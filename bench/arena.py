@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.catalog import load_games
 from domain.core.registry import get_game
 from domain.core.rng import rng_for, seed_from_text
-from services.bots import Bot, SearchConfig, SearchStats, bot_game, get_bot, make_search_bot
+from services.application.bots import Bot, SearchConfig, SearchStats, bot_game, get_bot, make_search_bot
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 
@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> None:
                         "each game's own budget")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a field of each game's search configuration (services.bots.config.SearchConfig)")
+                        help="override a field of each game's search configuration (services.application.bots.config.SearchConfig)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (moves do "
                         "not depend on the load unless the cap bites, so more jobs than cores only slow each "
                         "game down; keep room for others on a shared machine)")

@@ -41,7 +41,7 @@ import orjson
 import redis
 
 from domain.core import register
-from services.settings import Settings
+from services.infrastructure.settings import Settings
 
 NODE_MEMORY_GIB = 25.0
 """Usable dataset per Redis master (a 32 GiB node with headroom for replication buffers and forks)."""
@@ -116,8 +116,8 @@ def _register() -> None:
 
 
 def _processor(url: str, prefix: str, replicas: int, stop: Any) -> None:  # child process
-    from services.logs import configure_logging
-    from services.processor import Processor
+    from services.adapters.processor import Processor
+    from services.infrastructure.logs import configure_logging
 
     configure_logging(True, "WARNING")
     _register()
@@ -138,8 +138,8 @@ def commandstats(client: redis.Redis) -> int:
 def processor_rate(pair: RedisPair, replicas: int, n_commands: int, n_games: int = 200) -> dict[str, float]:
     """Commands/s through one processor process (pipelined submissions, until every outcome is there), and
     the Redis commands each cost (the processor's, plus the submitter's XADD and outcome reads)."""
-    from services.commands import CommandBus
-    from services.eventstore import Keys
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import Keys
 
     prefix = f"cap{uuid.uuid4().hex[:6]}:"
     client = pair.client()
@@ -175,14 +175,14 @@ def processor_rate(pair: RedisPair, replicas: int, n_commands: int, n_games: int
 
 def api_path_ops(pair: RedisPair, keys: Any, games: list[str], n: int = 200) -> float:
     """Redis commands one move costs when it comes through the API's path, one request at a time: the
-    submit script and the BLPOP on the request's reply list (services/async_commands.py), the processor's
+    submit script and the BLPOP on the request's reply list (services/infrastructure/async_commands.py), the processor's
     work and its polling in between (a lightly loaded service: the worst case per move)."""
     import asyncio
 
     import redis.asyncio
 
-    from services.async_commands import AsyncCommandBus
-    from services.commands import CommandMessage
+    from services.infrastructure.async_commands import AsyncCommandBus
+    from services.infrastructure.commands import CommandMessage
 
     async def run() -> int:
         client = redis.asyncio.Redis.from_url(pair.url)
@@ -207,13 +207,13 @@ def rq_ops_per_job(pair: RedisPair, n: int = 500) -> float:
     scoring, deadline and notification is one. A job that does nothing, so only rq's own work counts."""
     from rq import Queue
 
-    from services.workers.worker import ThreadWorker
+    from services.adapters.workers.worker import ThreadWorker
 
     client = pair.client()
     queue = Queue(f"cap{uuid.uuid4().hex[:6]}", connection=client)
     before = commandstats(client)
     for i in range(n):
-        queue.enqueue("services.health.forget", f"none-{i}", result_ttl=600)
+        queue.enqueue("services.infrastructure.health.forget", f"none-{i}", result_ttl=600)
     ThreadWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
     ops = (commandstats(client) - before) / n
     queue.delete(delete_jobs=True)
@@ -251,13 +251,13 @@ def wait_outcomes(client: redis.Redis, keys: Any, pairs: list[tuple[str, str]], 
 def game_figures(pair: RedisPair, game_id: str, n_games: int, seed: int) -> dict[str, float]:
     """Play ``n_games`` 2-player games of ``game_id`` with random moves straight through a processor and a
     projector; memory of one game's keys half-way (active) and at the end (finished, scored)."""
-    from services.aggregates import Repository
-    from services.commands import CommandBus
-    from services.eventstore import EventStore, Keys
-    from services.processor import Processor
-    from services.projector import Projector
-    from services.settings import jobs_run_with
-    from services.workers.jobs import score_game
+    from services.adapters.processor import Processor
+    from services.adapters.projector import Projector
+    from services.adapters.workers.jobs import score_game
+    from services.infrastructure.aggregates import Repository
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import EventStore, Keys
+    from services.infrastructure.settings import jobs_run_with
 
     client = pair.client()
     prefix = f"mem{uuid.uuid4().hex[:6]}:"
@@ -393,7 +393,7 @@ def main() -> None:
     args = parser.parse_args()
     _register()
     from domain.core import all_games
-    from services.logs import configure_logging
+    from services.infrastructure.logs import configure_logging
 
     configure_logging(True, "WARNING")
     pair = RedisPair().start()

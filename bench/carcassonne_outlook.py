@@ -24,7 +24,7 @@ from domain.carcassonne.tiles import CITY, KIND_NAMES, MONASTERY, ROAD
 from domain.catalog import load_games
 from domain.core.registry import get_game
 from domain.core.rng import rng_for, seed_from_text
-from services.bots import greedy_bot
+from services.application.bots import greedy_bot
 
 Sample = tuple[int, list[int], int, int, bool]
 """(kind, unseen tiles fitting each empty cell on the frontier, empty cells off it, unseen tiles, completed)."""

@@ -41,8 +41,8 @@ from arena import HISTORY, append_history, commit_id
 
 from domain.catalog import load_games
 from domain.core.registry import get_game
-from services.bots import get_bot, make_search_bot
-from services.bots.coach import analyse, bot_game_steps, decisions_of
+from services.application.bots import get_bot, make_search_bot
+from services.application.bots.coach import analyse, bot_game_steps, decisions_of
 
 GAMES = ("carcassonne", "heaven-and-ale", "tiefenthal")
 BUDGET_SECONDS = 120.0

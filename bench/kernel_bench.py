@@ -42,7 +42,7 @@ import orjson
 import redis
 
 from domain.core import register
-from services.settings import Settings
+from services.infrastructure.settings import Settings
 
 GAME_TARGET = 10**9  # the fixture game never ends during the run
 
@@ -61,7 +61,7 @@ def _register() -> None:
 
 
 def _run_part(kind: str, url: str, prefix: str, stop: MpEvent) -> None:  # child process
-    from services.logs import configure_logging
+    from services.infrastructure.logs import configure_logging
 
     configure_logging(True, "WARNING")
     _register()
@@ -69,11 +69,11 @@ def _run_part(kind: str, url: str, prefix: str, stop: MpEvent) -> None:  # child
     settings = _settings(prefix)
     part: Any
     if kind == "processor":
-        from services.processor import Processor
+        from services.adapters.processor import Processor
 
         part = Processor(client, settings, name="bench-processor")
     else:
-        from services.projector import Projector
+        from services.adapters.projector import Projector
 
         part = Projector(client, settings, name="bench-projector")
     flag = threading.Event()
@@ -212,11 +212,11 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
     import random
 
     from domain.core import all_games
-    from services.aggregates import Repository
-    from services.commands import CommandBus
-    from services.eventstore import EventStore, Keys
-    from services.processor import Processor
-    from services.projector import Projector
+    from services.adapters.processor import Processor
+    from services.adapters.projector import Projector
+    from services.infrastructure.aggregates import Repository
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import EventStore, Keys
 
     candidates = [g for g in all_games() if g.id != "counter"] or [g for g in all_games()]
     game = candidates[0]
@@ -241,8 +241,8 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
         command = rng.choice(record.game.legal_commands(record.state, seat))
         bus.submit(gid, command.model_dump(mode="json"), seat=seat, actor="bench")
         processor.drain()
-    from services.settings import jobs_run_with
-    from services.workers.jobs import score_game
+    from services.adapters.workers.jobs import score_game
+    from services.infrastructure.settings import jobs_run_with
 
     with jobs_run_with(settings):
         score_game(gid, connection=client)
@@ -289,15 +289,15 @@ def main() -> None:
 
 def bench(args: argparse.Namespace) -> None:
     _register()
-    from services.logs import configure_logging
+    from services.infrastructure.logs import configure_logging
 
     configure_logging(True, "WARNING")
     prefix = f"bench{uuid.uuid4().hex[:6]}:"
     client = redis.Redis.from_url(args.redis)
     client.ping()
     settings = _settings(prefix)
-    from services.commands import CommandBus
-    from services.eventstore import Keys
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import Keys
 
     keys = Keys(prefix, settings.shards)
     bus = CommandBus(client, keys)
@@ -328,7 +328,7 @@ def bench(args: argparse.Namespace) -> None:
             p.join(10)
             if p.is_alive():
                 p.terminate()
-        from services.projector import Projector
+        from services.adapters.projector import Projector
 
         cpu = time.process_time()
         figures = Projector(client, settings, name="rebuild").rebuild()

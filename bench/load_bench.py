@@ -110,7 +110,7 @@ def own_redis(port: int = 0) -> Iterator[str]:
 
 def taproom_command() -> list[str]:
     script = Path(sys.executable).with_name("taproom")
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from services.cli.main import cli; cli()"]
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from services.adapters.cli.main import cli; cli()"]
 
 
 @dataclass
@@ -177,7 +177,7 @@ class Service:
 
 PROFILED = """
 import cProfile, os, signal, sys, time
-from services.cli.main import cli
+from services.adapters.cli.main import cli
 out, sys.argv = sys.argv[1], ["taproom"] + sys.argv[2:]
 profile, on = cProfile.Profile(time.process_time), []  # CPU time: the shares hold on a busy machine
 def toggle(*_):
@@ -198,7 +198,7 @@ IDLE = ("run_forever", "run_until_complete", "select", "poll", "Runner.run")
 """The event loop waiting (in C, for uvloop): not the API's work, left out of the shares."""
 
 
-GROUPS = (("services/api/", "taproom API"), ("services/", "taproom services"), ("domain/", "game engines"),
+GROUPS = (("services/adapters/api/", "taproom API"), ("services/", "taproom services"), ("domain/", "game engines"),
           ("projections/", "projections"), ("redis/", "redis-py"), ("uvicorn/", "uvicorn"), ("uvloop", "uvloop"),
           ("httptools", "httptools"), ("fastapi/", "fastapi"), ("starlette/", "starlette"), ("pydantic", "pydantic"),
           ("anyio/", "anyio"), ("asyncio/", "asyncio"), ("structlog/", "structlog"), ("prometheus_client/", "prometheus"))

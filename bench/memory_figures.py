@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import redis
 
-from services.settings import Settings
+from services.infrastructure.settings import Settings
 
 
 def _settings(prefix: str, archive_dir: str) -> Settings:
@@ -80,15 +80,15 @@ def _short(name: str, game_id: str) -> str:
 
 def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> dict[str, Any]:
     """One 2-player game of ``title`` with random legal moves; memory figures along the way."""
-    from services.aggregates import Repository
-    from services.archive import Archiver
-    from services.commands import CommandBus
-    from services.eventstore import EventStore, Keys
-    from services.processor import Processor
-    from services.projector import Projector
-    from services.reactor import Reactor
-    from services.settings import jobs_run_with
-    from services.workers.jobs import score_game
+    from services.adapters.processor import Processor
+    from services.adapters.projector import Projector
+    from services.adapters.reactor import Reactor
+    from services.adapters.workers.jobs import score_game
+    from services.infrastructure.aggregates import Repository
+    from services.infrastructure.archive import Archiver
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import EventStore, Keys
+    from services.infrastructure.settings import jobs_run_with
 
     prefix = f"mem{uuid.uuid4().hex[:8]}:"
     settings = _settings(prefix, archive_dir)
@@ -168,7 +168,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from domain.catalog import load_games
-    from services.logs import configure_logging
+    from services.infrastructure.logs import configure_logging
 
     configure_logging(True, "WARNING")
     load_games()

@@ -128,13 +128,13 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
 
     from domain.catalog import load_games
     from domain.core import register
-    from services.commands import CommandBus
-    from services.eventstore import Keys
-    from services.logs import configure_logging
-    from services.processor import Processor
-    from services.projector import Projector
-    from services.reactor import Reactor
-    from services.settings import Settings
+    from services.adapters.processor import Processor
+    from services.adapters.projector import Projector
+    from services.adapters.reactor import Reactor
+    from services.infrastructure.commands import CommandBus
+    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.logs import configure_logging
+    from services.infrastructure.settings import Settings
     from tests.fixture_game import COUNTER
 
     register(COUNTER)

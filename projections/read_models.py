@@ -15,7 +15,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.core.lifecycle import GameRecord
+from domain.core.lifecycle import GameRecord, Seat
 from domain.core.seating import Invitation
 
 GameStatus = Literal["new", "open", "active", "ended", "scored", "expired"]
@@ -52,6 +52,15 @@ class SeatInfo(_Open):
     timeouts: int = Field(default=0, description="consecutive missed deadlines")
     timed_out_turn: bool = Field(default=False, description="the policy is finishing a missed turn")
     votes: list[int] = Field(default_factory=list, description="seats that voted about this one")
+    vote_choices: list[str] | None = Field(default=None, description="each vote's choice (`end` or `replace`), in the "
+                                           "order of `votes`; present while votes about an absent seat stand")
+    absent: bool = Field(default=False, description="an untimed game waited too long for this seat: the other "
+                                                    "players may vote to end the game or to give it to a bot")
+    left: Literal["resigned", "abandoned", "idle"] | None = Field(
+        default=None, description="the player left the game for good (last place; a bot plays the seat on when "
+                                  "the game went on): they `resigned`, or `abandoned` it (the table voted them out), "
+                                  "or the game ended `idle` waiting for them")
+    left_order: int | None = Field(default=None, description="1 for the first seat to leave, 2 for the next ...")
 
 
 class ScoreSheet(_Open):
@@ -93,11 +102,21 @@ def seats_public(record: GameRecord) -> list[SeatInfo]:
     """Each seat; one reserved by a standing invitation is not ``open`` (only its invitee may take it).
     Its standing with the clock: ``away`` (the policy that took it over), ``timeouts`` (consecutive missed
     deadlines), ``timed_out_turn`` (the policy is finishing a missed turn), ``votes`` (seats that voted
-    about it)."""
+    about it); and for good: ``left`` (how the player left, set only then), ``absent`` (set only then)."""
     return [SeatInfo(seat=i, name=s.name, bot=s.bot, player_id=s.player_id,
                      open=not s.taken and s.invitation is None, away=s.autopilot, invited=_invited(s.invitation),
-                     timeouts=s.timeouts, timed_out_turn=s.overdue is not None, votes=list(s.votes))
+                     timeouts=s.timeouts, timed_out_turn=s.overdue is not None, votes=list(s.votes), **_leaving(s))
             for i, s in enumerate(record.seats)]
+
+
+def _leaving(seat: Seat) -> dict[str, Any]:
+    """The fields of leaving, given only when they say something (older stored views stay as they were)."""
+    fields: dict[str, Any] = {}
+    if seat.left:
+        fields.update(left=seat.left_how, left_order=seat.left)
+    if seat.absent:
+        fields.update(absent=True, vote_choices=list(seat.choices))
+    return fields
 
 
 def _invited(invitation: Invitation | None) -> Invited | None:

@@ -98,7 +98,8 @@ class ReclaimSeat(Command):
 
 class Vote(Command):
     """``seat`` votes to end the game as it stands, or to replace the player of the taken-over
-    ``about_seat`` with a bot; ``choice`` must be what the game's pace allows."""
+    ``about_seat`` with a bot; ``choice`` must be what the game's pace allows (about a seat marked absent in
+    an untimed game, either)."""
 
     type: Literal["taproom.Vote"] = "taproom.Vote"
     about_seat: int
@@ -123,14 +124,39 @@ class ExpireGame(Command):
     type: Literal["taproom.ExpireGame"] = "taproom.ExpireGame"
 
 
+class Resign(Command):
+    """The seat's holder leaves the game for good: last place; with two seats the game ends, with more a bot
+    at the game's autopilot level plays the seat to the end (see :mod:`domain.core.leaving`)."""
+
+    type: Literal["taproom.Resign"] = "taproom.Resign"
+
+
+class MarkAbsent(Command):
+    """System: at ``at_version``, each of ``for_seats`` of an untimed game has been to act for the service's
+    "abandoned" time (several at once in a simultaneous phase); the other human seats may now vote to end the
+    game or give the seat to a bot."""
+
+    type: Literal["taproom.MarkAbsent"] = "taproom.MarkAbsent"
+    for_seats: list[int] = Field(min_length=1)
+    at_version: int
+
+
+class EndIdleGame(Command):
+    """System: nobody the game waits for has moved since ``at_version`` for the service's idle limit; the
+    game ends as it stands, the seats it waited for last."""
+
+    type: Literal["taproom.EndIdleGame"] = "taproom.EndIdleGame"
+    at_version: int
+
+
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation, Vote, WithdrawVote, Undo, Hint)
+              EndInvitation, Vote, WithdrawVote, Undo, Resign, MarkAbsent, EndIdleGame, Hint)
 }
-SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame)
+SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame, MarkAbsent, EndIdleGame)
 PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo",
-                                           "taproom.Hint")
+                                           "taproom.Resign", "taproom.Hint")
 """Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
@@ -242,9 +268,33 @@ class GameExpired(Event):
     type: Literal["taproom.GameExpired"] = "taproom.GameExpired"
 
 
+LeftHow = Literal["resigned", "abandoned", "idle"]
+
+
+class SeatLeft(Event):
+    """``seat``'s player left the game for good and takes last place (of those still in): they ``resigned``, or
+    ``abandoned`` it (the table voted them out), or the game ended ``idle`` while it waited for them. ``level``: the
+    bot that plays the seat to the end (None: the game ends, or nobody plays it any more)."""
+
+    type: Literal["taproom.SeatLeft"] = "taproom.SeatLeft"
+    seat: int
+    how: LeftHow
+    level: str | None = None
+    together: bool = False
+    """Left at the same moment as the seat of the ``SeatLeft`` before it (a game ended idle waiting for both):
+    they share one rank of leaving and are placed among themselves by score."""
+
+
+class SeatAbsent(Event):
+    """``seat`` of an untimed game has been to act for the service's "abandoned" time: the vote about it opens."""
+
+    type: Literal["taproom.SeatAbsent"] = "taproom.SeatAbsent"
+    seat: int
+
+
 KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
               TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
-              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone, HintAsked)
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone, SeatLeft, SeatAbsent, HintAsked)
 }

@@ -23,7 +23,9 @@ holder comes back (``ReclaimSeat``, or any accepted command of that seat,
 which also resets the count). While a seat is taken over, the other human
 seats may ``Vote`` to end the game as it stands or to replace the player with
 a bot (``Pace.takeover_vote`` fixes which); the vote passes when all of them
-agree. An open game nobody fills is closed by ``ExpireGame``.
+agree. An open game nobody fills is closed by ``ExpireGame``. Leaving for good (``Resign``, a seat an
+untimed game waited for too long, a game that ended idle) and how a seat that left is placed last:
+:mod:`.leaving`.
 
     execute(record, command, dice) -> (events, record)   validate, decide, fold
     apply(record, event) -> record                       fold one event (never fails)
@@ -45,7 +47,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, plain_errors
-from .game import Game, rank
+from .game import Game
 from .kernel_messages import (
     KERNEL_COMMANDS,
     KERNEL_EVENTS,
@@ -53,6 +55,7 @@ from .kernel_messages import (
     SYSTEM_ONLY,
     ClaimSeat,
     CreateGame,
+    EndIdleGame,
     ExpireGame,
     GameCreated,
     GameEnded,
@@ -61,11 +64,15 @@ from .kernel_messages import (
     GameStarted,
     Hint,
     HintAsked,
+    MarkAbsent,
     PlayFor,
     ReclaimSeat,
+    Resign,
     ScoreGame,
+    SeatAbsent,
     SeatAutopiloted,
     SeatClaimed,
+    SeatLeft,
     SeatReclaimed,
     SeatReturned,
     SeatSpec,
@@ -79,6 +86,7 @@ from .kernel_messages import (
     VoteWithdrawn,
     WithdrawVote,
 )
+from .leaving import decide_end_idle, decide_mark_absent, decide_resign, final_places, places_of
 from .messages import SYSTEM_SEAT, Command, Event
 from .pace import (  # re-exported: the pace is part of the aggregate's vocabulary
     PACE_PRESETS,
@@ -200,7 +208,7 @@ def _score(record: GameRecord, command: ScoreGame, dice: Dice) -> list[Event]:
     if record.status != "ended":
         raise GameNotActive(f"game {record.game_id} is {record.status}; only an ended game is scored")
     scores = record.game.scores(record.state)
-    return [GameScored(scores=scores, places=rank(scores)), SeedRevealed(seed=dice.reveal().hex())]
+    return [GameScored(scores=scores, places=places_of(record, scores)), SeedRevealed(seed=dice.reveal().hex())]
 
 
 _KERNEL_DECIDERS: dict[type[Command], Callable[[GameRecord, Any, Dice], list[Event]]] = {
@@ -215,6 +223,9 @@ _KERNEL_DECIDERS: dict[type[Command], Callable[[GameRecord, Any, Dice], list[Eve
     WithdrawVote: lambda record, command, dice: decide_vote(record, command),
     ScoreGame: _score,
     Undo: lambda record, command, dice: list(decide_undo(record, command)),
+    Resign: lambda record, command, dice: decide_resign(record, command),
+    MarkAbsent: lambda record, command, dice: decide_mark_absent(record, command),
+    EndIdleGame: lambda record, command, dice: decide_end_idle(record, command),
     Hint: lambda record, command, dice: _hint(record, command),
 }
 """The kernel commands after creation, each with its decider (record, command, dice) -> events."""
@@ -274,4 +285,5 @@ __all__ = [
     "PLAYER_KERNEL_COMMANDS", "SeatReturned", "TAKEOVER_AFTER", "TAKEOVER_VOTE", "TakeoverVote", "TimeoutPolicy",
     "Vote", "VoteCast", "VotePassed", "VoteWithdrawn", "WithdrawVote", "kernel_commands", "new_game_pace",
     "turn_of", "voters", "Undo", "MoveUndone", "begin_command", "actor_seat", "undo_point",
+    "Resign", "MarkAbsent", "EndIdleGame", "SeatLeft", "SeatAbsent", "final_places",
 ]

@@ -2,7 +2,7 @@
 
 Chosen at creation and stored in ``taproom.GameCreated``; the kernel
 (:mod:`domain.core.lifecycle`) applies it, the service's clocks
-(``services.async_play``) time it.
+(``services.application.clocks``) time it.
 """
 
 from __future__ import annotations

@@ -22,9 +22,13 @@ from .kernel_messages import (
     GameScored,
     GameStarted,
     HintAsked,
+    LeftHow,
     ReclaimSeat,
+    Resign,
+    SeatAbsent,
     SeatAutopiloted,
     SeatClaimed,
+    SeatLeft,
     SeatReclaimed,
     SeatReturned,
     SeedRevealed,
@@ -61,7 +65,11 @@ class Seat:
     overdue: Annotated[tuple[Any, ...] | None, BeforeValidator(as_tuples)] = None
     """(turn key,) of the timed-out turn the policy is finishing."""
     last_timeout: int = 0  # version of the seat's latest TurnTimedOut
-    votes: tuple[int, ...] = ()  # seats that voted about this taken-over seat
+    votes: tuple[int, ...] = ()  # seats that voted about this taken-over (or absent) seat
+    choices: tuple[str, ...] = ()  # each vote's choice, in the order of ``votes`` (empty in records from before)
+    absent: bool = False  # an untimed game's seat to act for the service's "abandoned" time: the table may vote
+    left: int = 0  # 0: in the game; n: the n-th seat of the game to leave it (resigned or abandoned), last place
+    left_how: LeftHow | None = None
 
     @property
     def taken(self) -> bool:
@@ -130,9 +138,27 @@ def turn_of(record: GameRecord, seat: int) -> tuple[Hashable] | None:
 
 
 def voters(record: GameRecord, about_seat: int) -> list[int]:
-    """Seats that vote about a taken-over seat: the other human seats whose holders play them."""
+    """Seats that vote about a taken-over or absent seat: the other human seats whose holders play them."""
     return [i for i, s in enumerate(record.seats)
-            if i != about_seat and s.taken and s.bot is None and s.autopilot is None]
+            if i != about_seat and s.taken and s.bot is None and s.autopilot is None and not s.absent]
+
+
+def vote_choices(record: GameRecord, about_seat: int) -> tuple[str, ...]:
+    """What the table may vote for about ``about_seat`` now: about an absent seat either (end the game, the
+    seat last; or a bot for it), about a taken-over one what the pace says; () when no vote is open."""
+    target = record.seats[about_seat]
+    if target.absent:
+        return ("end", "replace")
+    choice = record.pace.vote if record.pace else "none"
+    return (choice,) if target.autopilot is not None and choice != "none" else ()
+
+
+def may_resign(record: GameRecord, seat: int) -> bool:
+    """A human seat still in an active game may resign (at any point, its turn or not)."""
+    if record.status != "active" or not 0 <= seat < len(record.seats):
+        return False
+    info = record.seats[seat]
+    return info.taken and info.bot is None and not info.left
 
 
 def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
@@ -143,18 +169,18 @@ def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
     if undo_point(record, seat) is not None:
         out.append(Undo(seat=seat))
     info = record.seats[seat]
-    if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None):
+    if info.bot is None and (info.autopilot is not None or info.timeouts or info.overdue is not None or info.absent):
         out.append(ReclaimSeat(seat=seat))
-    choice = record.pace.vote if record.pace else "none"
-    if choice == "none":
-        return out
     for about, target in enumerate(record.seats):
-        if target.autopilot is None or seat not in voters(record, about):
+        choices = vote_choices(record, about)
+        if not choices or seat not in voters(record, about):
             continue
         if seat in target.votes:
             out.append(WithdrawVote(seat=seat, about_seat=about))
         else:
-            out.append(Vote(seat=seat, about_seat=about, choice=choice))
+            out += [Vote(seat=seat, about_seat=about, choice=choice) for choice in choices]  # type: ignore[arg-type]
+    if may_resign(record, seat):
+        out.append(Resign(seat=seat))
     return out
 
 
@@ -225,7 +251,8 @@ def _reclaimed(record: GameRecord, event: SeatReclaimed) -> None:
     info.autopilot = None
     info.timeouts = 0
     info.overdue = None
-    info.votes = ()
+    info.votes = info.choices = ()
+    info.absent = False
 
 
 def _returned(record: GameRecord, event: SeatReturned) -> None:
@@ -233,22 +260,43 @@ def _returned(record: GameRecord, event: SeatReturned) -> None:
 
 
 def _vote_cast(record: GameRecord, event: VoteCast) -> None:
-    record.seats[event.about_seat].votes += (event.seat,)
+    info = record.seats[event.about_seat]
+    info.choices = (*info.choices, *[""] * (len(info.votes) - len(info.choices)), event.choice)
+    info.votes += (event.seat,)
 
 
 def _vote_withdrawn(record: GameRecord, event: VoteWithdrawn) -> None:
     info = record.seats[event.about_seat]
-    info.votes = tuple(s for s in info.votes if s != event.seat)
+    ballots = [(s, c) for s, c in zip(info.votes, info.choices or [""] * len(info.votes)) if s != event.seat]
+    info.votes = tuple(s for s, _ in ballots)
+    info.choices = tuple(c for _, c in ballots) if info.choices else ()
 
 
 def _vote_passed(record: GameRecord, event: VotePassed) -> None:
     info = record.seats[event.about_seat]
-    info.votes = ()
+    info.votes = info.choices = ()
     if event.choice == "replace":  # a bot plays the seat for good; the player keeps the record of it
         info.bot = event.level or "random"
         info.autopilot = None
         info.overdue = None
         info.timeouts = 0
+
+
+def _left(record: GameRecord, event: SeatLeft) -> None:
+    """The seat leaves for good: the next place from the bottom, a bot for it when the game goes on."""
+    info = record.seats[event.seat]
+    info.left = max(s.left for s in record.seats) + (0 if event.together else 1)
+    info.left_how = event.how
+    info.absent = False
+    info.votes = info.choices = ()
+    info.autopilot = info.overdue = None
+    info.timeouts = 0
+    if event.level is not None:
+        info.bot = event.level
+
+
+def _absent(record: GameRecord, event: SeatAbsent) -> None:
+    record.seats[event.seat].absent = True
 
 
 def _invited(record: GameRecord, event: SeatInvited) -> None:
@@ -268,7 +316,7 @@ _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
     SeedRevealed: _revealed, TurnTimedOut: _timed_out, SeatAutopiloted: _autopiloted, SeatReclaimed: _reclaimed,
     SeatReturned: _returned, VoteCast: _vote_cast, VoteWithdrawn: _vote_withdrawn, VotePassed: _vote_passed,
     GameExpired: _status("expired"), SeatInvited: _invited, InvitationEnded: _invitation_ended,
-    MoveUndone: undone, HintAsked: _hint_asked,
+    MoveUndone: undone, SeatLeft: _left, SeatAbsent: _absent, HintAsked: _hint_asked,
 }
 """Kernel events and how each folds into the record; any other event is the game's."""
 

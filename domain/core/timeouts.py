@@ -54,15 +54,16 @@ def decide_play_for(record: GameRecord, command: TimeOut | PlayFor, dice: Dice) 
 
 
 def missed(info: Seat) -> bool:
-    """The seat has something to take back: it is taken over, or its holder missed a deadline since moving."""
-    return info.autopilot is not None or info.timeouts > 0 or info.overdue is not None
+    """The seat has something to take back: it is taken over, its holder missed a deadline since moving, or an
+    untimed game marked it absent."""
+    return info.autopilot is not None or info.timeouts > 0 or info.overdue is not None or info.absent
 
 
 def decide_reclaim(record: GameRecord, command: ReclaimSeat) -> list[Event]:
     if record.status != "active":
         raise GameNotActive(f"game {record.game_id} is {record.status}; seats are reclaimed while it runs")
     if not 0 <= command.seat < len(record.seats) or not missed(record.seats[command.seat]):
-        raise IllegalMove(f"seat {command.seat} is not on autopilot and has no missed turn "
+        raise IllegalMove(f"seat {command.seat} is not on autopilot, absent, nor has a missed turn "
                           f"at version {record.version}")
     return [SeatReclaimed(seat=command.seat)]
 

@@ -13,7 +13,7 @@ A caller (``player:<id>``, or ``seat:<game>:<n>`` for a seat token) may mute ano
 messages are left out of everything the caller reads, here and on the stream, in every game. Messages
 reach open pages through the game's stream (``event: chat``). Each channel is a Redis stream under the
 game's hash tag, trimmed to the newest ``chat_keep`` messages; the archive takes the channels along
-(``Keys.chat_side_keys``, registered in ``services.bootstrap``): an archived game's chat is read from its
+(``Keys.chat_side_keys``, registered in ``services.infrastructure.bootstrap``): an archived game's chat is read from its
 archive, and nobody posts to it any more (``game_archived``).
 """
 
@@ -29,10 +29,9 @@ import orjson
 import redis
 
 from domain.core import RuleError
-
-from ..bootstrap import chat_side_name
-from ..eventstore import EventStore, Keys
-from ..eventstore.archived import DEFAULT_READER
+from services.infrastructure.bootstrap import chat_side_name
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.eventstore.archived import DEFAULT_READER
 
 Channel = Literal["seats", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("seats", "spectators")
@@ -117,10 +116,16 @@ class Chat:
     def muted(self, viewer: str) -> set[str]:
         return {m.decode() for m in self.redis.smembers(self.keys.mutes(viewer))}  # type: ignore[union-attr]
 
-    def mute(self, viewer: str, author: str) -> None:
+    def mute(self, viewer: str, author: str, cap: int) -> None:
+        """Mute ``author`` for ``viewer``; at most ``cap`` authors muted (``too_many_mutes`` beyond)."""
         if author == viewer:
             raise RuleError("you cannot mute yourself", code="invalid_request")
-        self.redis.sadd(self.keys.mutes(viewer), author)
+        key = self.keys.mutes(viewer)
+        # Add first, then count: of two racing mutes at the cap neither slips past it.
+        if self.redis.sadd(key, author) and self.redis.scard(key) > cap:  # type: ignore[operator]
+            self.redis.srem(key, author)
+            raise RuleError(f"you have muted {cap} authors, the most there can be: unmute one first",
+                            code="too_many_mutes")
 
     def unmute(self, viewer: str, author: str) -> None:
         self.redis.srem(self.keys.mutes(viewer), author)

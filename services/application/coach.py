@@ -3,9 +3,9 @@
 ``POST /games/{id}/analysis`` (:meth:`Coach.request`) checks the caller holds a seat of the game and that the
 game is over (while it runs nobody may analyse it: the analysis would tell what the search thinks of a
 position still in play), stores a ``pending`` record under ``Keys.analysis`` once (asking again answers the
-same record) and enqueues :func:`services.workers.jobs.analyse_game` on the coach's own queue
+same record) and enqueues :func:`services.adapters.workers.jobs.analyse_game` on the coach's own queue
 (``Settings.coach_queue``). The job (:meth:`Coach.run`) replays the record, hands every decision of every
-human seat, as that seat saw it, to :mod:`services.bots.coach`, and stores the result (``done``, or
+human seat, as that seat saw it, to :mod:`services.application.bots.coach`, and stores the result (``done``, or
 ``failed`` with the reason). The record is one of the game's side keys, so it travels with the game into its
 archive and is read from there afterwards (``EventStore.archived_side``).
 """
@@ -22,12 +22,11 @@ import structlog
 
 from domain.core import RuleError
 from domain.core.lifecycle import KERNEL_COMMANDS, GameRecord
-
-from ..aggregates import Loaded, fold_docs
-from ..bootstrap import ANALYSIS_SIDE_NAME, Root
-from ..bots import bot_game
-from ..bots.coach import Step, analyse, decisions_of
-from ..eventstore import GENESIS_HASH
+from services.application.bots import bot_game
+from services.application.bots.coach import Step, analyse, decisions_of
+from services.infrastructure.aggregates import Loaded, fold_docs
+from services.infrastructure.bootstrap import ANALYSIS_SIDE_NAME, Root
+from services.infrastructure.eventstore import GENESIS_HASH
 
 log = structlog.get_logger("taproom.coach")
 
@@ -36,7 +35,7 @@ HUMAN_ACTORS = ("player:", "seat:", "guest")
 """A command recorded as coming from one of these was a person's decision (not a bot's, an autopilot's or the
 service's on a timed-out turn): only those are analysed."""
 
-ANALYSE_JOB = "services.workers.jobs.analyse_game"
+ANALYSE_JOB = "services.adapters.workers.jobs.analyse_game"
 """The job, named (the workers' floor is above this one)."""
 
 WithRecord = Callable[[str, Callable[[GameRecord, int], Any]], Any]
@@ -166,8 +165,8 @@ class Coach:
         """The game's type, every game command with the state before it, the versions at which a person
         (not a bot, not the service) decided, and the analysis's seed (the game's published seed commitment:
         the same game is analysed the same way). Replays the complete record: only the job sees it, and it hands
-        the analysis each seat's view alone (:func:`services.bots.coach.decisions_of`)."""
-        from ..audit import export_lines, read_record
+        the analysis each seat's view alone (:func:`services.application.bots.coach.decisions_of`)."""
+        from services.infrastructure.audit import export_lines, read_record
 
         record = read_record(export_lines(self.root.store, game_id))
         docs = [env.model_dump() for env in record.envelopes]
@@ -203,11 +202,10 @@ def hint(root: Root, with_record: WithRecord, game_id: str, seat: int, actor: st
     import uuid
 
     from domain.core.kernel_messages import Hint
-
-    from ..bots import search_bot
-    from ..bots.coach import Decision, preview
-    from .commands import send
-    from .results import accepted_or_raise
+    from services.application.bots import search_bot
+    from services.application.bots.coach import Decision, preview
+    from services.application.commands import send
+    from services.application.results import accepted_or_raise
 
     accepted = accepted_or_raise(send(root, game_id, Hint(), seat=seat, actor=actor,
                                       command_id=command_id or f"hint-{uuid.uuid4().hex[:12]}"))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from domain.core import Command
-
-from ..bootstrap import Root
-from ..commands import new_reply
-from .results import CommandResult, result_of
+from services.application.results import CommandResult, result_of
+from services.infrastructure.bootstrap import Root
+from services.infrastructure.commands import new_reply
 
 
 def poll_path(game_id: str, command_id: str | None = None) -> str:

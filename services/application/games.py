@@ -27,15 +27,14 @@ from domain.core.lifecycle import (
     new_game_pace,
 )
 from domain.core.seating import bot_seat_names
-
-from ..async_commands import AsyncCommandBus, CommandIdReused, Gate
-from ..bootstrap import Root
-from ..bots import LEVELS
-from ..commands import CommandMessage
-from ..eventstore import Envelope
-from .commands import actor_of, poll_path, send
-from .results import Accepted, CommandResult, Queued, Rejected, result_of
-from .seating import check_one_seat
+from services.application.bots import LEVELS
+from services.application.commands import actor_of, poll_path, send
+from services.application.results import Accepted, CommandResult, Queued, Rejected, result_of
+from services.application.seating import check_one_seat
+from services.infrastructure.async_commands import AsyncCommandBus, CommandIdReused, Gate
+from services.infrastructure.bootstrap import Root
+from services.infrastructure.commands import CommandMessage
+from services.infrastructure.eventstore import Envelope
 
 
 class Admission(Protocol):

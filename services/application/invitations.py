@@ -21,14 +21,13 @@ import redis
 from domain.core import Command, GameNotActive, RuleError
 from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
-
-from ..async_play import clock
-from ..commands import CommandBus, new_reply
-from ..eventstore import Keys
-from ..players import Player, Players
-from ..redisconn import mget
-from .commands import poll_path
-from .results import Accepted, accepted_or_raise, result_of
+from services.application.commands import poll_path
+from services.application.results import Accepted, accepted_or_raise, result_of
+from services.infrastructure import clock
+from services.infrastructure.commands import CommandBus, new_reply
+from services.infrastructure.eventstore import Keys
+from services.infrastructure.players import Player, Players
+from services.infrastructure.redisconn import mget
 
 T = TypeVar("T")
 WithRecord = Callable[[str, Callable[[GameRecord, int], T]], T]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..bootstrap import Root
-from ..players import Credentials
+from services.infrastructure.bootstrap import Root
+from services.infrastructure.players import Credentials
 
 
 def register_player(root: Root, name: str, handle: str | None = None) -> Credentials:

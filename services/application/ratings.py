@@ -1,6 +1,9 @@
 """Ratings per player and game with openskill (Plackett-Luce: any number of seats, ties), leaderboards,
 and each player's finished games (the profile).
 
+Places are the game's own (``GameScored.places``): a player who resigned or abandoned the game is last there
+already (``domain.core.leaving``), so a resignation counts as last place here with no rule of its own.
+
 A scored game is rated once, by the second step of end-game scoring (the ``rate_game`` job, enqueued by
 the reactor when it sees the game scored). Who is rated:
 
@@ -32,8 +35,7 @@ import redis
 from openskill.models import PlackettLuce
 
 from domain.core.lifecycle import GameRecord
-
-from ..eventstore import Keys
+from services.infrastructure.eventstore import Keys
 
 MODEL = PlackettLuce()
 """openskill's default model; its defaults: mu 25, sigma 25/3; the shown rating is the ordinal mu - 3 sigma."""
@@ -126,7 +128,8 @@ class Ratings:
             before = current[seat][1:]
             after = new[seat] if identity and counts[identity] == 1 else before
             seats_out.append({"seat": seat, "identity": identity, "name": record.seats[seat].name,
-                              "place": places[seat], "before": list(before), "after": list(after)})
+                              "place": places[seat], "before": list(before), "after": list(after),
+                              **_left(record, seat)})
             if identity and counts[identity] == 1:
                 row = known.get(identity) or {"games": 0, "wins": 0}
                 standings[identity] = {"mu": after[0], "sigma": after[1], "games": row["games"] + 1,
@@ -143,7 +146,9 @@ class Ratings:
                 continue
             player_id = identity.partition(":")[2]
             entry = {"game_id": record.game_id, "game": record.game_type, "ts": result["ts"], "seat": row["seat"],
-                     "place": row["place"], "seats": [{"name": s["name"], "place": s["place"]} for s in result["seats"]],
+                     "place": row["place"], **{k: row[k] for k in ("left",) if k in row},
+                     "seats": [{"name": s["name"], "place": s["place"], **{k: s[k] for k in ("left",) if k in s}}
+                               for s in result["seats"]],
                      "rating": (row["after"][0] - 3 * row["after"][1]) if identity in result["standings"] else None}
             pipe = self.redis.pipeline(transaction=True)
             pipe.hset(self.keys.player_results(player_id), record.game_id, orjson.dumps(entry))
@@ -174,6 +179,13 @@ class Ratings:
             return []
         rows = self.redis.hmget(self.keys.player_results(player_id), ids)
         return [orjson.loads(raw) for raw in rows if raw]
+
+
+def _left(record: GameRecord, seat: int) -> dict[str, Any]:
+    """``left``: how the seat's player left the game (resigned, abandoned), only when they did. Their place is
+    already the last (the kernel's one rule, ``domain.core.leaving.final_places``): nothing is re-ranked here."""
+    how = record.seats[seat].left_how
+    return {"left": how} if how else {}
 
 
 def _standing(identity: str, row: dict[str, Any]) -> Standing:

@@ -18,13 +18,12 @@ from typing import Any
 from domain.core import SYSTEM_SEAT, Command, RuleError
 from domain.core.lifecycle import CreateGame, GameRecord
 from domain.core.seating import InviteToSeat
-
-from ..async_play import clock
-from ..bootstrap import REMATCH_SIDE_NAME, Root
-from .commands import actor_of, poll_path, send
-from .games import Admission
-from .invitations import Invitations
-from .results import StillQueued, accepted_or_raise
+from services.application.commands import actor_of, poll_path, send
+from services.application.games import Admission
+from services.application.invitations import Invitations
+from services.application.results import StillQueued, accepted_or_raise
+from services.infrastructure import clock
+from services.infrastructure.bootstrap import REMATCH_SIDE_NAME, Root
 
 WithRecord = Callable[[str, Callable[[GameRecord, int], Any]], Any]
 REMATCH_OF = ("ended", "scored")

@@ -12,9 +12,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from domain.core import RuleError
-
-from ..commands import CommandOutcome
-from ..eventstore import Envelope
+from services.infrastructure.commands import CommandOutcome
+from services.infrastructure.eventstore import Envelope
 
 
 class Accepted(BaseModel):

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from domain.core import RuleError
-
-from ..async_play.vacation import Vacations
-from ..bootstrap import Root
+from services.application.clocks.vacation import Vacations
+from services.infrastructure.bootstrap import Root
 
 
 def _vacations(root: Root, days_per_year: int | None) -> Vacations:

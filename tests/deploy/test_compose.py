@@ -62,7 +62,7 @@ def test_dockerfile_installs_the_package_and_the_cli_commands_exist():
     assert "pip install" in dockerfile and "COPY services" in dockerfile
     from click.testing import CliRunner
 
-    from services.cli.main import cli
+    from services.adapters.cli.main import cli
 
     for part in ("api", "processor", "projector", "reactor", "worker", "serve", "play", "export", "verify"):
         result = CliRunner().invoke(cli, [part, "--help"])

@@ -69,8 +69,8 @@ def test_the_api_probes_are_routes_of_the_app():
     import fakeredis
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
-    from services.settings import Settings
+    from services.adapters.api.app import create_app
+    from services.infrastructure.settings import Settings
 
     (container,) = containers(of_kind("Deployment")["api"])
     with TestClient(create_app(fakeredis.FakeRedis(server=fakeredis.FakeServer()), Settings(redis_url=None))) as api:
@@ -82,7 +82,7 @@ def test_the_other_parts_probe_the_health_port_they_serve():
     """Processor, projector, reactor and worker serve /livez and /readyz on TAPROOM_HEALTH_PORT."""
     import httpx
 
-    from services import health
+    from services.infrastructure import health
     from tests.services.redis_server import free_port
 
     config = of_kind("ConfigMap")["taproom-config"]["data"]
@@ -104,7 +104,7 @@ def test_the_other_parts_probe_the_health_port_they_serve():
 
 
 def test_cluster_settings_are_those_the_code_reads():
-    from services.settings import Settings
+    from services.infrastructure.settings import Settings
 
     config = of_kind("ConfigMap")["taproom-config"]["data"]
     fields = {f"TAPROOM_{name.upper()}" for name in Settings.model_fields} | {"REDIS_URL"}
@@ -124,3 +124,14 @@ def test_the_autoscalers_target_deployments_that_exist():
         assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
         (container,) = containers(deployments[target["name"]])
         assert "cpu" in container["resources"]["requests"]  # a CPU target needs a CPU request
+
+
+def test_the_ingress_reaches_the_api_and_only_it_may_forward_addresses():
+    ingress = of_kind("Ingress")["api"]
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    service = of_kind("Service")[backend["name"]]
+    assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+    trusted = of_kind("ConfigMap")["taproom-config"]["data"]["TAPROOM_TRUSTED_PROXIES"]
+    import ipaddress
+
+    assert all(ipaddress.ip_network(part.strip()).is_private for part in trusted.split(","))  # never '*'

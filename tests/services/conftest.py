@@ -23,7 +23,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from domain.core import register
-from services.settings import Settings
+from services.infrastructure.settings import Settings
 from tests.fixture_game import COUNTER
 
 from .redis_cluster import RedisClusterServers, cleanup_cluster
@@ -212,7 +212,7 @@ def clients(request: pytest.FixtureRequest, prefix: str):
 @pytest.fixture
 def service(clients, settings):
     """The whole pipeline as threads (processor, projector, reactor, rq worker)."""
-    from services.runtime import Service
+    from services.adapters.runtime import Service
 
     svc = Service(settings, clients, workers=1, queue_clients=getattr(clients, "queue", None)).start()
     yield svc
@@ -223,7 +223,7 @@ def service(clients, settings):
 def api(service, clients, settings):
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     queue = getattr(clients, "queue", clients)  # a test's own factory may be a plain function (one server)
     with TestClient(create_app(clients(), settings, queue_client=queue())) as test_client:

@@ -7,12 +7,12 @@ from typing import Any
 
 import redis
 
-from services.commands import CommandBus
-from services.commands import CommandOutcome as Outcome
-from services.eventstore import EventStore, Keys
-from services.processor import Processor
-from services.projector import Projector
-from services.settings import Settings
+from services.adapters.processor import Processor
+from services.adapters.projector import Projector
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.commands import CommandOutcome as Outcome
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.settings import Settings
 
 
 class Kernel:
@@ -49,3 +49,9 @@ class Kernel:
 
     def add(self, game_id: str, seat: int, amount: int = 1, **kwargs: Any) -> Outcome:
         return self.send(game_id, {"type": "Add", "amount": amount}, seat=seat, **kwargs)
+
+
+def game_moves(legal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's own commands of a ``/legal`` answer: the kernel's (``taproom.*``) left out, since
+    ``taproom.Resign`` is listed throughout an active game (a non-empty list no longer means "your turn")."""
+    return [c for c in legal["commands"] if not c["type"].startswith("taproom.")]

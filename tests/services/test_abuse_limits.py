@@ -14,8 +14,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.settings import Settings
+from services.adapters.api.app import create_app
+from services.infrastructure.settings import Settings
 
 from .test_api import _read_until, bearer, player_token, served, settled, wait_for
 
@@ -149,6 +149,7 @@ def test_bot_games_need_a_player_token_and_are_capped_per_player(service):
         assert all(r.status_code in (201, 202) and settled(api, r).status_code in (200, 201) for r in created)
         refused = counter_game(api, bearer(host), seats=bots)
         assert (refused.status_code, refused.json()["code"]) == (429, "too_many_bot_games"), refused.text
+        assert int(refused.headers["Retry-After"]) >= 1  # every 429 says when to ask again
         other = counter_game(api, bearer(player_token(api, "other")), seats=bots)
         assert settled(api, other).status_code in (200, 201), other.text
         unbotted = counter_game(api, bearer(host))  # games without bots are not capped
@@ -208,11 +209,13 @@ def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
                         await _read_until(chunk, b": connected")
                     third = await client.get(url, headers=bearer(ann))
                     assert (third.status_code, third.json()["code"]) == (429, "too_many_streams")
+                    assert int(third.headers["Retry-After"]) >= 1
                     anonymous = await stack.enter_async_context(client.stream("GET", url))
                     chunks.append(anonymous.aiter_raw())
                     await _read_until(chunks[-1], b": connected")
                     over = await client.get(url)  # the address holds 3 now
                     assert (over.status_code, over.json()["code"]) == (429, "too_many_streams")
+                    assert int(over.headers["Retry-After"]) >= 1
                 # closed pages give their slots back
                 deadline = time.monotonic() + 60  # generous: the suite shares two cores
                 while True:
@@ -223,3 +226,52 @@ def test_open_streams_are_capped_per_caller_and_per_address(service, clients):
                     await asyncio.sleep(0.1)
 
         asyncio.run(scenario())
+
+
+@contextmanager
+def served_as_the_cli_serves(app, settings):
+    """``app`` on uvicorn with the options ``taproom api`` and ``taproom serve`` give it (proxy headers)."""
+    import threading
+
+    import uvicorn
+
+    from services.adapters.cli.main import uvicorn_options
+
+    options = {**uvicorn_options(settings), "loop": "asyncio", "http": "h11"}
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, **options))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        loop.close()
+
+
+@pytest.mark.parametrize("trusted", ["", "10.0.0.0/8"])
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(service, trusted):
+    """The attack run passed a registration limit of 10 with 15 spoofed ``X-Forwarded-For`` headers from
+    127.0.0.1 (uvicorn trusts it by default): by default no proxy is trusted, and one that is configured
+    must be the peer for its header to count."""
+    tight = service.settings.model_copy(update={"rate_limit_register": "3/hour", "trusted_proxies": trusted})
+    with served_as_the_cli_serves(create_app(service.clients(), tight, service.clients.queue()), tight) as base:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            answers = [http.post("/players", json={"name": f"p{i}"}, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                       for i in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429], [a.text for a in answers]
+
+
+def test_a_trusted_proxy_gives_each_client_its_own_count(service):
+    tight = service.settings.model_copy(update={"rate_limit_register": "1/hour", "trusted_proxies": "127.0.0.1"})
+    with served_as_the_cli_serves(create_app(service.clients(), tight, service.clients.queue()), tight) as base:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            first = [http.post("/players", json={"name": f"p{i}"}, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                     for i in range(3)]
+            again = http.post("/players", json={"name": "p0"}, headers={"X-Forwarded-For": "203.0.113.0"})
+    assert [a.status_code for a in first] == [201, 201, 201] and again.status_code == 429

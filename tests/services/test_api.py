@@ -10,7 +10,7 @@ from contextlib import AsyncExitStack, contextmanager
 import httpx
 import pytest
 
-from services.api.routers.games import SSE_KEEPALIVE_SECONDS
+from services.adapters.api.routers.games import SSE_KEEPALIVE_SECONDS
 
 pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Cluster too (tests/services/conftest.py)
 
@@ -81,7 +81,8 @@ def test_create_view_play_and_history(api):
     view = wait_for(api, f"/games/{game['game_id']}/view", bearer(ann), lambda b: b.get("version", 0) >= 3)
     assert view["seat"] == 0 and view["to_act"] == [0] and view["board"]["total"] == 0
     legal = api.get(f"/games/{game['game_id']}/legal", headers=bearer(ann)).json()
-    assert {c["amount"] for c in legal["commands"]} == {1, 2, 3}
+    assert [c.get("amount") for c in legal["commands"]] == [1, 2, 3, None]
+    assert legal["commands"][-1] == {"type": "taproom.Resign"}  # the kernel's, after the game's
     response = api.post(f"/games/{game['game_id']}/commands", headers=bearer(ann),
                         json={"command_id": "m1", "type": "Add", "amount": 2})
     assert response.status_code == 200, response.text
@@ -216,8 +217,8 @@ def test_chosen_seed_refused_unless_development(api, service):
     service.settings  # the fixture allows it; a production settings object does not
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
-    from services.settings import Settings
+    from services.adapters.api.app import create_app
+    from services.infrastructure.settings import Settings
 
     strict = Settings(**{**service.settings.model_dump(), "allow_client_seed": False})
     with TestClient(create_app(service.clients(), strict, service.queue_clients())) as client:
@@ -292,7 +293,7 @@ def test_a_create_still_queued_answers_202_with_its_tokens(settings):
     import fakeredis
     from fastapi.testclient import TestClient
 
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     slow = settings.model_copy(update={"command_wait_seconds": 0.05})
     with TestClient(create_app(fakeredis.FakeRedis(), slow)) as client:
@@ -343,7 +344,7 @@ async def _read_until(chunks, marker: bytes, seen: bytes = b"") -> bytes:
 def test_open_streams_hold_no_worker_thread(service, clients, settings):
     """60 idle SSE pages (more than the 40 worker threads): sync routes still answer, every page gets the move,
     and closed pages end their streams."""
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     app = create_app(clients(), settings, clients.queue())
     ctx = app.state.context
@@ -389,7 +390,7 @@ def test_open_streams_hold_no_worker_thread(service, clients, settings):
 
 def test_games_load_side_by_side_and_one_game_takes_turns(fake_client, settings):
     """A game whose load is stuck does not hold up another game; a second load of the same game waits."""
-    from services.api.deps import Context
+    from services.adapters.api.deps import Context
 
     from .helpers import Kernel
 
@@ -436,7 +437,7 @@ def test_the_async_twin_is_on_the_same_server(client, prefix):
     """The SSE streams' asyncio client sees what the sync client writes (same server, same database)."""
     import fakeredis
 
-    from services.api.aio import async_twin
+    from services.adapters.api.aio import async_twin
 
     async def read(sync):
         twin = async_twin(sync)

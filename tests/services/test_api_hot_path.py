@@ -1,4 +1,4 @@
-"""The hot routes answer alike on both ways to them: the ASGI hot path (``services.api.hot``) and FastAPI's
+"""The hot routes answer alike on both ways to them: the ASGI hot path (``services.adapters.api.hot``) and FastAPI's
 routes (``create_app(..., hot_path=False)``). Each case is played on a fresh game per way, then the answers
 are compared: status, body (game ids and clocks aside) and headers (content type and length, Retry-After).
 """
@@ -14,8 +14,9 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.api.routers import play
+from services.adapters.api.app import create_app
+from services.adapters.api.routers import play
+from tests.services.helpers import game_moves
 
 from .test_api import bearer, settled, wait_for
 
@@ -149,7 +150,7 @@ def test_both_ways_answer_alike(ways, case):
 def test_a_spent_rate_answers_alike(ways):
     def spend(api: TestClient, g: str, ann: str, bob: str) -> httpx.Response:
         for amount in (1, 1):  # ann and bob in turn: 2 of the 3 per minute...
-            token = ann if amount == 1 and api.get(f"/games/{g}/legal", headers=bearer(ann)).json()["commands"] \
+            token = ann if amount == 1 and game_moves(api.get(f"/games/{g}/legal", headers=bearer(ann)).json()) \
                 else bob
             api.post(f"/games/{g}/commands", headers=bearer(token), json={"type": "Add", "amount": 1})
         for _ in range(3):  # ...then ann's own rate runs out
@@ -191,7 +192,7 @@ def test_regular_requests_take_the_hot_path(ways, monkeypatch):
 def test_each_request_is_counted_once_by_its_route(ways):
     """The front (``TaproomApi``) counts and limits a hot route's request itself, and the app's own middleware
     lets it through, also when the hot path hands it to FastAPI: one count per request, under its route."""
-    from services.api.app import REQUESTS
+    from services.adapters.api.app import REQUESTS
 
     api = ways["hot"]
     g, ann, bob = _game(api)
@@ -220,7 +221,7 @@ def test_a_rotated_token_is_refused_at_once_by_every_api_process(prefix, setting
     from .conftest import client_factory
 
     with client_factory("real", prefix) as clients:
-        from services.runtime import Service
+        from services.adapters.runtime import Service
 
         service = Service(settings, clients, workers=1).start()
         try:

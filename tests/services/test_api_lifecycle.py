@@ -8,7 +8,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
+from services.adapters.api.app import create_app
 
 from .helpers import Kernel
 

@@ -11,6 +11,7 @@ from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate as validate_spec
 
 from domain.catalog import load_games
+from tests.services.helpers import game_moves
 
 from .test_api import bearer, wait_for
 
@@ -90,6 +91,17 @@ def test_the_schema_is_valid_and_documents_every_route(api):
     assert "Coordinates" in description
 
 
+def test_leaving_a_game_is_documented_with_its_codes(api):
+    spec = api.get("/openapi.json").json()
+    commands = spec["paths"]["/games/{game_id}/commands"]["post"]
+    assert "taproom.Resign" in commands["description"] and "already_resigned" in commands["description"]
+    assert "`already_resigned`" in commands["responses"]["409"]["description"]
+    assert "`game_not_active`" in commands["responses"]["409"]["description"]
+    assert "taproom.Resign" in spec["paths"]["/games/{game_id}/legal"]["get"]["description"]
+    seat = spec["components"]["schemas"]["SeatInfo"]["properties"]
+    assert {"left", "left_order", "absent", "vote_choices"} <= set(seat)
+
+
 def test_docs_and_redoc_work_offline(api):
     for page in ("/docs", "/redoc"):
         html = api.get(page)
@@ -130,14 +142,14 @@ def test_every_route_answers_as_its_schema_says(api):
             break
         for _seat, token in players.items():
             legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
-            if legal["commands"]:
+            if game_moves(legal):
                 answer = c.post(f"/games/{gid}/commands", headers=bearer(token),
-                                json={**legal["commands"][0], "command_id": f"m{moved}"})
+                                json={**game_moves(legal)[0], "command_id": f"m{moved}"})
                 moved += answer.status_code == 200
                 if moved == 1:
                     c.get(f"/games/{gid}/commands/m0", headers=bearer(token))
                     c.post(f"/games/{gid}/commands", headers=bearer(token),
-                           json={**legal["commands"][0], "command_id": "m0", "amount": 3})  # 409 reused
+                           json={**game_moves(legal)[0], "command_id": "m0", "amount": 3})  # 409 reused
                     c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Add", "amount": 9})
                     c.post(f"/games/{gid}/commands", headers=bearer(token), json={"type": "Nope"})
                     c.post(f"/games/{gid}/commands", headers=bearer(token),
@@ -266,7 +278,7 @@ def test_the_documented_conventions_hold():
     from domain.carcassonne.state import FIGURE, OVER, PLACE, TEND
     from domain.core import get_game, rng_for
     from domain.heaven_and_ale import state as ha
-    from services.api.docs import conventions
+    from services.adapters.api.docs import conventions
 
     assert tiles.EDGES == "NESW" and tiles.STEP[0] == (0, 1)  # y grows to the north
     assert tiles.TILES["D"].spec.edges == "CRFR" and tiles.TILES["D"].rotations[1].edges == "RCRF"  # clockwise
@@ -306,7 +318,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
 
     from rq import Queue
 
-    from services.settings import AsyncSettings
+    from services.infrastructure.settings import AsyncSettings
 
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
@@ -325,7 +337,7 @@ def notification_routes(c: Checked, api, token: str) -> None:
     c.get("/email/verify", params={"token": job.args[1]})  # 404: used
     c.get("/email/unsubscribe", params={"token": "x"})
     c.post("/email/unsubscribe", params={"token": "x"})  # 404
-    from services.async_play.mail import Addresses
+    from services.application.notifications.mail import Addresses
 
     ctx = api.app.state.context
     player = api.get("/players/me", headers=bearer(token)).json()["player_id"]
@@ -338,3 +350,22 @@ def notification_routes(c: Checked, api, token: str) -> None:
     c.delete("/players/me/push-subscriptions/nope", headers=bearer(token))  # 404
     c.delete("/players/me/email", headers=bearer(token))
     del api.app.state.async_settings
+
+
+def test_a_method_a_path_does_not_take_is_405_naming_the_ones_it_does(api):
+    """RFC 9110: a 405 carries ``Allow``, the methods the path does take (all of them, whichever route of the
+    path the router tried first); the web client's files and page too."""
+    paths = api.get("/openapi.json").json()["paths"]
+    for path, item in paths.items():
+        url = path.replace("{game}", "counter").replace("{version}", "1").replace("{about_seat}", "0")
+        url = "/".join("x1" if part.startswith("{") else part for part in url.split("/"))
+        taken = {m.upper() for m in item if m in ("get", "put", "post", "delete", "patch")}
+        answer = api.request("PATCH", url)
+        if "PATCH" in taken:
+            continue
+        assert (answer.status_code, answer.json()["code"]) == (405, "method_not_allowed"), (path, answer.text)
+        assert set(answer.headers["Allow"].replace(" ", "").split(",")) == taken, (path, answer.headers)
+    for url, taken in [("/", {"GET"}), ("/static/app.css", {"GET", "HEAD"}), ("/sw.js", {"GET"})]:
+        answer = api.post(url)
+        assert answer.status_code == 405 and set(answer.headers["Allow"].replace(" ", "").split(",")) == taken, \
+            (url, answer.status_code, answer.headers)

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
 from projections.read_models import load_view
-from services.api.app import create_app
+from services.adapters.api.app import create_app
 
 from .helpers import Kernel
 

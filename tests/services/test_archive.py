@@ -15,14 +15,14 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from domain.catalog import load_games
-from services.api.app import create_app
-from services.archive import Archiver, DirectoryStore
-from services.archive import archiver as archiver_module
-from services.async_play import clock
-from services.audit import export_lines, read_record, verify
-from services.reactor import Reactor
-from services.settings import jobs_run_with
-from services.workers import jobs
+from services.adapters.api.app import create_app
+from services.adapters.reactor import Reactor
+from services.adapters.workers import jobs
+from services.infrastructure import clock
+from services.infrastructure.archive import Archiver, DirectoryStore
+from services.infrastructure.archive import archiver as archiver_module
+from services.infrastructure.audit import export_lines, read_record, verify
+from services.infrastructure.settings import jobs_run_with
 
 from .helpers import Kernel
 from .test_api_replay import play_whole_game
@@ -283,7 +283,7 @@ def test_feeds_and_command_streams_are_trimmed_behind_their_readers(client, sett
 
 @pytest.mark.parametrize("compact_every", [4, 40])
 def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, settings, compact_every):
-    from services.eventstore import store as store_module
+    from services.infrastructure.eventstore import store as store_module
 
     settings = settings.model_copy(update={"compact_every": compact_every, "snapshot_every": 7})
     kernel = Kernel(client, settings)
@@ -312,8 +312,8 @@ def test_the_settled_log_moves_into_compressed_segments_and_reads_whole(client, 
     record = kernel.store.command_record(gid, outcomes[0].command_id)
     assert record["command"]["amount"] == 1 and record["to_version"] == outcomes[0].version
     # a fresh reader (no cache, no snapshot) folds the same record
-    from services.aggregates import Repository
-    from services.eventstore import EventStore
+    from services.infrastructure.aggregates import Repository
+    from services.infrastructure.eventstore import EventStore
 
     client.delete(kernel.keys.snapshot(gid))
     fresh = Repository(EventStore(client, kernel.keys)).current(gid)
@@ -331,7 +331,7 @@ def test_a_batch_compacts_each_game_once_up_to_its_last_due_command_and_saves_it
     """The processor compacts after a batch, not after each command: a game that crossed several multiples of
     ``compact_every`` in one batch gets one segment up to its last such command, and the snapshots due are
     saved in the same round trip; the log reads, verifies and folds as before."""
-    from services.eventstore import store as store_module
+    from services.infrastructure.eventstore import store as store_module
 
     settings = settings.model_copy(update={"compact_every": 4, "snapshot_every": 7})
     kernel = Kernel(client, settings)
@@ -363,7 +363,7 @@ def test_a_batch_compacts_each_game_once_up_to_its_last_due_command_and_saves_it
 
 
 def test_the_settled_ids_index_matches_whole_entries_only():
-    from services.eventstore.store import find_settled, settled_digest, settled_entry
+    from services.infrastructure.eventstore.store import find_settled, settled_digest, settled_entry
 
     index = settled_entry("a", 3, 5) + settled_entry("b", 5, 9)
     assert find_settled(index, "a") == (3, 5) and find_settled(index, "b") == (5, 9)
@@ -375,7 +375,7 @@ def test_the_settled_ids_index_matches_whole_entries_only():
 def test_every_key_the_archive_compact_and_trim_scripts_touch_shares_one_slot():
     from redis.crc import key_slot
 
-    from services.eventstore import Keys
+    from services.infrastructure.eventstore import Keys
 
     keys, gid = Keys("tr:", 16), "abc123"
     shard = keys.shard(gid)
@@ -399,7 +399,7 @@ def _legacy_compact(store, game_id: str, upto: int) -> None:
     raws = [fields[b"e"] for _, fields in entries]
     ids = list(dict.fromkeys(orjson.loads(raw)["command_id"] for raw in raws))
     records = store.redis.hmget(k.commands(game_id), ids)
-    from services.eventstore.store import settled_entry
+    from services.infrastructure.eventstore.store import settled_entry
 
     parsed = [orjson.loads(r) for r in records]
     blob = zlib.compress(b"\n".join(raws) + b"\n\n" + b"\n".join(records), 6)
@@ -411,7 +411,7 @@ def _legacy_compact(store, game_id: str, upto: int) -> None:
 def test_a_log_compacted_by_the_previous_format_reads_verifies_and_archives_the_same(client, settings, tmp_path):
     """Games stored before segment format 2 (format-1 segments, whole envelopes in the stream) still load,
     verify, export and archive byte for byte; the lean blocks compacted after them chain onto them."""
-    from services.eventstore import store as store_module
+    from services.infrastructure.eventstore import store as store_module
 
     kernel = Kernel(client, settings.model_copy(update={"compact_every": 0}))
     gid, _ = play_whole_game(kernel, "tiefenthal", {}, 2, seed="legacy-segments")
@@ -447,8 +447,8 @@ def test_an_altered_lean_segment_fails_the_chain_check(client, settings):
     last event failing the hash check."""
     import zlib
 
-    from services.eventstore import store as store_module
-    from services.eventstore.segments import WINDOW
+    from services.infrastructure.eventstore import store as store_module
+    from services.infrastructure.eventstore.segments import WINDOW
 
     kernel = Kernel(client, settings.model_copy(update={"compact_every": 4}))
     gid = kernel.create(target=60)

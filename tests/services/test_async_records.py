@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from services.aggregates import AsyncRecords, Repository
-from services.api.aio import async_twin
+from services.adapters.api.aio import async_twin
+from services.infrastructure.aggregates import AsyncRecords, Repository
 
 from .helpers import Kernel
 

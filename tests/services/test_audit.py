@@ -5,9 +5,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from services.audit import export_lines, parse_lines, verify
-from services.settings import jobs_run_with
-from services.workers import jobs
+from services.adapters.workers import jobs
+from services.infrastructure.audit import export_lines, parse_lines, verify
+from services.infrastructure.settings import jobs_run_with
 
 from .helpers import Kernel
 
@@ -40,7 +40,7 @@ def test_a_running_game_verifies_its_chain_only(fake_client, settings):
 
 
 def _edit(lines, version, change, rehash):
-    from services.eventstore import Envelope
+    from services.infrastructure.eventstore import Envelope
 
     out, prev = [], None
     for line in lines:

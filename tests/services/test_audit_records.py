@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.audit import export_lines, read_record, verify
-from services.cli.main import cli
+from services.adapters.api.app import create_app
+from services.adapters.cli.main import cli
+from services.infrastructure.audit import export_lines, read_record, verify
 
 from .helpers import Kernel
 

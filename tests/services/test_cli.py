@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from services.cli.main import cli
+from services.adapters.cli.main import cli
 
 
 def test_play_prints_scores_and_the_record_verifies(tmp_path, monkeypatch):
@@ -35,7 +35,7 @@ def test_verify_fails_on_a_tampered_record(tmp_path, monkeypatch):
 
 def test_parts_refuse_to_run_without_redis_url(monkeypatch):
     monkeypatch.delenv("REDIS_URL", raising=False)
-    from services.settings import get_settings
+    from services.infrastructure.settings import get_settings
 
     get_settings.cache_clear()
     result = CliRunner().invoke(cli, ["processor"])

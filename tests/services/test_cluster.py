@@ -21,17 +21,17 @@ from typing import Any
 import pytest
 import redis
 
-from services import audit
-from services.aggregates import Repository
-from services.api.aio import async_twin
-from services.async_commands import AsyncCommandBus
-from services.bootstrap import queue_client_factory
-from services.commands import CommandBus, CommandMessage
-from services.eventstore import EventStore, Keys
-from services.processor import Processor
-from services.resilience import UNAVAILABLE, ReplicationShortfall
-from services.runtime import Service
-from services.settings import Settings
+from services.adapters.api.aio import async_twin
+from services.adapters.processor import Processor
+from services.adapters.runtime import Service
+from services.infrastructure import audit
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.async_commands import AsyncCommandBus
+from services.infrastructure.bootstrap import queue_client_factory
+from services.infrastructure.commands import CommandBus, CommandMessage
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.resilience import UNAVAILABLE, ReplicationShortfall
+from services.infrastructure.settings import Settings
 
 from .conftest import client_factory
 from .redis_cluster import RedisClusterServers
@@ -348,8 +348,8 @@ def test_processors_come_and_go_and_shards_move_by_lease(clients, prefix):
 def test_an_append_waits_for_a_replica_before_it_is_acknowledged(clients, settings):
     """``append_replicas``: on the cluster (a replica per master) the append is acknowledged; on a server
     without replicas it is appended but neither answered nor acknowledged, and the processor backs off."""
-    from services.eventstore import seal
-    from services.eventstore.store import AppendRequest
+    from services.infrastructure.eventstore import seal
+    from services.infrastructure.eventstore.store import AppendRequest
     from tests.fixture_game import Added
 
     client = clients()

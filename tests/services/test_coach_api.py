@@ -10,10 +10,10 @@ from fastapi.testclient import TestClient
 from rq import Queue
 
 from domain.catalog import load_games
-from services.api.app import create_app
-from services.archive import Archiver, DirectoryStore
-from services.settings import jobs_run_with
-from services.workers import jobs
+from services.adapters.api.app import create_app
+from services.adapters.workers import jobs
+from services.infrastructure.archive import Archiver, DirectoryStore
+from services.infrastructure.settings import jobs_run_with
 
 from .helpers import Kernel
 from .test_api import wait_for
@@ -188,7 +188,7 @@ def test_a_casual_game_is_not_rated(fake_client, settings) -> None:
 
 
 def test_with_coach_auto_the_reactor_asks_once_for_a_scored_game_with_a_human_seat(fake_client, settings) -> None:
-    from services.reactor import Reactor
+    from services.adapters.reactor import Reactor
 
     kernel = Kernel(fake_client, settings)
     gid = _short_game(kernel, "carcassonne", {"stack_size": 2}, "coach-auto")

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from domain.core import register
-from services.processor import Processor
+from services.adapters.processor import Processor
 
 from .helpers import Kernel
 from .test_api import bearer, new_game, wait_for
@@ -124,8 +124,8 @@ def test_through_http_a_rejected_id_stays_rejected(api):
 
 
 def test_the_append_script_records_a_rejection_once_and_refuses_to_apply_its_id(client, prefix):
-    from services.eventstore import GENESIS_HASH, EventStore, Keys
-    from services.eventstore.store import AppendRequest
+    from services.infrastructure.eventstore import GENESIS_HASH, EventStore, Keys
+    from services.infrastructure.eventstore.store import AppendRequest
 
     from .test_eventstore import _envelopes
 

@@ -7,7 +7,7 @@ import pytest
 from redis.crc import key_slot
 
 from domain.core.lifecycle import GameStarted
-from services.eventstore import GENESIS_HASH, EventStore, Keys, seal, verify_chain
+from services.infrastructure.eventstore import GENESIS_HASH, EventStore, Keys, seal, verify_chain
 from tests.fixture_game import Added
 
 pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Cluster too (tests/services/conftest.py)
@@ -76,7 +76,7 @@ def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
 
 
 def test_a_feed_entry_leaves_out_events_past_the_limit(store, client, monkeypatch):
-    from services.eventstore import store as store_module
+    from services.infrastructure.eventstore import store as store_module
 
     monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 10)
     store.append("g1", 0, "c1", {}, _envelopes("g1", 0, GENESIS_HASH, 2))
@@ -182,7 +182,7 @@ def test_private_event_fields_are_redacted_until_the_end():
 
 def test_a_sealed_envelope_hashes_and_serializes_as_its_model_says():
     """seal serializes the plain values once; the hash and the JSON are what the model's own methods give."""
-    from services.eventstore.envelope import Envelope
+    from services.infrastructure.eventstore.envelope import Envelope
 
     env = seal("g1", 7, Added(seat=1, amount=3, roll=9), "c1", "seat:1", 1234.5, "ab" * 32)
     assert env.hash == env.compute_hash()

@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from domain.catalog import GAME_PACKAGES, load_games
-from services.audit import export_lines, parse_lines, verify
-from services.cli.main import cli
-from services.eventstore import EventStore, Keys
+from services.adapters.cli.main import cli
+from services.infrastructure.audit import export_lines, parse_lines, verify
+from services.infrastructure.eventstore import EventStore, Keys
+from tests.services.helpers import game_moves
 
 load_games()
 GAMES = [("carcassonne", {"hills_and_sheep": True}), ("heaven-and-ale", {"kegs_and_more": True}),
@@ -46,8 +47,8 @@ def test_humans_and_bots_play_a_whole_game_over_http(api, game, options, setting
         acted = False
         for _seat, token in tokens.items():
             legal = api.get(f"/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
-            if legal["commands"]:
-                command = chooser.choice(legal["commands"])
+            if game_moves(legal):
+                command = chooser.choice(game_moves(legal))
                 response = api.post(f"/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
                                     json={**command, "expected_version": legal["version"]})
                 # a bot may have moved in between (simultaneous phases): then the version is stale

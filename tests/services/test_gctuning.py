@@ -7,7 +7,7 @@ import sys
 
 CHILD = """
 import gc
-from services.gctuning import OLDER, YOUNG, tune_for_throughput
+from services.infrastructure.gctuning import OLDER, YOUNG, tune_for_throughput
 before = gc.get_freeze_count()
 assert tune_for_throughput() is True
 assert gc.get_threshold() == (YOUNG, OLDER, OLDER)

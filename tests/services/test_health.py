@@ -11,9 +11,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from services import health
-from services.cli.main import cli
-from services.resilience import ride_out
+from services.adapters.cli.main import cli
+from services.infrastructure import health
+from services.infrastructure.resilience import ride_out
 
 from .redis_server import free_port
 
@@ -79,8 +79,19 @@ def test_a_loop_riding_out_an_outage_is_alive_but_not_ready(served):
 
 def test_no_health_port_is_a_usage_error(monkeypatch):
     monkeypatch.delenv("TAPROOM_HEALTH_PORT", raising=False)
-    from services.settings import get_settings
+    from services.infrastructure.settings import get_settings
 
     get_settings.cache_clear()
     result = CliRunner().invoke(cli, ["health"])
     assert result.exit_code == 2 and "TAPROOM_HEALTH_PORT" in result.output
+
+
+def test_the_health_server_binds_the_host_the_api_binds(monkeypatch):
+    """Not every interface (it used to bind 0.0.0.0 while the API bound 127.0.0.1): ``TAPROOM_HOST`` for both."""
+    from services.adapters.cli import main
+    from services.infrastructure.settings import Settings
+
+    bound: list[str] = []
+    monkeypatch.setattr(health, "serve", lambda *args, host, **kwargs: bound.append(host))
+    main._health_server(Settings(health_port=9, host="127.0.0.2"), fakeredis.FakeRedis(), fakeredis.FakeRedis())
+    assert bound == ["127.0.0.2"]

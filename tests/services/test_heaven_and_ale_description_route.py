@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
 from domain.core import get_game
-from services.api.app import create_app
+from services.adapters.api.app import create_app
 
 load_games()
 

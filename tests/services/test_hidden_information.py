@@ -9,6 +9,7 @@ import random
 import pytest
 
 from domain.catalog import load_games
+from tests.services.helpers import game_moves
 
 load_games()
 
@@ -22,7 +23,7 @@ def clients(request, prefix):  # the in-process server is enough here; the pipel
 
 
 def test_buried_tiles_stay_hidden_until_the_end(api, settings, clients):
-    from services.eventstore import EventStore, Keys
+    from services.infrastructure.eventstore import EventStore, Keys
 
     created = api.post("/games", json={"game": "carcassonne", "options": {"hills_and_sheep": True},
                                        "seed": "hidden", "seats": [{"name": "ann"}, {"name": "bob"}]}).json()
@@ -50,8 +51,8 @@ def test_buried_tiles_stay_hidden_until_the_end(api, settings, clients):
         for token in tokens:  # the read models may lag a moment: ask each seat for its legal commands
             auth = {"Authorization": f"Bearer {token}"}
             legal = api.get(f"/games/{gid}/legal", headers=auth).json()
-            if legal["commands"]:
-                answer = api.post(f"/games/{gid}/commands", headers=auth, json=chooser.choice(legal["commands"]))
+            if game_moves(legal):
+                answer = api.post(f"/games/{gid}/commands", headers=auth, json=chooser.choice(game_moves(legal)))
                 assert answer.status_code == 200, answer.text
                 assert all(e["payload"].get("tile") == "hidden"
                            for e in answer.json()["events"] if e["type"] == "TileBuried")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.api.bounds import MAX_INT, out_of_range
+from services.adapters.api.bounds import MAX_INT, out_of_range
 
 from .test_api import _version, bearer, new_game, wait_for
 

@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from domain.core import RuleError
-from services.eventstore import Keys
-from services.players import Players, check_handle, hash_secret
+from services.infrastructure.eventstore import Keys
+from services.infrastructure.players import Players, check_handle, hash_secret
 
 from .test_api import bearer
 

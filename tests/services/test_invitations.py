@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.async_play import clock
+from services.infrastructure import clock
 
 from .test_api import bearer, wait_for
 from .test_identity import register
@@ -164,7 +164,7 @@ def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, 
     import orjson
 
     from services.application.invitations import Invitations
-    from services.eventstore import Keys
+    from services.infrastructure.eventstore import Keys
 
     keys = Keys(settings.key_prefix, settings.shards)
     invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60)  # type: ignore[arg-type]

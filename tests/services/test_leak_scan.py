@@ -27,7 +27,8 @@ import structlog
 
 from domain.catalog import GAME_PACKAGES, load_games
 from domain.core import get_game
-from services.eventstore import Envelope, EventStore, Keys
+from services.infrastructure.eventstore import Envelope, EventStore, Keys
+from tests.services.helpers import game_moves
 
 load_games()
 TITLES = [importlib.import_module(package).GAME.id for package in GAME_PACKAGES]
@@ -143,11 +144,11 @@ def test_no_secret_reaches_a_client(api, settings, clients, title, soak, caplog)
                     scan.check(seat, _reads(api, gid, auth, public.get("version", 1)))
             for seat, auth in enumerate(auths):
                 legal = api.get(f"/games/{gid}/legal", headers=auth).json()
-                if not legal["commands"]:
+                if not game_moves(legal):
                     other = api.post(f"/games/{gid}/commands", headers=auth, json={"type": "Pass"})
                     scan.check(seat, [other.text])  # an error body: not your turn, or no such command
                     continue
-                command = chooser.choice(legal["commands"])
+                command = chooser.choice(game_moves(legal))
                 wrong = {**command, **{k: -7 for k, v in command.items() if isinstance(v, int) and k != "seat"}}
                 if wrong != command:  # an illegal variant first: its error body is scanned too
                     refused = api.post(f"/games/{gid}/commands", headers=auth, json=wrong)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.api.routers import play
+from services.adapters.api.app import create_app
+from services.adapters.api.routers import play
 
 from .test_api import bearer, settled, wait_for
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Clu
 
 @pytest.fixture
 def long_ways(monkeypatch) -> list[str]:
-    """The games of the moves admitted the long way (:func:`services.api.admission.admit`)."""
+    """The games of the moves admitted the long way (:func:`services.adapters.api.admission.admit`)."""
     seen: list[str] = []
     admit = play.admit
 

@@ -18,16 +18,16 @@ import redis
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
-from services import audit
-from services.api.app import create_app
-from services.async_play.scheduler import run_scheduler_thread
-from services.bootstrap import client_factory
-from services.commands import CommandBus
-from services.eventstore import EventStore, Keys
-from services.processor import Processor
-from services.projector import Projector
-from services.reactor import Reactor
-from services.workers.worker import run_worker_thread
+from services.adapters.api.app import create_app
+from services.adapters.processor import Processor
+from services.adapters.projector import Projector
+from services.adapters.reactor import Reactor
+from services.adapters.workers.worker import run_worker_thread
+from services.infrastructure import audit
+from services.infrastructure.bootstrap import client_factory
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.scheduler import run_scheduler_thread
 
 from .helpers import Kernel
 from .redis_server import RedisServer

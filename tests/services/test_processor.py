@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from domain.core import Command, register
-from services.processor import Processor
+from services.adapters.processor import Processor
 from tests.fixture_game import CounterGame
 
 from .helpers import Kernel
@@ -182,7 +182,7 @@ def test_a_batch_whose_append_is_refused_is_decided_again_in_order(kernel):
     ids = [kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="t") for _ in range(3)]
     kernel.pump()
     assert [kernel.bus.outcome(gid, i).version for i in ids] == [9, 11, 13]
-    from services.eventstore import verify_chain
+    from services.infrastructure.eventstore import verify_chain
 
     envelopes = kernel.store.read(gid)
     assert verify_chain(envelopes) == (True, "ok") and len(envelopes) == 13
@@ -225,7 +225,7 @@ def test_a_message_of_the_wrong_shape_becomes_a_dead_letter_and_the_shard_goes_o
 def test_the_outcome_is_handed_to_the_waiting_request_on_its_reply_list(kernel):
     """No polling: the processor pushes the outcome (with the events of an accepted command) onto the reply
     list the request waits on; a repeat of the id is answered the same way, a rejection too."""
-    from services.commands import new_reply, parse_reply
+    from services.infrastructure.commands import new_reply, parse_reply
 
     gid = kernel.create()
     reply = new_reply()
@@ -247,7 +247,7 @@ def test_the_outcome_is_handed_to_the_waiting_request_on_its_reply_list(kernel):
 
 
 def test_the_reply_of_an_append_carries_its_events(kernel):
-    from services.commands import new_reply, parse_reply
+    from services.infrastructure.commands import new_reply, parse_reply
 
     gid = kernel.create()
     reply = new_reply()

@@ -6,8 +6,8 @@ import orjson
 import pytest
 
 from projections.read_models import load_view
-from services.projector import Projector
-from services.projector.projector import INBOX_OTHER
+from services.adapters.projector import Projector
+from services.adapters.projector.projector import INBOX_OTHER
 
 from .helpers import Kernel
 
@@ -131,9 +131,9 @@ def test_views_serialised_together_are_byte_for_byte_the_views_one_by_one(kernel
 def test_a_rebuild_folds_compacted_logs_to_what_the_incremental_projection_wrote(client, settings, legacy):
     """A rebuild reads the segments' events as they are (no envelope or hash rebuilt): each has every field the
     stored envelope has but the chain's, and the read models come out as the projector wrote them."""
-    from services.aggregates import Loaded, fold_docs, fold_raw
-    from services.eventstore import GENESIS_HASH
-    from services.eventstore import store as store_module
+    from services.infrastructure.aggregates import Loaded, fold_docs, fold_raw
+    from services.infrastructure.eventstore import GENESIS_HASH
+    from services.infrastructure.eventstore import store as store_module
 
     from .test_archive import _legacy_compact
 
@@ -165,7 +165,7 @@ def test_a_rebuild_folds_compacted_logs_to_what_the_incremental_projection_wrote
 
 
 def test_a_log_whose_pieces_do_not_join_up_is_read_on_its_own():
-    from services.eventstore.store import _whole_log
+    from services.infrastructure.eventstore.store import _whole_log
 
     entries = [(b"3-1", {b"e": b'{"version": 3}'})]
     assert _whole_log("g", [], [], entries) is None  # versions 1 and 2 are neither in segments nor in the stream
@@ -195,7 +195,7 @@ def test_the_projector_folds_the_events_its_feed_entries_carry(kernel, client, m
 
 
 def test_feed_entries_without_their_events_are_read_from_the_log(kernel, client, monkeypatch):
-    from services.eventstore import store as store_module
+    from services.infrastructure.eventstore import store as store_module
 
     gid = kernel.create(seats=2)
     monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 0)  # too many bytes: the entries announce them only
@@ -205,7 +205,7 @@ def test_feed_entries_without_their_events_are_read_from_the_log(kernel, client,
 
 
 def test_events_after_takes_carried_events_only_without_a_gap():
-    from services.feed import events_after
+    from services.adapters.feed import events_after
 
     def doc(version):
         return {"version": version}

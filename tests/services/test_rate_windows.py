@@ -1,4 +1,4 @@
-"""The rate limiter's windows (``services/api/ratelimit.lua``): sliding window counters checked and counted in
+"""The rate limiter's windows (``services/adapters/api/ratelimit.lua``): sliding window counters checked and counted in
 one step per request, with the clock passed in so every window is exact (no sleeping, no timing).
 
 Runs on fakeredis and the real server (the counters live on one server: rq's, even with a clustered store).
@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 import redis
 
-from services.api.errors import ApiError
-from services.api.ratelimit import SCRIPT_SHA, check, rates_for
-from services.eventstore import Keys
-from services.settings import Settings
+from services.adapters.api.errors import ApiError
+from services.adapters.api.ratelimit import SCRIPT_SHA, check, rates_for
+from services.infrastructure.eventstore import Keys
+from services.infrastructure.settings import Settings
 
 T0 = 1_700_000_000.0  # seconds
 

@@ -36,7 +36,7 @@ def walkthrough() -> str:
 
 
 def test_the_readme_walkthrough_runs(service, clients, settings, tmp_path):
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     for tool in ("bash", "curl", "python3", "sed", "grep"):
         assert shutil.which(tool), f"the walkthrough needs {tool}"

@@ -50,7 +50,7 @@ def clients(request, prefix):  # the in-process server: the pipeline and the API
 
 @pytest.fixture
 def schema(service, clients, settings):
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     return schemathesis.openapi.from_asgi("/openapi.json", create_app(clients(), settings))
 
@@ -314,7 +314,7 @@ def test_the_check_holds_responses_to_what_their_route_documents():
     from fastapi.responses import JSONResponse
     from pydantic import BaseModel
 
-    from services.api.errors import install_error_handlers
+    from services.adapters.api.errors import install_error_handlers
 
     class Named(BaseModel):
         name: str

@@ -106,9 +106,9 @@ def test_taking_another_seat_declines_the_players_invitation_so_no_seat_stays_re
 def test_an_invitation_is_announced_once_and_its_expiry_job_is_never_released_early(fake_client) -> None:  # type: ignore[no-untyped-def]
     from rq import Queue
 
-    from services.async_play.deadlines import AsyncPlay
-    from services.eventstore import Keys
-    from services.settings import AsyncSettings
+    from services.adapters.reactor.deadlines import AsyncPlay
+    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.settings import AsyncSettings
 
     _, record = create(False, [{"name": "Ann", "player_id": "ann"}, {}])
     invite(record, 1, "bob", expires_at=1_000_000.25)

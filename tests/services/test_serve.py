@@ -12,6 +12,8 @@ import time
 import httpx
 import pytest
 
+from tests.services.helpers import game_moves
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -85,12 +87,11 @@ def test_serve_with_two_api_processes_on_a_shared_redis(prefix):
                              timeout=10).json()
         gid, tokens = created["game_id"], [s["token"] for s in created["seats"]]
         for move in range(6):
-            seat = next(s for s in (0, 1) if httpx.get(f"{base}/games/{gid}/legal", timeout=10,
-                                                       headers={"Authorization": f"Bearer {tokens[s]}"}).json()
-                        ["commands"])
+            seat = next(s for s in (0, 1) if game_moves(httpx.get(f"{base}/games/{gid}/legal", timeout=10,
+                                                                  headers={"Authorization": f"Bearer {tokens[s]}"}).json()))
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
             legal = httpx.get(f"{base}/games/{gid}/legal", headers=auth, timeout=10).json()
-            command = {**legal["commands"][0], "command_id": f"m{move}"}
+            command = {**game_moves(legal)[0], "command_id": f"m{move}"}
             answer = httpx.post(f"{base}/games/{gid}/commands", json=command, headers=auth, timeout=10)
             assert answer.status_code == 200, answer.text
             body = answer.json()

@@ -6,7 +6,7 @@ from typing import Literal
 
 from domain.core import Event
 from domain.core.upcasting import upcaster
-from services.eventstore import GENESIS_HASH, Envelope, seal
+from services.infrastructure.eventstore import GENESIS_HASH, Envelope, seal
 from tests.fixture_game import COUNTER, Added
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from pydantic import BaseModel
 
 from domain.core.capabilities import ViewModels
-from services.api.docs import with_view_models
+from services.adapters.api.docs import with_view_models
 
 
 class SeatBoard(BaseModel):

@@ -28,7 +28,7 @@ import httpx
 import pytest
 
 from domain.core import register
-from services.settings import Settings
+from services.infrastructure.settings import Settings
 from tests.fixture_game import COUNTER
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -91,9 +91,9 @@ def serve(settings: Settings) -> Generator[WebServer, None, None]:
     """Run the embedded service and its HTTP API on a free port until the generator is closed."""
     import uvicorn
 
-    from services.api.app import create_app
-    from services.bootstrap import client_factory
-    from services.runtime import Service
+    from services.adapters.api.app import create_app
+    from services.adapters.runtime import Service
+    from services.infrastructure.bootstrap import client_factory
 
     register(COUNTER)
     clients = client_factory(settings, fakeredis.FakeServer())

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from services.archive import Archiver, DirectoryStore
-from services.eventstore import Keys
+from services.infrastructure.archive import Archiver, DirectoryStore
+from services.infrastructure.eventstore import Keys
 from tests.web.conftest import WebServer, register_player, sign_in
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from services.eventstore import EventStore, Keys
+from services.infrastructure.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
 
 pytestmark = pytest.mark.browser

@@ -263,7 +263,8 @@ def _cannot_place(page: Any, web_server: WebServer, gid: str, token: str) -> Non
     assert page.locator(".carc-target").count() == 0 and page.locator("[data-testid=carc-preview]").count() == 0
     assert page.locator("[data-action=rotate]").count() == 0 and page.locator("[data-action=confirm]").count() == 0
     with web_server.api(token) as client:
-        assert client.get(f"/games/{gid}/legal").json()["commands"] == []
+        # nothing of the game's: only leaving it (Resign is offered throughout)
+        assert client.get(f"/games/{gid}/legal").json()["commands"] == [{"type": "taproom.Resign"}]
 
 
 def test_every_seat_sees_the_drawn_tile_face_up_and_only_the_seat_to_act_gets_moves(new_page: Any,

@@ -14,14 +14,14 @@ import redis
 from rq import Queue
 
 from domain.core.lifecycle import GameRecord
-from services.aggregates import Repository
-from services.async_play import clock
-from services.async_play.scheduler import release_due
-from services.reactor import Reactor
-from services.reactor.watchdog import Watchdog
-from services.redisconn import set_job_store
-from services.settings import AsyncSettings, Settings, with_async
-from services.workers.worker import ThreadWorker
+from services.adapters.reactor import Reactor
+from services.adapters.reactor.watchdog import Watchdog
+from services.adapters.workers.worker import ThreadWorker
+from services.infrastructure import clock
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.redisconn import set_job_store
+from services.infrastructure.scheduler import release_due
+from services.infrastructure.settings import AsyncSettings, Settings, with_async
 from tests.services.helpers import Kernel
 
 HOUR = 3600
@@ -113,6 +113,33 @@ def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings
     set_job_store(client if hasattr(client, "taproom_queue") else None)  # the jobs this thread runs
     yield Table(client, settings, async_settings)
     set_job_store(None)
+
+
+@pytest.fixture
+def api(table: Table, settings: Settings) -> Iterator[Any]:
+    """The HTTP API over the table. Its processor runs only when a test settles the table: the API answers 202
+    at once and the test settles."""
+    from fastapi.testclient import TestClient
+
+    from services.adapters.api.app import create_app
+
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
+    app.state.async_settings = table.reactor.async_settings
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def waiting_api(table: Table, settings: Settings) -> Iterator[Any]:
+    """An API that waits for outcomes (see ``test_forgiving_timeouts.answered``)."""
+    from fastapi.testclient import TestClient
+
+    from services.adapters.api.app import create_app
+
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
+    app.state.async_settings = table.reactor.async_settings
+    with TestClient(app) as client:
+        yield client
 
 
 class Receiver(http.server.BaseHTTPRequestHandler):

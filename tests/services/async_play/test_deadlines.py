@@ -10,10 +10,11 @@ from typing import Any
 
 import orjson
 
-from services.async_play import clock, jobs
-from services.async_play.turns import Wait
-from services.audit import verify
-from services.settings import jobs_run_with
+from services.adapters.workers import async_play as jobs
+from services.application.clocks.turns import Wait
+from services.infrastructure import clock
+from services.infrastructure.audit import verify
+from services.infrastructure.settings import jobs_run_with
 
 from .conftest import HOUR, Table
 

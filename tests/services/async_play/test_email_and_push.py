@@ -22,11 +22,11 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from services.api.app import create_app
-from services.async_play import clock
-from services.async_play.notify import Webhooks
-from services.async_play.prefs import NotificationPrefs, Preferences, QuietHours
-from services.settings import AsyncSettings, Settings
+from services.adapters.api.app import create_app
+from services.application.notifications.notify import Webhooks
+from services.application.notifications.prefs import NotificationPrefs, Preferences, QuietHours
+from services.infrastructure import clock
+from services.infrastructure.settings import AsyncSettings, Settings
 
 from .conftest import DAY, HOUR, Table
 
@@ -135,7 +135,7 @@ def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_un
     message = inbox.messages[0]
     text = message.get_content()  # type: ignore[attr-defined]
     assert message["Subject"] == "Taproom: your turn" and message["From"] == "Taproom <turns@taproom.test>"
-    assert f"{PUBLIC_URL}/games/{gid}" in text
+    assert f"{PUBLIC_URL}/#/game/{gid}" in text
     assert token not in message.as_string()  # never the player's credential
     unsubscribe = message["List-Unsubscribe"].strip("<>")
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and unsubscribe in text
@@ -212,8 +212,8 @@ def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: Te
     assert len(inbox.messages) == 1 and inbox.messages[0]["Subject"] == "Taproom: your daily digest (2)"
     text = inbox.texts()[0]
     # not a bare "g3": the random unsubscribe token can hold those two letters (a 1-in-100 flake seen in CI)
-    assert f"{PUBLIC_URL}/games/g1" in text and f"{PUBLIC_URL}/games/g2" in text
-    assert f"{PUBLIC_URL}/games/g3" not in text and "game g3" not in text.lower()
+    assert f"{PUBLIC_URL}/#/game/g1" in text and f"{PUBLIC_URL}/#/game/g2" in text
+    assert f"{PUBLIC_URL}/#/game/g3" not in text and "game g3" not in text.lower()
     assert inbox.messages[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     table.tick(DAY)
     assert len(inbox.messages) == 1  # sent items left the digest
@@ -280,7 +280,7 @@ def test_your_turn_push_decrypts_to_what_the_page_shows(table: Table, http: Test
     assert claims["aud"] == f"http://127.0.0.1:{receiver.server_address[1]}" and claims["sub"] == "mailto:ops@taproom.test"
     plain = http_ece.decrypt(body, private_key=key, auth_secret=secret, version="aes128gcm")
     assert json.loads(plain) == {"kind": "your_turn", "title": "Your turn", "game_id": gid,
-                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/games/{gid}"}
+                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/#/game/{gid}"}
     assert token.encode() not in plain
 
     receiver.statuses.append(410)  # the browser dropped it: the subscription goes
@@ -336,7 +336,7 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
     from aiosmtpd.smtp import AuthResult, LoginPassword
     from rq.job import Job
 
-    from services.async_play.mail import Mailer
+    from services.application.notifications.mail import Mailer
 
     logins: list[tuple[bytes, bytes]] = []
 
@@ -375,7 +375,7 @@ def test_every_turn_lifts_the_hourly_limit_and_vapid_keys_are_printed(table: Tab
                                                                         smtp: tuple[Inbox, int]) -> None:
     from click.testing import CliRunner
 
-    from services.cli.main import cli
+    from services.adapters.cli.main import cli
 
     inbox = smtp[0]
     pid, auth, _ = register(http)
@@ -395,3 +395,25 @@ def test_every_turn_lifts_the_hourly_limit_and_vapid_keys_are_printed(table: Tab
     keys = dict(line.split("=", 1) for line in printed)
     assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PUBLIC_KEY"] + "=")) == 65
     assert len(base64.urlsafe_b64decode(keys["TAPROOM_VAPID_PRIVATE_KEY"] + "=")) == 32
+
+
+def test_push_subscriptions_are_capped_per_player(http: TestClient, receiver: Any,
+                                                  async_settings: AsyncSettings) -> None:
+    """The attack run stored 300 for one account, each notification fanned out to all of them: at most
+    ``max_push_subscriptions_per_player``; a browser subscribing again replaces its own."""
+    assert async_settings.max_push_subscriptions_per_player == 10  # the default
+    cap = 3
+    http.app.state.async_settings = async_settings.model_copy(update={"max_push_subscriptions_per_player": cap})
+    _, auth, _ = register(http)
+    browser = subscription(receiver)[0]
+    subs = [{**browser, "endpoint": f"{browser['endpoint']}-{i}"} for i in range(cap + 2)]  # a browser each
+    made = [http.post("/players/me/push-subscriptions", json=s, headers=auth) for s in subs[:cap]]
+    assert all(m.status_code == 201 for m in made), [m.text for m in made if m.status_code != 201][:1]
+    over = http.post("/players/me/push-subscriptions", json=subs[cap], headers=auth)
+    assert (over.status_code, over.json()["code"]) == (409, "too_many_push_subscriptions"), over.text
+    assert str(cap) in over.json()["message"]
+    assert http.post("/players/me/push-subscriptions", json=subs[0], headers=auth).status_code == 201  # its own again
+    shown = http.get("/players/me/notification-settings", headers=auth).json()["push"]["subscriptions"]
+    assert len(shown) == cap
+    http.delete(f"/players/me/push-subscriptions/{shown[0]}", headers=auth)
+    assert http.post("/players/me/push-subscriptions", json=subs[cap + 1], headers=auth).status_code == 201

@@ -6,8 +6,8 @@ from typing import Any
 
 from rq.job import Job
 
-from services.async_play import clock
-from services.workers import jobs
+from services.adapters.workers import jobs
+from services.infrastructure import clock
 
 from .conftest import DAY, HOUR, Table
 

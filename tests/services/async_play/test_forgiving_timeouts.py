@@ -8,7 +8,7 @@ processor + projector + reactor + worker of ``conftest.Table``, and time moves b
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from domain.catalog import load_games
-from services.aggregates import Repository
-from services.api.app import create_app
-from services.audit import verify
-from services.settings import Settings
+from services.infrastructure.aggregates import Repository
+from services.infrastructure.audit import verify
 
 from .conftest import Table
 
@@ -31,24 +29,6 @@ load_games()
 class Player:
     player_id: str
     auth: dict[str, str]
-
-
-@pytest.fixture
-def api(table: Table, settings: Settings) -> Iterator[TestClient]:
-    # the table's processor runs only when a test settles it: the API answers 202 at once and the test settles
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
-    app.state.async_settings = table.reactor.async_settings
-    with TestClient(app) as client:
-        yield client
-
-
-@pytest.fixture
-def waiting_api(table: Table, settings: Settings) -> Iterator[TestClient]:
-    """An API that waits for outcomes (see :func:`answered`)."""
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
-    app.state.async_settings = table.reactor.async_settings
-    with TestClient(app) as client:
-        yield client
 
 
 def answered(table: Table, call: Callable[[], Any]) -> Any:

@@ -78,9 +78,9 @@ def test_consecutive_timeouts_hand_the_seat_over_and_a_move_of_the_holder_breaks
 def test_reclaiming_after_one_timeout_resets_the_count() -> None:
     record = new_game(FORGIVING)
     play_timeout(record, 0)
-    assert [c.type for c in kernel_commands(record, 0)] == ["taproom.ReclaimSeat"]
+    assert [c.type for c in kernel_commands(record, 0)] == ["taproom.ReclaimSeat", "taproom.Resign"]
     assert run(record, ReclaimSeat(seat=0)) == ["taproom.SeatReclaimed"]
-    assert record.seats[0].timeouts == 0 and kernel_commands(record, 0) == []
+    assert record.seats[0].timeouts == 0 and [c.type for c in kernel_commands(record, 0)] == ["taproom.Resign"]
 
 
 def test_a_timed_out_turn_of_several_steps_is_finished_by_the_policy_then_returned() -> None:
@@ -144,9 +144,10 @@ def test_the_table_votes_to_end_a_taken_over_seats_game_and_it_still_scores() ->
     play_timeout(record, 0)
     assert record.seats[0].autopilot == "autopilot"
     assert [c.model_dump(exclude={"seat"}) for c in kernel_commands(record, 1)] == [
-        {"type": "taproom.Vote", "about_seat": 0, "choice": "end"}]
+        {"type": "taproom.Vote", "about_seat": 0, "choice": "end"}, {"type": "taproom.Resign"}]
     assert run(record, Vote(seat=1, about_seat=0, choice="end")) == ["taproom.VoteCast"]
-    assert record.seats[0].votes == (1,) and [c.type for c in kernel_commands(record, 1)] == ["taproom.WithdrawVote"]
+    assert record.seats[0].votes == (1,) and [c.type for c in kernel_commands(record, 1)] == [
+        "taproom.WithdrawVote", "taproom.Resign"]
     assert run(record, WithdrawVote(seat=1, about_seat=0)) == ["taproom.VoteWithdrawn"]
     run(record, Vote(seat=1, about_seat=0, choice="end"))
     assert run(record, Vote(seat=2, about_seat=0, choice="end")) == \

@@ -6,9 +6,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from domain.core import InvalidCommand
-from services.api.app import create_app
-from services.async_play.notify import deliver_webhook, verify_signature
-from services.settings import Settings, jobs_run_with
+from services.adapters.api.app import create_app
+from services.application.notifications.notify import deliver_webhook, verify_signature
+from services.infrastructure.settings import Settings, jobs_run_with
 
 from .test_notifications import url_of
 

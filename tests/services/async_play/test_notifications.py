@@ -8,8 +8,8 @@ import pytest
 from rq.job import Job
 
 from domain.core import InvalidCommand
-from services.async_play.notify import SIGNATURE_HEADER, Webhooks, sign, verify_signature
-from services.async_play.urls import check_url
+from services.application.notifications.notify import SIGNATURE_HEADER, Webhooks, sign, verify_signature
+from services.infrastructure.urls import check_url
 
 from .conftest import HOUR, Table
 
@@ -128,7 +128,7 @@ def test_an_untimed_game_reads_what_sending_needs_of_the_told_player_only(table:
     """Without a pace a game's only messages are "your turn": the reactor reads the preferences and webhook of
     the player whose turn begins (with the check that it was not told yet), not of every seated player, and
     still honours them: bob switched "your turn" off, alice has a webhook."""
-    from services.async_play.prefs import NotificationPrefs, Preferences
+    from services.application.notifications.prefs import NotificationPrefs, Preferences
 
     keys = table.reactor.async_play.keys
     Webhooks(table.client, keys).register("alice", url_of(receiver), allow_private=True)
@@ -151,3 +151,21 @@ def test_an_untimed_game_reads_what_sending_needs_of_the_told_player_only(table:
     notifier = table.reactor.async_play.notifier
     assert all(m["kind"] == "your_turn" for m in notifier.recent("bob"))  # kept, not delivered
     assert not any(orjson.loads(body)["player_id"] == "bob" for _, body in receiver.received)
+
+
+def test_a_url_check_names_what_the_url_is_for(monkeypatch) -> None:
+    """A push endpoint that does not resolve is a push endpoint's problem, not a "webhook host"'s; a port out of
+    range is refused like any other bad URL (it used to raise past the check)."""
+    import socket
+
+    def unresolvable(*_: object, **__: object) -> None:
+        raise socket.gaierror("no such host")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unresolvable)
+    with pytest.raises(InvalidCommand, match="cannot resolve the push endpoint's host 'push.invalid'"):
+        check_url("https://push.invalid/x", allow_private=False, what="push endpoint")
+    with pytest.raises(InvalidCommand, match="webhook"):
+        check_url("https://hook.invalid/x", allow_private=False)
+    for bad_port in ("http://example.org:99999/x", "http://example.org:x/"):
+        with pytest.raises(InvalidCommand, match="push endpoint"):
+            check_url(bad_port, allow_private=True, what="push endpoint")

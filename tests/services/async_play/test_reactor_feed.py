@@ -24,7 +24,7 @@ def test_the_reactor_reacts_to_the_events_its_feed_entries_carry(table: Table, m
 
 
 def test_a_reactor_batch_that_writes_nothing_keeps_its_checkpoint_a_moment(table: Table) -> None:
-    from services.feed import CHECKPOINT_LAG_SECONDS
+    from services.adapters.feed import CHECKPOINT_LAG_SECONDS
 
     gid = table.create([{"name": "ann"}, {"name": "bob"}])  # nobody to tell, no bot, no clock
     reactor, keys = table.reactor, table.kernel.keys

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from services.api.app import create_app
-from services.api.routers import players_async
-from services.async_play import clock
-from services.audit import verify
-from services.commands import CommandBus
-from services.eventstore import EventStore, Keys
-from services.runtime import Service
-from services.settings import AsyncSettings, with_async
+from services.adapters.api.app import create_app
+from services.adapters.api.routers import players_async
+from services.adapters.runtime import Service
+from services.infrastructure import clock
+from services.infrastructure.audit import verify
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.settings import AsyncSettings, with_async
 
 from .conftest import DAY, HOUR
 
@@ -116,7 +116,7 @@ def test_the_routes_for_webhooks_vacations_reclaiming_and_the_clock(running: Ser
 
 def test_a_webhook_retry_is_released_by_rqs_own_scheduler(running: Service, receiver) -> None:  # type: ignore[no-untyped-def]
     """The scheduler thread's real-time path (``enqueue_scheduled_jobs``): a one-second backoff, then delivery."""
-    from services.async_play.notify import Webhooks
+    from services.application.notifications.notify import Webhooks
 
     Webhooks(running.clients(), running.reactor.async_play.keys).register(
         "dora", f"http://127.0.0.1:{receiver.server_address[1]}/h", allow_private=True)
@@ -132,8 +132,8 @@ def test_the_reactors_watchdog_finds_a_lost_bot_turn(clients, settings) -> None:
     from rq import Queue
     from rq.job import Job
 
-    from services.redisconn import set_job_store
-    from services.workers.worker import ThreadWorker
+    from services.adapters.workers.worker import ThreadWorker
+    from services.infrastructure.redisconn import set_job_store
 
     async_settings = AsyncSettings(watchdog_interval_seconds=0.2, watchdog_stale_seconds=1)
     svc = Service(settings, clients, workers=0, async_settings=async_settings, queue_clients=clients.queue).start()

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from domain.core import IllegalMove
-from services.async_play import clock
-from services.async_play.vacation import Interval, Vacations, paused_within, push_back
+from services.application.clocks.vacation import Interval, Vacations, paused_within, push_back
+from services.infrastructure import clock
 
 from .conftest import DAY, HOUR, Table
 

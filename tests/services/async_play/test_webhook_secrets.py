@@ -10,10 +10,10 @@ import redis
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from services.async_play.notify import Webhooks, deliver_webhook
-from services.async_play.secretbox import InvalidToken, SecretBox, SecretsUnavailable, new_key, secret_box
-from services.eventstore import Keys
-from services.settings import Settings, jobs_run_with
+from services.application.notifications.notify import Webhooks, deliver_webhook
+from services.infrastructure.eventstore import Keys
+from services.infrastructure.secretbox import InvalidToken, SecretBox, SecretsUnavailable, new_key, secret_box
+from services.infrastructure.settings import Settings, jobs_run_with
 
 URL = "http://127.0.0.1:9/hook"
 
@@ -62,7 +62,7 @@ def test_plain_text_secrets_of_older_versions_are_encrypted(client, keys):
 
 def test_a_secret_no_key_opens_is_skipped_not_retried(client, keys, monkeypatch):
     Webhooks(client, keys, SecretBox([new_key().encode()])).register("alice", URL, allow_private=True)
-    monkeypatch.setattr("services.async_play.notify.get_settings",
+    monkeypatch.setattr("services.application.notifications.notify.get_settings",
                         lambda: Settings(redis_url=None, webhook_secret_keys=new_key()))
     with jobs_run_with(Settings(redis_url=None, key_prefix=keys.prefix, shards=keys.shards,
                                 webhook_allow_private=True)):
@@ -79,7 +79,7 @@ def test_keys_are_required_on_a_shared_redis_and_checked_at_start():
 
 
 def test_registering_over_http_without_keys_on_a_shared_redis_is_refused(fake_client, settings):
-    from services.api.app import create_app
+    from services.adapters.api.app import create_app
 
     shared = settings.model_copy(update={"redis_url": "redis://127.0.0.1:6379/13", "webhook_allow_private": True})
     app = create_app(fake_client, shared)
@@ -110,8 +110,8 @@ def test_the_cli_reencrypts_under_the_newest_key(prefix, monkeypatch):
         monkeypatch.setenv("REDIS_URL", REAL_URL)
         monkeypatch.setenv("TAPROOM_KEY_PREFIX", prefix)
         monkeypatch.setenv("TAPROOM_WEBHOOK_SECRET_KEYS", f"{new},{old}")
-        from services.cli.main import cli
-        from services.settings import get_settings
+        from services.adapters.cli.main import cli
+        from services.infrastructure.settings import get_settings
 
         get_settings.cache_clear()
         try:

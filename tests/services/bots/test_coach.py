@@ -9,8 +9,8 @@ import pytest
 
 from domain.catalog import load_games
 from domain.core.registry import get_game
-from services.bots import bot_game, get_bot
-from services.bots.coach import Step, accuracy, analyse, bot_game_steps, decisions_of
+from services.application.bots import bot_game, get_bot
+from services.application.bots.coach import Step, accuracy, analyse, bot_game_steps, decisions_of
 
 load_games()
 

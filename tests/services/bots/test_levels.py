@@ -11,7 +11,7 @@ import pytest
 
 from domain.core import Command
 from domain.core.registry import get_game
-from services.bots import LEVELS, get_bot, make_search_bot
+from services.application.bots import LEVELS, get_bot, make_search_bot
 
 from .helpers import positions
 
@@ -103,8 +103,8 @@ def test_a_playout_stops_when_the_turn_has_changed_hands_so_often(turns: int) ->
     """A Carcassonne turn places one tile: from a seat about to place its tile, a playout stopped at the
     ``turns``-th hand-over has placed ``turns`` tiles and leaves the other seat to act when odd."""
     from domain.carcassonne.state import PLACE
-    from services.bots import SearchConfig, bot_game
-    from services.bots.search import playout
+    from services.application.bots import SearchConfig, bot_game
+    from services.application.bots.search import playout
 
     game = get_game("carcassonne")
     adapter = bot_game("carcassonne")
@@ -123,8 +123,8 @@ def test_a_simultaneous_planning_phase_is_one_turn_in_a_playout() -> None:
     """Tiefenthal's planning (phase E) lets both seats place dice in any order: a playout stopped at the first
     hand-over gets through the whole phase, its seats interleaved, and stops only when one seat acts alone
     in the next phase and it is not the searching seat."""
-    from services.bots import SearchConfig, bot_game
-    from services.bots.search import playout
+    from services.application.bots import SearchConfig, bot_game
+    from services.application.bots.search import playout
 
     game = get_game("tiefenthal")
     adapter = bot_game("tiefenthal")
@@ -143,8 +143,8 @@ def test_a_simultaneous_planning_phase_is_one_turn_in_a_playout() -> None:
 
 def test_paired_search_answers_from_the_greedy_ranking_when_no_round_completes() -> None:
     """With no time for one whole round of simulations, the best greedy candidate is played."""
-    from services.bots import SearchConfig, bot_game
-    from services.bots.search import _rank, candidates_of, search_choice
+    from services.application.bots import SearchConfig, bot_game
+    from services.application.bots.search import _rank, candidates_of, search_choice
 
     game = get_game("carcassonne")
     adapter = bot_game("carcassonne")
@@ -168,7 +168,7 @@ def _search_position(game_id: str) -> tuple[dict, list[Command]]:
 def test_a_counted_search_plays_the_same_move_with_or_without_a_cap(game_id: str) -> None:
     """The budget is simulations, not time: the same view, legal list and seed give the same move, whether
     the search runs uncapped or under a generous cap, and it stops on its budget (or races), not the clock."""
-    from services.bots import SearchStats, bot_game, search_bot
+    from services.application.bots import SearchStats, bot_game, search_bot
 
     adapter = bot_game(game_id)
     assert adapter is not None and adapter.search.simulations
@@ -185,7 +185,7 @@ def test_a_counted_search_plays_the_same_move_with_or_without_a_cap(game_id: str
 def test_the_service_searches_with_the_games_budget_under_its_think_time() -> None:
     """``choose`` (the bot job's and autopilot's entry) caps the search by the think time but spends the game's
     simulations: with a cap far above it, the move is the uncapped search's."""
-    from services.bots import choose, search_bot
+    from services.application.bots import choose, search_bot
 
     view, legal = _search_position("carcassonne")
     assert choose("search", "carcassonne", view, legal, random.Random(5), think_seconds=120.0) == \
@@ -194,7 +194,7 @@ def test_the_service_searches_with_the_games_budget_under_its_think_time() -> No
 
 def test_the_cap_cuts_a_counted_search_short() -> None:
     """A cap already spent stops the search on the clock, still with a legal move (the greedy ranking's)."""
-    from services.bots import SearchStats, search_bot
+    from services.application.bots import SearchStats, search_bot
 
     view, legal = _search_position("carcassonne")
     stats: list[SearchStats] = []
@@ -204,8 +204,8 @@ def test_the_cap_cuts_a_counted_search_short() -> None:
 
 
 def test_racing_drops_a_candidate_clearly_behind_the_leader() -> None:
-    from services.bots.config import RACE_MIN_ROUNDS
-    from services.bots.search import _race
+    from services.application.bots.config import RACE_MIN_ROUNDS
+    from services.application.bots.search import _race
 
     # Candidate 0 leads, 1 is always 5 behind (a clear paired difference), 2 is behind on average by noise.
     rounds = [[10.0 + r, 5.0 + r, 10.0 + r + (1 if r % 2 else -2)] for r in range(RACE_MIN_ROUNDS)]

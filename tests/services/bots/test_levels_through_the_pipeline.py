@@ -13,9 +13,9 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from services.audit import export_lines, parse_lines, verify
-from services.bots import LEVELS
-from services.eventstore import EventStore, Keys
+from services.application.bots import LEVELS
+from services.infrastructure.audit import export_lines, parse_lines, verify
+from services.infrastructure.eventstore import EventStore, Keys
 
 from ..conftest import client_factory
 

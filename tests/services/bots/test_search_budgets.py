@@ -11,8 +11,8 @@ import pytest
 
 from domain.catalog import load_games
 from domain.core.capabilities import BotSupport, SearchSettings
-from services.bots import bot_game
-from services.bots.search import playout
+from services.application.bots import bot_game
+from services.application.bots.search import playout
 
 load_games()
 
@@ -92,7 +92,7 @@ def test_a_playout_counts_a_hand_over_only_when_one_seat_acts_alone(turns: int, 
 
 def _tiles_met(game: Any, adapter: BotSupport, state: Any, command: Any, seed: int, common: bool) -> list[str]:
     """The tiles placed in the playout after ``command``, as a paired round plays it under ``seed``."""
-    from services.bots.search import _after
+    from services.application.bots.search import _after
 
     config = SearchSettings(paired=True, playout_turns=3, playout_depth=12, playout_sample=16, common_chance=common)
     sim = random.Random(seed)

@@ -7,7 +7,7 @@ import random
 
 from domain.core.registry import get_game
 from domain.heaven_and_ale import commands as cmd
-from services.bots.search import greedy_choice, search_choice
+from services.application.bots.search import greedy_choice, search_choice
 
 from .helpers import positions
 

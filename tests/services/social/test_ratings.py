@@ -11,7 +11,7 @@ from openskill.models import PlackettLuce
 from domain.core.game import Score
 from domain.core.lifecycle import GameRecord, Seat
 from services.application.ratings import Ratings
-from services.eventstore import Keys
+from services.infrastructure.eventstore import Keys
 
 PLAYERS = [f"p{i}" for i in range(6)]
 BOTS = ["random", "greedy"]

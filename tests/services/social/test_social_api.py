@@ -6,6 +6,7 @@ import time
 
 import orjson
 
+from tests.services.helpers import game_moves
 from tests.services.test_api import bearer, settled, wait_for
 from tests.services.test_identity import register
 
@@ -89,7 +90,7 @@ def test_rematch_rotates_seats_invites_the_others_and_rates_the_game(api) -> Non
     deadline = time.monotonic() + 20
     while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
         for who in (ann, bob):
-            legal = api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]
+            legal = game_moves(api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json())
             if legal:
                 api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
         time.sleep(0.01)
@@ -126,14 +127,14 @@ def play_to_the_score(api, gid: str, *players: dict) -> None:
     deadline = time.monotonic() + 20
     while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
         for who in players:
-            if api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()["commands"]:
+            if game_moves(api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()):
                 api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
         time.sleep(0.01)
     wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")
 
 
 def test_chat_and_rematch_travel_with_the_archive_and_the_chat_closes(api, tmp_path) -> None:
-    from services.archive import Archiver, DirectoryStore
+    from services.infrastructure.archive import Archiver, DirectoryStore
 
     ann, bob, cat = register(api, "Ann"), register(api, "Bob"), register(api, "Cat")
     gid = two_player_game(api, ann, bob, target=3)
@@ -208,3 +209,18 @@ def test_undo_over_http_with_carcassonne(api) -> None:
     # the replay of the log shows the same board at the undo's version as before the move
     version = after["version"]
     assert api.get(f"/games/{gid}/at/{version}", headers=me).json()["board"] == before["board"]
+
+
+def test_mutes_are_capped_per_caller(api, settings) -> None:
+    """At most ``max_chat_mutes`` authors muted per caller (409 ``too_many_mutes``); muting one again, or after
+    unmuting another, is fine."""
+    ann = register(api, "ann")
+    cap = settings.max_chat_mutes
+    for i in range(cap):
+        assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": f"player:p{i}"}).status_code == 200
+    over = api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:one-more"})
+    assert (over.status_code, over.json()["code"]) == (409, "too_many_mutes"), over.text
+    assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:p0"}).status_code == 200
+    api.delete("/chat/mutes/player:p0", headers=bearer(ann["token"]))
+    assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:one-more"}).status_code == 200
+    assert len(api.get("/chat/mutes", headers=bearer(ann["token"])).json()["muted"]) == cap

@@ -21,10 +21,10 @@ from domain.core.lifecycle import (
     parse_command,
 )
 from domain.core.rng import SeedDice
-from services.audit import export_lines, parse_lines, verify
-from services.commands import CommandBus
-from services.settings import jobs_run_with
-from services.workers import jobs
+from services.adapters.workers import jobs
+from services.infrastructure.audit import export_lines, parse_lines, verify
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.settings import jobs_run_with
 
 from ..helpers import Kernel
 from .tally import TALLY
@@ -61,7 +61,7 @@ class Table:
         return self.do(parse_command(TALLY, {**data, "seat": seat}), f"player:p{seat}")
 
     def replay(self, upto: int | None = None) -> GameRecord:
-        """What a reader of the log folds (``services.aggregates.fold_raw``)."""
+        """What a reader of the log folds (``services.infrastructure.aggregates.fold_raw``)."""
         record, last = None, None
         for command_id, actor, event in self.log[:upto]:
             if command_id != last:

@@ -3,6 +3,7 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (see boards/registry.js).
 
 import { COLOURS, anchor, drawTile, el, tileSvg, turn } from "./carcassonne-tiles.js";
+import { adoptStyle } from "./style.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
@@ -66,11 +67,7 @@ const CSS = `
 `;
 
 function injectStyle() {
-  if (document.getElementById("carc-style")) return;
-  const style = document.createElement("style");
-  style.id = "carc-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("carc-style", CSS);
 }
 
 function h(tag, attrs = {}, ...children) {

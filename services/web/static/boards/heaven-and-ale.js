@@ -4,6 +4,7 @@
 // re-implemented here. Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
+import { adoptStyle } from "./style.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const RES_COLOUR = { wood: "#8d5a2b", yeast: "#efe2b0", hops: "#6aa84f", water: "#3d85c6", barley: "#e0a92a" };
@@ -75,11 +76,7 @@ const CSS = `
 `;
 
 function injectStyle() {
-  if (document.getElementById("ha-style")) return;
-  const style = document.createElement("style");
-  style.id = "ha-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("ha-style", CSS);
 }
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);

@@ -5,6 +5,7 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
+import { adoptStyle } from "./style.js";
 
 const CSS = `
 .tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
@@ -80,11 +81,7 @@ const FALLBACK_COLOURS = { red: "#c0392b", blue: "#2e6fc1", green: "#2e8b57", ye
 const GIVES = { doubloons: "¢", beer: "beer", monastery: "step" };
 
 function injectStyle() {
-  if (document.getElementById("tf-style")) return;
-  const style = document.createElement("style");
-  style.id = "tf-style";
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  adoptStyle("tf-style", CSS);
 }
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);

@@ -5,6 +5,9 @@ import { html } from "./html.js";
 import { seatName } from "./words.js";
 import { seatColour } from "./ui.js";
 
+// A seat whose player left is last whatever its points: the place says why.
+const LEFT = { resigned: "resigned", abandoned: "left", idle: "left" };
+
 export function ScoreSheet({ meta }) {
   if (!meta.scores) return html`<section class="card"><h2>Final scores</h2><p class="muted">Scoring…</p></section>`;
   const scores = [...meta.scores].sort((a, b) => a.seat - b.seat);
@@ -19,7 +22,7 @@ export function ScoreSheet({ meta }) {
         ${categories.map((c) => html`<tr><th scope="row">${c.replace(/_/g, " ")}</th>
           ${scores.map((s) => html`<td>${s.breakdown?.[c] ?? 0}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${scores.map((s) => html`<td>${s.total}</td>`)}</tr>
-        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${place(s.seat) === 1 ? "1 · winner" : place(s.seat) ?? "–"}</td>`)}</tr>
+        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${place(s.seat) === 1 ? "1 · winner" : place(s.seat) ?? "–"}${LEFT[meta.seats?.[s.seat]?.left] ? ` · ${LEFT[meta.seats[s.seat].left]}` : ""}</td>`)}</tr>
       </tbody>
     </table></div>
   </section>`;

@@ -19,7 +19,31 @@ const KERNEL = {
   "taproom.HintAsked": (p, who) => `${who} asked the coach for a hint.`,
   "taproom.VotePassed": (p, who, name) =>
     `The table agreed: ${p.choice === "end" ? "the game ends as it stands" : `a bot takes over from ${name(p.about_seat)}`}.`,
+  "taproom.SeatLeft": (p, who) => leftWords(p, who),
+  "taproom.SeatAbsent": (p, who) =>
+    `${who} has not moved for a long while: the others may vote to end the game or to give the seat to a bot.`,
 };
+
+// What happened to a game's seats, for the inbox, the lobby and the profile ("Ann resigned"); "" when nothing did.
+export function seatNews(seats) {
+  const news = [];
+  (seats || []).forEach((s, i) => {
+    const who = s.name || `Seat ${i + 1}`;
+    if (s.left === "resigned") news.push(`${who} resigned`);
+    else if (s.left === "idle") news.push(`${who} left the game; it ended after a long wait`);
+    else if (s.left) news.push(`${who} left the game; ${s.bot ? "a bot took the seat" : "the table ended it"}`);
+    else if (s.absent) news.push(`${who} is away; the table may vote`);
+  });
+  return news.join(" · ");
+}
+
+// A seat's player left for good: who, how, and what became of the game.
+export function leftWords(p, who) {
+  const after = p.level ? `a bot plays the seat to the end` : null;
+  if (p.how === "resigned") return after ? `${who} resigned; ${after}.` : `${who} resigned.`;
+  if (p.how === "idle") return `${who} left the game: nobody moved for too long, so it ended.`;
+  return `${who} left the game; ${after ? `the table gave the seat to a bot` : "the table ended it"}.`;
+}
 
 const HIDDEN = "hidden"; // what the server puts in place of a private field
 

@@ -4,12 +4,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { html } from "../html.js";
 import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
 import { follow } from "../stream.js";
-import { describe, seatName } from "../words.js";
+import { describe, seatName, seatNews } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
-import { ChatPanel, RematchButton, UNDO, UndoButton } from "../social.js";
+import { ChatPanel, RematchButton, ResignButton, UndoButton, VotePanel, boardCommands } from "../social.js";
 import { CoachPanel, HintButton } from "../coach.js";
 
 const FINISHED = ["ended", "scored", "expired"];
@@ -202,7 +202,7 @@ export function GamePage({ gameId, params }) {
   }, [step]);
 
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
-  const myTurn = at === null && legal.length > 0;
+  const myTurn = at === null && boardCommands(legal).length > 0;
   useEffect(() => {
     setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
@@ -237,7 +237,7 @@ export function GamePage({ gameId, params }) {
   const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     // the frame offers Undo itself (boards draw the game's own commands)
-    view: shown.board, legal: readOnly ? [] : legal.filter((c) => c.type !== UNDO), version: shown.version, head, status: live.status,
+    view: shown.board, legal: readOnly ? [] : boardCommands(legal), version: shown.version, head, status: live.status,
     readOnly, lastEvents,
   };
   const ctx = {
@@ -257,6 +257,8 @@ export function GamePage({ gameId, params }) {
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
       ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
+      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} seat=${seat} />
+        <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${live.hints && myTurn ? html`<${HintButton} gameId=${gameId} live=${live} seat=${seat} board=${boardModule}
           version=${head} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
@@ -287,7 +289,10 @@ export function GamePage({ gameId, params }) {
 
 function statusLine(live, seat, myTurn, seats) {
   if (live.status === "open") return "Waiting for players to join.";
-  if (FINISHED.includes(live.status)) return live.status === "scored" ? "The game is over." : `The game has ${live.status}.`;
+  if (FINISHED.includes(live.status)) {
+    const news = seatNews(live.seats);
+    return live.status === "scored" ? `The game is over${news ? `: ${news}` : ""}.` : `The game has ${live.status}.`;
+  }
   if (myTurn) return "Your turn.";
   const acting = (live.to_act || []).map((s) => (s === seat ? "you" : seatName(seats, s)));
   return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Thinking…";
@@ -329,6 +334,8 @@ function Seats({ live, seat, clock }) {
         ${s.open ? html`<span class="badge">open</span>` : null}
         ${s.invited ? html`<span class="badge">invited: ${s.invited.name || s.invited.handle}</span>` : null}
         ${s.away ? html`<span class="badge">autopilot</span>` : null}
+        ${s.left ? html`<span class="badge left">${s.left === "resigned" ? "resigned" : "left"}</span>` : null}
+        ${s.absent ? html`<span class="badge">away</span>` : null}
         ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}

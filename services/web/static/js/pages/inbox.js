@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle, until } from "../ui.js";
+import { seatNews } from "../words.js";
 
 export function InboxPage() {
   const [types, setTypes] = useState([]);
@@ -73,21 +74,26 @@ export function InboxPage() {
       ${inbox.awaiting.length ? null : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
       <ul class="list">${inbox.awaiting.map((g) => html`<li key=${g.game_id} class="row turn">
         <a href=${`#/game/${g.game_id}`}><strong>${gameTitle(types, g.game)}</strong> with ${others(g)}</a>
-        <span class="muted">waiting ${ago(now() - (g.updated || now()))} · ${deadline(g)}</span></li>`)}</ul>
+        <span class="muted">waiting ${ago(now() - (g.updated || now()))} · ${deadline(g)}${news(g)}</span></li>`)}</ul>
     </section>
     <section aria-labelledby="others-h">
       <h2 id="others-h">Waiting for others</h2>
       <ul class="list">${waiting.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
-        <span class="muted">${g.status === "open" ? "waiting for players" : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}</span>
+        <span class="muted">${g.status === "open" ? "waiting for players" : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}${news(g)}</span>
       </li>`)}</ul>
     </section>
     <section aria-labelledby="done-h">
       <h2 id="done-h">Finished</h2>
       <ul class="list">${finished.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
-        <span>${result(g)}</span></li>`)}</ul>
+        <span>${result(g)}${news(g)}</span></li>`)}</ul>
     </section>`;
+}
+
+function news(g) {
+  const said = seatNews(g.seats);
+  return said ? ` · ${said}` : "";
 }
 
 function result(g) {

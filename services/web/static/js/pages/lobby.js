@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
 const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
@@ -47,7 +48,7 @@ export function LobbyPage({ params }) {
         <ul class="list">
           ${lobby.finished.slice(0, 10).map((g) => html`<li key=${g.game_id} class="row">
             <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)}</a>
-            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago</span>
+            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago${seatNews(g.seats) ? ` · ${seatNews(g.seats)}` : ""}</span>
           </li>`)}
         </ul>
       </section>

@@ -4,6 +4,9 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, get } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { seatNews } from "../words.js";
+
+const LEFT_WORDS = { resigned: "resigned", abandoned: "left the game", idle: "left the game idle" };
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
 const day = (ts) => new Date(ts * 1000).toLocaleDateString();
@@ -51,7 +54,7 @@ export function ProfilePage({ playerId }) {
       ${p.finished.length ? null : html`<p class="muted">None yet.</p>`}
       <ul class="list">${p.finished.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${g.replay}>${gameTitle(types, g.game)} · ${g.seats.map((s) => s.name).join(", ")}</a>
-        <span class="muted">${g.place === 1 ? "won" : `place ${g.place}`} · ${day(g.ts)}${g.rating !== null ? ` · ${fmt(g.rating)}` : ""}</span>
+        <span class="muted">${g.place === 1 ? "won" : `place ${g.place}`}${g.left ? ` (${LEFT_WORDS[g.left]})` : ""} · ${day(g.ts)}${g.rating !== null ? ` · ${fmt(g.rating)}` : ""}${seatNews(g.seats.filter((s) => s.left && s.name !== p.name)) ? ` · ${seatNews(g.seats.filter((s) => s.left && s.name !== p.name))}` : ""}</span>
       </li>`)}</ul>
     </section>
   </div>`;

@@ -14,9 +14,14 @@ const KINDS = [
   ["replaced", "My seat was given away"],
   ["game_over", "A game ended"],
   ["invited", "I am invited to a game"],
+  ["absence_warning", "A game has waited for me a long while"],
+  ["absent", "The table may vote on my seat"],
+  ["absent_vote", "A player is away: I may vote"],
+  ["left", "A player resigned or left"],
 ];
 const EMAIL_KINDS = [["your_turn", "My turn"], ["game_over", "Game over, with the result"],
-  ["invited", "Invitations"], ["deadline_soon", "Deadline close"]];
+  ["invited", "Invitations"], ["deadline_soon", "Deadline close"],
+  ["absence_warning", "A game waits for me"], ["absent", "The table may vote on my seat"]];
 const MODES = [["off", "Off"], ["immediate", "At once"], ["digest", "In the daily digest"]];
 
 const browserZone = () => {

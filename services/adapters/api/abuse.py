@@ -1,0 +1,249 @@
+"""Limits on what one client can do: request rates, each player's unfinished bot games, open event streams.
+
+Every count lives in Redis, so the limits hold across API processes. Rates are sliding-window counters
+checked and counted by one script per request (:mod:`services.adapters.api.ratelimit`); the caps are sorted sets of what is open, each entry with a time after
+which it no longer counts, so nothing stays counted after a crash. The settings (``rate_limit_*``,
+``max_*``) say how much; :data:`RULES` says which route counts against which rate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from dataclasses import dataclass
+
+import anyio
+import orjson
+import redis
+import redis.asyncio
+from fastapi import Request
+
+from services.adapters.api.errors import ApiError
+from services.adapters.api.principals import principal_of
+from services.adapters.api.ratelimit import Rate, acheck, rates_for
+from services.application.seating import check_one_seat
+from services.infrastructure.eventstore import Keys
+from services.infrastructure.redisconn import mget
+from services.infrastructure.settings import Settings
+
+RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
+    ("POST", "/players"): (("rate_limit_register", "address"),),
+    ("POST", "/games"): (("rate_limit_create_game", "caller"), ("rate_limit_create_game_per_address", "address")),
+    ("POST", "/games/{game_id}/join"): (("rate_limit_join", "caller"),),
+    ("POST", "/games/{game_id}/commands"): (("rate_limit_command", "caller"),),
+    ("GET", "/games/{game_id}/stream"): (("rate_limit_stream_open", "caller"),),
+    ("POST", "/games/{game_id}/chat"): (("rate_limit_chat", "caller"),),
+    ("POST", "/games/{game_id}/rematch"): (("rate_limit_create_game", "caller"),),
+}
+"""(method, route path) -> the settings of its rates, each counted per caller or per client address; every
+request also counts against ``rate_limit_address``. Registration is counted by address: a new player has no
+token yet."""
+
+SELF_LIMITED = frozenset({("GET", "/games/{game_id}/legal"), ("POST", "/games/{game_id}/commands"),
+                          ("GET", "/games/{game_id}"), ("GET", "/games/{game_id}/view")})
+"""The hot routes: they count their rates themselves, in the pipeline of their own reads
+(:mod:`services.adapters.api.admission`); the app-wide dependency leaves them alone."""
+
+RATES_REMEMBERED = 4096
+"""How many (method, route, address, caller) a process remembers the rates of (:meth:`Guard.rates`)."""
+
+FINISHED = frozenset({"ended", "scored", "expired"})
+UNCONFIRMED_BOT_GAME_SECONDS = 3600.0
+"""A claimed bot game with no meta after this long never started (its create failed): it stops counting."""
+STREAM_SLOT_SECONDS = 60.0
+"""An open stream renews its slot well within this; a slot of a process that died lapses after it (so a
+refused stream's ``Retry-After``: by then a slot a dead page held is free)."""
+BOT_GAME_RETRY_SECONDS = 300
+"""A refused bot game's ``Retry-After``: a bot game ends when its humans play, not at a known time; asking
+again every few minutes is enough."""
+
+
+def _digest(address: str) -> str:
+    return hashlib.sha256(address.encode()).hexdigest()[:32]  # addresses are not stored as such
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def caller_of(principal: dict | None, address: str) -> str:
+    """Who a per-caller count is kept for: the player, the seat of a seat token, else the client address."""
+    if principal and principal.get("kind") == "player":
+        return f"player:{principal['player_id']}"
+    if principal and principal.get("kind") == "seat":
+        return f"seat:{principal['game_id']}:{principal['seat']}"
+    return f"addr:{address}"
+
+
+class Guard:
+    """The limits of one API process; the counts are shared through Redis."""
+
+    def __init__(self, client: redis.Redis, settings: Settings, keys: Keys, counters: redis.Redis | None = None) -> None:
+        """``counters``: where the rate-limit counters live (rq's Redis when the event store is a cluster: one
+        script checks all the rates of a request, so they live on one server)."""
+        self.redis = client
+        self.settings = settings
+        self.keys = keys
+        self.counters = counters if counters is not None else client
+        self._rates: dict[tuple[str, str, str, str | None], list[Rate]] = {}
+
+    # -- rates ------------------------------------------------------------------
+    def rates(self, method: str, route: str, address: str, caller: str | None) -> list[Rate]:
+        """The rates a request counts against: its address's, and its route's (:data:`RULES`), per caller (the
+        address when there is none) or per address. Remembered per (method, route, address, caller): the
+        settings and the key prefix never change in a process, and building the counters' keys (``limits``'
+        ``key_for``) was a tenth of the API's CPU on the hot routes. The callers are the few being served, so a
+        full table is simply cleared. The list is shared: callers only read it."""
+        known = (method, route, address, caller)
+        found = self._rates.get(known)
+        if found is not None:
+            return found
+        hits = [("rate_limit_address", f"addr:{address}")]
+        for rule, scope in RULES.get((method, route), ()):
+            hits.append((rule, caller if scope == "caller" and caller is not None else f"addr:{address}"))
+        if len(self._rates) >= RATES_REMEMBERED:
+            self._rates.clear()
+        found = self._rates[known] = rates_for(self.keys, self.settings, hits)
+        return found
+
+    @staticmethod
+    def needs_caller(method: str, route: str) -> bool:
+        return any(scope == "caller" for _, scope in RULES.get((method, route), ()))
+
+    # -- bot games --------------------------------------------------------------
+    def claim_bot_game(self, player_id: str, game_id: str) -> None:
+        """Count a new bot game of ``player_id``, or refuse it when the player has the maximum unfinished."""
+        key = self.keys.bot_games(player_id)
+        self._forget_finished(key)
+        cap = self.settings.max_bot_games_per_player
+        # Add first, then count: of two racing claims at the cap neither can slip past it.
+        self.redis.zadd(key, {game_id: time.time()})
+        if self.redis.zcard(key) > cap:
+            self.redis.zrem(key, game_id)
+            raise ApiError("too_many_bot_games", f"you have {cap} unfinished games with bots; finish one first",
+                           headers={"Retry-After": str(BOT_GAME_RETRY_SECONDS)})
+
+    def release_bot_game(self, player_id: str, game_id: str) -> None:
+        self.redis.zrem(self.keys.bot_games(player_id), game_id)
+
+    def _forget_finished(self, key: str) -> None:
+        entries = self.redis.zrange(key, 0, -1, withscores=True)
+        if not entries:
+            return
+        metas = mget(self.redis, [self.keys.meta(g.decode()) for g, _ in entries])
+        now = time.time()
+        done = [game for (game, claimed), raw in zip(entries, metas)
+                if (raw is None and claimed < now - UNCONFIRMED_BOT_GAME_SECONDS)
+                or (raw is not None and orjson.loads(raw)["status"] in FINISHED)]
+        if done:
+            self.redis.zrem(key, *done)
+
+    # -- guests -------------------------------------------------------------------
+    def claim_guest_seat(self, game_id: str, address: str, seat: int) -> None:
+        """One guest seat per client address and game (not asked for hot-seat games): without it one client
+        could fill every open seat."""
+        key, who = self.keys.guest_seats(game_id), _digest(address)
+        if not self.redis.hsetnx(key, who, seat):
+            held = self.redis.hget(key, who)
+            check_one_seat([int(held)] if held is not None else [seat], game_id, hot_seat=False)
+
+    def release_guest_seat(self, game_id: str, address: str) -> None:
+        self.redis.hdel(self.keys.guest_seats(game_id), _digest(address))
+
+    # -- event streams ----------------------------------------------------------
+    async def open_stream(self, aredis: redis.asyncio.Redis, holders: list[tuple[str, int]]) -> StreamSlot:
+        """Take one stream slot of each (holder, cap); refuse with 429 ``too_many_streams`` when one is full
+        (on the event loop, through ``aredis``)."""
+        slot = StreamSlot(uuid.uuid4().hex, [])
+        for holder, cap in holders:
+            key = self.keys.stream_slots(holder)
+            now = time.time()
+            pipe = aredis.pipeline(transaction=True)
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.zadd(key, {slot.id: now + STREAM_SLOT_SECONDS})
+            pipe.zcard(key)
+            pipe.expire(key, int(STREAM_SLOT_SECONDS * 2))
+            count = (await pipe.execute())[2]
+            slot.keys.append(key)
+            if count > cap:
+                for taken in slot.keys:
+                    await aredis.zrem(taken, slot.id)
+                who = "this address" if holder.startswith("addr:") else "you"
+                raise ApiError("too_many_streams", f"{who} already hold {cap} open event streams; close one first",
+                               headers={"Retry-After": str(int(STREAM_SLOT_SECONDS))})
+        return slot
+
+
+@dataclass
+class StreamSlot:
+    id: str
+    keys: list[str]
+
+    async def renew(self, aredis: redis.asyncio.Redis) -> None:
+        expiry = time.time() + STREAM_SLOT_SECONDS
+        for key in self.keys:
+            await aredis.zadd(key, {self.id: expiry}, xx=True)
+
+    async def release(self, aredis: redis.asyncio.Redis) -> None:
+        with anyio.CancelScope(shield=True):  # runs while a closed page's stream is being cancelled
+            for key in self.keys:
+                await aredis.zrem(key, self.id)
+
+
+async def limit_requests(request: Request) -> None:
+    """App-wide dependency: count the request against its address's rate and against its route's rates
+    (async, on the event loop: a sync dependency would cost every request a worker-thread hand-off)."""
+    try:
+        await _limit(request)
+    except (redis.ConnectionError, redis.TimeoutError, ConnectionError, TimeoutError):
+        # Nothing can be counted while Redis is away; the route answers for itself (503, /health says
+        # which dependency is down) instead of every request failing here alike.
+        return
+
+
+async def _limit(request: Request) -> None:
+    ctx = request.app.state.context
+    guard: Guard = ctx.guard
+    method, route = request.method, getattr(request.scope.get("route"), "path", "")
+    if (method, route) in SELF_LIMITED:
+        return
+    address = client_address(request)
+    caller: str | None = None
+    if guard.needs_caller(method, route):
+        try:
+            principal = await principal_of(request, ctx)
+        except ApiError:  # not a bearer token: the route refuses it
+            principal = None
+        caller = caller_of(principal, address)
+    await acheck(ctx.acounters(), guard.rates(method, route, address, caller))
+
+
+@dataclass(frozen=True)
+class BotGames:
+    """The bot-game limit of one player as an :class:`services.application.games.Admission`."""
+
+    guard: Guard
+    player_id: str | None
+
+    def admit(self, game_id: str, seat: int | None) -> None:
+        if self.player_id is None:  # each bot game costs worker time: only known players, and a few each
+            raise ApiError("unauthorized", "games with bots need a player token (POST /players)")
+        self.guard.claim_bot_game(self.player_id, game_id)
+
+    def release(self, game_id: str) -> None:
+        self.guard.release_bot_game(self.player_id or "", game_id)
+
+
+@dataclass(frozen=True)
+class GuestSeats:
+    """One guest seat per client address and game, as an :class:`services.application.games.Admission`."""
+
+    guard: Guard
+    address: str
+
+    def admit(self, game_id: str, seat: int | None) -> None:
+        self.guard.claim_guest_seat(game_id, self.address, seat if seat is not None else -1)
+
+    def release(self, game_id: str) -> None:
+        self.guard.release_guest_seat(game_id, self.address)

@@ -1,0 +1,158 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis
+from fastapi import Depends, FastAPI
+from fastapi_offline import FastAPIOffline
+from prometheus_client import Counter, Histogram
+
+from services.adapters.api import docs
+from services.adapters.api.abuse import limit_requests
+from services.adapters.api.bounds import bounded_json_body
+from services.adapters.api.deps import Context
+from services.adapters.api.errors import error_responses, install_error_handlers
+from services.adapters.api.hot import FRONT, HotPath, hot_route
+from services.adapters.api.limits import BodySizeLimit
+from services.adapters.api.routers import (
+    coach,
+    games,
+    invitations,
+    lobby,
+    notifications,
+    play,
+    players,
+    players_async,
+    social,
+    system,
+    web,
+)
+from services.adapters.api.security_headers import SecurityHeaders
+from services.infrastructure.settings import Settings
+from services.web import STATIC_DIR, RevalidatedStaticFiles
+
+REQUESTS = Counter("taproom_http_requests_total", "HTTP requests", ["method", "route", "status"])
+REQUEST_SECONDS = Histogram("taproom_http_request_seconds", "HTTP request time", ["route"])
+
+
+class RequestMetrics:
+    """Counts requests by method, route and status, and times them: a pure ASGI middleware (no
+    ``BaseHTTPMiddleware``, whose extra task and stream per request cost more than the routes themselves)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}  # labels() costs a lookup and a lock
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or FRONT in scope:  # the app's front counts it
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            path = getattr(scope.get("route"), "path", "unmatched")  # the router sets it on this scope
+            key = (scope["method"], path, status[0])
+            children = self._children.get(key)
+            if children is None:
+                children = (REQUESTS.labels(scope["method"], path, str(status[0])), REQUEST_SECONDS.labels(path))
+                if len(self._children) < 1024:  # any method a client sends is a label: keep a bounded few
+                    self._children[key] = children
+            children[0].inc()
+            children[1].observe(time.perf_counter() - started)
+
+
+class TaproomApi(FastAPI):
+    """The app, with a front for the hot routes: a request for one of them (``/legal``, ``POST /commands``, the
+    views) goes straight to the size limit, the metrics and :class:`HotPath`, composed once here, instead of
+    through FastAPI's telemetry, Starlette's error middleware and FastAPI's body limit first (an eighth of the
+    API's CPU on those routes). Whatever the hot path hands over, and every other request, takes the app's
+    whole stack; a request the front took is marked (:data:`FRONT`) so the stack's own size limit, metrics and
+    hot path let it through instead of doing their work twice. Errors answer as before: the hot path answers
+    every exception of its routes itself."""
+
+    front: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.front is not None and scope["type"] == "http" and FRONT not in scope and hot_route(scope):
+            scope["app"] = self
+            await self.front(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def behind_front(self, scope: Any, receive: Any, send: Any) -> None:
+        """The whole stack, for a request the front took and the hot path handed over."""
+        scope[FRONT] = True
+        await super().__call__(scope, receive, send)
+
+
+def app_from_env() -> FastAPI:
+    """The app on ``REDIS_URL`` with the settings of the environment: what each of ``taproom api --workers N``'s
+    processes builds for itself (uvicorn imports it by name)."""
+    from domain.catalog import load_games
+    from services.infrastructure.bootstrap import client_factory, queue_client_factory
+    from services.infrastructure.logs import configure_logging
+    from services.infrastructure.settings import get_settings
+
+    settings = get_settings()
+    configure_logging(settings.log_json, settings.log_level)
+    load_games()
+    clients = client_factory(settings)
+    return create_app(clients(), settings, queue_client_factory(settings, clients)())
+
+
+def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None,
+               hot_path: bool = True) -> FastAPI:
+    """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same);
+    ``hot_path``: serve the hot routes through :class:`services.adapters.api.hot.HotPath` (off: through FastAPI's
+    routes alone, which answer alike; the parity test compares the two)."""
+    context = Context(client, settings, queue_client=queue_client)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await context.aclose()  # the asyncio Redis client of the SSE streams
+
+    # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
+    # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
+    app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503),
+                         dependencies=[Depends(limit_requests), Depends(bounded_json_body)])
+    app.__class__ = TaproomApi  # FastAPIOffline builds a plain FastAPI; the front is all TaproomApi adds to it
+    assert isinstance(app, TaproomApi)
+    docs.install_docs(app)
+    app.state.context = context
+    install_error_handlers(app)
+
+    if hot_path:
+        app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
+        app.front = SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
+                                                  max_bytes=settings.max_body_bytes))
+    app.add_middleware(RequestMetrics)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer carries them, errors of the layers inside too
+    app.include_router(system.router)
+    app.include_router(players.router)
+    app.include_router(games.router)
+    app.include_router(play.router)
+    app.include_router(lobby.router)
+    app.include_router(players_async.router)
+    app.include_router(invitations.router)
+    app.include_router(social.router)
+    app.include_router(coach.router)
+    app.include_router(web.router)
+    app.mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
+    app.include_router(notifications.router)
+    return app

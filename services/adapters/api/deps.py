@@ -1,0 +1,284 @@
+"""Shared API dependencies: the service context, authentication, seat resolution."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
+import redis
+import redis.asyncio
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from redis.asyncio import Redis as AsyncRedis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+
+from domain.core.lifecycle import GameRecord
+from projections import read_models
+from services.adapters.api.abuse import Guard
+from services.adapters.api.aio import async_twin
+from services.adapters.api.errors import ApiError
+from services.adapters.api.principals import Principal, Principals, bearer_token, principal_of
+from services.infrastructure.aggregates import AsyncRecords, Loaded, Repository
+from services.infrastructure.async_commands import AsyncCommandBus
+from services.infrastructure.bootstrap import Root, bootstrap
+from services.infrastructure.eventstore import EventStore
+from services.infrastructure.settings import Settings
+from services.infrastructure.tokens import hash_token
+
+T = TypeVar("T")
+
+
+class Context:
+    """Everything a request handler needs, built once per app: the composition root's parts, the abuse
+    guard and a per-game record cache for reads."""
+
+    def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None,
+                 queue_client: redis.Redis | None = None) -> None:
+        """``client``: the event store's Redis (a cluster client, maybe); ``queue_client``: rq's (default: the
+        root's, else the same server), which also keeps the rate-limit counters."""
+        self.root = root or bootstrap(settings, client, queue_redis=queue_client)
+        self.redis = client
+        self.queue_redis = queue_client or self.root.queue_redis or client
+        self.settings = settings
+        self.keys = self.root.keys
+        self.store = self.root.store
+        self.bus = self.root.bus
+        self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
+        self.principals = Principals()
+        self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
+        self._game_locks = KeyedLocks()
+        self._loop_parts: LoopParts | None = None
+        self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
+
+    def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
+        """Run ``use(record, version)`` on the game's current record (server side only; never sent whole)."""
+        # Records are folded in place, so one game's loads and uses take turns; other games do not wait.
+        with self._game_locks.hold(game_id):
+            loaded = self._repo.current(game_id)
+            if loaded.record is None:
+                raise ApiError("game_not_found", f"no game {game_id!r}")
+            return use(loaded.record, loaded.version)
+
+    # -- the event loop's parts (the hot routes and the event streams) ------------
+    def loop_parts(self) -> LoopParts:
+        """The asyncio twin of ``self.redis`` and what is built on it, for the running event loop (its
+        connections belong to one loop)."""
+        loop = asyncio.get_running_loop()
+        parts = self._loop_parts
+        if parts is None or parts.loop is not loop:
+            client = async_twin(self.redis)
+            # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
+            # on the event store's own server they share its client (and its pipelines)
+            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
+            parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
+                              AsyncCommandBus(client, self.keys, self.settings.command_body_ttl_seconds,
+                                              store=self.store), counters)
+            self._loop_parts = parts
+        return parts
+
+    def aredis(self) -> redis.asyncio.Redis:
+        return self.loop_parts().redis
+
+    def acounters(self) -> redis.asyncio.Redis:
+        """The asyncio client of the rate-limit counters (rq's Redis; the event store's on one server)."""
+        return self.loop_parts().counters
+
+    async def aclose(self) -> None:
+        if self._loop_parts is not None and self._loop_parts.loop is asyncio.get_running_loop():
+            await self._loop_parts.redis.aclose()  # type: ignore[attr-defined]  # redis>=5.0.1; the stubs lag
+            if self._loop_parts.counters is not self._loop_parts.redis:
+                await self._loop_parts.counters.aclose()  # type: ignore[attr-defined]
+        self._loop_parts = None
+
+    async def record_and_principal(self, game_id: str, token: str | None) -> tuple[GameRecord, int, float,
+                                                                                     Principal | None]:
+        """The game's record at the head of its log and the token's principal, in one round trip to Redis
+        (the record comes from this process's cache, caught up with the log)."""
+        parts = self.loop_parts()
+        key = self.keys.token(hash_token(token)) if token else None
+        loaded, replies = await parts.records.current(parts.redis, game_id,
+                                                      (lambda pipe: pipe.get(key)) if key else None)
+        principal = None
+        if key is not None:
+            if not replies[0]:
+                raise ApiError("unauthorized", "unknown or revoked token")
+            principal = self.principals.principal(hash_token(token or ""), replies[0])
+        if loaded.record is None:
+            parts.records.drop(game_id)
+            raise ApiError("game_not_found", f"no game {game_id!r}")
+        return loaded.record, loaded.version, loaded.ts, principal
+
+    def meta(self, game_id: str) -> dict[str, Any]:
+        raw = self.redis.get(self.keys.meta(game_id))
+        if raw is not None:
+            return orjson.loads(raw)
+        if not self.store.exists(game_id):
+            raise ApiError("game_not_found", f"no game {game_id!r}")
+        # the projector lags: build it here
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+
+    def meta_at_head(self, game_id: str) -> dict[str, Any]:
+        """The meta, or while the projector has not folded the log's head yet, the meta of the record there:
+        views are at the head (a page refreshes on a stream event), and a page that sees the game scored asks
+        at once for what only the end reveals (the history, the verdict with the seed)."""
+        meta = self.meta(game_id)
+        if meta["status"] == "scored" or meta["version"] >= self.store.head(game_id)[0]:
+            return meta
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+
+    # -- tokens (stored hashed; the token itself is shown once) -------------------
+    def issue_token(self, principal: dict[str, Any]) -> str:
+        return self.root.tokens.issue(principal)
+
+    def revoke_token(self, token: str) -> None:
+        self.root.tokens.revoke(token)
+
+    def principal_for(self, token: str) -> dict[str, Any] | None:
+        return self.root.tokens.principal_for(token)
+
+
+def same_server(one: redis.Redis, other: redis.Redis) -> bool:
+    """Whether two sync clients talk to the same server and database (a cluster client is nobody's twin)."""
+    if one is other:
+        return True
+    if not hasattr(one, "connection_pool") or not hasattr(other, "connection_pool"):
+        return False
+    mine, theirs = one.connection_pool.connection_kwargs, other.connection_pool.connection_kwargs
+    fields = ("server", "host", "port", "path", "db", "username")
+    return all(mine.get(f) is theirs.get(f) or mine.get(f) == theirs.get(f) for f in fields)
+
+
+@dataclass
+class LoopParts:
+    loop: asyncio.AbstractEventLoop
+    redis: redis.asyncio.Redis
+    records: AsyncRecords
+    bus: AsyncCommandBus
+    counters: AsyncRedis
+    one_server: bool = field(init=False)
+    """Whether the rate counters and the event store are one plain server (not a cluster): a command can then
+    be admitted and queued by one script (``services/adapters/api/gate.lua``). Known once: an ``isinstance`` against
+    the cluster client (a typing Protocol underneath) cost a tenth of the API's CPU when asked per request."""
+
+    def __post_init__(self) -> None:
+        self.one_server = self.counters is self.redis and not isinstance(self.redis, AsyncRedisCluster)
+
+
+class KeyedLocks:
+    """One lock per key, created on first use and dropped when nobody holds or awaits it (no growth per game)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, list[int]]] = {}  # key -> (lock, [holders + waiters])
+
+    @contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.setdefault(key, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                users[0] -= 1
+                if users[0] == 0:
+                    del self._locks[key]
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class SharedRepository(Repository):
+    """A Repository used from many request threads: the LRU dict is guarded by a short lock, while loading and
+    folding run outside it (callers serialize per game, see ``Context.with_record``)."""
+
+    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+        super().__init__(store, cache_size)
+        self._cache_lock = threading.Lock()
+
+    def cached(self, game_id: str) -> Loaded | None:
+        with self._cache_lock:
+            return super().cached(game_id)
+
+    def put(self, game_id: str, loaded: Loaded) -> None:
+        with self._cache_lock:
+            super().put(game_id, loaded)
+
+    def drop(self, game_id: str) -> None:
+        with self._cache_lock:
+            super().drop(game_id)
+
+    def clear(self) -> None:
+        with self._cache_lock:
+            super().clear()
+
+
+async def get_context(request: Request) -> Context:  # async: no worker thread for a dependency this small
+    return request.app.state.context
+
+
+BEARER = HTTPBearer(auto_error=False, scheme_name="token",
+                    description="a player token (`POST /players`) or a seat token (`POST /games`, `/join`)")
+"""Declares the bearer scheme in OpenAPI (the Authorize button of /docs); the header is read below, so a wrong
+scheme gets our own error instead of being ignored."""
+
+
+async def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                             ctx: Context = Depends(get_context)) -> Principal | None:
+    if bearer_token(request) is None:
+        return None
+    found = await principal_of(request, ctx)
+    if found is None:
+        raise ApiError("unauthorized", "unknown or revoked token")
+    return Principal(**found)
+
+
+async def require_principal(principal: Principal | None = Depends(optional_principal)) -> Principal:
+    if principal is None:
+        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
+    return principal
+
+
+async def require_player(principal: Principal = Depends(require_principal)) -> Principal:
+    if principal.kind != "player":
+        raise ApiError("forbidden", "this route needs a player token (POST /players)")
+    return principal
+
+
+def seats_of(principal: Principal | None, game_id: str, meta: dict[str, Any]) -> list[int]:
+    """The seats ``principal`` holds in this game (a seat a bot plays is nobody's: a player replaced by a
+    vote of the table loses it)."""
+    if principal is None:
+        return []
+    bots = {s["seat"] for s in meta["seats"] if s.get("bot")}
+    if principal.kind == "seat":
+        held = principal.seat if principal.game_id == game_id else None
+        return [held] if held is not None and held not in bots else []
+    return [s["seat"] for s in meta["seats"]
+            if s.get("player_id") and s["player_id"] == principal.player_id and s["seat"] not in bots]
+
+
+def resolve_seat(principal: Principal | None, game_id: str, meta: dict[str, Any], wanted: int | None,
+                 required: bool) -> int | None:
+    """The seat a request acts or looks as: the one given, else the one to act, else the first held."""
+    held = seats_of(principal, game_id, meta)
+    if wanted is not None:
+        if wanted not in held:
+            if principal is None:
+                raise ApiError("unauthorized", "a token holding that seat is needed")
+            raise ApiError("not_your_seat", f"your token does not hold seat {wanted} of game {game_id}")
+        return wanted
+    if not held:
+        if required:
+            if principal is None:
+                raise ApiError("unauthorized", "this route needs the token of a seat in this game")
+            raise ApiError("not_your_seat", f"your token holds no seat in game {game_id}")
+        return None
+    to_act = [s for s in held if s in meta.get("to_act", [])]
+    return (to_act or held)[0]

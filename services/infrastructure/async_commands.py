@@ -1,0 +1,145 @@
+"""The API's command path on the event loop: claim the client's command id, queue the command and wait for
+its outcome in one round trip to Redis (``redis.asyncio``, no worker thread).
+
+``submit.lua`` claims the command id's body fingerprint and appends the message to the command stream
+atomically; pipelined right behind it, a BLPOP waits on the request's own reply list, onto which the
+processor pushes the outcome, with the command's events, the moment it settles the command (see
+``append.lua``). Why a reply list and BLPOP rather than pub/sub or a stream: the reply is written with
+the command's settlement, so it is as durable as the log (AOF) and survives a Redis restart, and a
+reply pushed before the request starts waiting is simply there when it does (pub/sub loses both);
+each request waits on its own key, so any number of API processes need no routing of replies; the key
+carries the game's hash tag, so the script that settles the command pushes it in the same slot on Redis
+Cluster, and the submit script and the BLPOP go to the one node that holds the game. A reply nobody
+pops expires after ``REPLY_TTL_SECONDS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import orjson
+import redis
+import redis.asyncio
+
+from services.infrastructure.commands import CommandMessage, CommandOutcome, new_reply, reply_values
+from services.infrastructure.eventstore import Envelope, Keys
+from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS
+
+SUBMIT_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("submit.lua").read_text()
+
+
+class CommandIdReused(Exception):
+    """The client's command id already names another command of this game and seat."""
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A script run instead of ``submit.lua`` that decides first whether the command may be queued at all:
+    the API's admission of a request (its token still standing, the game still at the version its cached
+    record was checked on, its rates counted) in the same step as the claim and the queueing, so a POST
+    takes one round trip. Its KEYS and ARGV follow submit.lua's (4 and 6 of them), and it answers like
+    submit.lua, or with an answer of its own (nothing queued, a marker pushed so the BLPOP returns at once),
+    which :class:`Gated` carries to the caller."""
+
+    script: str
+    keys: list[str]
+    args: list[Any]
+
+
+class Gated(Exception):
+    """The gate did not let the command through; ``answer`` is what its script said."""
+
+    def __init__(self, answer: list[Any]) -> None:
+        super().__init__(answer[0])
+        self.answer = answer
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A command's outcome as the processor handed it over, with its events' envelopes (parsed JSON) when
+    the append script pushed it (none for a rejection, or for an outcome the id already had)."""
+
+    outcome: CommandOutcome
+    events: list[dict[str, Any]]
+
+
+class AsyncCommandBus:
+    def __init__(self, client: redis.asyncio.Redis, keys: Keys, fingerprint_ttl: int,
+                 stream_maxlen: int = 1_000_000, store: Any = None) -> None:
+        self.redis = client
+        self.keys = keys
+        self.fingerprint_ttl = fingerprint_ttl
+        self.stream_maxlen = stream_maxlen
+        self.store = store
+        """The synchronous ``EventStore``, for what the game's Redis keys no longer hold: a stretch of the log
+        or a command record moved into a compressed segment, or an archived game (read in a worker thread)."""
+
+    async def submit_and_wait(self, message: CommandMessage, timeout: float, body: dict[str, Any],
+                              claim: str | None = None, gate: Gate | None = None) -> Settled | None:
+        """Queue ``message`` (its reply nonce is set here) and wait up to ``timeout`` seconds for its
+        outcome; None: still queued. With ``claim`` (the fingerprint of ``body``, the command with its seat)
+        the command id is claimed first: :class:`CommandIdReused` when it names another command. With
+        ``gate`` its script decides first whether to queue at all (:class:`Gated` when it did not)."""
+        game_id, command_id = message.game_id, message.command_id
+        reply = new_reply()
+        key = self.keys.reply(game_id, reply)
+        pipe = self.redis.pipeline(transaction=False)
+        # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
+        pipe.eval(SUBMIT_SCRIPT if gate is None else gate.script, 4 + (len(gate.keys) if gate else 0),
+                  self.keys.cmd_stream_for(game_id), self.keys.command_body(game_id, command_id),
+                  self.keys.commands(game_id), key, *(gate.keys if gate else ()),
+                  message.json_with_reply(reply), self.stream_maxlen,
+                  claim or "", self.fingerprint_ttl, command_id, REPLY_TTL_SECONDS, *(gate.args if gate else ()))
+        pipe.blpop([key], timeout=max(timeout, 0.001))
+        queued, popped = await pipe.execute()
+        status = queued[0].decode() if isinstance(queued[0], bytes) else queued[0]
+        if status not in ("queued", "reused", "check"):
+            raise Gated([status, *queued[1:]])
+        if status == "reused":
+            raise CommandIdReused(command_id)
+        if status == "check":  # the fingerprint lapsed, the applied record remembers the body
+            applied = orjson.loads(queued[1])
+            if applied.get("command") != body:
+                await self.redis.delete(self.keys.command_body(game_id, command_id))
+                raise CommandIdReused(command_id)
+            return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
+        if popped is not None:
+            outcome, events = reply_values(popped[1])
+            return Settled(outcome, events)
+        found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
+        return Settled(found, []) if found is not None else None
+
+    async def read(self, game_id: str, after: int, until: int) -> list[Envelope]:
+        """The events of versions ``after + 1`` to ``until``."""
+        entries = await self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", f"{until}-1")
+        envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
+        if len(envelopes) < until - after and self.store is not None:  # compacted or archived meanwhile
+            from anyio import to_thread
+
+            return await to_thread.run_sync(self.store.read, game_id, after, until)
+        return envelopes
+
+    async def outcome(self, game_id: str, command_id: str) -> CommandOutcome | None:
+        """A command's outcome from the game's records (None: not decided yet)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(self.keys.outcome(game_id, command_id))
+        pipe.hget(self.keys.commands(game_id), command_id)
+        pipe.hget(self.keys.rejections(game_id), command_id)
+        stored, applied, rejected = await pipe.execute()
+        if stored:
+            return CommandOutcome.from_json(stored)
+        if rejected:
+            return CommandOutcome.from_json(rejected)
+        if applied:
+            return CommandOutcome.from_record(game_id, command_id, orjson.loads(applied))
+        if self.store is not None:  # a record moved into a segment, or the game was archived
+            from anyio import to_thread
+
+            found, refused = (await to_thread.run_sync(self.store.settled_for, [(game_id, command_id)]))[0]
+            if refused:
+                return CommandOutcome.model_validate(refused)
+            if found:
+                return CommandOutcome.from_record(game_id, command_id, found)
+        return None

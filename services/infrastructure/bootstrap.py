@@ -1,0 +1,178 @@
+"""The composition root: settings and Redis in, every shared service part out, built once.
+
+``bootstrap(settings, client)`` makes the key layout, the event store, the command bus, the player and
+token stores; entry points (API app, CLI, workers, processor, projector, reactor) take what they need
+from the :class:`Root` instead of building their own. The two Redis connections the service may use
+are made by one factory each: :func:`event_store_client` (events, commands, read models: ``REDIS_URL``,
+a Redis Cluster with ``TAPROOM_REDIS_CLUSTER``) and :func:`queue_client` (rq jobs and the rate limits:
+``TAPROOM_QUEUE_REDIS_URL``, default ``REDIS_URL``; rq does not support Redis Cluster).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import fakeredis
+import redis
+from redis import Redis
+
+from services.infrastructure.archive import register_side_key
+from services.infrastructure.commands import CommandBus
+from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
+from services.infrastructure.players import Players
+from services.infrastructure.redisconn import cluster_client
+from services.infrastructure.resilience import command_retry
+from services.infrastructure.settings import Settings, job_settings
+from services.infrastructure.tokens import Tokens
+
+if TYPE_CHECKING:
+    from rq import Queue
+
+ClientFactory = Callable[[], Redis]
+
+CHAT_CHANNELS = ("seats", "spectators")
+
+
+def chat_side_name(channel: str) -> str:
+    """The archive's name for a chat channel of a game (``EventStore.archived_side(game_id, name)``)."""
+    return f"chat:{channel}"
+
+
+REMATCH_SIDE_NAME = "rematch"
+ANALYSIS_SIDE_NAME = "analysis"
+
+
+def register_game_side_keys() -> None:
+    """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
+    its chat channels (``Keys.chat_side_keys``), the id of its rematch (``Keys.rematch``) and the coach's analysis
+    (``Keys.analysis``)."""
+    def chat_key(channel: str) -> Callable[[Keys, str], str]:
+        return lambda keys, game_id: keys.chat(game_id, channel)
+
+    for channel in CHAT_CHANNELS:
+        register_side_key(chat_side_name(channel), chat_key(channel))
+    register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
+    register_side_key(ANALYSIS_SIDE_NAME, lambda keys, game_id: keys.analysis(game_id))
+
+
+register_game_side_keys()  # every process that builds a part (API, workers, CLI) archives them alike
+
+
+def client_factory(settings: Settings, server: fakeredis.FakeServer | None = None) -> ClientFactory:
+    """New event-store clients on ``REDIS_URL`` (a Redis Cluster client with ``TAPROOM_REDIS_CLUSTER``), or on
+    one in-process server when there is none."""
+    return store_client_factory(settings, server)
+
+
+def store_client_factory(settings: Any, server: fakeredis.FakeServer | None = None) -> ClientFactory:
+    """New clients on ``REDIS_URL`` (a cluster client when ``redis_cluster``), or on one in-process server
+    when there is no URL."""
+    if settings.redis_url and getattr(settings, "redis_cluster", False):
+        url = settings.redis_url
+        state: dict[str, Any] = {}
+
+        def shared() -> redis.Redis:
+            # One client per process (thread-safe: a pool per node inside), made when first asked for, so a
+            # part may start before the cluster answers, and a forked rq job makes its own.
+            if state.get("pid") != os.getpid():
+                state.update(pid=os.getpid(), client=cluster_client(url))
+            return state["client"]
+
+        return shared
+    if settings.redis_url:
+        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
+        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
+        return lambda: redis.Redis(connection_pool=pool)
+    shared_server = server or fakeredis.FakeServer()
+    return lambda: fakeredis.FakeRedis(server=shared_server)
+
+
+def queue_client_factory(settings: Any, store: ClientFactory) -> ClientFactory:
+    """Clients for rq (queues, scheduler, job records) and the rate limits: ``TAPROOM_QUEUE_REDIS_URL``,
+    else the event store's own server. A cluster event store needs a queue URL of its own."""
+    url = getattr(settings, "queue_redis_url", None)
+    if url:
+        pool = redis.ConnectionPool.from_url(url, retry=command_retry(), socket_connect_timeout=2.0)
+        return lambda: redis.Redis(connection_pool=pool)
+    if settings.redis_url and getattr(settings, "redis_cluster", False):
+        raise ValueError("rq does not support Redis Cluster: set TAPROOM_QUEUE_REDIS_URL to a plain Redis server "
+                         "for the job queues")
+    return store
+
+
+def event_store_client(settings: Settings, server: fakeredis.FakeServer | None = None) -> Redis:
+    """The client of the event store (streams, logs, read models): one server or a cluster."""
+    return client_factory(settings, server)()
+
+
+def queue_client(settings: Settings, fallback: Redis | None = None) -> Redis:
+    """The client rq's queues use: ``TAPROOM_QUEUE_REDIS_URL``, else ``REDIS_URL`` (or ``fallback``, the
+    embedded server's client)."""
+    if fallback is not None and not settings.redis_url:
+        return fallback
+    return queue_client_factory(settings, client_factory(settings))()
+
+
+@dataclass
+class Root:
+    """The service's shared parts over one Redis client, built once by :func:`bootstrap`."""
+
+    settings: Settings
+    redis: Redis
+    keys: Keys
+    store: EventStore
+    bus: CommandBus
+    players: Players
+    tokens: Tokens
+    queue_redis: Redis | None = field(default=None)
+    cold: ColdStore | None = field(default=None)
+    """Where finished games are archived (``settings.archive_dir``; see ``services.infrastructure.archive``)."""
+    archive_reader: ArchiveReader = field(default=DEFAULT_READER)
+    """Reads archived games back (one cache per process); the event store answers from it."""
+
+    def queue(self, name: str | None = None) -> Queue:
+        """The rq queue jobs go to (``settings.rq_queue`` unless named)."""
+        from rq import Queue
+
+        return Queue(name or self.settings.rq_queue, connection=self.queue_redis or self.redis)
+
+
+def keys_for(settings: Settings) -> Keys:
+    """The key layout settings describe (prefix, shards)."""
+    return Keys(settings.key_prefix, settings.shards)
+
+
+# -- the root of rq jobs ---------------------------------------------------------------------------------------
+# Jobs are given ids only; they run under their worker's settings (``services.infrastructure.settings.job_settings``).
+_ROOTS: dict[tuple[int, int], tuple[Settings, Redis, Root]] = {}
+_ROOTS_KEPT = 32
+
+
+def job_root(client: Redis) -> Root:
+    """The composition root inside an rq job over the job's event-store ``client``: built once per worker
+    settings and client (a forked job builds its own), from :func:`job_settings`."""
+    settings = job_settings()
+    key = (id(settings), id(client))
+    kept = _ROOTS.get(key)
+    if kept is not None and kept[0] is settings and kept[1] is client:
+        return kept[2]
+    root = bootstrap(settings, client)
+    if len(_ROOTS) >= _ROOTS_KEPT:
+        _ROOTS.pop(next(iter(_ROOTS)))
+    _ROOTS[key] = (settings, client, root)
+    return root
+
+
+def bootstrap(settings: Settings, client: Redis | None = None, *,
+              queue_redis: Redis | None = None) -> Root:
+    """Build the shared parts once: on ``client`` when given (tests, a process's own connection), else on a
+    new :func:`event_store_client`."""
+    client = client if client is not None else event_store_client(settings)
+    keys = keys_for(settings)
+    return Root(settings=settings, redis=client, keys=keys, store=EventStore(client, keys, archive=DEFAULT_READER),
+                bus=CommandBus(client, keys), players=Players(client, keys), tokens=Tokens(client, keys),
+                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER)

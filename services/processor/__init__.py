@@ -1,5 +1,0 @@
-"""The command processor: consumes the shard command streams into per-game aggregates."""
-
-from .processor import Processor
-
-__all__ = ["Processor"]

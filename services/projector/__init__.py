@@ -1,5 +1,0 @@
-"""The projector: folds the shard feeds into the read models of :mod:`projections`."""
-
-from .projector import Projector
-
-__all__ = ["Projector"]

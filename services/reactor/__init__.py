@@ -1,5 +1,0 @@
-"""The reactor turns events into rq jobs: bot turns and end-game scoring."""
-
-from .reactor import Reactor
-
-__all__ = ["Reactor"]
