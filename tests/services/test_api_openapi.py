@@ -221,9 +221,10 @@ def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
         if c.get(f"/games/{gid}").json()["status"] != "active":
             break
         for token in (ann["token"], bob["token"]):
-            legal = c.get(f"/games/{gid}/legal", headers=bearer(token)).json()
-            if legal["commands"]:
-                c.post(f"/games/{gid}/commands", headers=bearer(token), json={**legal["commands"][0], "command_id": f"c{move}"})
+            moves = [m for m in c.get(f"/games/{gid}/legal", headers=bearer(token)).json()["commands"]
+                     if not m["type"].startswith("taproom.")]  # not Resign
+            if moves:
+                c.post(f"/games/{gid}/commands", headers=bearer(token), json={**moves[0], "command_id": f"c{move}"})
     wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "scored")
     c.get(f"/games/{gid}/analysis")  # 404 no_analysis
     c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202

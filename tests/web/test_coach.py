@@ -33,7 +33,8 @@ def _finished_game(web_server: WebServer) -> tuple[dict[str, Any], str]:
             if a.get(f"/games/{game_id}").json()["status"] != "active":
                 break
             for seat in (a, b):
-                legal = seat.get(f"/games/{game_id}/legal").json()["commands"]
+                legal = [c for c in seat.get(f"/games/{game_id}/legal").json()["commands"]
+                         if not c["type"].startswith("taproom.")]  # moves, not Resign or Undo
                 if legal:
                     passing = [c for c in legal if c["type"] == "Pass"]
                     seat.post(f"/games/{game_id}/commands", json=(passing or legal)[0])
