@@ -33,7 +33,7 @@ from services.application.results import Accepted, CommandResult, Queued, Reject
 from services.application.seating import check_one_seat
 from services.infrastructure.async_commands import AsyncCommandBus, CommandIdReused, Gate
 from services.infrastructure.bootstrap import Root
-from services.infrastructure.commands import CommandMessage
+from services.infrastructure.commands import CommandMessage, CommandOutcome
 from services.infrastructure.eventstore import Envelope
 
 
@@ -243,6 +243,20 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
     return result_of(settled.outcome, game_id, client_id, poll, events)
 
 
+async def refuse_malformed_async(bus: AsyncCommandBus, game_id: str, seat: int, command_id: str | None,
+                                 body: dict[str, Any], expected: Any, error: RuleError) -> RuleError:
+    """The answer to a request under ``command_id`` that names no command of the game (``error``, its 422): the id
+    is used by it for good, like a rejected command's. The same body again gets ``error`` again; any other
+    body, now or later, 409 ``command_id_reused`` (an id never changes its answer). Without an id (or with one
+    too long to be an id), ``error`` alone."""
+    if command_id is None or not 1 <= len(command_id) <= 80:
+        return error
+    scoped = scoped_command_id(game_id, seat, command_id)
+    rejection = CommandOutcome.rejected(game_id, scoped, error.code, error.message)
+    answer = await bus.spend(game_id, scoped, command_fingerprint(body, expected), rejection.to_json())
+    return _reused(scoped) if answer == "reused" else error
+
+
 def command_fingerprint(body: dict[str, Any], expected: int | None) -> str:
     """What a command id is claimed for: the command's body and the version it expects."""
     return hashlib.sha256(orjson.dumps([body, expected], option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -270,15 +284,15 @@ def _claim_command_id(root: Root, game_id: str, command_id: str, body: dict[str,
     """A command id names one command: re-sending it with the same body is answered with the first outcome,
     with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
     fingerprint = command_fingerprint(body, expected)
-    key = root.keys.command_body(game_id, command_id)
-    if root.redis.set(key, fingerprint, nx=True, ex=root.settings.command_body_ttl_seconds):
-        # First use, as far as the fingerprints remember: an applied command's record outlives them.
+    key = root.keys.command_bodies(game_id)
+    if root.redis.hsetnx(key, command_id, fingerprint):
+        # First use, as far as the fingerprints remember (an id applied before they were kept per game).
         applied = root.store.command_record(game_id, command_id)
         if applied is None or applied.get("command") == body:
             return
-        root.redis.delete(key)  # the applied command's body stays the one this id names
+        root.redis.hdel(key, command_id)  # the applied command's body stays the one this id names
     else:
-        first = root.redis.get(key)
+        first = root.redis.hget(key, command_id)
         if not isinstance(first, bytes) or first.decode() == fingerprint:
             return
     raise _reused(command_id)

@@ -28,6 +28,7 @@ from services.infrastructure.eventstore import Envelope, Keys
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS
 
 SUBMIT_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("submit.lua").read_text()
+SPEND_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("spend.lua").read_text()
 
 
 class CommandIdReused(Exception):
@@ -66,11 +67,10 @@ class Settled:
 
 
 class AsyncCommandBus:
-    def __init__(self, client: redis.asyncio.Redis, keys: Keys, fingerprint_ttl: int,
+    def __init__(self, client: redis.asyncio.Redis, keys: Keys,
                  stream_maxlen: int = 1_000_000, store: Any = None) -> None:
         self.redis = client
         self.keys = keys
-        self.fingerprint_ttl = fingerprint_ttl
         self.stream_maxlen = stream_maxlen
         self.store = store
         """The synchronous ``EventStore``, for what the game's Redis keys no longer hold: a stretch of the log
@@ -88,10 +88,10 @@ class AsyncCommandBus:
         pipe = self.redis.pipeline(transaction=False)
         # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
         pipe.eval(SUBMIT_SCRIPT if gate is None else gate.script, 4 + (len(gate.keys) if gate else 0),
-                  self.keys.cmd_stream_for(game_id), self.keys.command_body(game_id, command_id),
+                  self.keys.cmd_stream_for(game_id), self.keys.command_bodies(game_id),
                   self.keys.commands(game_id), key, *(gate.keys if gate else ()),
                   message.json_with_reply(reply), self.stream_maxlen,
-                  claim or "", self.fingerprint_ttl, command_id, REPLY_TTL_SECONDS, *(gate.args if gate else ()))
+                  claim or "", 0, command_id, REPLY_TTL_SECONDS, *(gate.args if gate else ()))
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
         status = queued[0].decode() if isinstance(queued[0], bytes) else queued[0]
@@ -99,10 +99,10 @@ class AsyncCommandBus:
             raise Gated([status, *queued[1:]])
         if status == "reused":
             raise CommandIdReused(command_id)
-        if status == "check":  # the fingerprint lapsed, the applied record remembers the body
+        if status == "check":  # no fingerprint, the applied record remembers the body
             applied = orjson.loads(queued[1])
             if applied.get("command") != body:
-                await self.redis.delete(self.keys.command_body(game_id, command_id))
+                await self.redis.hdel(self.keys.command_bodies(game_id), command_id)  # type: ignore[misc]
                 raise CommandIdReused(command_id)
             return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
@@ -110,6 +110,14 @@ class AsyncCommandBus:
             return Settled(outcome, events)
         found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
         return Settled(found, []) if found is not None else None
+
+    async def spend(self, game_id: str, command_id: str, fingerprint: str, rejection: bytes) -> str:
+        """Give ``command_id`` the outcome ``rejection`` of a request refused as malformed (``spend.lua``):
+        ``recorded``, ``same`` (it had it already) or ``reused`` (the id names another command)."""
+        answer = await self.redis.eval(SPEND_SCRIPT, 3, self.keys.command_bodies(game_id),  # type: ignore[misc]
+                                       self.keys.commands(game_id), self.keys.rejections(game_id),
+                                       command_id, fingerprint, rejection)
+        return answer.decode() if isinstance(answer, bytes) else str(answer)
 
     async def read(self, game_id: str, after: int, until: int) -> list[Envelope]:
         """The events of versions ``after + 1`` to ``until``."""

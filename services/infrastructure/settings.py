@@ -166,9 +166,6 @@ class StoreSettings(_Section):
     outcome_ttl_seconds: int = 300
     """How long a settled command's outcome key stays (what a waiting request polls). Short: once it is gone
     the outcome is still answered, forever, from the game's records (``CommandBus.outcome``)."""
-    command_body_ttl_seconds: int = 24 * 3600
-    """How long the fingerprint of the body first sent under a client's command id is kept (a reuse of the
-    id with another body is refused while it is; an applied command's own record outlives it)."""
     archive_after_seconds: float = 3600.0
     """A scored game is archived this long after it was scored (its log, views and snapshots leave Redis for
     the cold store; reads answer from the archive). Negative: never archive."""

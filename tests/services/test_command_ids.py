@@ -145,3 +145,50 @@ def test_the_append_script_records_a_rejection_once_and_refuses_to_apply_its_id(
     applied = store.append("g1", 2, "c2", {"from_version": 2, "to_version": 3}, _envelopes("g1", 2, envs[-1].hash, 1, "c2"))
     assert applied.status == "refused" and applied.record == no
     assert store.head("g1")[0] == 2 and store.command_record("g1", "c2") is None
+
+
+def _over_time(api, client) -> None:
+    """Time passes: every key of the service with a time to live lapses (a day, a week: whatever it was)."""
+    for key in client.scan_iter(match="*"):
+        if client.ttl(key) > 0:
+            client.delete(key)
+
+
+def test_through_http_no_expiry_changes_the_answer_to_an_id(api, clients):
+    """A rejected id re-sent with another body once the body record lapsed took the record over (issue 37):
+    the answers to both bodies must stay what they were, however long ago the id was first used."""
+    client = clients()
+    game = new_game(api)
+    gid = game["game_id"]
+    ann, bob = (s["token"] for s in game["seats"])
+    wait_for(api, f"/games/{gid}/view", bearer(ann), lambda b: b.get("version", 0) >= 3)
+    late = {"type": "Add", "amount": 1, "command_id": "later-1"}
+    first = api.post(f"/games/{gid}/commands", headers=bearer(bob), json=late)
+    assert first.json()["code"] == "not_your_turn"
+    other = api.post(f"/games/{gid}/commands", headers=bearer(bob), json={**late, "amount": 2})
+    assert other.json()["code"] == "command_id_reused"
+    _over_time(api, client)
+    assert api.post(f"/games/{gid}/commands", headers=bearer(bob), json={**late, "amount": 2}).json() == other.json()
+    assert api.post(f"/games/{gid}/commands", headers=bearer(bob), json=late).json() == first.json()
+
+
+def test_through_http_a_malformed_command_uses_its_id_for_good(api, clients):
+    """Decided: a request refused as malformed (not a command of this game: 422 ``invalid_command``) under a
+    command id uses the id, like a rejected command; re-sent it gets the same 422, and no other body is
+    ever accepted under it (409 ``command_id_reused``), however long after."""
+    client = clients()
+    game = new_game(api)
+    gid = game["game_id"]
+    ann = game["seats"][0]["token"]
+    wait_for(api, f"/games/{gid}/view", bearer(ann), lambda b: b.get("version", 0) >= 3)
+    malformed = {"type": "Add", "amount": "lots", "command_id": "m-1"}
+    first = api.post(f"/games/{gid}/commands", headers=bearer(ann), json=malformed)
+    assert (first.status_code, first.json()["code"]) == (422, "invalid_command"), first.text
+    assert api.post(f"/games/{gid}/commands", headers=bearer(ann), json=malformed).json() == first.json()
+    fixed = api.post(f"/games/{gid}/commands", headers=bearer(ann), json={**malformed, "amount": 1})
+    assert (fixed.status_code, fixed.json()["code"]) == (409, "command_id_reused"), fixed.text
+    polled = api.get(f"/games/{gid}/commands/m-1", headers=bearer(ann))
+    assert (polled.status_code, polled.json()["code"]) == (422, "invalid_command")
+    _over_time(api, client)
+    assert api.post(f"/games/{gid}/commands", headers=bearer(ann), json={**malformed, "amount": 1}).json() == fixed.json()
+    assert api.get(f"/games/{gid}/view", headers=bearer(ann)).json()["version"] == 3  # nothing applied

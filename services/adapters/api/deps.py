@@ -76,7 +76,7 @@ class Context:
             # on the event store's own server they share its client (and its pipelines)
             counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
             parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
-                              AsyncCommandBus(client, self.keys, self.settings.command_body_ttl_seconds,
+                              AsyncCommandBus(client, self.keys,
                                               store=self.store), counters)
             self._loop_parts = parts
         return parts

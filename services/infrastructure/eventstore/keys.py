@@ -81,8 +81,14 @@ class Keys:
         return self._g(game_id, f"reply:{nonce}")
 
     def command_body(self, game_id: str, command_id: str) -> str:
-        """The fingerprint of the body first sent with a client's command id (a reuse with another body is refused)."""
+        """Before the per-game hash (:meth:`command_bodies`): one key per command id with a day's TTL. None are
+        written any more; the archiver still deletes those a game may have."""
         return self._g(game_id, f"body:{command_id}")
+
+    def command_bodies(self, game_id: str) -> str:
+        """Hash: command id -> the fingerprint of the body first sent under it (a reuse with another body is
+        refused). Kept, without a time to live, as long as the game's records; the archiver removes it."""
+        return self._g(game_id, "bodies")
 
     def view(self, game_id: str, seat: int | None) -> str:
         return self._g(game_id, "view:public" if seat is None else f"view:{seat}")

@@ -1,20 +1,23 @@
 -- Queue one command from the API, claiming its client command id, atomically; the request waits right
 -- behind it (same pipeline) with BLPOP on its own reply list, where the processor pushes the outcome.
--- KEYS: 1 command stream, 2 body fingerprint key, 3 command records hash, 4 reply list (one slot: the game's)
+-- KEYS: 1 command stream, 2 the game's body fingerprints hash, 3 command records hash, 4 reply list (one slot:
+--       the game's)
 -- ARGV: 1 message (JSON), 2 stream max length (approximate), 3 body fingerprint ("": no claim),
---       4 fingerprint TTL seconds, 5 command id, 6 reply TTL seconds
+--       4 unused (was the fingerprint's TTL: fingerprints now last as long as the game's records),
+--       5 command id, 6 reply TTL seconds
 -- Returns {"queued"} | {"reused"} (the id names another command: nothing queued)
---       | {"check", record} (the fingerprint had lapsed but the id was applied: the caller compares bodies)
+--       | {"check", record} (no fingerprint, yet the id was applied: claimed before fingerprints were kept per
+--         game, or by a path that keeps none; the caller compares bodies)
 -- On "reused" and "check" a marker is pushed to the reply list, so the waiting BLPOP returns at once.
 if ARGV[3] ~= '' then
-  if redis.call('SET', KEYS[2], ARGV[3], 'NX', 'EX', tonumber(ARGV[4])) then
+  if redis.call('HSETNX', KEYS[2], ARGV[5], ARGV[3]) == 1 then
     local applied = redis.call('HGET', KEYS[3], ARGV[5])
     if applied then
       redis.call('RPUSH', KEYS[4], '{"claim":"check"}')
       redis.call('EXPIRE', KEYS[4], tonumber(ARGV[6]))
       return {'check', applied}
     end
-  elseif redis.call('GET', KEYS[2]) ~= ARGV[3] then
+  elseif redis.call('HGET', KEYS[2], ARGV[5]) ~= ARGV[3] then
     redis.call('RPUSH', KEYS[4], '{"claim":"reused"}')
     redis.call('EXPIRE', KEYS[4], tonumber(ARGV[6]))
     return {'reused'}

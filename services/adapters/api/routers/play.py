@@ -24,7 +24,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials
 
-from domain.core import Command, get_game
+from domain.core import Command, RuleError, get_game
 from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
 from projections import read_models
 from services.adapters.api import admission
@@ -112,7 +112,21 @@ async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | Non
             except Gated as exc:
                 admission.gated(exc, ready.rates)  # 429 when a rate is spent; else the token or game changed
     admitted = await admit(ctx, call, game_id)
-    return await _submit(ctx, game_id, _move(admitted.principal, admitted.record, game_id, seat, body))
+    try:
+        move = _move(admitted.principal, admitted.record, game_id, seat, body)
+    except MalformedCommand as malformed:  # the id it came under is used by the refusal (README: command ids)
+        raise await games.refuse_malformed_async(ctx.loop_parts().bus, game_id, malformed.seat, malformed.command_id,
+                                                 malformed.body, malformed.expected, malformed.error) from None
+    return await _submit(ctx, game_id, move)
+
+
+class MalformedCommand(Exception):
+    """A request's body names no command of the game (``error``: why), sent for ``seat`` under ``command_id``."""
+
+    def __init__(self, error: RuleError, seat: int, command_id: str | None, body: dict[str, Any],
+                 expected: Any) -> None:
+        super().__init__(error.message)
+        self.error, self.seat, self.command_id, self.body, self.expected = error, seat, command_id, body, expected
 
 
 @dataclass(frozen=True)
@@ -149,9 +163,12 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
         raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise ApiError("invalid_request", "expected_version must be an integer")
-    games.check_player_command_type(str(data.get("type", "")))
     data["seat"] = chosen
-    command = parse_command(get_game(record.game_type), data)  # refuse malformed commands before queueing
+    try:  # refuse malformed commands before queueing
+        games.check_player_command_type(str(data.get("type", "")))
+        command = parse_command(get_game(record.game_type), data)
+    except RuleError as exc:
+        raise MalformedCommand(exc, chosen, command_id, data, expected) from None
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
 
