@@ -20,6 +20,7 @@ from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.routers import (
+    coach,
     games,
     invitations,
     lobby,
@@ -150,6 +151,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static")  # the web client's files
     app.include_router(notifications.router)
