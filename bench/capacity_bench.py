@@ -139,12 +139,12 @@ def processor_rate(pair: RedisPair, replicas: int, n_commands: int, n_games: int
     """Commands/s through one processor process (pipelined submissions, until every outcome is there), and
     the Redis commands each cost (the processor's, plus the submitter's XADD and outcome reads)."""
     from services.infrastructure.commands import CommandBus
-    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.eventstore import EventStore, Keys
 
     prefix = f"cap{uuid.uuid4().hex[:6]}:"
     client = pair.client()
     keys = Keys(prefix, 16)
-    bus = CommandBus(client, keys)
+    bus = CommandBus(EventStore(client, keys))
     ctx = mp.get_context("fork")
     stop = ctx.Event()
     proc = ctx.Process(target=_processor, args=(pair.url, prefix, replicas, stop))
@@ -263,7 +263,8 @@ def game_figures(pair: RedisPair, game_id: str, n_games: int, seed: int) -> dict
     prefix = f"mem{uuid.uuid4().hex[:6]}:"
     settings = settings_for(prefix, 0)
     keys = Keys(prefix, settings.shards)
-    bus, store = CommandBus(client, keys), EventStore(client, keys)
+    store = EventStore(client, keys)
+    bus = CommandBus(store)
     processor, projector = Processor(client, settings, name="mem-p"), Projector(client, settings, name="mem-j")
     rng = random.Random(seed)
     events, commands, active, finished, feed = [], [], [], [], []

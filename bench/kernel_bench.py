@@ -221,7 +221,8 @@ def finished_game_memory(client, settings) -> tuple[str, int, int]:
     candidates = [g for g in all_games() if g.id != "counter"] or [g for g in all_games()]
     game = candidates[0]
     keys = Keys(settings.key_prefix, settings.shards)
-    bus, store = CommandBus(client, keys), EventStore(client, keys)
+    store = EventStore(client, keys)
+    bus = CommandBus(store)
     processor = Processor(client, settings, name="mem-processor")
     projector = Projector(client, settings, name="mem-projector")
     gid = "memgame"
@@ -297,10 +298,10 @@ def bench(args: argparse.Namespace) -> None:
     client.ping()
     settings = _settings(prefix)
     from services.infrastructure.commands import CommandBus
-    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.eventstore import EventStore, Keys
 
     keys = Keys(prefix, settings.shards)
-    bus = CommandBus(client, keys)
+    bus = CommandBus(EventStore(client, keys))
     try:
         seq, piped = raw_xadd(client, prefix)
         print(f"raw XADD (one client):             {seq:10.0f} /s sequential, {piped:10.0f} /s pipelined")

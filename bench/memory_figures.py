@@ -86,14 +86,17 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
     from services.adapters.workers.jobs import score_game
     from services.infrastructure.aggregates import Repository
     from services.infrastructure.archive import Archiver
+    from services.infrastructure.bootstrap import bootstrap
     from services.infrastructure.commands import CommandBus
     from services.infrastructure.eventstore import EventStore, Keys
+    from services.infrastructure.eventstore.archived import ArchiveReader
     from services.infrastructure.settings import jobs_run_with
 
     prefix = f"mem{uuid.uuid4().hex[:8]}:"
     settings = _settings(prefix, archive_dir)
     keys = Keys(settings.key_prefix, settings.shards)
-    bus, store = CommandBus(client, keys), EventStore(client, keys)
+    store = EventStore(client, keys)
+    bus = CommandBus(store)
     processor = Processor(client, settings, name="mem-processor")
     projector = Projector(client, settings, name="mem-projector")
     reactor = Reactor(client, settings, name="mem-reactor")
@@ -137,7 +140,7 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
         figures: dict[str, Any] = {"events": final, "mid": split(mid[2]), "mid_sizes": mid[2],
                                    "end": split(end_sizes), "end_sizes": end_sizes, "game_id": game_id,
                                    "max": split(peak[2]), "max_sizes": peak[2], "max_at": peak[0]}
-        archiver = Archiver.from_settings(client, settings)
+        archiver = Archiver.from_root(bootstrap(settings, client))
         started = time.perf_counter()
         done = archiver.archive(game_id, force=True)
         figures["archive_seconds"] = time.perf_counter() - started
@@ -146,7 +149,7 @@ def play_one(client: redis.Redis, title: str, seed: int, archive_dir: str) -> di
         _, figures["archived_sizes"] = memory_of(client, prefix)
         figures["archived"] = split(figures["archived_sizes"])
         started = time.perf_counter()
-        cold = EventStore(client, keys, archive=Archiver.from_settings(client, settings).reader)  # no warm cache
+        cold = EventStore(client, keys, archive=ArchiveReader())  # a reader of its own: no warm cache
         restored = Repository(cold, cache_size=1).current(game_id)
         figures["restore_seconds"] = time.perf_counter() - started
         assert restored.record is not None and restored.record.status == "scored"

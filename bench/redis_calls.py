@@ -132,7 +132,7 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
     from services.adapters.projector import Projector
     from services.adapters.reactor import Reactor
     from services.infrastructure.commands import CommandBus
-    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.eventstore import EventStore, Keys
     from services.infrastructure.logs import configure_logging
     from services.infrastructure.settings import Settings
     from tests.fixture_game import COUNTER
@@ -145,7 +145,7 @@ def run(url: str, n_games: int, rounds: int, details: bool = False, profile: str
                         lease_ms=60_000, log_level="WARNING")
     admin = redis.Redis.from_url(url)
     keys = Keys(prefix, settings.shards)
-    bus = CommandBus(admin, keys)
+    bus = CommandBus(EventStore(admin, keys))
     processor = Processor(counted_client(url, "processor"), settings, name="calls-processor")
     projector = Projector(counted_client(url, "projector"), settings, name="calls-projector")
     reactor_client = counted_client(url, "reactor")

@@ -17,6 +17,7 @@ from domain.core import REDACTED
 
 from . import rules
 from .board import describe, neighbours8, rotated_at, tile_nodes
+from .previews import completions
 from .rules import FOLLOWERS_PER_PLAYER
 from .scoring import feature_value, winners
 from .shepherds import seats_in_field
@@ -198,6 +199,7 @@ def build_many(state: CarcassonneState, seats: Sequence[int | None]) -> list[dic
     common = _common(state)
     unseen: dict[bool, dict[str, int]] = {}  # a seat's unseen tiles depend only on whether it sees the drawn tile
     out = []
+    placing = state.turn_seat if state.phase == PLACE and state.current_tile is not None else None
     for seat in seats:
         sees = sees_drawn_tile(state, seat)
         if sees not in unseen:
@@ -208,6 +210,8 @@ def build_many(state: CarcassonneState, seats: Sequence[int | None]) -> list[dic
         if seat is not None:
             view["seat"] = seat
             view["my_turn"] = state.phase != "over" and state.turn_seat == seat
+            if seat == placing:  # what each placement of the drawn tile completes: only its drawer's view
+                view["completions"] = completions(state)
         out.append(view)
     return out
 

@@ -120,9 +120,27 @@ class SpectatorView(ViewModel):
     """Hills & Sheep: token -> count left in the bag."""
 
 
+class Completed(ViewModel):
+    kind: str
+    tiles: int
+    points: int
+    """What it scores when completed (to ``winners``; nobody when empty)."""
+    winners: list[int]
+
+
+class Completion(ViewModel):
+    x: int
+    y: int
+    rotation: int
+    completes: list[Completed]
+
+
 class SeatView(SpectatorView):
     seat: int
     my_turn: bool
+    completions: list[Completion] | None = None
+    """Only for the seat placing the drawn tile: each placement of it that completes a road, city, monastery or
+    garden, and what that feature then scores (the placements not listed complete nothing)."""
 
 
 VIEW_MODELS = ViewModels(seat=SeatView, spectator=SpectatorView)

@@ -41,7 +41,7 @@ from .flow import (
     start_base_action,
     start_play,
 )
-from .garden import NEIGHBOURS, SHED_NAMES, SHED_NEIGHBOURS, SPOT_INDEX, SPOT_NAMES, SPOT_SHEDS, shed_options
+from .garden import NEIGHBOURS, SHED_NAMES, SHED_NEIGHBOURS, SPOT_INDEX, SPOT_NAMES, SPOT_SHEDS, is_sunny, shed_options
 from .privileges import (
     CARD_BREWMASTER,
     CARD_BREWMASTER_STEPS,
@@ -59,13 +59,13 @@ from .privileges import (
 )
 from .production import COLOUR_INDEX, COLOURS, EMERGENCY_COIN_DUCATS
 from .rules import (
-    base_cost,
     cart_loads,
     carter_value,
     disc_options,
     free_slots,
     goods_options,
     later_stage_performable,
+    price_on,
     reachable,
     simulate_cart,
     store_options,
@@ -210,7 +210,7 @@ def move(ctx: Ctx, c: cmd.Move) -> None:
 
 # -- buying (§3.5) ---------------------------------------------------------------------------------
 def _buy_cost(s: HeavenAndAleState, code: int, spot: int) -> int:
-    return base_cost(code, s.space) * (2 if spot < 15 else 1)
+    return price_on(code, s.space, is_sunny(spot))
 
 
 def _buy_error(s: HeavenAndAleState, c: cmd.BuyTile) -> RuleError | None:

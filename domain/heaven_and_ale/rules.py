@@ -41,8 +41,17 @@ def potential_money(p: Player) -> int:
 
 
 # -- buying (§3.5) -----------------------------------------------------------------------------
+SUNNY_PRICE_FACTOR = 2
+"""§3.5: a tile on a sunny spot costs twice its price, on a shady spot its price."""
+
+
 def base_cost(code: int, space: int) -> int:
     return MONK_COST[space] if code >= MONK_BASE else code % 5 + 1
+
+
+def price_on(code: int, space: int, sunny: bool) -> int:
+    """What buying tile ``code`` on track space ``space`` costs for a sunny or a shady garden spot (§3.5)."""
+    return base_cost(code, space) * (SUNNY_PRICE_FACTOR if sunny else 1)
 
 
 def cheapest_buy(s: HeavenAndAleState, p: Player, space: int) -> int | None:
@@ -54,8 +63,7 @@ def cheapest_buy(s: HeavenAndAleState, p: Player, space: int) -> int | None:
         return None
     best: int | None = None
     for code in s.tiles[space]:
-        c = base_cost(code, space)
-        price = c if shady_free else 2 * c
+        price = price_on(code, space, sunny=not shady_free)
         if best is None or price < best:
             best = price
     return best
@@ -72,10 +80,10 @@ def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, 
     garden = p.garden
     money = p.money
     for code in sorted(set(s.tiles[space])):
-        c = base_cost(code, space)
+        sunny, shady = price_on(code, space, sunny=True), price_on(code, space, sunny=False)
         for spot in range(N_SPOTS):
             if garden[spot] == EMPTY:
-                cost = 2 * c if spot < N_SIDE else c
+                cost = sunny if spot < N_SIDE else shady
                 if cost <= money:
                     out.append((code, spot, cost))
     return out

@@ -12,7 +12,7 @@ from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
-from .rules import cart_loads, carter_value, disc_options, simulate_cart
+from .rules import cart_loads, carter_value, disc_options, price_on, simulate_cart
 from .scoring import preview
 from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HeavenAndAleState, Player
 from .supply import tile_name
@@ -114,6 +114,9 @@ def _track(s: HeavenAndAleState) -> list[dict[str, Any]]:
         space: dict[str, Any] = {"index": i, "kind": kind}
         if s.tiles[i]:
             space["tiles"] = sorted(tile_name(t) for t in s.tiles[i])
+            # what each tile costs from this space, so a client shows the rule's price and never reckons it
+            space["prices"] = {tile_name(t): {"sunny": price_on(t, i, sunny=True), "shady": price_on(t, i, sunny=False)}
+                               for t in sorted(set(s.tiles[i]))}
         if i in MONK_COST:
             space["monk_cost"] = MONK_COST[i]
         if s.discs[i]:

@@ -46,10 +46,19 @@ class BarrelChoice(ViewModel):
     small: list[int]
 
 
+class TilePrice(ViewModel):
+    """What a tile on the track costs on a sunny and on a shady garden spot (§3.5)."""
+
+    sunny: int
+    shady: int
+
+
 class TrackSpace(ViewModel):
     index: int
     kind: str
     tiles: list[str] | None = None
+    prices: dict[str, TilePrice] | None = None
+    """Tile -> its price from this space (monk tiles: the space's monk cost)."""
     monk_cost: int | None = None
     discs: int | None = None
     kegs: int | None = None

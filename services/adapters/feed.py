@@ -23,8 +23,7 @@ from typing import Any
 import orjson
 import redis
 
-from services.infrastructure.aggregates import Repository
-from services.infrastructure.bootstrap import bootstrap
+from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.gctuning import tune_for_throughput
 from services.infrastructure.leases import ShardLeases
 from services.infrastructure.redisconn import is_cluster, read_streams
@@ -91,13 +90,15 @@ def events_after(version: int, announced: list[tuple[int, int, bytes | None]]) -
 class FeedFollower:
     role = "follower"
 
-    def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
-        self.redis = client
+    def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None, *,
+                 root: Root | None = None) -> None:
+        """``root``: the composition root over ``client`` (built from ``settings`` when not given)."""
+        self.root = root or bootstrap(settings, client)
+        self.redis = self.root.redis
         self.settings = settings
-        self.root = bootstrap(settings, client)
         self.keys = self.root.keys
         self.store = self.root.store
-        self.repo = Repository(self.store, settings.aggregate_cache_size)
+        self.repo = self.root.records()
         self.name = name or f"{self.role}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, self.role, self.name, settings.lease_ms)
         self._checkpoints: dict[int, str] = {}

@@ -14,14 +14,20 @@ from typing import Any
 
 import fakeredis
 import structlog
-from rq import Queue
 
 from domain.catalog import load_games
 from services.adapters.processor import Processor
 from services.adapters.projector import Projector
 from services.adapters.reactor import Reactor
 from services.adapters.workers.worker import run_worker_thread
-from services.infrastructure.bootstrap import ClientFactory, queue_client_factory, store_client_factory
+from services.infrastructure.bootstrap import (
+    ClientFactory,
+    Root,
+    bootstrap,
+    queue_client_factory,
+    store_client_factory,
+)
+from services.infrastructure.clock import Clock
 from services.infrastructure.scheduler import run_scheduler_thread
 from services.infrastructure.settings import AsyncSettings, Settings, with_async
 
@@ -40,20 +46,30 @@ class Service:
     """The moving parts of the service as threads (the embedded default, tests, ``taproom play``)."""
 
     def __init__(self, settings: Settings, clients: ClientFactory, workers: int = 1,
-                 async_settings: AsyncSettings | None = None, queue_clients: ClientFactory | None = None) -> None:
-        """``clients``: the event store's; ``queue_clients``: rq's (default: the same server)."""
+                 async_settings: AsyncSettings | None = None, queue_clients: ClientFactory | None = None,
+                 clock: Clock | None = None) -> None:
+        """``clients``: the event store's; ``queue_clients``: rq's (default: the same server); ``clock``: what
+        every part and job reads as now (wall time unless given: tests move a ``ShiftedClock``)."""
         load_games()
         self.settings = settings
         self.async_settings = async_settings or settings
         self.clients = clients
         self.queue_clients = queue_clients or clients
         self.stop_event = threading.Event()
-        self.processor = Processor(clients(), settings)
-        self.projector = Projector(clients(), settings)
-        self.reactor = Reactor(clients(), settings, queue=Queue(settings.rq_queue, connection=self.queue_clients()),
-                               async_settings=self.async_settings)  # also runs the watchdog
+        self._clock = clock
+        self.processor = Processor(clients(), settings, root=self.root())
+        self.clock = self.processor.root.clock
+        """The clock of every part (the root's: wall time unless one was given)."""
+        self.projector = Projector(clients(), settings, root=self.root())
+        # the reactor also runs the watchdog; its jobs go to rq's Redis (the root's queue)
+        self.reactor = Reactor(clients(), settings, async_settings=self.async_settings, root=self.root())
         self.workers = workers
         self.threads: list[threading.Thread] = []
+
+    def root(self) -> Root:
+        """A composition root of its own for a part (each part works on a client of its own), on this
+        service's clock and rq Redis."""
+        return bootstrap(self.settings, self.clients(), queue_redis=self.queue_clients(), clock=self._clock)
 
     def start(self) -> Service:
         parts: list[tuple[str, Callable[[], None]]] = [
@@ -61,7 +77,7 @@ class Service:
             ("projector", lambda: self.projector.run(self.stop_event)),
             ("reactor", lambda: self.reactor.run(self.stop_event)),
             ("scheduler", lambda: run_scheduler_thread(self.queue_clients(), self.settings.rq_queue,
-                                                       self.async_settings, self.stop_event)),
+                                                       self.async_settings, self.stop_event, self.clock)),
         ]
         store = self.clients() if self.queue_clients is not self.clients else None
         for i in range(self.workers):
@@ -78,7 +94,7 @@ class Service:
     def _worker(self, client: Any, store: Any, queue: str | None = None) -> Callable[[], None]:
         settings = with_async(self.settings, self.async_settings)
         return lambda: run_worker_thread(client, queue or self.settings.rq_queue, self.stop_event, store=store,
-                                         settings=settings)
+                                         settings=settings, clock=self.clock)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stop_event.set()

@@ -31,7 +31,6 @@ import redis
 from domain.core import RuleError
 from services.infrastructure.bootstrap import chat_side_name
 from services.infrastructure.eventstore import EventStore, Keys
-from services.infrastructure.eventstore.archived import DEFAULT_READER
 
 Channel = Literal["seats", "spectators"]
 CHANNELS: tuple[Channel, ...] = ("seats", "spectators")
@@ -66,13 +65,13 @@ def clean_text(text: str, limit: int) -> str:
 
 
 class Chat:
-    def __init__(self, client: redis.Redis, keys: Keys, max_chars: int = 500, keep: int = 500,
-                 store: EventStore | None = None) -> None:
-        self.redis = client
-        self.keys = keys
+    def __init__(self, store: EventStore, max_chars: int = 500, keep: int = 500) -> None:
+        """``store``: the composition root's (its Redis and keys; archived games' chat is read through it)."""
+        self.redis: redis.Redis = store.redis
+        self.keys: Keys = store.keys
         self.max_chars = max_chars
         self.keep = keep
-        self.store = store or EventStore(client, keys, archive=DEFAULT_READER)
+        self.store = store
 
     def post(self, game_id: str, channel: Channel, speaker: Speaker, text: str,
              seat: int | None = None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
 from services.application.commands import poll_path
 from services.application.results import Accepted, accepted_or_raise, result_of
-from services.infrastructure import clock
+from services.infrastructure.clock import Clock
 from services.infrastructure.commands import CommandBus, new_reply
 from services.infrastructure.eventstore import Keys
 from services.infrastructure.players import Player, Players
@@ -48,8 +48,9 @@ class Pending:
 
 class Invitations:
     def __init__(self, client: redis.Redis, keys: Keys, bus: CommandBus, with_record: WithRecord[Any],
-                 wait_seconds: float, ttl_seconds: float) -> None:
+                 wait_seconds: float, ttl_seconds: float, clock: Clock) -> None:
         self.redis = client
+        self.clock = clock
         self.keys = keys
         self.bus = bus
         self.with_record = with_record
@@ -76,7 +77,7 @@ class Invitations:
 
         chosen = self.with_record(game_id, choose)
         invitation = Invitation(player_id=invitee.player_id, name=invitee.name, handle=invitee.handle,
-                                expires_at=clock.now() + self.ttl_seconds, by=by)
+                                expires_at=self.clock.now() + self.ttl_seconds, by=by)
         command = InviteToSeat(for_seat=chosen, player_id=invitation.player_id, name=invitation.name,
                                handle=invitation.handle, expires_at=invitation.expires_at, by=by)
         outcome = self._send(game_id, command, f"invite:{uuid.uuid4().hex}", f"player:{by}")
@@ -99,7 +100,7 @@ class Invitations:
     def accept(self, game_id: str, seat: int, player_id: str) -> int:
         """Take the reserved seat; returns the game's version."""
         invitation = self.standing(game_id, seat, player_id)
-        if clock.now() >= invitation.expires_at:
+        if self.clock.now() >= invitation.expires_at:
             raise RuleError(f"the invitation to seat {seat} of game {game_id} has expired",
                             code="invitation_expired")
         player = self.players.get(player_id)
@@ -133,7 +134,7 @@ class Invitations:
         if not entries:
             return []
         metas = mget(self.redis, [self.keys.meta(m.rpartition(":")[0]) for m, _ in entries])
-        now = clock.now()
+        now = self.clock.now()
         found, stale = [], []
         for (member, expires_at), raw in zip(entries, metas):
             game_id, _, seat_text = member.rpartition(":")

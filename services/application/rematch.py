@@ -22,7 +22,6 @@ from services.application.commands import actor_of, poll_path, send
 from services.application.games import Admission
 from services.application.invitations import Invitations
 from services.application.results import StillQueued, accepted_or_raise
-from services.infrastructure import clock
 from services.infrastructure.bootstrap import REMATCH_SIDE_NAME, Root
 
 WithRecord = Callable[[str, Callable[[GameRecord, int], Any]], Any]
@@ -43,7 +42,7 @@ class Rematches:
         self.admission = admission  # a rematch with bots counts as a bot game of its creator
         self.settings = root.settings
         self.invitations = Invitations(root.redis, root.keys, root.bus, with_record, root.settings.command_wait_seconds,
-                                       root.settings.invitation_ttl_seconds)
+                                       root.settings.invitation_ttl_seconds, root.clock)
 
     def rematch(self, game_id: str, player_id: str) -> dict[str, Any]:
         old: GameRecord = self.with_record(game_id, lambda record, _: _copy_of(record))
@@ -115,7 +114,7 @@ class Rematches:
             if has_bots and self.admission is not None:
                 self.admission.release(new_id)
             raise
-        expires = clock.now() + self.settings.invitation_ttl_seconds
+        expires = self.root.clock.now() + self.settings.invitation_ttl_seconds
         for seat, invitee_id in to_invite:
             invitee = players.get(invitee_id)
             name = invitee.name if invitee else (old.seats[rotated(len(old.seats))[seat]].name or "player")

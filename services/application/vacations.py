@@ -9,7 +9,7 @@ from services.infrastructure.bootstrap import Root
 
 def _vacations(root: Root, days_per_year: int | None) -> Vacations:
     allowance = root.settings.vacation_days_per_year if days_per_year is None else days_per_year
-    return Vacations(root.redis, root.keys, allowance)
+    return Vacations(root.redis, root.keys, allowance, root.clock)
 
 
 def vacation_status(root: Root, player_id: str, *, days_per_year: int | None = None) -> dict[str, object]:

@@ -7,6 +7,7 @@ so a cached record can lag but never be wrong for longer than one call.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -190,6 +191,31 @@ def _gap(entries: list[Any], version: int) -> bool:
         return False
     first = entries[0][0]
     return int((first.decode() if isinstance(first, bytes) else first).split("-", 1)[0]) > version + 1
+
+
+class SharedRepository(Repository):
+    """A Repository used from many request threads: the LRU dict is guarded by a short lock, while loading and
+    folding run outside it (callers serialize per game, see ``Context.with_record``)."""
+
+    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+        super().__init__(store, cache_size)
+        self._cache_lock = threading.Lock()
+
+    def cached(self, game_id: str) -> Loaded | None:
+        with self._cache_lock:
+            return super().cached(game_id)
+
+    def put(self, game_id: str, loaded: Loaded) -> None:
+        with self._cache_lock:
+            super().put(game_id, loaded)
+
+    def drop(self, game_id: str) -> None:
+        with self._cache_lock:
+            super().drop(game_id)
+
+    def clear(self) -> None:
+        with self._cache_lock:
+            super().clear()
 
 
 class AsyncRecords:

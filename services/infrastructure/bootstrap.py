@@ -1,8 +1,10 @@
 """The composition root: settings and Redis in, every shared service part out, built once.
 
 ``bootstrap(settings, client)`` makes the key layout, the event store, the command bus, the player and
-token stores; entry points (API app, CLI, workers, processor, projector, reactor) take what they need
-from the :class:`Root` instead of building their own. The two Redis connections the service may use
+token stores, the clock, and on demand the record caches (:meth:`Root.records`) and job queues
+(:meth:`Root.queue`); entry points (API app, CLI, workers, processor, projector, reactor) take what they need
+from the :class:`Root` and build none of these themselves. Tests hand ``bootstrap`` a
+:class:`~services.infrastructure.clock.ShiftedClock` to move time forward. The two Redis connections the service may use
 are made by one factory each: :func:`event_store_client` (events, commands, read models: ``REDIS_URL``,
 a Redis Cluster with ``TAPROOM_REDIS_CLUSTER``) and :func:`queue_client` (rq jobs and the rate limits:
 ``TAPROOM_QUEUE_REDIS_URL``, default ``REDIS_URL``; rq does not support Redis Cluster).
@@ -10,8 +12,10 @@ a Redis Cluster with ``TAPROOM_REDIS_CLUSTER``) and :func:`queue_client` (rq job
 
 from __future__ import annotations
 
+import contextvars
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,17 +23,21 @@ import fakeredis
 import redis
 from redis import Redis
 
+from services.infrastructure.aggregates import AsyncRecords, Repository, SharedRepository
 from services.infrastructure.archive import register_side_key
+from services.infrastructure.async_commands import AsyncCommandBus
+from services.infrastructure.clock import Clock
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.eventstore import EventStore, Keys
 from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
 from services.infrastructure.players import Players
-from services.infrastructure.redisconn import cluster_client
+from services.infrastructure.redisconn import cluster_client, job_store
 from services.infrastructure.resilience import command_retry
 from services.infrastructure.settings import Settings, job_settings
 from services.infrastructure.tokens import Tokens
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis as AsyncRedis
     from rq import Queue
 
 ClientFactory = Callable[[], Redis]
@@ -128,6 +136,8 @@ class Root:
     bus: CommandBus
     players: Players
     tokens: Tokens
+    clock: Clock
+    """What every part reads as "now" (deadlines, vacations, invitations, notifications)."""
     queue_redis: Redis | None = field(default=None)
     cold: ColdStore | None = field(default=None)
     """Where finished games are archived (``settings.archive_dir``; see ``services.infrastructure.archive``)."""
@@ -140,6 +150,18 @@ class Root:
 
         return Queue(name or self.settings.rq_queue, connection=self.queue_redis or self.redis)
 
+    def records(self, cache_size: int | None = None, *, shared: bool = False) -> Repository:
+        """A record cache of its own over the event store (one per part: each keeps the games it works on;
+        default size ``settings.aggregate_cache_size``); ``shared``: used from many threads (the API's)."""
+        size = self.settings.aggregate_cache_size if cache_size is None else cache_size
+        return SharedRepository(self.store, size) if shared else Repository(self.store, size)
+
+    def async_parts(self, client: AsyncRedis) -> tuple[AsyncRecords, AsyncCommandBus]:
+        """The record cache and command bus of one event loop, over ``client`` (that loop's asyncio twin of
+        :attr:`redis`), falling back on :attr:`store` for what Redis no longer holds."""
+        return (AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
+                AsyncCommandBus(client, self.keys, store=self.store))
+
 
 def keys_for(settings: Settings) -> Keys:
     """The key layout settings describe (prefix, shards)."""
@@ -148,31 +170,63 @@ def keys_for(settings: Settings) -> Keys:
 
 # -- the root of rq jobs ---------------------------------------------------------------------------------------
 # Jobs are given ids only; they run under their worker's settings (``services.infrastructure.settings.job_settings``).
-_ROOTS: dict[tuple[int, int], tuple[Settings, Redis, Root]] = {}
+_ROOTS: dict[tuple[int, int, int], tuple[Settings, Redis, Clock, Root]] = {}
 _ROOTS_KEPT = 32
+_JOB_CLOCK: contextvars.ContextVar[Clock | None] = contextvars.ContextVar("taproom_job_clock", default=None)
+
+
+@contextmanager
+def jobs_keep_time(clock: Clock | None) -> Iterator[None]:
+    """Jobs run inside this block (by this thread) read ``clock`` (None: wall time): their worker's, which
+    the part that started the worker was given."""
+    token = _JOB_CLOCK.set(clock)
+    try:
+        yield
+    finally:
+        _JOB_CLOCK.reset(token)
 
 
 def job_root(client: Redis) -> Root:
     """The composition root inside an rq job over the job's event-store ``client``: built once per worker
-    settings and client (a forked job builds its own), from :func:`job_settings`."""
+    settings, clock and client (a forked job builds its own), from :func:`job_settings`."""
     settings = job_settings()
-    key = (id(settings), id(client))
+    clock = _JOB_CLOCK.get() or _WALL
+    key = (id(settings), id(client), id(clock))
     kept = _ROOTS.get(key)
-    if kept is not None and kept[0] is settings and kept[1] is client:
-        return kept[2]
-    root = bootstrap(settings, client)
+    if kept is not None and kept[0] is settings and kept[1] is client and kept[2] is clock:
+        return kept[3]
+    root = bootstrap(settings, client, clock=clock)
     if len(_ROOTS) >= _ROOTS_KEPT:
         _ROOTS.pop(next(iter(_ROOTS)))
-    _ROOTS[key] = (settings, client, root)
+    _ROOTS[key] = (settings, client, clock, root)
     return root
 
 
+def job_root_of(connection: Redis | None) -> Root:
+    """The composition root of the rq job being run: over ``connection`` when given (tests), else over the
+    job's event-store client (a cluster's, else rq's own); its worker's settings and clock."""
+    if connection is None:
+        from rq import get_current_job
+
+        job = get_current_job()
+        assert job is not None, "run inside an rq job or pass a connection"
+        connection = job_store(job.connection)
+        assert connection is not None
+    return job_root(connection)
+
+
+_WALL = Clock()  # stateless: the wall clock of every root not given another
+
+
 def bootstrap(settings: Settings, client: Redis | None = None, *,
-              queue_redis: Redis | None = None) -> Root:
+              queue_redis: Redis | None = None, clock: Clock | None = None) -> Root:
     """Build the shared parts once: on ``client`` when given (tests, a process's own connection), else on a
-    new :func:`event_store_client`."""
+    new :func:`event_store_client`; ``clock``: wall time unless given (tests move a ``ShiftedClock``)."""
     client = client if client is not None else event_store_client(settings)
     keys = keys_for(settings)
-    return Root(settings=settings, redis=client, keys=keys, store=EventStore(client, keys, archive=DEFAULT_READER),
-                bus=CommandBus(client, keys), players=Players(client, keys), tokens=Tokens(client, keys),
+    # an append waits for settings.append_replicas replicas (WAIT): only the processor appends events
+    store = EventStore(client, keys, settings.append_replicas, settings.append_replica_timeout_ms,
+                       archive=DEFAULT_READER)
+    return Root(settings=settings, redis=client, keys=keys, store=store, bus=CommandBus(store),
+                players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
                 queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER)

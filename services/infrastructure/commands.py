@@ -16,7 +16,7 @@ import redis
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from domain.core import SYSTEM_SEAT, Command
-from services.infrastructure.eventstore import EventStore, Keys
+from services.infrastructure.eventstore import EventStore
 
 
 class CommandMessage(BaseModel):
@@ -128,11 +128,12 @@ def reply_values(raw: bytes) -> tuple[CommandOutcome, list[dict[str, Any]]]:
 
 
 class CommandBus:
-    def __init__(self, client: redis.Redis, keys: Keys, stream_maxlen: int = 1_000_000) -> None:
-        self.redis = client
-        self.keys = keys
+    def __init__(self, store: EventStore, stream_maxlen: int = 1_000_000) -> None:
+        """Over the event store's Redis and keys (``store``: the composition root's)."""
+        self.redis = store.redis
+        self.keys = store.keys
         self.stream_maxlen = stream_maxlen
-        self.store = EventStore(client, keys)
+        self.store = store
 
     def submit(self, game_id: str, command: Command | dict[str, Any], *, seat: int, actor: str, command_id: str | None = None,
                expected_version: int | None = None, dev_seed: str | None = None, reply: str | None = None) -> str:

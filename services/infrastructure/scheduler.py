@@ -8,8 +8,8 @@ worker`` runs this same loop in a thread beside rq's worker (rq's own
 scheduler process dies with a lost connection and is only restarted by the
 worker's maintenance every ten minutes).
 :func:`release_due` is rq's release step at a chosen time, so tests advance
-time without sleeping; when a test has moved :mod:`.clock`, the thread
-releases at that time too.
+time without sleeping; when the clock the thread was given runs ahead of
+wall time (a test's :class:`~services.infrastructure.clock.ShiftedClock`), it releases at that time too.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 
-from services.infrastructure import clock
+from services.infrastructure.clock import Clock
 from services.infrastructure.settings import AsyncSettings
 
 log = structlog.get_logger("taproom.scheduler")
@@ -33,10 +33,10 @@ log = structlog.get_logger("taproom.scheduler")
 LOCK_REFRESH_SECONDS = 20.0  # rq's lock lives interval + 60 s
 
 
-def release_due(client: redis.Redis, queue_names: Iterable[str], now: float | None = None) -> int:
+def release_due(client: redis.Redis, queue_names: Iterable[str], now: float) -> int:
     """Move every scheduled job due at ``now`` into its queue (rq's ``enqueue_scheduled_jobs`` at a chosen time)."""
     released = 0
-    timestamp = int(clock.now() if now is None else now)
+    timestamp = int(now)
     for name in queue_names:
         registry = ScheduledJobRegistry(name, connection=client)
         job_ids = registry.get_jobs_to_schedule(timestamp)
@@ -55,8 +55,9 @@ def release_due(client: redis.Redis, queue_names: Iterable[str], now: float | No
 
 
 def run_scheduler_thread(client: redis.Redis, queue_name: str, settings: AsyncSettings, stop: threading.Event,
-                         watchdog: Callable[[float], object] | None = None) -> None:
-    """Release due jobs every ``scheduler_interval_seconds``; call ``watchdog(now)`` now and then if given.
+                         clock: Clock, watchdog: Callable[[float], object] | None = None) -> None:
+    """Release due jobs every ``scheduler_interval_seconds`` (due on ``clock``); call ``watchdog(now)`` now and
+    then if given.
     Rides out Redis outages: the lock is taken again (rq refreshes a lock it holds) once Redis is back."""
     from services.infrastructure.resilience import UNAVAILABLE, ride_out
 
@@ -69,8 +70,8 @@ def run_scheduler_thread(client: redis.Redis, queue_name: str, settings: AsyncSe
             scheduler.acquire_locks()
             state["locked_at"] = time.monotonic()
         if scheduler.acquired_locks:
-            if clock.now() - time.time() > 1:  # tests moved the clock: release at that time
-                release_due(client, [queue_name])
+            if clock.moved:  # rq's scheduler reads wall time: release what is due on our clock
+                release_due(client, [queue_name], clock.now())
             else:
                 scheduler.enqueue_scheduled_jobs()
             if watchdog is not None and time.monotonic() - state["swept_at"] >= settings.watchdog_interval_seconds:

@@ -23,6 +23,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from domain.core import register
+from services.infrastructure.clock import ShiftedClock
 from services.infrastructure.settings import Settings
 from tests.fixture_game import COUNTER
 
@@ -210,21 +211,28 @@ def clients(request: pytest.FixtureRequest, prefix: str):
 
 
 @pytest.fixture
-def service(clients, settings):
-    """The whole pipeline as threads (processor, projector, reactor, rq worker)."""
+def clock() -> ShiftedClock:
+    """The test's clock: wall time until the test moves it forward (``clock.advance(seconds)``); hand it to
+    every part that should read it (``Service``, ``create_app``, ``bootstrap``)."""
+    return ShiftedClock()
+
+
+@pytest.fixture
+def service(clients, settings, clock):
+    """The whole pipeline as threads (processor, projector, reactor, rq worker), on the test's clock."""
     from services.adapters.runtime import Service
 
-    svc = Service(settings, clients, workers=1, queue_clients=getattr(clients, "queue", None)).start()
+    svc = Service(settings, clients, workers=1, queue_clients=getattr(clients, "queue", None), clock=clock).start()
     yield svc
     svc.stop()
 
 
 @pytest.fixture
-def api(service, clients, settings):
+def api(service, clients, settings, clock):
     from fastapi.testclient import TestClient
 
     from services.adapters.api.app import create_app
 
     queue = getattr(clients, "queue", clients)  # a test's own factory may be a plain function (one server)
-    with TestClient(create_app(clients(), settings, queue_client=queue())) as test_client:
+    with TestClient(create_app(clients(), settings, queue_client=queue(), clock=clock)) as test_client:
         yield test_client

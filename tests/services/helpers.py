@@ -23,7 +23,7 @@ class Kernel:
         self.settings = settings
         self.keys = Keys(settings.key_prefix, settings.shards)
         self.store = EventStore(client, self.keys)
-        self.bus = CommandBus(client, self.keys)
+        self.bus = CommandBus(self.store)
         self.processor = Processor(client, settings, name="p1")
         self.projector = Projector(client, settings, name="j1")
 

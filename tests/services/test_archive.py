@@ -18,10 +18,10 @@ from domain.catalog import load_games
 from services.adapters.api.app import create_app
 from services.adapters.reactor import Reactor
 from services.adapters.workers import jobs
-from services.infrastructure import clock
 from services.infrastructure.archive import Archiver, DirectoryStore
 from services.infrastructure.archive import archiver as archiver_module
 from services.infrastructure.audit import export_lines, read_record, verify
+from services.infrastructure.eventstore import EventStore
 from services.infrastructure.settings import jobs_run_with
 
 from .helpers import Kernel
@@ -31,7 +31,7 @@ load_games()
 
 
 def _archiver(kernel: Kernel, root: Path) -> Archiver:
-    return Archiver(kernel.client, kernel.keys, DirectoryStore(root))
+    return Archiver(kernel.store, DirectoryStore(root))
 
 
 def _size(client, key: bytes) -> int:
@@ -172,9 +172,9 @@ def test_a_failure_before_the_swap_leaves_the_game_whole_and_a_rerun_archives_it
     gid = _scored_counter(kernel)
     before = _game_keys(kernel, gid)
     with pytest.raises(OSError):
-        Archiver(fake_client, kernel.keys, FlakyStore(tmp_path, fail_reads=1)).archive(gid)
+        Archiver(EventStore(fake_client, kernel.keys), FlakyStore(tmp_path, fail_reads=1)).archive(gid)
     assert _game_keys(kernel, gid).keys() == before.keys()  # written, not verified: nothing removed
-    assert Archiver(fake_client, kernel.keys, FlakyStore(tmp_path)).archive(gid).status == "archived"
+    assert Archiver(EventStore(fake_client, kernel.keys), FlakyStore(tmp_path)).archive(gid).status == "archived"
     assert verify(kernel.store.read(gid), kernel.store.command_records(gid)).ok
 
 
@@ -183,7 +183,7 @@ def test_a_rejection_recorded_while_archiving_is_not_lost(fake_client, settings,
     gid = _scored_counter(kernel)
     late = kernel.bus.submit(gid, {"type": "Add", "amount": 1}, seat=0, actor="test", command_id="while")
     store = FlakyStore(tmp_path, meanwhile=kernel.pump)  # the rejection lands between write and swap
-    assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
+    assert Archiver(EventStore(fake_client, kernel.keys), store).archive(gid).status == "archived"
     assert kernel.store.rejection(gid, late) is not None
     assert kernel.bus.outcome(gid, late).status == "rejected"
 
@@ -194,10 +194,10 @@ def test_a_chat_message_posted_while_archiving_is_not_lost(fake_client, settings
 
     kernel = Kernel(fake_client, settings)
     gid = _scored_counter(kernel)
-    chat, ann = Chat(fake_client, kernel.keys), Speaker(f"seat:{gid}:0", "Ann", seats=(0,))
+    chat, ann = Chat(EventStore(fake_client, kernel.keys)), Speaker(f"seat:{gid}:0", "Ann", seats=(0,))
     chat.post(gid, "seats", ann, "gg")
     store = FlakyStore(tmp_path, meanwhile=lambda: chat.post(gid, "seats", ann, "rematch?"))  # between read and swap
-    assert Archiver(fake_client, kernel.keys, store).archive(gid).status == "archived"
+    assert Archiver(EventStore(fake_client, kernel.keys), store).archive(gid).status == "archived"
     assert not fake_client.exists(kernel.keys.chat(gid, "seats"))
     assert [m["text"] for m in chat.read(gid, "seats")] == ["gg", "rematch?"]
     with pytest.raises(RuleError) as refused:
@@ -217,7 +217,7 @@ def test_side_keys_travel_with_the_archive(fake_client, settings, tmp_path, monk
     assert kernel.store.archived_side(gid, "chat") == {"type": "list", "value": ["gg", "well played"]}
 
 
-def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings, tmp_path):
+def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings, tmp_path, clock):
     settings = settings.model_copy(update={"archive_after_seconds": 120.0, "archive_dir": str(tmp_path)})
     kernel = Kernel(fake_client, settings)
     gid = _scored_counter(kernel)

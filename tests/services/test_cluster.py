@@ -70,7 +70,7 @@ class Load:
         self.lock = threading.Lock()
 
     def start(self) -> Load:
-        bus = CommandBus(self.clients(), self.keys)
+        bus = CommandBus(EventStore(self.clients(), self.keys))
         for _ in range(self.games):
             game_id = uuid.uuid4().hex[:12]
             outcome = bus.send(game_id, {"type": "taproom.CreateGame", "game": "counter",
@@ -91,7 +91,7 @@ class Load:
     def play(self, game_id: str, rng: random.Random) -> None:
         client = self.clients()
         repo = Repository(EventStore(client, self.keys), cache_size=1)
-        bus = CommandBus(client, self.keys)
+        bus = CommandBus(EventStore(client, self.keys))
         while not self.stop.is_set():
             try:
                 loaded = repo.current(game_id)

@@ -76,9 +76,9 @@ def test_each_append_adds_one_feed_entry_in_the_games_shard(store, client):
 
 
 def test_a_feed_entry_leaves_out_events_past_the_limit(store, client, monkeypatch):
-    from services.infrastructure.eventstore import store as store_module
+    from services.infrastructure.eventstore import appends as appends_module
 
-    monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 10)
+    monkeypatch.setattr(appends_module, "FEED_EVENTS_MAX", 10)
     store.append("g1", 0, "c1", {}, _envelopes("g1", 0, GENESIS_HASH, 2))
     (_, fields), = client.xrange(store.keys.feed(store.keys.shard("g1")))
     assert b"e" not in fields and fields[b"t"] == b"2"  # announced only: the followers read the log

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from services.infrastructure import clock
-
 from .test_api import bearer, wait_for
 from .test_identity import register
-
-
-@pytest.fixture(autouse=True)
-def _clock() -> Iterator[None]:
-    clock.reset()
-    yield
-    clock.reset()
 
 
 def open_game(api, creator: dict, seats: int = 3, **extra) -> str:
@@ -115,7 +102,7 @@ def test_the_creator_withdraws_and_nobody_else_invites(api):
     assert seat_of(api, gid, 1, lambda s: s["open"])["invited"] is None
 
 
-def test_an_unanswered_invitation_lapses_and_the_seat_opens_again(api, settings):
+def test_an_unanswered_invitation_lapses_and_the_seat_opens_again(api, settings, clock):
     settings.invitation_ttl_seconds = 3600  # the app reads it per request; well inside the game's own expiry
     ann, bob = register(api, "Ann"), register(api, "Bob")
     gid = open_game(api, ann, seats=2)
@@ -158,7 +145,7 @@ def test_bot_seats_get_distinct_names_that_say_their_level(api):
     assert [s["name"] for s in meta["seats"]] == names
 
 
-def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, settings):
+def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, settings, clock):
     """A read racing the projection (the inbox entry is there, the meta not yet) must not lose the invitation;
     a meta that contradicts it (the game started) or its lapse drops it."""
     import orjson
@@ -167,7 +154,7 @@ def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, 
     from services.infrastructure.eventstore import Keys
 
     keys = Keys(settings.key_prefix, settings.shards)
-    invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60)  # type: ignore[arg-type]
+    invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60, clock=clock)  # type: ignore[arg-type]
     expires = clock.now() + 60
     seats = [{"name": "Ann", "open": False, "invited": None}, {"name": None, "open": False, "invited": None}]
     meta = {"game": "counter", "status": "open", "seats": seats, "creator": None}

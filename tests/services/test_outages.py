@@ -25,6 +25,7 @@ from services.adapters.reactor import Reactor
 from services.adapters.workers.worker import run_worker_thread
 from services.infrastructure import audit
 from services.infrastructure.bootstrap import client_factory
+from services.infrastructure.clock import ShiftedClock
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.eventstore import EventStore, Keys
 from services.infrastructure.scheduler import run_scheduler_thread
@@ -45,7 +46,7 @@ class Parts:
             "projector": lambda: Projector(clients(), settings).run(self.stop),
             "reactor": lambda: Reactor(clients(), settings).run(self.stop),
             "worker": lambda: run_worker_thread(clients(), queue, self.stop, settings=settings),
-            "scheduler": lambda: run_scheduler_thread(clients(), queue, settings, self.stop),
+            "scheduler": lambda: run_scheduler_thread(clients(), queue, settings, self.stop, ShiftedClock()),
         }
         self.threads: dict[str, threading.Thread] = {}
 
@@ -78,7 +79,7 @@ def outage_settings(settings):
 
 
 def bot_game(client: redis.Redis, settings, target: int = 30) -> str:
-    bus = CommandBus(client, Keys(settings.key_prefix, settings.shards))
+    bus = CommandBus(EventStore(client, Keys(settings.key_prefix, settings.shards)))
     game_id = uuid.uuid4().hex[:10]
     bus.submit(game_id, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": target},
                          "seats": [{"name": "b0", "bot": "random"}, {"name": "b1", "bot": "random"}],

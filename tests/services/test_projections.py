@@ -195,10 +195,10 @@ def test_the_projector_folds_the_events_its_feed_entries_carry(kernel, client, m
 
 
 def test_feed_entries_without_their_events_are_read_from_the_log(kernel, client, monkeypatch):
-    from services.infrastructure.eventstore import store as store_module
+    from services.infrastructure.eventstore import appends as appends_module
 
     gid = kernel.create(seats=2)
-    monkeypatch.setattr(store_module, "FEED_EVENTS_MAX", 0)  # too many bytes: the entries announce them only
+    monkeypatch.setattr(appends_module, "FEED_EVENTS_MAX", 0)  # too many bytes: the entries announce them only
     assert kernel.add(gid, 0, amount=2).accepted
     assert b"e" not in client.xrevrange(kernel.keys.feed(kernel.keys.shard(gid)), count=1)[0][1]
     assert load_view(client.get(kernel.keys.view(gid, 0)))["board"]["total"] == 2

@@ -15,6 +15,8 @@ documents its error answers must also answer only documented statuses and media 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 import uuid
 from collections import Counter
@@ -22,6 +24,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from fastapi.routing import iter_route_contexts
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
@@ -49,10 +52,58 @@ def clients(request, prefix):  # the in-process server: the pipeline and the API
 
 
 @pytest.fixture
-def schema(service, clients, settings):
+def app(service, clients, settings):
     from services.adapters.api.app import create_app
 
-    return schemathesis.openapi.from_asgi("/openapi.json", create_app(clients(), settings))
+    return create_app(clients(), settings)
+
+
+@pytest.fixture
+def schema(app):
+    return schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+class Handlers:
+    """Counts the calls of the app's route handlers (and of the hot path's answer functions, which its front
+    calls without FastAPI), so a request can be told to have reached one: past routing, authentication and
+    the validation of its parameters and body."""
+
+    def __init__(self, app: Any) -> None:
+        self.calls = 0
+        wrapped: set[int] = set()
+        for context in iter_route_contexts(app.router.routes):
+            # the route as declared, and the one the app serves (an included router's route is copied)
+            for dependant in (getattr(context.original_route, "dependant", None), getattr(context, "dependant", None)):
+                if dependant is not None and dependant.call is not None and id(dependant) not in wrapped:
+                    wrapped.add(id(dependant))
+                    dependant.call = self._counted(dependant.call)
+
+    def counting_hot_answers(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from services.adapters.api.routers import play
+
+        for name in ("command_answer", "legal_answer", "view_answer"):
+            monkeypatch.setattr(play, name, self._counted(getattr(play, name)))
+
+    def _counted(self, function: Any) -> Any:
+        if inspect.iscoroutinefunction(function):
+            @functools.wraps(function)
+            async def counted_async(*args: Any, **kwargs: Any) -> Any:
+                self.calls += 1
+                return await function(*args, **kwargs)
+            return counted_async
+
+        @functools.wraps(function)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return function(*args, **kwargs)
+        return counted
+
+
+@pytest.fixture
+def handlers(app, monkeypatch):
+    counted = Handlers(app)
+    counted.counting_hot_answers(monkeypatch)
+    return counted
 
 
 # -- what a response is held to ----------------------------------------------------------------------------
@@ -89,43 +140,104 @@ def documented_conformance(ctx, response, case) -> bool | None:
     return response_schema_conformance(ctx, response, case)
 
 
+UNSAID = "integer out of range"
+"""The one refusal of a request the schema admits that the schema cannot say: an integer past 2**53 nested
+anywhere in a body a game defines (its options, its commands: free-form objects in the schema), refused by
+``services.adapters.api.bounds`` naming its path. Every declared field states its bounds instead."""
+
+CREDENTIAL_ROUTES = {"POST /players/me/token", "POST /players/recover"}
+"""Routes that replace the caller's token: the fuzzer takes the new one from their answer and goes on with it
+(a run that rotated its own token once answered 401 to everything after)."""
+
+
 class Tally:
-    def __init__(self) -> None:
+    def __init__(self, handlers: Handlers | None = None) -> None:
         self.requests = 0
         self.statuses: Counter[int] = Counter()
         self.answers: Counter[tuple[str, int]] = Counter()
         self.server_errors: list[str] = []
         self.violations: list[str] = []
+        self.handlers = handlers
+        self.reached = 0
+        self.valid = 0  # requests generated to satisfy the schema
+        self.valid_reached = 0
+        self.refused_valid: list[str] = []  # ... that the server refused before any handler: schema and server disagree
+        self.token: str | None = None  # the credentials every generated request carries
 
-    def call(self, case) -> Any:
+    def call(self, case, valid: bool | None = None) -> Any:
         query = case.query or {}
         if isinstance(query.get("timeout"), (int, float)):
             query["timeout"] = min(query["timeout"], STREAM_SECONDS)
+        if self.token is not None and valid is not None:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {self.token}"}
+        before = self.handlers.calls if self.handlers else 0
         response = case.call()
+        reached = self.handlers is not None and self.handlers.calls > before
+        self._count(case, response, valid, reached)
+        self._keep_credentials(case, response)
+        return response
+
+    def _count(self, case, response, valid: bool | None, reached: bool) -> None:
         self.requests += 1
+        self.reached += reached
         self.statuses[response.status_code] += 1
         self.answers[(case.operation.label, response.status_code)] += 1
         where = f"{case.operation.label} -> {response.status_code}"
+        if valid:
+            self.valid += 1
+            self.valid_reached += reached
+            if not reached and response.status_code in (400, 422) and UNSAID not in response.text:
+                self.refused_valid.append(f"{where}: {response.text[:200]} (path={case.path_parameters}, "
+                                          f"query={case.query}, headers={dict(case.headers or {})!r:.200}, "
+                                          f"body={case.body!r:.200})")
         if response.status_code >= 500:
             self.server_errors.append(f"{where}: {response.text[:300]} (query={case.query}, body={case.body!r:.300})")
+        if response.status_code == 405 and not response.headers.get("allow"):
+            self.violations.append(f"{where}: a 405 without Allow")
         try:
             case.validate_response(response, checks=[documented_conformance])
         except (AssertionError, FailureGroup) as exc:  # how schemathesis reports failed checks
             self.violations.append(f"{where}: {str(exc)[:500]}")
-        return response
+
+    def _keep_credentials(self, case, response) -> None:
+        if case.operation.label in CREDENTIAL_ROUTES and response.status_code in (200, 201):
+            self.token = response.json()["token"]
+
+    def share_reached(self) -> float:
+        return self.reached / self.requests if self.requests else 0.0
 
     def report(self, title: str) -> str:
-        return (f"{title}: {self.requests} requests, {len(self.server_errors)} 5xx, "
-                f"{len(self.violations)} schema violations; statuses {dict(sorted(self.statuses.items()))}")
+        valid = f"{self.valid_reached}/{self.valid}" if self.valid else "-"
+        return (f"{title}: {self.requests} requests, {self.reached} reached a handler "
+                f"({100 * self.share_reached():.1f}%; of those generated valid: {valid}), "
+                f"{len(self.server_errors)} 5xx, {len(self.violations)} schema violations, "
+                f"{len(self.refused_valid)} valid by the schema yet refused; "
+                f"statuses {dict(sorted(self.statuses.items()))}")
 
     def assert_clean(self, title: str) -> None:
         print(self.report(title))
         assert self.server_errors == [], self.report(title) + "\n" + "\n".join(self.server_errors[:10])
         assert self.violations == [], self.report(title) + "\n" + "\n".join(self.violations[:10])
+        assert self.refused_valid == [], self.report(title) + "\n" + "\n".join(self.refused_valid[:10])
 
 
-def test_every_operation_with_generated_input(schema, soak):
-    tally = Tally()
+def sign_up(schema: Any, tally: Tally) -> None:
+    """Register the player whose token every generated request carries (and keeps: see CREDENTIAL_ROUTES)."""
+    case = schema["/players"]["POST"].Case(body={"name": "fuzzer"}, media_type="application/json")
+    answer = tally.call(case)
+    assert answer.status_code == 201, answer.text
+    tally.token = answer.json()["token"]
+
+
+REACHED_GOAL = 0.9
+"""The share of the requests generated valid by the schema that must reach a route's handler (the rest stop at
+routing, authentication or validation: a fuzzer that lost its token or a schema that admits what the server
+refuses would fall below it)."""
+
+
+def test_every_operation_with_generated_input(schema, handlers, soak):
+    tally = Tally(handlers)
+    sign_up(schema, tally)
     examples = soak(200, 6)
     for result in schema.get_all_operations():
         operation = result.ok()
@@ -134,13 +246,14 @@ def test_every_operation_with_generated_input(schema, soak):
             @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
                       phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
             def run(case) -> None:
-                tally.call(case)
+                tally.call(case, mode == GenerationMode.POSITIVE)
 
             try:
                 run()
             except Unsatisfiable:  # an operation without inputs has no invalid ones
                 assert mode == GenerationMode.NEGATIVE
     tally.assert_clean("stateless")
+    assert tally.valid_reached >= REACHED_GOAL * tally.valid, tally.report("stateless")
 
 
 # -- stateful sequences ------------------------------------------------------------------------------------
@@ -298,8 +411,8 @@ class Walk:
             self.call("GET", "/players/me/notifications", token=token)
 
 
-def test_stateful_sequences_create_games_and_act_in_them(schema, soak):
-    tally = Tally()
+def test_stateful_sequences_create_games_and_act_in_them(schema, handlers, soak):
+    tally = Tally(handlers)
     for index in range(soak(60, 4)):
         Walk(schema, tally, f"walk-{index}").run(soak(120, 40))
     assert tally.answers[("POST /games", 201)] and tally.answers[("POST /games/{game_id}/commands", 200)], \

@@ -107,12 +107,14 @@ def test_an_invitation_is_announced_once_and_its_expiry_job_is_never_released_ea
     from rq import Queue
 
     from services.adapters.reactor.deadlines import AsyncPlay
-    from services.infrastructure.eventstore import Keys
+    from services.infrastructure.clock import ShiftedClock
+    from services.infrastructure.eventstore import EventStore, Keys
     from services.infrastructure.settings import AsyncSettings
 
     _, record = create(False, [{"name": "Ann", "player_id": "ann"}, {}])
     invite(record, 1, "bob", expires_at=1_000_000.25)
-    play = AsyncPlay(fake_client, Keys("t:", 4), Queue("q", connection=fake_client), AsyncSettings())
+    play = AsyncPlay(EventStore(fake_client, Keys("t:", 4)), Queue("q", connection=fake_client), AsyncSettings(),
+                     ShiftedClock())
     [job_id] = play.on_invitations(record)
     assert play.on_invitations(record) == []  # one job per invitation, however often the reactor looks
     due = play.queue.scheduled_job_registry.get_scheduled_time(job_id).timestamp()

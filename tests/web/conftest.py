@@ -28,6 +28,7 @@ import httpx
 import pytest
 
 from domain.core import register
+from services.infrastructure.clock import ShiftedClock
 from services.infrastructure.settings import Settings
 from tests.fixture_game import COUNTER
 
@@ -57,6 +58,7 @@ class WebServer:
     url: str
     settings: Settings
     client: Any  # a redis client on the embedded server
+    clock: ShiftedClock  # the service's clock: tests move it forward (and put it back), never wait for it
 
     def api(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -97,9 +99,10 @@ def serve(settings: Settings) -> Generator[WebServer, None, None]:
 
     register(COUNTER)
     clients = client_factory(settings, fakeredis.FakeServer())
-    service = Service(settings, clients, workers=2).start()
+    clock = ShiftedClock()
+    service = Service(settings, clients, workers=2, clock=clock).start()
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(clients(), settings), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(clients(), settings, clock=clock), host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, name="taproom-web-test-server", daemon=True)
     thread.start()
@@ -108,7 +111,7 @@ def serve(settings: Settings) -> Generator[WebServer, None, None]:
         assert thread.is_alive() and time.monotonic() < deadline, "the test web server did not start"
         time.sleep(0.05)
     try:
-        yield WebServer(f"http://127.0.0.1:{port}", settings, clients())
+        yield WebServer(f"http://127.0.0.1:{port}", settings, clients(), clock)
     finally:
         server.should_exit = True
         thread.join(10)

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from services.infrastructure.archive import Archiver, DirectoryStore
-from services.infrastructure.eventstore import Keys
+from services.infrastructure.eventstore import EventStore, Keys
 from tests.web.conftest import WebServer, register_player, sign_in
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def test_an_archived_games_page_is_the_page_it_was(new_page: Any, web_server: We
     board_before = before.locator(".view").text_content()
 
     keys = Keys(web_server.settings.key_prefix, web_server.settings.shards)
-    assert Archiver(web_server.client, keys, DirectoryStore(tmp_path)).archive(game_id).status == "archived"
+    assert Archiver(EventStore(web_server.client, keys), DirectoryStore(tmp_path)).archive(game_id).status == "archived"
     assert not web_server.client.exists(keys.events(game_id), keys.view(game_id, 0))
 
     for width, height in ((1280, 900), (375, 740)):

@@ -24,6 +24,13 @@ SHOTS = DOCS if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
 FULL = bool(os.environ.get("TAPROOM_FULL_HEAVEN_AND_ALE"))
 # Buttons that end or skip something: clicked less often, so the game sees buying, discs, sheds and the cart.
 QUIET = {"coin", "pass", "end", "decline"}
+# What the page offers: the board's highlighted targets, and its Done-style buttons in the frame's action bar
+TARGETS = ".ha .target, .action-bar button[data-action^='ha-']"
+
+
+def kind_of(target: Any) -> str:
+    """A target's kind: its data-kind on the board, or the action bar button's id without the board's prefix."""
+    return target.get_attribute("data-kind") or (target.get_attribute("data-action") or "?").removeprefix("ha-")
 
 
 def shown(total: float) -> str:
@@ -31,10 +38,21 @@ def shown(total: float) -> str:
     return str(int(total)) if total == int(total) else f"{total:.1f}"
 
 
+def _the_score_sheet_is_drawn_once_with(page: Any, scores: list[dict[str, Any]]) -> None:
+    """The frame's score sheet shows the API's totals, and nothing else on the page draws a second one (the board
+    used to draw its own "Final scores" under the frame's)."""
+    sheet = page.locator(".score-sheet")
+    expect(sheet).to_have_count(1)
+    totals = sheet.locator("tr.total td")
+    expect(totals).to_have_text([shown(s["total"]) for s in sorted(scores, key=lambda s: s["seat"])])
+    expect(page.get_by_text("Final scores", exact=True)).to_have_count(1)
+
+
 def _wait_turn_or_end(page: Any) -> str:
     page.wait_for_function("""() => { const g = document.querySelector('.game');
         return g && (['ended', 'scored', 'abandoned'].includes(g.dataset.status)
-                     || (g.dataset.myTurn === '1' && document.querySelector('.ha .target'))); }""", timeout=30_000)
+                     || (g.dataset.myTurn === '1' && document.querySelector(TARGETS))); }""".replace("TARGETS", repr(TARGETS)),
+                       timeout=30_000)
     return page.locator(".game").get_attribute("data-status")
 
 
@@ -44,8 +62,8 @@ def _choose(page: Any, chooser: random.Random, clicked: dict[str, int]) -> Any:
     spots = page.locator(".ha .target[data-kind=spot]")
     if spots.count():
         return spots.nth(chooser.randrange(spots.count()))
-    targets = page.locator(".ha .target")
-    kinds = [targets.nth(i).get_attribute("data-kind") for i in range(targets.count())]
+    targets = page.locator(TARGETS)
+    kinds = [kind_of(targets.nth(i)) for i in range(targets.count())]
     new = [i for i, k in enumerate(kinds) if k not in QUIET and not clicked.get(k)]
     if new:
         return targets.nth(chooser.choice(new))
@@ -58,17 +76,6 @@ def _choose(page: Any, chooser: random.Random, clicked: dict[str, int]) -> Any:
     return targets.nth(chooser.randrange(targets.count()))  # only emergency coins can pay for the space
 
 
-def _screenshots(page: Any) -> None:
-    page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-in-progress.png"))
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.locator("[data-testid=ha-player-0]").scroll_into_view_if_needed()
-    page.evaluate("document.querySelector('[data-testid=ha-actions]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone.png"))
-    page.evaluate("document.querySelector('[data-testid=ha-player-0]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "heaven-and-ale-phone-garden.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
-
-
 @pytest.mark.slow
 def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighted(new_page: Any,
                                                                                    web_server: WebServer):
@@ -78,15 +85,11 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     expect(page.locator("[data-testid=ha-board] .ha-track")).to_be_visible()
     chooser = random.Random(7)
     clicks: dict[str, int] = {}
-    shot_taken = False
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser, clicks)
-        kind = target.get_attribute("data-kind") or "?"
-        if target.get_attribute("data-cmd") is None:  # picks a tile or a starting space: the page offers more
+        kind = kind_of(target)
+        if target.get_attribute("data-cmd") is None and target.get_attribute("data-action") is None:  # picks a tile or a starting space: the page offers more
             target.click()
-            if SHOTS and not shot_taken and kind == "pick-tile" and clicks.get("spot", 0) >= 5:
-                _screenshots(page)  # a game under way, the garden spots for the picked tile highlighted
-                shot_taken = True
             continue
         before = int(page.locator(".game").get_attribute("data-version"))
         target.click()
@@ -97,12 +100,10 @@ def test_a_whole_kegs_and_more_game_against_a_bot_by_clicking_what_is_highlighte
     for kind in ("storage", "slot", "move", "spot"):
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=30_000)
-    expect(page.locator("[data-testid=ha-final]")).to_be_visible()
     with web_server.api(player["token"]) as client:
         meta = client.get(f"/games/{gid}").json()
     assert len(meta["scores"]) == 2
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    _the_score_sheet_is_drawn_once_with(page, meta["scores"])
     assert unworded_events(page, gid, "heaven-and-ale") == []
     if SHOTS:
         page.locator(".board-area").screenshot(path=str(SHOTS / "heaven-and-ale-final.png"))
@@ -279,17 +280,14 @@ def test_a_spectator_watches_a_base_game_of_bots_offered_nothing_and_steps_back(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"/#/game/{gid}")
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=60_000)
-    expect(page.locator("[data-testid=ha-final]")).to_be_visible()
     with web_server.api() as client:
         meta = client.get(f"/games/{gid}").json()
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=ha-score-{score['seat']}]")).to_have_text(shown(score["total"]))
+    _the_score_sheet_is_drawn_once_with(page, meta["scores"])
     assert page.locator(".ha .target").count() == 0  # a spectator is offered nothing
     assert page.locator("[data-testid^=ha-delivery]").count() == 0  # no Kegs & More in this game
     head = int(page.locator(".game").get_attribute("data-head"))
     for _ in range(6):  # the history slider: back before the end (the kernel's closing events come last)
         page.keyboard.press("ArrowLeft")
     expect(page.locator(".game")).to_have_attribute("data-version", str(head - 6))
-    expect(page.locator("[data-testid=ha-final]")).to_have_count(0)
     assert page.locator(".ha .target").count() == 0
     assert not errors, errors

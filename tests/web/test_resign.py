@@ -91,8 +91,6 @@ def test_the_table_votes_about_a_player_away_too_long(web_server: WebServer, new
     """An untimed game whose player has not moved for the "abandoned" time: the other player's page offers the
     two choices, and ending the game says in words what happened. The service's clock is moved (this process
     runs it), never waited for."""
-    from services.infrastructure import clock
-
     ana, bo, gid = two_players(web_server, "carcassonne")
     with web_server.api() as client:
         assert client.get(f"/games/{gid}").json()["to_act"] == [0]  # Ana is to act, and never does
@@ -102,7 +100,7 @@ def test_the_table_votes_about_a_player_away_too_long(web_server: WebServer, new
         opened.goto(f"/#/game/{gid}")
         opened.wait_for_selector('.game[data-ready="1"][data-status="active"]')
     try:
-        clock.advance(web_server.settings.abandoned_after_seconds + 60)
+        web_server.clock.advance(web_server.settings.abandoned_after_seconds + 60)
         votes = page.locator(".votes")
         expect(votes).to_contain_text("Ana has been away a long while", timeout=30_000)
         expect(page.locator(".seats")).to_contain_text("away")
@@ -117,6 +115,6 @@ def test_the_table_votes_about_a_player_away_too_long(web_server: WebServer, new
         expect(page.locator(".status")).to_contain_text("Ana left the game; the table ended it")
         expect(page.locator(".log-list")).to_contain_text("Ana left the game; the table ended it.")
     finally:
-        clock.reset()
+        web_server.clock.reset()
     with web_server.api() as client:
         assert client.get(f"/games/{gid}").json()["places"] == {"0": 2, "1": 1}

@@ -27,17 +27,21 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 SHOTS = DOCS if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS") else None
 FULL = bool(os.environ.get("TAPROOM_FULL_TIEFENTHAL"))
 SPEND = ("buy", "guest", "nobles", "upgrade", "counter")
+# What the page offers: the board's highlighted targets, and its Done-style buttons in the frame's action bar
+TARGETS = ".tf .target, .action-bar button[data-action^='tf-']"
 
 
 def _wait_turn_or_end(page: Any) -> str:
     page.wait_for_function("""() => { const g = document.querySelector('.game');
         return g && (['ended', 'scored', 'abandoned'].includes(g.dataset.status)
-                     || (g.dataset.myTurn === '1' && document.querySelector('.tf .target'))); }""", timeout=60_000)
+                     || (g.dataset.myTurn === '1' && document.querySelector(TARGETS))); }""".replace("TARGETS", repr(TARGETS)),
+                       timeout=60_000)
     return page.locator(".game").get_attribute("data-status")
 
 
 def _targets(page: Any, kind: str, extra: str = "") -> Any:
-    return page.locator(f".tf .target[data-kind={kind}]{extra}")
+    """The board's targets of a kind; the Done-style ones (finish, end, keep, take) are in the frame's action bar."""
+    return page.locator(f".tf .target[data-kind={kind}]{extra}, .action-bar button[data-action=tf-{kind}]{extra}")
 
 
 def _choose(page: Any, chooser: random.Random) -> Any:
@@ -65,7 +69,7 @@ def _choose(page: Any, chooser: random.Random) -> Any:
         return spend.nth(chooser.randrange(spend.count()))
     if end.count():
         return end.first
-    everything = page.locator(".tf .target")
+    everything = page.locator(TARGETS)
     count = everything.count()
     return everything.nth(chooser.randrange(count)) if count else None  # redrawn since: wait and choose again
 
@@ -102,7 +106,6 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
     expect(page.locator("[data-testid=tf-player-1] .tf-tiles")).to_be_visible()
     chooser = random.Random(11)
     clicks: dict[str, int] = {}
-    shot_taken = False
     missed = 0  # clicks that went nowhere because the bot's move redrew the page first
     while _wait_turn_or_end(page) == "active":
         target = _choose(page, chooser)
@@ -110,18 +113,15 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
         if target is None:
             missed += 1
             continue
-        kind = target.get_attribute("data-kind") or "?"
-        if target.get_attribute("data-cmd") is None:  # a die chosen: the page highlights where it may go
+        kind = target.get_attribute("data-kind") or (target.get_attribute("data-action") or "?").removeprefix("tf-")
+        # a die chosen (no command yet): the page highlights where it may go
+        if target.get_attribute("data-cmd") is None and target.get_attribute("data-action") is None:
             try:
                 target.click(timeout=5_000)
             except PlaywrightError:
                 missed += 1
                 continue
             clicks[kind] = clicks.get(kind, 0) + 1
-            if SHOTS and not shot_taken and kind == "die" and clicks.get("space", 0) >= 3:
-                page.wait_for_selector(".tf .target[data-kind=space], .tf .target[data-kind=take]")
-                _screenshots(page)
-                shot_taken = True
             continue
         if _click_command(page, target):
             clicks[kind] = clicks.get(kind, 0) + 1
@@ -133,12 +133,14 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
         assert clicks.get(kind, 0) >= 1, (kind, clicks)
     assert any(clicks.get(k) for k in SPEND), clicks
     expect(page.locator(".game")).to_have_attribute("data-status", "scored", timeout=30_000)
-    expect(page.locator("[data-testid=tf-final]")).to_be_visible()
     with web_server.api(player["token"]) as client:
         meta = client.get(f"/games/{gid}").json()
     assert len(meta["scores"]) == 2
-    for score in meta["scores"]:
-        expect(page.locator(f"[data-testid=tf-score-{score['seat']}]")).to_have_text(str(int(score["total"])))
+    # the frame's score sheet, once: the board no longer draws a second "Final scores" of its own
+    expect(page.locator(".score-sheet")).to_have_count(1)
+    expect(page.locator(".score-sheet tr.total td")).to_have_text(
+        [str(int(score["total"])) for score in sorted(meta["scores"], key=lambda s: s["seat"])])
+    expect(page.get_by_text("Final scores", exact=True)).to_have_count(1)
     _log_reads_as_sentences(page)
     assert unworded_events(page, gid, "tiefenthal") == []
     if SHOTS:
@@ -156,14 +158,6 @@ def _log_reads_as_sentences(page: Any) -> None:
     assert "items" not in text and not re.search(r"\(cards? [\d ]+\)", text), text[-1500:]
     lines = [line for line in text.splitlines() if "filled the tavern" in line]
     assert lines and not any("a card" in line for line in lines), lines[:5]
-
-
-def _screenshots(page: Any) -> None:
-    page.locator(".board-area").screenshot(path=str(SHOTS / "tiefenthal-in-progress.png"))
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.evaluate("document.querySelector('[data-testid=tf-actions]').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "tiefenthal-phone.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_server: WebServer):
@@ -193,7 +187,8 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     # until planning: each seat acts when its page offers something (B at once, the draft in turn). Only the
     # offers of B and the draft: the other seat's last pick can start planning between the phase check and the
     # click, and planning's first command target is "Finish planning" (its dice are chosen, not commands).
-    before_planning = ".tf .target[data-cmd]:not([data-kind=finish]):not([data-kind=space]):not([data-kind=take])"
+    before_planning = (".tf .target[data-cmd]:not([data-kind=finish]):not([data-kind=space]):not([data-kind=take]),"
+                       " .action-bar [data-action=tf-keep]")
     for _ in range(40):
         if "Planning" in phase(pages[0]) and "Planning" in phase(pages[1]):
             break
@@ -217,7 +212,7 @@ def test_two_players_plan_at_once_each_on_their_own_page(new_page: Any, web_serv
     while "ready" not in ana_ready.inner_text():
         # the page settles first: a move's answer and the stream's refresh may overlap; it then offers her dice,
         # the spaces for the chosen one, or only the finish (all placed), unless she is ready already
-        a.wait_for_function("""() => document.querySelector('.tf .target')
+        a.wait_for_function("""() => document.querySelector('.tf .target, .action-bar [data-action^="tf-"]')
             || document.querySelector('[data-testid=tf-planning-0]')?.textContent.includes('ready')""", timeout=20_000)
         assert finished or "FinishPlanning" not in sent, f"Ana's page finished planning by itself: {sent}"
         if _targets(a, "space").count():
@@ -251,8 +246,10 @@ def test_a_focused_command_keeps_focus_while_another_seat_moves(new_page: Any, w
     page = new_page(375, 812)
     sign_in(page, ana)
     page.goto(f"/#/game/{gid}")
-    page.wait_for_selector('.game[data-my-turn="1"] .tf button.target[data-cmd]')
-    target = page.locator(".tf button.target[data-cmd]").first
+    # the first decision's buttons: on the board, or (Done-style, such as keeping the tavern) in the action bar
+    commands = ".tf button.target[data-cmd], .action-bar button[data-action^='tf-']"
+    page.wait_for_selector(f'.game[data-my-turn="1"] :is({commands})')
+    target = page.locator(commands).first
     label = target.inner_text()
     target.focus()
     before = int(page.locator(".game").get_attribute("data-version"))
@@ -265,7 +262,7 @@ def test_a_focused_command_keeps_focus_while_another_seat_moves(new_page: Any, w
     expect(page.locator(".game")).to_have_attribute("data-version", str(before + 1))
     expect(page.locator("[data-testid=tf-planning-1], [data-testid=tf-waiting]").first).to_be_visible()
     focused = page.evaluate("(() => { const a = document.activeElement;"
-                            " return a && a.matches('.tf [data-cmd]') ? a.innerText : null; })()")
+                            " return a && a.matches('.tf [data-cmd], .action-bar [data-action]') ? a.innerText : null; })()")
     assert focused == label, f"focus moved off {label!r} to {focused!r} when the board redrew"
     page.keyboard.press("Enter")
     page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before + 1)

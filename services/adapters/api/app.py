@@ -33,6 +33,7 @@ from services.adapters.api.routers import (
     web,
 )
 from services.adapters.api.security_headers import SecurityHeaders
+from services.infrastructure.clock import Clock
 from services.infrastructure.settings import Settings
 from services.web import STATIC_DIR, RevalidatedStaticFiles
 
@@ -114,11 +115,12 @@ def app_from_env() -> FastAPI:
 
 
 def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None,
-               hot_path: bool = True) -> FastAPI:
+               hot_path: bool = True, clock: Clock | None = None) -> FastAPI:
     """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same);
     ``hot_path``: serve the hot routes through :class:`services.adapters.api.hot.HotPath` (off: through FastAPI's
-    routes alone, which answer alike; the parity test compares the two)."""
-    context = Context(client, settings, queue_client=queue_client)
+    routes alone, which answer alike; the parity test compares the two); ``clock``: what the API reads as now
+    (wall time unless given: tests move a ``ShiftedClock``)."""
+    context = Context(client, settings, queue_client=queue_client, clock=clock)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -57,8 +57,9 @@ MAX_STREAM_PART = 2**64 - 1
 STREAM_ID_PATTERN = r"^[0-9]{1,19}-[0-9]{1,19}$"
 """What a route documents for a stream id: every id it admits is one Redis can store (19 digits stay below
 2**64); :func:`parse_stream_id` says why one is refused."""
-VERSION_PATTERN = r"^[0-9]{1,15}$"
-"""What a route documents for an event version read from a header: 15 digits stay below :data:`MAX_INT`."""
+VERSION_PATTERN = r"^\s*([0-9]{1,15})?\s*$"
+"""What a route documents for an event version read from a header (blank: none): 15 digits stay below
+:data:`MAX_INT`."""
 
 
 def parse_bounded_int(text: str, high: int = MAX_INT) -> int | None:
@@ -87,7 +88,7 @@ def bounded_stream_id(text: str | None) -> str | None:
     return text
 
 
-def bounded_version(text: str | None) -> int | None:
+def bounded_version(text: str | None) -> Any:
     """Pydantic validator of an event version read from a header (``Last-Event-ID``): None when blank."""
     if text is None or not text.strip():
         return None

@@ -23,10 +23,10 @@ from services.adapters.api.abuse import Guard
 from services.adapters.api.aio import async_twin
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, Principals, bearer_token, principal_of
-from services.infrastructure.aggregates import AsyncRecords, Loaded, Repository
+from services.infrastructure.aggregates import AsyncRecords
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.bootstrap import Root, bootstrap
-from services.infrastructure.eventstore import EventStore
+from services.infrastructure.clock import Clock
 from services.infrastructure.settings import Settings
 from services.infrastructure.tokens import hash_token
 
@@ -38,10 +38,11 @@ class Context:
     guard and a per-game record cache for reads."""
 
     def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None,
-                 queue_client: redis.Redis | None = None) -> None:
+                 queue_client: redis.Redis | None = None, clock: Clock | None = None) -> None:
         """``client``: the event store's Redis (a cluster client, maybe); ``queue_client``: rq's (default: the
-        root's, else the same server), which also keeps the rate-limit counters."""
-        self.root = root or bootstrap(settings, client, queue_redis=queue_client)
+        root's, else the same server), which also keeps the rate-limit counters; ``clock``: the root's (wall
+        time unless given)."""
+        self.root = root or bootstrap(settings, client, queue_redis=queue_client, clock=clock)
         self.redis = client
         self.queue_redis = queue_client or self.root.queue_redis or client
         self.settings = settings
@@ -50,7 +51,7 @@ class Context:
         self.bus = self.root.bus
         self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self.principals = Principals()
-        self._repo = SharedRepository(self.store, settings.aggregate_cache_size)
+        self._repo = self.root.records(shared=True)
         self._game_locks = KeyedLocks()
         self._loop_parts: LoopParts | None = None
         self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
@@ -75,9 +76,8 @@ class Context:
             # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
             # on the event store's own server they share its client (and its pipelines)
             counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
-            parts = LoopParts(loop, client, AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
-                              AsyncCommandBus(client, self.keys,
-                                              store=self.store), counters)
+            records, bus = self.root.async_parts(client)
+            parts = LoopParts(loop, client, records, bus, counters)
             self._loop_parts = parts
         return parts
 
@@ -192,31 +192,6 @@ class KeyedLocks:
 
     def __len__(self) -> int:
         return len(self._locks)
-
-
-class SharedRepository(Repository):
-    """A Repository used from many request threads: the LRU dict is guarded by a short lock, while loading and
-    folding run outside it (callers serialize per game, see ``Context.with_record``)."""
-
-    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
-        super().__init__(store, cache_size)
-        self._cache_lock = threading.Lock()
-
-    def cached(self, game_id: str) -> Loaded | None:
-        with self._cache_lock:
-            return super().cached(game_id)
-
-    def put(self, game_id: str, loaded: Loaded) -> None:
-        with self._cache_lock:
-            super().put(game_id, loaded)
-
-    def drop(self, game_id: str) -> None:
-        with self._cache_lock:
-            super().drop(game_id)
-
-    def clear(self) -> None:
-        with self._cache_lock:
-            super().clear()
 
 
 async def get_context(request: Request) -> Context:  # async: no worker thread for a dependency this small

@@ -180,14 +180,13 @@ def projector() -> None:
 @cli.command()
 def reactor() -> None:
     """The reactor alone (events -> rq jobs, on TAPROOM_QUEUE_REDIS_URL when set)."""
-    from rq import Queue
-
     from services.adapters.reactor import Reactor
     from services.adapters.runtime import queue_client_factory
+    from services.infrastructure.bootstrap import bootstrap
 
     def make(client: Any, settings: Settings) -> Reactor:
         jobs = queue_client_factory(settings, lambda: client)()
-        return Reactor(client, settings, queue=Queue(settings.rq_queue, connection=jobs))
+        return Reactor(client, settings, root=bootstrap(settings, client, queue_redis=jobs))
 
     _run_part(make)
 
@@ -200,6 +199,7 @@ def worker(coach: bool) -> None:
     from domain.catalog import load_games
     from services.adapters.runtime import client_factory, queue_client_factory
     from services.adapters.workers.worker import run_rq_worker
+    from services.infrastructure.bootstrap import bootstrap
 
     settings = _settings()
     _need_redis(settings)
@@ -209,7 +209,8 @@ def worker(coach: bool) -> None:
     separate = queues is not clients
     _health_server(settings, _store_client(settings) if separate else queues(), queues())
     # rq's Redis for the queues; the jobs reach the event store on REDIS_URL when that is another (a cluster)
-    run_rq_worker(queues(), settings.coach_queue if coach else settings.rq_queue, settings,
+    clock = bootstrap(settings, queues()).clock  # wall time: the composition root's
+    run_rq_worker(queues(), settings.coach_queue if coach else settings.rq_queue, settings, clock,
                   store=client_factory(settings) if separate else None)
 
 
@@ -271,7 +272,7 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
     from services.adapters.runtime import Service
     from services.application import games
     from services.application.results import Accepted
-    from services.infrastructure.bootstrap import bootstrap, client_factory, queue_client_factory
+    from services.infrastructure.bootstrap import client_factory, queue_client_factory
 
     settings = _settings().model_copy(update={"allow_client_seed": True})
     clients = client_factory(settings)
@@ -283,9 +284,8 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             parsed[key] = json.loads(value)
         except json.JSONDecodeError:
             parsed[key] = value
-    with Service(settings, clients, workers=1, queue_clients=queues):
-        root = bootstrap(settings, clients(), queue_redis=queues())
-        store = root.store
+    with Service(settings, clients, workers=1, queue_clients=queues) as service:
+        root = service.root()
         new = games.NewGame(game=game, seats=[SeatSpec(bot=level)] * players, options=parsed, dev_seed=seed)
         try:
             created = games.create_game(root, new, wait=10.0, actor="cli", issue_seat_tokens=False)
@@ -295,9 +295,7 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
         if not isinstance(result, Accepted):
             raise click.ClickException(f"could not create the game: {getattr(result, 'message', 'timed out')}")
         deadline = time.monotonic() + timeout
-        from services.infrastructure.aggregates import Repository
-
-        repo = Repository(store)
+        repo = root.records()
         while time.monotonic() < deadline:
             loaded = repo.current(game_id)
             if loaded.record is not None and loaded.record.status == "scored":
@@ -310,7 +308,7 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
             from services.infrastructure.audit import export_lines
 
             with open(export_to, "wb") as fh:
-                for line in export_lines(store, game_id):
+                for line in export_lines(root.store, game_id):
                     fh.write(line + b"\n")
     summary = {"game_id": game_id, "game": game, "version": loaded.version,
               "scores": {str(s.seat): s.total for s in record.scores},

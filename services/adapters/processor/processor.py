@@ -32,9 +32,10 @@ from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_comma
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
-from services.infrastructure.aggregates import Loaded, Repository
+from services.infrastructure.aggregates import Loaded
+from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.commands import CommandMessage, CommandOutcome
-from services.infrastructure.eventstore import EventStore, Keys, seal
+from services.infrastructure.eventstore import seal
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from services.infrastructure.gctuning import tune_for_throughput
 from services.infrastructure.leases import ShardLeases
@@ -62,12 +63,14 @@ def _count(outcome: str) -> None:
 
 class Processor:
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None,
-                 shards: list[int] | None = None) -> None:
-        self.redis = client
+                 shards: list[int] | None = None, *, root: Root | None = None) -> None:
+        """``root``: the composition root over ``client`` (built from ``settings`` when not given)."""
+        self.root = root or bootstrap(settings, client)
+        self.redis = self.root.redis
         self.settings = settings
-        self.keys = Keys(settings.key_prefix, settings.shards)
-        self.store = EventStore(client, self.keys, settings.append_replicas, settings.append_replica_timeout_ms)
-        self.repo = Repository(self.store, settings.aggregate_cache_size)
+        self.keys = self.root.keys
+        self.store = self.root.store
+        self.repo = self.root.records()
         self.name = name or f"{socket.gethostname()}-{secrets.token_hex(3)}"
         self.leases = ShardLeases(client, self.keys, "processor", self.name, settings.lease_ms, shards)
         self._groups: set[int] = set()

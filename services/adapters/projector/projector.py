@@ -21,6 +21,7 @@ import structlog
 from projections import read_models
 from services.adapters.feed import FeedFollower, carried_events, events_after
 from services.infrastructure.aggregates import Loaded, fold_docs
+from services.infrastructure.bootstrap import Root
 from services.infrastructure.eventstore import GENESIS_HASH
 from services.infrastructure.redisconn import is_cluster
 from services.infrastructure.settings import Settings
@@ -49,8 +50,9 @@ class _Written:
 class Projector(FeedFollower):
     role = "projector"
 
-    def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None) -> None:
-        super().__init__(client, settings, name)
+    def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None, *,
+                 root: Root | None = None) -> None:
+        super().__init__(client, settings, name, root=root)
         self._waiting_since: dict[tuple[str, int], float] = {}
         self._written: dict[str, _Written] = {}
 

@@ -44,7 +44,6 @@ from services.adapters.workers import async_play as jobs
 from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 from services.adapters.workers.async_play import Clockwork
 from services.application.clocks.turns import Step, Wait, at, clocked_seats, clockless, job_safe
-from services.infrastructure import clock
 from services.infrastructure.resilience import UNAVAILABLE
 
 log = structlog.get_logger("taproom.deadlines")
@@ -59,7 +58,7 @@ class AsyncPlay(Clockwork):
         ``steps``: the states the game passed through since the reactor last looked (see
         :meth:`TurnClocks.update`); without them, the clocks follow the record alone.
         """
-        now = clock.from_wall(ts) if ts else clock.now()
+        now = self.clock.from_wall(ts) if ts else self.clock.now()
         gid = record.game_id
         scheduled: list[str] = []
         if record.status == "open":
@@ -92,7 +91,7 @@ class AsyncPlay(Clockwork):
             return []
         expiry = (record.pace.open_expiry_seconds if record.pace else None) or self.settings.open_game_expiry_seconds
         created = self.store.read(gid, after=0, until=1)
-        since = clock.from_wall(created[0].ts) if created else now
+        since = self.clock.from_wall(created[0].ts) if created else now
         self.queue.enqueue_at(at(since + expiry), jobs.expire_open_game, gid, job_id=job_id,
                               result_ttl=3600)
         return [job_id]

@@ -36,9 +36,9 @@ from services.adapters.workers import jobs
 from services.application.clocks.turns import Step, at, clockless, job_safe, waiting_seats
 from services.application.coach import Coach, job_id_of
 from services.application.ratings import Ratings
-from services.infrastructure import clock
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.batching import BatchWrites, ReadAhead
+from services.infrastructure.bootstrap import Root
 from services.infrastructure.resilience import UNAVAILABLE
 from services.infrastructure.settings import AsyncSettings, Settings
 
@@ -79,12 +79,14 @@ class Reactor(FeedFollower):
     role = "reactor"
 
     def __init__(self, client: redis.Redis, settings: Settings, queue: Queue | None = None,
-                 name: str | None = None, async_settings: AsyncSettings | None = None) -> None:
-        super().__init__(client, settings, name)
+                 name: str | None = None, async_settings: AsyncSettings | None = None, *,
+                 root: Root | None = None) -> None:
+        super().__init__(client, settings, name, root=root)
+        self.clock = self.root.clock
         self.queue = queue or self.root.queue()
         self._swept = time.monotonic()
         self.async_settings = async_settings or settings
-        self.async_play = AsyncPlay(client, self.keys, self.queue, self.async_settings)
+        self.async_play = AsyncPlay(self.store, self.queue, self.async_settings, self.clock)
         self.ratings = Ratings(client, self.keys)
         self.watchdog = Watchdog(self, self.async_settings.watchdog_stale_seconds,
                                  self.async_settings.watchdog_max_requeues)
@@ -222,7 +224,7 @@ class Reactor(FeedFollower):
         if self.settings.coach_auto and record.status == "scored":
             enqueued += self.coach_automatic(record)
         if specs:
-            self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: clock.now()})
+            self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: self.clock.now()})
             self.unwatched.discard(game_id)
         elif game_id not in self.unwatched:  # removed once; only a game that waits for a job is added again
             self.async_play.writer.zrem(self.keys.bot_watch(), game_id)
@@ -238,7 +240,7 @@ class Reactor(FeedFollower):
     def sweep(self) -> list[str]:
         """The watchdog's round over this reactor's shards; a failing sweep never stops the reactor."""
         try:
-            now = clock.now()
+            now = self.clock.now()
             return self.watchdog.sweep(now, only_owned=True) + self.sweep_archives(now, self.watchdog.stale)
         except UNAVAILABLE:  # the run loop waits the outage out
             raise
@@ -290,7 +292,7 @@ class Reactor(FeedFollower):
         delay = self.settings.archive_after_seconds
         if record.status not in ("scored", "expired") or delay < 0 or self.store.archived(record.game_id) is not None:
             return []
-        self.async_play.writer.zadd(self.keys.archive_watch(), {record.game_id: clock.now() + delay}, nx=True)
+        self.async_play.writer.zadd(self.keys.archive_watch(), {record.game_id: self.clock.now() + delay}, nx=True)
         spec = self.archive_spec(record.game_id, delay)
         return [spec.job_id] if self.enqueue(spec) else []
 
@@ -342,7 +344,7 @@ class Reactor(FeedFollower):
             return False
         retry = Retry(max=spec.retry[0], interval=spec.retry[1]) if spec.retry else None
         if spec.delay:
-            self.queue.enqueue_at(at(clock.now() + spec.delay), spec.func, *spec.args, job_id=spec.job_id,
+            self.queue.enqueue_at(at(self.clock.now() + spec.delay), spec.func, *spec.args, job_id=spec.job_id,
                                   result_ttl=600, failure_ttl=24 * 3600, retry=retry, **spec.kwargs)
         else:
             self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,

@@ -31,7 +31,6 @@ from domain.core.lifecycle import EndIdleGame, GameRecord, MarkAbsent, voters
 from services.adapters.workers.async_play import Clockwork, Plan, _env, _load, _send_system
 from services.application.clocks.turns import Wait, at, job_safe
 from services.application.notifications.mail import game_link
-from services.infrastructure import clock
 
 log = structlog.get_logger("taproom.absence")
 
@@ -95,7 +94,7 @@ def _still_waiting(play: Clockwork, record: GameRecord | None, seat: int, wait_v
 def _facts(play: Clockwork, record: GameRecord, seat: int, wait: Wait) -> dict[str, Any]:
     """What every message about an absent seat carries: the game, the seat, how long it waited, the game's page."""
     return {"game_id": record.game_id, "game": record.game_type, "seat": seat, "name": record.seats[seat].name,
-            "idle_seconds": clock.now() - wait.since, "url": game_link(play.settings, record.game_id)}
+            "idle_seconds": play.clock.now() - wait.since, "url": game_link(play.settings, record.game_id)}
 
 
 def _later(play: Clockwork, job: Any, record: GameRecord, seat: int, wait: Wait, due: float,
@@ -118,7 +117,7 @@ def absence_warning(game_id: str, seat: int, wait_version: int, *,
     if not player:
         return {"skipped": "a guest: nobody to tell"}
     opens = _due(play, record, seat, wait, play.settings.abandoned_after_seconds)
-    facts = {**_facts(play, record, seat, wait), "vote_at": opens, "vote_in_seconds": opens - clock.now()}
+    facts = {**_facts(play, record, seat, wait), "vote_at": opens, "vote_in_seconds": opens - play.clock.now()}
     sent = play.notifier.send(player, "absence_warning", facts, dedupe=f"absentwarn:{game_id}:{seat}:{wait_version}")
     return {"sent": sent}
 
@@ -137,7 +136,7 @@ def open_absence_vote(game_id: str, seat: int, wait_version: int, *,
         if record.seats[seat].absent or record.seats[seat].bot:
             return {"skipped": "absent already", "version": loaded.version}
         due = _due(play, record, seat, wait, play.settings.abandoned_after_seconds)
-        if clock.now() < due - 1:
+        if play.clock.now() < due - 1:
             return _later(play, open_absence_vote, record, seat, wait, due, "absent")
         # every seat overdue now, in one command: in a simultaneous phase they are all marked at one version
         overdue = {seat: wait, **_overdue_others(play, record, seat)}
@@ -159,7 +158,7 @@ def _overdue_others(play: Clockwork, record: GameRecord, seat: int) -> dict[int,
         info = record.seats[other]
         if other == seat or info.absent or info.bot or other not in record.to_act():
             continue
-        if clock.now() >= _due(play, record, other, wait, play.settings.abandoned_after_seconds) - 1:
+        if play.clock.now() >= _due(play, record, other, wait, play.settings.abandoned_after_seconds) - 1:
             found[other] = wait
     return found
 
@@ -194,7 +193,7 @@ def end_idle_game(game_id: str, seat: int, wait_version: int, *,
         if wait is None:
             return {"skipped": "the seat moved", "version": loaded.version}
         due = _due(play, record, seat, wait, play.settings.idle_end_after_seconds)
-        if clock.now() < due - 1:
+        if play.clock.now() < due - 1:
             return _later(play, end_idle_game, record, seat, wait, due, "idle")
         log.info("ending an idle game", game_id=game_id, seat=seat, version=loaded.version)
         return EndIdleGame(at_version=loaded.version), f"idle:{game_id}:{loaded.version}", "system:idle"

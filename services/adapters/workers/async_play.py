@@ -31,13 +31,12 @@ from services.application.bots import choose
 from services.application.clocks.turns import Step, TurnClocks, Wait, at, job_safe, same_turn, waiting_seats
 from services.application.clocks.vacation import Vacations
 from services.application.notifications.notify import Notifier
-from services.infrastructure import clock
-from services.infrastructure.aggregates import Loaded, Repository
+from services.infrastructure.aggregates import Loaded
 from services.infrastructure.batching import BatchWrites, ReadAhead
-from services.infrastructure.bootstrap import Root, job_root
+from services.infrastructure.bootstrap import Root, job_root, job_root_of
+from services.infrastructure.clock import Clock
 from services.infrastructure.commands import new_reply
 from services.infrastructure.eventstore import EventStore, Keys
-from services.infrastructure.redisconn import job_store
 from services.infrastructure.settings import AsyncSettings
 
 log = structlog.get_logger("taproom.async_jobs")
@@ -47,15 +46,18 @@ class Clockwork:
     """The turn clocks, the notifier and the deadline jobs, over one Redis and rq queue: what the deadline
     jobs use, and what the reactor's :class:`~services.adapters.reactor.deadlines.AsyncPlay` builds on."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, store: EventStore, queue: Queue, settings: AsyncSettings, clock: Clock) -> None:
+        """Over the composition root's event store (its Redis and keys) and clock."""
+        client, keys = store.redis, store.keys
         self.redis = client
         self.keys = keys
+        self.store = store
         self.queue = queue
         self.settings = settings
-        self.store = EventStore(client, keys)
-        self.vacations = Vacations(client, keys, settings.vacation_days_per_year)
-        self.clocks = TurnClocks(client, keys, self.vacations)
-        self.notifier = Notifier(client, keys, queue, settings)
+        self.clock = clock
+        self.vacations = Vacations(client, keys, settings.vacation_days_per_year, clock)
+        self.clocks = TurnClocks(client, keys, self.vacations, clock)
+        self.notifier = Notifier(client, keys, queue, settings, clock)
         self.writes: BatchWrites | None = None
         self._your_turns: list[tuple[GameRecord, int, Wait]] = []  # the batch's, checked together at its end
 
@@ -108,14 +110,10 @@ class Clockwork:
 
 def _env(connection: redis.Redis | None) -> tuple[redis.Redis, Keys, Clockwork]:
     job = get_current_job()
-    if connection is None:
-        assert job is not None, "run inside an rq job or pass a connection"
-        connection = job_store(job.connection)  # the event store's client (a cluster), else rq's own
-        assert connection is not None
-    root = job_root(connection)
+    root = job_root_of(connection)
     # Follow-up jobs go to rq's Redis, which on a cluster deployment is not the event store's.
-    queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else connection)
-    return connection, root.keys, Clockwork(connection, root.keys, queue, root.settings)
+    queue = Queue(job.origin if job is not None else "taproom", connection=job.connection if job else root.redis)
+    return root.redis, root.keys, Clockwork(root.store, queue, root.settings, root.clock)
 
 
 def _root(client: redis.Redis, play: Clockwork) -> Root:
@@ -124,7 +122,7 @@ def _root(client: redis.Redis, play: Clockwork) -> Root:
 
 
 def _load(client: redis.Redis, keys: Keys, game_id: str) -> Loaded:
-    return Repository(EventStore(client, keys), cache_size=1).current(game_id)
+    return job_root(client).records(cache_size=1).current(game_id)
 
 
 def choose_move(record: GameRecord, seat: int, level: str, key: str, think_seconds: float | None = None) -> Command:
@@ -177,7 +175,7 @@ def _overdue_turn(client: redis.Redis, keys: Keys, play: Clockwork, game_id: str
     if seen is None:  # clocks kept before ``seen`` was: the reactor's view is all there is
         return _load(client, keys, game_id), True
     steps: list[Step]
-    loaded, steps = Repository(EventStore(client, keys), cache_size=1).advance(game_id, seen, waiting_seats)
+    loaded, steps = job_root(client).records(cache_size=1).advance(game_id, seen, waiting_seats)
     wait = play.clocks.wait(game_id, seat)
     return loaded, all(same_turn(wait, seat, waiting) for _, _, waiting in steps)
 
@@ -206,7 +204,7 @@ def turn_deadline(game_id: str, seat: int, wait_version: int, *,
         if record.played_for(seat) is not None:
             return {"skipped": "timed out already", "version": loaded.version}
         due = play.clocks.deadline(record, seat, wait)
-        if clock.now() < due - 1:  # a vacation pushed it back: run again then
+        if play.clock.now() < due - 1:  # a vacation pushed it back: run again then
             play.schedule_deadline(record, seat, wait, due)
             return {"rescheduled": due}
         move = None
@@ -233,7 +231,7 @@ def deadline_warning(game_id: str, seat: int, wait_version: int, hours: int, *,
     if wait is None or wait.version != wait_version or not player:
         return {"skipped": "the seat moved"}
     due = play.clocks.deadline(record, seat, wait)
-    if due - clock.now() > hours * 3600 + 60:
+    if due - play.clock.now() > hours * 3600 + 60:
         return {"skipped": "pushed back"}  # the deadline job schedules the warnings of the new deadline
     sent = play.notifier.send(player, "deadline_soon", {"game_id": game_id, "seat": seat, "deadline": due,
                                                         "hours": hours},
@@ -282,7 +280,7 @@ def expire_invitation(game_id: str, seat: int, player_id: str, expires_at: float
     """End an unanswered invitation at its expiry, so the seat opens again (refused by the kernel if it was
     answered since; the command id is the invitation's, so a repeated job changes the game once)."""
     client, _, play = _env(connection)
-    command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=clock.now())
+    command = EndInvitation(for_seat=seat, player_id=player_id, reason="expired", now=play.clock.now())
     command_id = _root(client, play).bus.submit(game_id, command, seat=SYSTEM_SEAT, actor="system:expiry",
                                                 command_id=f"expired:{game_id}:{seat}:{player_id}:{expires_at!r}")
     return {"command_id": command_id}

@@ -12,16 +12,13 @@ from typing import Any
 
 import redis
 import structlog
-from rq import get_current_job
 
 from domain.core import SYSTEM_SEAT
 from domain.core.lifecycle import ScoreGame
 from services.application.bots import choose
 from services.application.commands import send
 from services.application.ratings import Ratings
-from services.infrastructure.aggregates import Repository
-from services.infrastructure.bootstrap import job_root
-from services.infrastructure.redisconn import job_store
+from services.infrastructure.bootstrap import job_root_of
 
 log = structlog.get_logger("taproom.jobs")
 
@@ -29,16 +26,6 @@ log = structlog.get_logger("taproom.jobs")
 # ``think_seconds`` and ``archive_dir`` keywords. They are accepted (``**_queued_before``) and ignored — the worker's
 # settings are the deployment's. Remove once no such job can be left: one ``archive_after_seconds`` (and the
 # longest rq retry) after every deployment runs this version.
-
-
-def _connection(connection: redis.Redis | None) -> redis.Redis:
-    if connection is not None:
-        return connection
-    job = get_current_job()
-    assert job is not None, "run inside an rq job or pass a connection"
-    store = job_store(job.connection)  # the event store's client (a cluster), else rq's own
-    assert store is not None
-    return store
 
 
 def bot_command_id(game_id: str, version: int, seat: int) -> str:
@@ -49,8 +36,8 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, connection: redis.Re
                   **_queued_before: Any) -> dict[str, Any]:
     """Choose and submit one bot move for ``seat`` if the game is still at ``version`` (the search budget is
     ``Settings.bot_think_seconds``)."""
-    root = job_root(_connection(connection))
-    loaded = Repository(root.store, cache_size=1).current(game_id)
+    root = job_root_of(connection)
+    loaded = root.records(cache_size=1).current(game_id)
     record = loaded.record
     if record is None or loaded.version != version or seat not in record.to_act():
         return {"skipped": "stale", "version": loaded.version}
@@ -70,7 +57,7 @@ def play_bot_turn(game_id: str, seat: int, version: int, *, connection: redis.Re
 
 def score_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """Submit the final scoring of an ended game (appends the score sheet and reveals the seed)."""
-    root = job_root(_connection(connection))
+    root = job_root_of(connection)
     sent = send(root, game_id, ScoreGame(), seat=SYSTEM_SEAT, actor="system", command_id=f"score:{game_id}", wait=0)
     return {"command_id": sent.command_id}
 
@@ -80,8 +67,8 @@ def rate_game(game_id: str, *, connection: redis.Redis | None = None, **_queued_
 
     Enqueued by the reactor once the score sheet is in the log; idempotent (a game is rated once, a re-run
     writes the stored result again)."""
-    root = job_root(_connection(connection))
-    loaded = Repository(root.store, cache_size=1).current(game_id)
+    root = job_root_of(connection)
+    loaded = root.records(cache_size=1).current(game_id)
     record = loaded.record
     if record is None or record.status != "scored":
         return {"skipped": "not scored"}
@@ -94,7 +81,7 @@ def archive_game(game_id: str, *, connection: redis.Redis | None = None, **_queu
     """Archive a scored game to the cold store (``services.infrastructure.archive``); safe to run twice or after a crash."""
     from services.infrastructure.archive import Archiver
 
-    root = job_root(_connection(connection))
+    root = job_root_of(connection)
     client, keys = root.redis, root.keys
     result = Archiver.from_root(root).archive(game_id)
     if result.status == "changed":
@@ -109,6 +96,6 @@ def analyse_game(game_id: str, *, connection: redis.Redis | None = None) -> dict
     of CPU, so it never runs on the queue of bot turns and scoring. Safe to run twice (a done analysis stays)."""
     from services.application.coach import Coach
 
-    root = job_root(_connection(connection))
+    root = job_root_of(connection)
     doc = Coach(root).run(game_id)
     return {"status": doc["status"], "cost": doc.get("cost")}

@@ -16,6 +16,8 @@ from rq import Queue, SimpleWorker, Worker
 from rq.timeouts import TimerDeathPenalty
 
 from services.adapters.workers.moved_jobs import alias_old_job_modules
+from services.infrastructure.bootstrap import jobs_keep_time
+from services.infrastructure.clock import Clock
 from services.infrastructure.redisconn import ClientFactory, set_job_store, set_process_job_store
 from services.infrastructure.resilience import UNAVAILABLE, Outage, ride_out
 from services.infrastructure.scheduler import run_scheduler_thread
@@ -28,10 +30,11 @@ class _SettingsMixin:
     ``Worker`` subclass, so that a ``SimpleWorker`` keeps running jobs in its own thread (no fork)."""
 
     settings: Settings | None = None
+    clock: Clock | None = None
 
     def perform_job(self, *args: Any, **kwargs: Any) -> bool:
         alias_old_job_modules()  # a job queued before the re-layout names its function by its old path
-        with jobs_run_with(self.settings):
+        with jobs_run_with(self.settings), jobs_keep_time(self.clock):
             return super().perform_job(*args, **kwargs)  # type: ignore[misc]
 
 
@@ -42,18 +45,22 @@ class TaproomWorker(_SettingsMixin, Worker):
 class ThreadWorker(_SettingsMixin, SimpleWorker):
     death_penalty_class = TimerDeathPenalty
 
-    def __init__(self, *args: Any, settings: Settings | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, settings: Settings | None = None, clock: Clock | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.settings = settings
+        self.clock = clock
 
     def _install_signal_handlers(self) -> None:  # signals belong to the main thread
         pass
 
 
 def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Event, idle_sleep: float = 0.02,
-                      store: redis.Redis | None = None, settings: Settings | None = None) -> None:
+                      store: redis.Redis | None = None, settings: Settings | None = None,
+                      clock: Clock | None = None) -> None:
     """Work the queue in bursts until ``stop`` is set, riding out Redis outages. ``client`` is rq's Redis;
-    ``store`` the event store's, when it is another (a cluster): the jobs of this thread use it."""
+    ``store`` the event store's, when it is another (a cluster): the jobs of this thread use it; ``clock``:
+    the one its jobs read (their part's; None: wall time)."""
     set_job_store(store)
     queue = Queue(queue_name, connection=client)
     worker: list[ThreadWorker] = []  # made when first needed: making one talks to Redis
@@ -61,7 +68,7 @@ def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Even
     def turn() -> None:
         if queue.count:
             if not worker:
-                worker.append(ThreadWorker([queue], connection=client, settings=settings))
+                worker.append(ThreadWorker([queue], connection=client, settings=settings, clock=clock))
             worker[0].work(burst=True, logging_level="WARNING")
         else:
             time.sleep(idle_sleep)
@@ -73,14 +80,14 @@ def run_worker_thread(client: redis.Redis, queue_name: str, stop: threading.Even
     ride_out("worker", turn, stop, lost_redis)
 
 
-def run_rq_worker(client: redis.Redis, queue_name: str, settings: Settings,
+def run_rq_worker(client: redis.Redis, queue_name: str, settings: Settings, clock: Clock,
                   store: ClientFactory | None = None) -> None:
     """``taproom worker``: rq's forking worker in the main thread, the scheduler loop in a thread beside it,
     both riding out Redis outages until the worker is asked to stop (SIGINT/SIGTERM). ``client`` is rq's
     Redis; ``store`` makes the event store's clients when that is another (each forked job makes its own)."""
     set_process_job_store(store)
     stop = threading.Event()
-    scheduler = threading.Thread(target=run_scheduler_thread, args=(client, queue_name, settings, stop),
+    scheduler = threading.Thread(target=run_scheduler_thread, args=(client, queue_name, settings, stop, clock),
                                  name="taproom-scheduler", daemon=True)
     scheduler.start()
     outage = Outage("worker")

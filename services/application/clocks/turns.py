@@ -12,8 +12,8 @@ import redis
 
 from domain.core.lifecycle import GameRecord, Pace, turn_of
 from services.application.clocks.vacation import Vacations
-from services.infrastructure import clock
 from services.infrastructure.batching import BatchWrites, ReadAhead
+from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
 
 
@@ -98,10 +98,11 @@ return 1
 
 
 class TurnClocks:
-    def __init__(self, client: redis.Redis, keys: Keys, vacations: Vacations) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, vacations: Vacations, clock: Clock) -> None:
         self.redis = client
         self.keys = keys
         self.vacations = vacations
+        self.clock = clock
         self.read_ahead: ReadAhead | None = None
         """The clock hashes the reactor read for its batch (see :mod:`services.infrastructure.batching`); kept up to date."""
         self.writes: BatchWrites | None = None
@@ -157,7 +158,7 @@ class TurnClocks:
         key = self.keys.clock(record.game_id)
         seen = self.seen(record.game_id)
         if steps:
-            fresh = [(v, clock.from_wall(t), w) for v, t, w in steps if seen is None or v > seen]
+            fresh = [(v, self.clock.from_wall(t), w) for v, t, w in steps if seen is None or v > seen]
         else:
             fresh = [(version, ts, waiting_seats(record))] if seen is None or version > seen else []
         if seen is None:
@@ -220,7 +221,7 @@ class TurnClocks:
         """The clock as a page shows it: the service's now, after how many consecutive timeouts a seat is
         taken over, and :meth:`table`."""
         pace = record.pace
-        return {"now": clock.now(), "timed": bool(pace and pace.timed),
+        return {"now": self.clock.now(), "timed": bool(pace and pace.timed),
                 "takeover_after": pace.timeouts_to_takeover if pace and pace.timed else None,
                 "seats": self.table(record) if record.status == "active" else []}
 

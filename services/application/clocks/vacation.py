@@ -23,7 +23,7 @@ import redis
 from redis.client import Pipeline
 
 from domain.core import IllegalMove, InvalidCommand
-from services.infrastructure import clock
+from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
 
 DAY = 86400
@@ -68,10 +68,11 @@ def _year(ts: float) -> str:
 
 
 class Vacations:
-    def __init__(self, client: redis.Redis, keys: Keys, days_per_year: int) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, days_per_year: int, clock: Clock) -> None:
         self.redis = client
         self.keys = keys
         self.days_per_year = days_per_year
+        self.clock = clock
 
     def intervals(self, player_id: str | None, since: float = 0.0,
                   client: redis.Redis | Pipeline | None = None) -> list[Interval]:
@@ -87,7 +88,7 @@ class Vacations:
 
     def current(self, player_id: str, now: float | None = None,
                 client: redis.Redis | Pipeline | None = None) -> Interval | None:
-        now = clock.now() if now is None else now
+        now = self.clock.now() if now is None else now
         return next((i for i in self.intervals(player_id, now, client) if i.start <= now), None)
 
     def _watched(self, player_id: str, func: Any) -> Any:
@@ -98,7 +99,7 @@ class Vacations:
 
     def start(self, player_id: str, days: float, now: float | None = None) -> Interval:
         """Begin a vacation now, for ``days`` days, within this year's allowance."""
-        now = clock.now() if now is None else now
+        now = self.clock.now() if now is None else now
         if days <= 0:
             raise InvalidCommand(f"a vacation lasts a positive number of days, not {days}")
         year = _year(now)
@@ -121,7 +122,7 @@ class Vacations:
 
     def end(self, player_id: str, now: float | None = None) -> Interval | None:
         """End the current vacation now; the unused days go back to the allowance (once, however many ask)."""
-        now = clock.now() if now is None else now
+        now = self.clock.now() if now is None else now
 
         def shorten(pipe: Pipeline) -> Interval | None:
             current = self.current(player_id, now, pipe)
@@ -138,7 +139,7 @@ class Vacations:
         return result
 
     def status(self, player_id: str, now: float | None = None) -> dict[str, object]:
-        now = clock.now() if now is None else now
+        now = self.clock.now() if now is None else now
         year = _year(now)
         current = self.current(player_id, now)
         used = self.used(player_id, year)

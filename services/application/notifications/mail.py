@@ -29,9 +29,9 @@ from rq.job import Job
 
 from domain.core import InvalidCommand
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
-from services.infrastructure import clock
+from services.infrastructure.bootstrap import job_root_of
+from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
-from services.infrastructure.jobcontext import job_context
 from services.infrastructure.settings import AsyncSettings
 
 log = structlog.get_logger("taproom.email")
@@ -227,11 +227,12 @@ def smtp_send(settings: AsyncSettings, message: EmailMessage) -> None:
 # -- queueing (called by the notifier) -------------------------------------------------------------------
 
 class Mailer:
-    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings, clock: Clock) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.settings = settings
+        self.clock = clock
         self.addresses = Addresses(client, keys, settings)
 
     @property
@@ -247,7 +248,7 @@ class Mailer:
         intervals = self.settings.mail_retry_intervals
         options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
                                        retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
-        if when is not None and when > clock.now():
+        if when is not None and when > self.clock.now():
             self.queue.enqueue_at(at(when), func, *args, **options)
         else:
             self.queue.enqueue(func, *args, **options)
@@ -272,7 +273,7 @@ class Mailer:
             return "immediate"
         if mode == "digest":
             self.redis.hset(self.keys.digest(player_id), delivery, body)
-            due = prefs.next_digest(clock.now())
+            due = prefs.next_digest(self.clock.now())
             day = int(due // 86400)
             self._enqueue(f"digest-{self._tag()}-{job_safe(player_id)}-{day}", deliver_digest, player_id,
                           when=max(due, when or 0))
@@ -287,8 +288,12 @@ class Mailer:
 # deployment's. Remove once no such job can be left: a day (a digest's furthest schedule) plus the last retry
 # interval after every deployment runs this version.
 def _job_env(connection: redis.Redis | None) -> tuple[redis.Redis, Keys, AsyncSettings]:
-    root = job_context(connection)
+    root = job_root_of(connection)
     return root.redis, root.keys, root.settings
+
+
+def _job_clock(connection: redis.Redis | None) -> Clock:
+    return job_root_of(connection).clock
 
 
 def deliver_verification(player_id: str, token: str, *,
@@ -313,6 +318,7 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
                   connection: redis.Redis | None = None, **_queued_before: Any) -> dict[str, Any]:
     """rq job: e-mail one message, if the player still wants it; raises on SMTP failure (rq retries)."""
     client, keys, settings = _job_env(connection)
+    clock = _job_clock(connection)
     addresses = Addresses(client, keys, settings)
     to = addresses.verified(player_id)
     prefs = Preferences(client, keys).get(player_id)

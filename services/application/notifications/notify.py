@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -41,10 +42,10 @@ from rq.job import Job
 from services.application.notifications.mail import Mailer
 from services.application.notifications.prefs import Preferences
 from services.application.notifications.webpush import Pusher
-from services.infrastructure import clock
 from services.infrastructure.batching import BatchWrites, ReadAhead
+from services.infrastructure.bootstrap import job_root_of
+from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
-from services.infrastructure.jobcontext import job_context
 from services.infrastructure.secretbox import InvalidToken, SecretBox, secret_box
 from services.infrastructure.settings import AsyncSettings, get_settings
 from services.infrastructure.urls import check_url
@@ -115,7 +116,7 @@ class Webhooks:
         secret = secrets.token_urlsafe(32)
         key = self.keys.webhook(player_id)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(key, mapping={"url": url, "sealed": self.box.seal(secret), "created": clock.now()})
+        pipe.hset(key, mapping={"url": url, "sealed": self.box.seal(secret), "created": time.time()})
         pipe.hdel(key, "secret")
         pipe.execute()
         return secret
@@ -168,16 +169,17 @@ class Webhooks:
 class Notifier:
     """Sends each message at most once (by a dedupe key) to a player's list and webhook."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings, clock: Clock) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.settings = settings
+        self.clock = clock
         self.webhooks = Webhooks(client, keys)
         self._record_once = client.register_script(RECORD_ONCE)
         self.prefs = Preferences(client, keys)
-        self.mailer = Mailer(client, keys, queue, settings)
-        self.pusher = Pusher(client, keys, queue, settings)
+        self.mailer = Mailer(client, keys, queue, settings, clock)
+        self.pusher = Pusher(client, keys, queue, settings, clock)
         self.writes: BatchWrites | None = None
         """The reactor's batch: "sent" markers go with its writes (after every delivery job is enqueued)."""
         self._marked: set[str] = set()  # markers written with the batch's writes
@@ -225,10 +227,10 @@ class Notifier:
         if not unsent and self.sent(player_id, dedupe):
             return False
         delivery = hashlib.sha256(dedupe.encode()).hexdigest()[:20]
-        body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": clock.now(), **data})
+        body = orjson.dumps({"delivery": delivery, "kind": kind, "player_id": player_id, "ts": self.clock.now(), **data})
         prefs = self.prefs.get(player_id)
         if prefs.wants(kind):
-            when = prefs.deliver_at(clock.now())
+            when = prefs.deliver_at(self.clock.now())
             if self.webhooks.url(player_id) is not None:  # the secret is only opened by the delivery job
                 self._enqueue_delivery(player_id, kind, body, delivery, when)
             self.mailer.dispatch(player_id, kind, body, delivery, prefs, when)
@@ -248,7 +250,7 @@ class Notifier:
         options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=7 * 86400,
                                        retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
         args = (deliver_webhook, player_id, body.decode(), delivery, kind)
-        if when is not None and when > clock.now():  # quiet hours: deliver when they end
+        if when is not None and when > self.clock.now():  # quiet hours: deliver when they end
             self.queue.enqueue_at(datetime.fromtimestamp(when, tz=UTC), *args, **options)
         else:
             self.queue.enqueue(*args, **options)
@@ -276,7 +278,7 @@ def deliver_webhook(player_id: str, body: str, delivery: str, kind: str, *,
     # ``timeout_seconds``, ``allow_private`` and ``allow_loopback``; accepted and ignored (the worker's settings
     # are the deployment's). Remove once none can be left: the last of ``webhook_retry_intervals`` after every
     # deployment runs this version.
-    root = job_context(connection)
+    root = job_root_of(connection)
     settings = root.settings
     timeout_seconds = settings.webhook_timeout_seconds
     allow_private, allow_loopback = settings.webhook_allow_private, settings.webhook_allow_loopback

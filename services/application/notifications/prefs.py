@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Literal, get_args
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import redis
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -21,8 +21,9 @@ from domain.core import InvalidCommand
 from services.infrastructure.batching import ReadAhead
 from services.infrastructure.eventstore import Keys
 
-KINDS = ("your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
-         "invited", "absence_warning", "absent", "absent_vote", "left")
+Kind = Literal["your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
+               "invited", "absence_warning", "absent", "absent_vote", "left"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 EMAIL_KINDS = ("your_turn", "game_over", "invited", "deadline_soon", "absence_warning", "absent")
 """What a player may have e-mailed (the issue's four, and the two that warn a player their untimed game is about to
 be voted on without them); the other seat-keeping kinds go to the other channels."""
@@ -34,7 +35,8 @@ class QuietHours(BaseModel):
     model_config = ConfigDict(extra="forbid")
     start: time = Field(description="local time the quiet begins, e.g. 22:00")
     end: time = Field(description="local time it ends, e.g. 07:30 (before start: over midnight)")
-    timezone: str = Field("UTC", description="IANA name, e.g. Europe/Berlin")
+    timezone: str = Field("UTC", description="IANA name, e.g. Europe/Berlin",
+                          json_schema_extra={"enum": [*sorted(available_timezones() | {"UTC"})]})  # the schema names them
 
     @field_validator("timezone")
     @classmethod
@@ -70,7 +72,8 @@ def _every_kind_at_once() -> dict[str, EmailMode]:
 
 class EmailPrefs(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kinds: dict[str, EmailMode] = Field(default_factory=_every_kind_at_once)
+    kinds: dict[str, EmailMode] = Field(default_factory=_every_kind_at_once,
+                                        json_schema_extra={"propertyNames": {"enum": list(EMAIL_KINDS)}})
     every_turn: bool = Field(False, description="a \"your turn\" e-mail for every turn, not one per game per hour")
     digest_hour: int = Field(8, ge=0, le=23, description="local hour (quiet hours' time zone) of the daily digest")
 
@@ -88,13 +91,13 @@ class EmailPrefs(BaseModel):
 
 class NotificationPrefs(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kinds: list[str] = Field(default_factory=lambda: list(KINDS), description="kinds delivered by any channel")
+    kinds: list[Kind] = Field(default_factory=lambda: list(KINDS), description="kinds delivered by any channel")
     quiet_hours: QuietHours | None = None
     email: EmailPrefs = Field(default_factory=lambda: EmailPrefs())
 
     @field_validator("kinds")
     @classmethod
-    def _known_kinds(cls, value: list[str]) -> list[str]:
+    def _known_kinds(cls, value: list[Kind]) -> list[Kind]:
         unknown = sorted(set(value) - set(KINDS))
         if unknown:
             raise ValueError(f"unknown notification kinds {unknown}; choose among {list(KINDS)}")

@@ -23,9 +23,9 @@ from rq.job import Job
 
 from domain.core import RuleError
 from services.application.notifications.mail import describe, game_link
-from services.infrastructure import clock
+from services.infrastructure.bootstrap import job_root_of
+from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
-from services.infrastructure.jobcontext import job_context
 from services.infrastructure.settings import AsyncSettings
 from services.infrastructure.urls import check_url
 
@@ -42,8 +42,10 @@ def _b64(value: str) -> bytes:
 
 class SubscriptionKeys(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    p256dh: str = Field(max_length=200, description="the browser's P-256 public key, base64url")
-    auth: str = Field(max_length=100, description="the 16-byte auth secret, base64url")
+    # The patterns say in the schema what the validators check: 65 bytes starting 0x04, 16 bytes
+    p256dh: str = Field(pattern=r"^B[A-P][A-Za-z0-9_-]{85}=?$",
+                        description="the browser's P-256 public key (an uncompressed point), base64url")
+    auth: str = Field(pattern=r"^[A-Za-z0-9_-]{22}(==)?$", description="the 16-byte auth secret, base64url")
 
     @field_validator("p256dh")
     @classmethod
@@ -108,11 +110,12 @@ class PushSubscriptions:
 
 
 class Pusher:
-    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, queue: Queue, settings: AsyncSettings, clock: Clock) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.settings = settings
+        self.clock = clock
         self.subscriptions = PushSubscriptions(client, keys)
 
     @property
@@ -134,7 +137,7 @@ class Pusher:
             options: dict[str, Any] = dict(job_id=job_id, result_ttl=3600, failure_ttl=86400,
                                            retry=Retry(max=len(intervals), interval=intervals) if intervals else None)
             args = (player_id, sub_id, kind, body.decode())
-            if when is not None and when > clock.now():
+            if when is not None and when > self.clock.now():
                 self.queue.enqueue_at(datetime.fromtimestamp(when, tz=UTC), deliver_push, *args, **options)
             else:
                 self.queue.enqueue(deliver_push, *args, **options)
@@ -150,7 +153,7 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *,
     # Compatibility: jobs queued before the worker carried the settings were given ``prefix``, ``shards`` and
     # ``async_settings``; accepted and ignored (the worker's settings are the deployment's). Remove once none
     # can be left: the last of ``push_retry_intervals`` after every deployment runs this version.
-    root = job_context(connection)
+    root = job_root_of(connection)
     connection, keys, settings = root.redis, root.keys, root.settings
     subscriptions = PushSubscriptions(connection, keys)
     subscription = subscriptions.get(player_id, sub_id)

@@ -41,7 +41,8 @@ import orjson
 import redis
 import structlog
 
-from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
+from services.infrastructure.eventstore import EventStore
+from services.infrastructure.eventstore.archived import ColdStore, cold_store
 from services.infrastructure.eventstore.keys import Keys
 
 log = structlog.get_logger("taproom.archive")
@@ -102,26 +103,19 @@ def object_name(keys: Keys, game_id: str, suffix: str) -> str:
 class Archiver:
     """Writes a finished game to the cold store and swaps its Redis keys for the summary."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, cold: ColdStore,
-                 reader: ArchiveReader | None = None) -> None:
-        from services.infrastructure.eventstore import EventStore
-
-        self.redis = client
-        self.keys = keys
+    def __init__(self, store: EventStore, cold: ColdStore) -> None:
+        """``store``: the composition root's event store (its Redis, keys and reader of archived games)."""
+        self.redis = store.redis
+        self.keys = store.keys
         self.cold = cold
-        self.reader = reader or DEFAULT_READER
-        self.store = EventStore(client, keys, archive=self.reader)
-        self._swap = client.register_script(resources.files(__package__).joinpath("archive.lua").read_text())
+        self.store = store
+        self._swap = store.redis.register_script(resources.files(__package__).joinpath("archive.lua").read_text())
 
     @classmethod
     def from_root(cls, root: Any) -> Archiver:
-        """The archiver of a composition root (``services.infrastructure.bootstrap.Root``: its Redis, keys and cold store)."""
-        return cls(root.redis, root.keys, root.cold or cold_store(root.settings.archive_dir), root.archive_reader)
-
-    @classmethod
-    def from_settings(cls, client: redis.Redis, settings: Any) -> Archiver:
-        return cls(client, Keys(settings.key_prefix, settings.shards), cold_store(settings.archive_dir),
-                   ArchiveReader())
+        """The archiver of a composition root (``services.infrastructure.bootstrap.Root``: its event store and
+        cold store)."""
+        return cls(root.store, root.cold or cold_store(root.settings.archive_dir))
 
     def archive(self, game_id: str, force: bool = False, attempts: int = 3) -> ArchiveResult:
         """Archive ``game_id`` if it is finished (``force`` is only a name for callers that already waited

@@ -1,6 +1,7 @@
 """The views built with the per-state feature cache are byte for byte those of the uncached builder.
 
-``_reference_views`` is the builder as it was before the cache (view.py at 66f2fa7), kept verbatim: seeded
+``_reference_views`` is the builder as it was before the cache (view.py at 66f2fa7), kept verbatim (plus the
+uncached ``completions`` of the seat placing, added since): seeded
 random games are played to the end and after every command every seat's view and the spectator's are
 compared as JSON. Clones taken mid-game (as the undo trail and the bots take them) go on differently from
 their original, and a state decoded from its snapshot is viewed too: no cache may serve another history.
@@ -17,6 +18,7 @@ import pytest
 
 from domain.carcassonne import GAME, rules
 from domain.carcassonne.board import describe, neighbours8, rotated_at, tile_nodes
+from domain.carcassonne.previews import completions
 from domain.carcassonne.rules import FOLLOWERS_PER_PLAYER
 from domain.carcassonne.scoring import feature_value, winners
 from domain.carcassonne.shepherds import seats_in_field
@@ -161,6 +163,8 @@ def _reference_views(state: CarcassonneState, seats: Sequence[int | None]) -> li
         if seat is not None:
             view["seat"] = seat
             view["my_turn"] = state.phase != "over" and state.turn_seat == seat
+            if seat == state.turn_seat and state.phase == PLACE and state.current_tile is not None:
+                view["completions"] = completions(state)  # added since, uncached: tried afresh on every call
         out.append(view)
     return out
 

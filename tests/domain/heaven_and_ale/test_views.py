@@ -112,3 +112,28 @@ def test_the_view_carries_the_turn_facts_a_bot_needs() -> None:
 
     busy_playout(2, "turn-facts", {"kegs_and_more": True}, check=check)
     assert checked[0] > 50
+
+
+def test_the_track_shows_the_price_a_purchase_is_charged() -> None:
+    """Each tile on the track carries its sunny and shady price (§3.5): the client shows these numbers and never
+    works a price out; each equals the cost the TileBought event charges for that tile on such a spot."""
+    from domain.heaven_and_ale import commands as c
+    from domain.heaven_and_ale.events import TileBought
+    from domain.heaven_and_ale.supply import TILE_CODES
+
+    from .helpers import clear_board, put_tile
+
+    t = Table(2, "prices").start()
+    clear_board(t.state)
+    put_tile(t.state, 1, TILE_CODES["hops-3"])
+    put_tile(t.state, 3, TILE_CODES["monk-2"])
+    t.state.players[t.seat].money = 30
+    track = GAME.view(t.state, t.seat)["track"]
+    assert track[1]["prices"] == {"hops-3": {"sunny": 6, "shady": 3}}
+    monk_cost = track[3]["monk_cost"]
+    assert track[3]["prices"] == {"monk-2": {"sunny": 2 * monk_cost, "shady": monk_cost}}
+    assert "prices" not in track[2]  # no tile, no price
+    t.do(c.Move(seat=t.seat, space=1))
+    for spot, side in (("S0", "sunny"), ("H0", "shady")):  # decide only: the state stays as it is
+        events = GAME.decide(t.state, c.BuyTile(seat=t.seat, tile="hops-3", spot=spot), t.rng())
+        assert [e.cost for e in events if isinstance(e, TileBought)] == [track[1]["prices"]["hops-3"][side]], spot

@@ -7,21 +7,22 @@ import http.server
 import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 import redis
-from rq import Queue
 
 from domain.core.lifecycle import GameRecord
 from services.adapters.reactor import Reactor
 from services.adapters.reactor.watchdog import Watchdog
 from services.adapters.workers.worker import ThreadWorker
-from services.infrastructure import clock
 from services.infrastructure.aggregates import Repository
+from services.infrastructure.bootstrap import bootstrap, jobs_keep_time
+from services.infrastructure.clock import ShiftedClock
 from services.infrastructure.redisconn import set_job_store
 from services.infrastructure.scheduler import release_due
-from services.infrastructure.settings import AsyncSettings, Settings, with_async
+from services.infrastructure.settings import AsyncSettings, Settings, jobs_run_with, with_async
 from tests.services.helpers import Kernel
 
 HOUR = 3600
@@ -29,20 +30,31 @@ DAY = 86400
 
 
 class Table:
-    def __init__(self, client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> None:
+    def __init__(self, client: redis.Redis, settings: Settings, async_settings: AsyncSettings,
+                 clock: ShiftedClock) -> None:
         self.client = client
+        self.clock = clock
         # On the cluster backend rq has its own server (the fixture hangs it on the client), as deployed.
         self.jobs: redis.Redis = getattr(client, "taproom_queue", client)
         self.kernel = Kernel(client, settings)
-        self.reactor = Reactor(client, settings, queue=Queue(settings.rq_queue, connection=self.jobs), name="r1",
-                               async_settings=async_settings)
+        self.reactor = Reactor(client, settings, name="r1", async_settings=async_settings,
+                               root=bootstrap(settings, client, queue_redis=self.jobs, clock=clock))
         self.queue = self.reactor.queue
         self.job_settings = with_async(settings, async_settings)
         """What this table's jobs run under (its worker's settings)."""
-        self.worker = ThreadWorker([self.queue], connection=self.jobs, settings=self.job_settings)
+        self.worker = ThreadWorker([self.queue], connection=self.jobs, settings=self.job_settings, clock=clock)
         self.watchdog = Watchdog(self.reactor, async_settings.watchdog_stale_seconds,
                                  async_settings.watchdog_max_requeues)
         self.repo = Repository(self.kernel.store, cache_size=1)
+        self.root = self.reactor.root
+        """The composition root of the table's parts (its clock is the test's)."""
+
+    @contextmanager
+    def running_jobs(self, settings: Settings | None = None) -> Iterator[None]:
+        """Jobs called directly in this block run as the table's worker runs them: under its settings (or
+        ``settings``) and on its clock."""
+        with jobs_run_with(settings or self.job_settings), jobs_keep_time(self.clock):
+            yield
 
     def settle(self, rounds: int = 500) -> None:
         """Run processor, projector, reactor and worker until nothing moves."""
@@ -58,8 +70,8 @@ class Table:
 
     def tick(self, seconds: float = 0.0) -> int:
         """Move the clock, release the scheduled jobs now due, and settle."""
-        clock.advance(seconds)
-        released = release_due(self.jobs, [self.queue.name], clock.now())
+        self.clock.advance(seconds)
+        released = release_due(self.jobs, [self.queue.name], self.clock.now())
         self.settle()
         return released
 
@@ -93,13 +105,6 @@ class Table:
         return outcome
 
 
-@pytest.fixture(autouse=True)
-def _clock() -> Iterator[None]:
-    clock.reset()
-    yield
-    clock.reset()
-
-
 @pytest.fixture
 def async_settings() -> AsyncSettings:
     # system_command_wait_seconds=0: the table runs jobs and the processor in one thread, so a job
@@ -109,9 +114,10 @@ def async_settings() -> AsyncSettings:
 
 
 @pytest.fixture
-def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings) -> Iterator[Table]:
+def table(client: redis.Redis, settings: Settings, async_settings: AsyncSettings,
+          clock: ShiftedClock) -> Iterator[Table]:
     set_job_store(client if hasattr(client, "taproom_queue") else None)  # the jobs this thread runs
-    yield Table(client, settings, async_settings)
+    yield Table(client, settings, async_settings, clock)
     set_job_store(None)
 
 
@@ -123,7 +129,8 @@ def api(table: Table, settings: Settings) -> Iterator[Any]:
 
     from services.adapters.api.app import create_app
 
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs)
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 0.05}), table.jobs,
+                     clock=table.clock)
     app.state.async_settings = table.reactor.async_settings
     with TestClient(app) as client:
         yield client
@@ -136,7 +143,8 @@ def waiting_api(table: Table, settings: Settings) -> Iterator[Any]:
 
     from services.adapters.api.app import create_app
 
-    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs)
+    app = create_app(table.client, settings.model_copy(update={"command_wait_seconds": 5.0}), table.jobs,
+                     clock=table.clock)
     app.state.async_settings = table.reactor.async_settings
     with TestClient(app) as client:
         yield client

@@ -12,9 +12,7 @@ import orjson
 
 from services.adapters.workers import async_play as jobs
 from services.application.clocks.turns import Wait
-from services.infrastructure import clock
 from services.infrastructure.audit import verify
-from services.infrastructure.settings import jobs_run_with
 
 from .conftest import HOUR, Table
 
@@ -35,7 +33,7 @@ def test_a_deadline_fires_once_and_the_autopilot_plays_until_the_seat_is_reclaim
     wait = table.reactor.async_play.clocks.waits(gid)
     assert list(wait) == [1]
     version = record.version
-    with jobs_run_with(table.job_settings):
+    with table.running_jobs():
         assert jobs.turn_deadline(gid, 0, start, connection=table.client) == {"skipped": "the seat moved",
                                                                               "version": version}
     table.tick(0)
@@ -77,7 +75,7 @@ def test_skip_policy_and_a_move_of_the_holder_takes_the_seat_back(table: Table) 
     assert [e["seat"] for e in table.events(gid, "Added")] == [0, 1, 0, 1, 0]
 
 
-def test_a_time_bank_is_charged_per_move_and_refilled_by_the_increment(table: Table) -> None:
+def test_a_time_bank_is_charged_per_move_and_refilled_by_the_increment(table: Table, clock) -> None:
     gid = table.create(HUMANS, pace={"bank_seconds": 2 * HOUR, "increment_seconds": HOUR})
     clocks = table.reactor.async_play.clocks
     since = clocks.wait(gid, 0).since
@@ -100,11 +98,11 @@ def test_a_wait_continues_across_versions_until_the_seat_moves(table: Table) -> 
     assert table.record(gid).version == 3
 
 
-def test_a_deadline_run_twice_before_either_is_processed_times_the_seat_out_once(table: Table) -> None:
+def test_a_deadline_run_twice_before_either_is_processed_times_the_seat_out_once(table: Table, clock) -> None:
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
     wait = table.reactor.async_play.clocks.wait(gid, 0)
     clock.advance(HOUR + 5)
-    with jobs_run_with(table.job_settings):
+    with table.running_jobs():
         first = jobs.turn_deadline(gid, 0, wait.version, connection=table.client)
         second = jobs.turn_deadline(gid, 0, wait.version, connection=table.client)  # a duplicate job (re-run)
     assert first == second  # the same command id, derived from game, version and seat
@@ -125,7 +123,7 @@ def _run_job_while_processing(table: Table, job: Callable[..., dict[str, Any]], 
     result: dict[str, Any] = {}
 
     def run() -> None:
-        with jobs_run_with(settings):
+        with table.running_jobs(settings):
             result.update(job(*args, connection=table.client))
 
     thread = threading.Thread(target=run)
@@ -142,7 +140,7 @@ def _run_job_while_processing(table: Table, job: Callable[..., dict[str, Any]], 
     return result
 
 
-def test_a_deadline_refused_because_another_seat_moved_first_is_sent_again_at_once(table: Table) -> None:
+def test_a_deadline_refused_because_another_seat_moved_first_is_sent_again_at_once(table: Table, clock) -> None:
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
     table.tick(HOUR + 1)  # alice times out and is away; bob is to act, his clock runs
     assert table.record(gid).seats[0].autopilot == "autopilot" and table.record(gid).to_act() == [1]
@@ -159,14 +157,14 @@ def test_a_deadline_refused_because_another_seat_moved_first_is_sent_again_at_on
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]
     # fires once: the job run again (released twice, or by the watchdog) leaves the away seat alone
     table.settle()
-    with jobs_run_with(table.job_settings):
+    with table.running_jobs():
         again = jobs.turn_deadline(gid, 1, wait.version, connection=table.client)
     assert "skipped" in again
     table.settle()
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0, 1]
 
 
-def test_a_deadline_refused_after_the_seat_moved_is_not_sent_again(table: Table) -> None:
+def test_a_deadline_refused_after_the_seat_moved_is_not_sent_again(table: Table, clock) -> None:
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
     wait = table.reactor.async_play.clocks.wait(gid, 0)
     version = table.record(gid).version
@@ -199,7 +197,7 @@ def test_an_autopilot_move_refused_as_stale_is_played_at_the_new_version(table: 
     assert table.record(gid).to_act() == [1] and table.record(gid).seats[1].autopilot is None
 
 
-def test_a_turn_that_ends_and_begins_again_before_the_reactor_looks_gets_a_fresh_clock(table: Table) -> None:
+def test_a_turn_that_ends_and_begins_again_before_the_reactor_looks_gets_a_fresh_clock(table: Table, clock) -> None:
     """The clock runs per turn: alice's turn ends when she moves, and her next one starts afresh, even when
     bob answers before the reactor has seen her move (per-move pace)."""
     gid = table.create(HUMANS, pace={"per_move_seconds": HOUR})
@@ -217,7 +215,7 @@ def test_a_turn_that_ends_and_begins_again_before_the_reactor_looks_gets_a_fresh
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
 
 
-def test_a_time_bank_is_charged_and_incremented_once_per_turn_even_between_two_looks(table: Table) -> None:
+def test_a_time_bank_is_charged_and_incremented_once_per_turn_even_between_two_looks(table: Table, clock) -> None:
     gid = table.create(HUMANS, pace={"bank_seconds": 2 * HOUR, "increment_seconds": HOUR})
     clocks = table.reactor.async_play.clocks
     pace = table.record(gid).pace
@@ -231,7 +229,7 @@ def test_a_time_bank_is_charged_and_incremented_once_per_turn_even_between_two_l
     assert abs(clocks.deadline(table.record(gid), 0, wait) - (wait.since + 2.5 * HOUR)) < 5
 
 
-def test_a_seat_that_acts_several_times_in_one_turn_keeps_its_clock(table: Table) -> None:
+def test_a_seat_that_acts_several_times_in_one_turn_keeps_its_clock(table: Table, clock) -> None:
     """Commands that leave the seat to act (here: a game of one) do not restart its clock."""
     gid = table.create([{"name": "alice", "player_id": "alice"}], pace={"per_move_seconds": HOUR}, target=50)
     clocks = table.reactor.async_play.clocks

@@ -25,7 +25,6 @@ from pydantic import SecretStr
 from services.adapters.api.app import create_app
 from services.application.notifications.notify import Webhooks
 from services.application.notifications.prefs import NotificationPrefs, Preferences, QuietHours
-from services.infrastructure import clock
 from services.infrastructure.settings import AsyncSettings, Settings
 
 from .conftest import DAY, HOUR, Table
@@ -98,7 +97,7 @@ def async_settings(smtp: tuple[Inbox, int], vapid: tuple[str, str],
 
 @pytest.fixture
 def http(table: Table, settings: Settings, async_settings: AsyncSettings) -> Iterator[TestClient]:
-    app = create_app(table.client, settings, table.jobs)
+    app = create_app(table.client, settings, table.jobs, clock=table.clock)
     app.state.async_settings = async_settings
     with TestClient(app) as client:
         yield client
@@ -124,7 +123,7 @@ def verified(http: TestClient, table: Table, inbox: Inbox, auth: dict[str, str],
 
 
 def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_unsubscribe(
-        table: Table, http: TestClient, smtp: tuple[Inbox, int]) -> None:
+        table: Table, http: TestClient, smtp: tuple[Inbox, int], clock) -> None:
     inbox = smtp[0]
     pid, auth, token = register(http)
     verified(http, table, inbox, auth, "alice@example.org")
@@ -179,7 +178,7 @@ def test_a_refused_email_is_retried_with_backoff(table: Table, http: TestClient,
     assert len(inbox.messages) == 1 and "You are invited to seat 1 of a counter game" in inbox.texts()[0]
 
 
-def test_game_over_carries_the_result(table: Table, http: TestClient, smtp: tuple[Inbox, int]) -> None:
+def test_game_over_carries_the_result(table: Table, http: TestClient, smtp: tuple[Inbox, int], clock) -> None:
     inbox = smtp[0]
     pid, auth, _ = register(http)
     verified(http, table, inbox, auth, "alice@example.org")
@@ -193,7 +192,7 @@ def test_game_over_carries_the_result(table: Table, http: TestClient, smtp: tupl
 
 
 def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: TestClient,
-                                                          smtp: tuple[Inbox, int]) -> None:
+                                                          smtp: tuple[Inbox, int], clock) -> None:
     inbox = smtp[0]
     pid, auth, _ = register(http)
     verified(http, table, inbox, auth, "alice@example.org")
@@ -220,7 +219,7 @@ def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: Te
 
 
 def test_kinds_and_quiet_hours_apply_to_webhook_email_and_push(table: Table, http: TestClient,
-                                                               smtp: tuple[Inbox, int], receiver) -> None:  # type: ignore[no-untyped-def]
+                                                               smtp: tuple[Inbox, int], receiver, clock) -> None:  # type: ignore[no-untyped-def]
     inbox = smtp[0]
     pid, auth, _ = register(http)
     verified(http, table, inbox, auth, "alice@example.org")
@@ -354,7 +353,7 @@ def test_smtp_credentials_come_from_the_workers_environment_not_the_job(
         mail_settings = AsyncSettings(smtp_host="127.0.0.1", smtp_port=port, smtp_tls="none",
                                       smtp_username="taproom", smtp_password=SecretStr("s3cret-pass"),
                                       public_url=PUBLIC_URL, mail_retry_intervals=[])
-        mailer = Mailer(table.client, table.reactor.keys, table.queue, mail_settings)
+        mailer = Mailer(table.client, table.reactor.keys, table.queue, mail_settings, table.clock)
         table.client.hset(table.reactor.keys.email("alice"), "address", "alice@example.org")
         body = orjson.dumps({"kind": "invited", "game_id": "g9", "game": "counter", "seat": 0})
         assert mailer.dispatch("alice", "invited", body, "d9", NotificationPrefs(), None) == "immediate"

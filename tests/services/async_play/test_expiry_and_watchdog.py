@@ -7,7 +7,6 @@ from typing import Any
 from rq.job import Job
 
 from services.adapters.workers import jobs
-from services.infrastructure import clock
 
 from .conftest import DAY, HOUR, Table
 
@@ -45,7 +44,7 @@ def _lose(table: Table, job_id: str) -> None:
     job.set_status("started")  # no heartbeat since: its worker is gone
 
 
-def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
+def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table, clock) -> None:
     # A target of 40 takes at least 14 moves of at most 3: room for both losses, whatever the dice
     # (at 12, four 3s in a row ended the game before the second loss).
     gid = table.create(BOTS, target=40, settle=False)
@@ -72,7 +71,7 @@ def test_killing_a_worker_mid_job_still_finishes_the_game(table: Table) -> None:
     assert table.types(gid).count("Added") == len(moves)  # every move once, none twice
 
 
-def test_a_lost_scoring_job_is_enqueued_again(table: Table) -> None:
+def test_a_lost_scoring_job_is_enqueued_again(table: Table, clock) -> None:
     gid = table.create(BOTS, target=4, settle=False)
     for _ in range(100):
         table.kernel.pump()
@@ -114,7 +113,7 @@ def test_final_scoring_is_retried_with_backoff(table: Table, monkeypatch) -> Non
     assert table.record(gid).status == "scored" and calls == [gid, gid]
 
 
-def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: Table) -> None:
+def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: Table, clock) -> None:
     gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}],
                        pace={"per_move_seconds": HOUR})
     scheduled = table.queue.scheduled_job_registry.get_job_ids()
@@ -130,7 +129,7 @@ def test_a_lost_deadline_job_is_found_and_the_seat_still_times_out_once(table: T
     assert table.watchdog.sweep(clock.now() + 62) == []  # alice is away, bob's deadline is ahead
 
 
-def test_a_game_without_jobs_leaves_the_bot_watch_once_not_on_every_command(table: Table) -> None:
+def test_a_game_without_jobs_leaves_the_bot_watch_once_not_on_every_command(table: Table, clock) -> None:
     """The reactor removes a game that waits for no job from the watch once, then remembers it did (until a
     job brings it back, or the watchdog adds it); a removal it only believes it made is cleaned by the sweep."""
     gid = table.create([{"name": "a"}, {"name": "b"}], target=50)

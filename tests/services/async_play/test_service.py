@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 from services.adapters.api.app import create_app
 from services.adapters.api.routers import players_async
 from services.adapters.runtime import Service
-from services.infrastructure import clock
 from services.infrastructure.audit import verify
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.eventstore import EventStore, Keys
@@ -34,18 +33,19 @@ def wait_until(check: Callable[[], Any], timeout: float = 20.0) -> Any:
 
 
 @pytest.fixture
-def running(clients, settings) -> Iterator[Service]:  # type: ignore[no-untyped-def]
+def running(clients, settings, clock) -> Iterator[Service]:  # type: ignore[no-untyped-def]
     async_settings = AsyncSettings(webhook_allow_private=True, scheduler_interval_seconds=0.2,
                                    watchdog_interval_seconds=0.5, watchdog_stale_seconds=30,
                                    webhook_retry_intervals=[1, 1])
-    svc = Service(settings, clients, workers=1, async_settings=async_settings, queue_clients=clients.queue).start()
+    svc = Service(settings, clients, workers=1, async_settings=async_settings, queue_clients=clients.queue,
+                  clock=clock).start()
     yield svc
     svc.stop()
 
 
 def create(svc: Service, seats: list[dict[str, Any]], pace: Any, target: int = 12) -> str:
     keys = Keys(svc.settings.key_prefix, svc.settings.shards)
-    bus = CommandBus(svc.clients(), keys)
+    bus = CommandBus(EventStore(svc.clients(), keys))
     gid = uuid.uuid4().hex[:10]
     outcome = bus.send(gid, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": target},
                              "seats": seats, "seed_commitment": "", "pace": pace}, seat=-1, actor="test",
@@ -54,7 +54,7 @@ def create(svc: Service, seats: list[dict[str, Any]], pace: Any, target: int = 1
     return gid
 
 
-def test_both_players_vanish_and_the_autopilot_finishes_the_game(running: Service) -> None:
+def test_both_players_vanish_and_the_autopilot_finishes_the_game(running: Service, clock) -> None:
     gid = create(running, [{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}], "1d")
     store = EventStore(running.clients(), Keys(running.settings.key_prefix, running.settings.shards))
     kinds = lambda: [e.type for e in store.read(gid)]  # noqa: E731
@@ -71,7 +71,7 @@ def test_both_players_vanish_and_the_autopilot_finishes_the_game(running: Servic
 
 @pytest.fixture
 def http(running: Service) -> Iterator[TestClient]:
-    app = create_app(running.clients(), running.settings, running.queue_clients())
+    app = create_app(running.clients(), running.settings, running.queue_clients(), clock=running.clock)
     app.include_router(players_async.router)
     app.state.async_settings = running.async_settings
     with TestClient(app) as test_client:
@@ -79,7 +79,7 @@ def http(running: Service) -> Iterator[TestClient]:
 
 
 def test_the_routes_for_webhooks_vacations_reclaiming_and_the_clock(running: Service, http: TestClient,
-                                                                    receiver) -> None:  # type: ignore[no-untyped-def]
+                                                                    receiver, clock) -> None:  # type: ignore[no-untyped-def]
     player = http.post("/players", json={"name": "alice"}).json()
     auth = {"Authorization": f"Bearer {player['token']}"}
     assert http.put("/players/me/webhook", json={"url": "ftp://x/y"}, headers=auth).status_code == 422

@@ -8,7 +8,6 @@ import pytest
 
 from domain.core import IllegalMove
 from services.application.clocks.vacation import Interval, Vacations, paused_within, push_back
-from services.infrastructure import clock
 
 from .conftest import DAY, HOUR, Table
 
@@ -21,7 +20,7 @@ def test_push_back_and_pause_arithmetic() -> None:
     assert paused_within(0, 100, [Interval(-10, 10), Interval(90, 200)]) == 20
 
 
-def test_a_vacation_pushes_the_deadline_back(table: Table) -> None:
+def test_a_vacation_pushes_the_deadline_back(table: Table, clock) -> None:
     gid = table.create([{"name": "alice", "player_id": "alice"}, {"name": "bob", "player_id": "bob"}],
                        pace={"per_move_seconds": HOUR})
     clocks = table.reactor.async_play.clocks
@@ -38,7 +37,7 @@ def test_a_vacation_pushes_the_deadline_back(table: Table) -> None:
     assert [e["seat"] for e in table.events(gid, "taproom.TurnTimedOut")] == [0]
 
 
-def test_ending_early_refunds_and_the_allowance_holds(table: Table) -> None:
+def test_ending_early_refunds_and_the_allowance_holds(table: Table, clock) -> None:
     vacations = table.reactor.async_play.vacations  # 30 days a year by default
     vacations.start("carol", 10)
     with pytest.raises(IllegalMove):
@@ -56,7 +55,7 @@ def test_ending_early_refunds_and_the_allowance_holds(table: Table) -> None:
 def test_two_vacation_requests_at_once_book_the_allowance_once(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """A second request lands between the first one's check of the allowance and its booking."""
     vacations = table.reactor.async_play.vacations  # 30 days a year
-    other = Vacations(table.client, vacations.keys, vacations.days_per_year)  # another API worker
+    other = Vacations(table.client, vacations.keys, vacations.days_per_year, table.clock)  # another API worker
     read_used = Vacations.used
     raced: list[Interval] = []
     racing = []
@@ -77,9 +76,9 @@ def test_two_vacation_requests_at_once_book_the_allowance_once(table: Table, mon
     assert vacations.intervals("dave") == raced  # one vacation, no overlap
 
 
-def test_ending_a_vacation_twice_at_once_refunds_once(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ending_a_vacation_twice_at_once_refunds_once(table: Table, monkeypatch: pytest.MonkeyPatch, clock) -> None:
     vacations = table.reactor.async_play.vacations
-    other = Vacations(table.client, vacations.keys, vacations.days_per_year)
+    other = Vacations(table.client, vacations.keys, vacations.days_per_year, table.clock)
     vacations.start("erin", 10)
     clock.advance(2 * DAY)
     read_current = Vacations.current

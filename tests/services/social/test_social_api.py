@@ -157,7 +157,7 @@ def test_chat_and_rematch_travel_with_the_archive_and_the_chat_closes(api, tmp_p
     assert [m["text"] for m in before[0]] == ["good luck", "well played"] and len(before[1]) == 1
     assert [m["text"] for m in before[3]] == ["tense!", "what a finish"]
     ctx = api.app.state.context
-    assert Archiver(ctx.redis, ctx.keys, DirectoryStore(tmp_path), ctx.root.archive_reader).archive(gid).status == "archived"
+    assert Archiver(ctx.store, DirectoryStore(tmp_path)).archive(gid).status == "archived"
     assert not any(ctx.redis.exists(k) for k in [*ctx.keys.chat_side_keys(gid), ctx.keys.rematch(gid)])
     assert reads() == before  # read back from the archive, mutes, windows and all
     after = api.get(f"/games/{gid}/chat", params={"channel": "spectators", "after": before[3][0]["id"]},

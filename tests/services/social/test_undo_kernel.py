@@ -24,6 +24,7 @@ from domain.core.rng import SeedDice
 from services.adapters.workers import jobs
 from services.infrastructure.audit import export_lines, parse_lines, verify
 from services.infrastructure.commands import CommandBus
+from services.infrastructure.eventstore import EventStore
 from services.infrastructure.settings import jobs_run_with
 
 from ..helpers import Kernel
@@ -145,7 +146,7 @@ def test_bots_and_the_service_undo_nothing() -> None:
 
 def test_a_game_with_undos_verifies_through_the_pipeline(fake_client, settings) -> None:
     kernel = Kernel(fake_client, settings)
-    bus = CommandBus(fake_client, kernel.keys)
+    bus = CommandBus(EventStore(fake_client, kernel.keys))
     gid = "undo-pipe"
     created = kernel.send(gid, {"type": "taproom.CreateGame", "game": "tally", "options": {"rounds": 2},
                                 "seats": [{"name": "a"}, {"name": "b"}], "seed_commitment": ""}, dev_seed="s")

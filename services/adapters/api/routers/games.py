@@ -15,12 +15,12 @@ import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BeforeValidator
+from pydantic import AfterValidator
 
 from domain.core.lifecycle import SeatSpec
 from projections.read_models import view
 from services.adapters.api.abuse import BotGames, GuestSeats, StreamSlot, client_address
-from services.adapters.api.bounds import MAX_INT, bounded_version
+from services.adapters.api.bounds import MAX_INT, VERSION_PATTERN, bounded_version
 from services.adapters.api.chat_stream import ChatListener, chat_listener
 from services.adapters.api.deps import (
     Context,
@@ -46,7 +46,6 @@ from services.adapters.api.schemas import (
 )
 from services.application import games
 from services.application.results import Queued, Rejected
-from services.infrastructure.aggregates import Repository
 from services.infrastructure.eventstore import Envelope
 
 router = APIRouter(tags=["games"])
@@ -168,7 +167,7 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
         return {"game_id": game_id, "game": meta["game"], "options": meta["options"], "version": 0, "status": "new",
                 "seats": [], "to_act": [], "seed_commitment": meta["seed_commitment"], "updated": 0.0,
                 "pace": meta.get("pace"), "seat": chosen, "board": None}
-    past = Repository(ctx.store, cache_size=1).at(game_id, version)
+    past = ctx.root.records(cache_size=1).at(game_id, version)
     assert past.record is not None
     return view(past.record, chosen, past.ts)
 
@@ -200,10 +199,10 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
                              "description": STREAM_DOC}, **error_responses(401, 403, 404, 422)})
 async def stream(request: Request, game_id: str = GameId, after: int | None = Query(None, ge=0, le=MAX_INT),
            timeout: float = Query(300.0, gt=0, le=3600), seat: int | None = Query(None, ge=0, le=MAX_INT),
-           last_event_id: Annotated[int | None, BeforeValidator(bounded_version)] = Header(
-               None, alias="Last-Event-ID", ge=0, le=MAX_INT, description=(
-               "the id of the last event received: the stream resumes after it (a reconnecting EventSource "
-               "sends it by itself); it takes precedence over `after`")),
+           last_event_id: Annotated[str | None, AfterValidator(bounded_version)] = Header(
+               None, alias="Last-Event-ID", pattern=VERSION_PATTERN, description=(
+               "the id of the last event received (an event version): the stream resumes after it (a "
+               "reconnecting EventSource sends it by itself); it takes precedence over `after`; blank: absent")),
            ticket: str | None = Query(None, max_length=100, description="a stream ticket (POST .../stream-ticket) "
                                       "for clients that cannot send headers, such as a browser's EventSource"),
            principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context)) -> Any:
@@ -214,8 +213,8 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         principal = await principal_for_ticket(ctx, ticket, game_id)
     record, version, _, _ = await ctx.record_and_principal(game_id, None)
     chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=False)
-    if last_event_id is not None:
-        after = last_event_id
+    if last_event_id is not None:  # the validator made it the version (an int), or None when blank
+        after = int(last_event_id)
     start = version if after is None else after
     holders = [(f"addr:{client_address(request)}", ctx.settings.max_streams_per_address)]
     if principal is not None:

@@ -60,7 +60,7 @@ class InvitationList(BaseModel):
 
 def invitations(ctx: Context = Depends(get_context)) -> Invitations:
     return Invitations(ctx.redis, ctx.keys, ctx.bus, ctx.with_record, ctx.settings.command_wait_seconds,
-                       ctx.settings.invitation_ttl_seconds)
+                       ctx.settings.invitation_ttl_seconds, ctx.root.clock)
 
 
 def pending_out(found: list[Pending]) -> list[InvitationOut]:

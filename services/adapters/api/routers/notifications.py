@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
-from rq import Queue
 
 from domain.core import InvalidCommand
 from services.adapters.api.deps import Context, Principal, get_context, require_player
@@ -63,7 +62,7 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
 
 
 def _mailer(ctx: Context, request: Request) -> Mailer:
-    return Mailer(ctx.redis, ctx.keys, Queue(ctx.settings.rq_queue, connection=ctx.queue_redis), _settings(request))
+    return Mailer(ctx.redis, ctx.keys, ctx.root.queue(), _settings(request), ctx.root.clock)
 
 
 @router.get("/players/me/notification-settings", response_model=NotificationSettings,

@@ -305,7 +305,8 @@ async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, 
             pipe.zrange(ctx.keys.vacations(player), 0, -1)
         zsets = dict(zip((ctx.keys.vacations(p) for p in sorted(players)), await pipe.execute()))
     reader = _Prefetched({clock_key: clock_hash}, zsets)
-    clocks = TurnClocks(reader, ctx.keys, Vacations(reader, ctx.keys, 0))  # type: ignore[arg-type]
+    clocks = TurnClocks(reader, ctx.keys, Vacations(reader, ctx.keys, 0, ctx.root.clock),  # type: ignore[arg-type]
+                        ctx.root.clock)
     data["clock"] = clocks.view(record)
     return _json(data)
 

@@ -107,12 +107,12 @@ def remove_webhook(player: Principal = Depends(require_player), ctx: Context = D
 def notifications(request: Request, limit: int = Query(50, ge=1, le=200), player: Principal = Depends(require_player),
                   ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The caller's latest messages ("your turn", "deadline in N hours", "game over"), newest first."""
-    notifier = Notifier(ctx.redis, _keys(ctx), None, _settings(request))  # type: ignore[arg-type]
+    notifier = Notifier(ctx.redis, _keys(ctx), None, _settings(request), ctx.root.clock)  # type: ignore[arg-type]
     return {"notifications": notifier.recent(player.player_id or "", limit)}
 
 
 def _vacations(ctx: Context, request: Request) -> Vacations:
-    return Vacations(ctx.redis, _keys(ctx), _settings(request).vacation_days_per_year)
+    return Vacations(ctx.redis, _keys(ctx), _settings(request).vacation_days_per_year, ctx.root.clock)
 
 
 @router.get("/players/me/vacation", response_model=VacationStatus, responses=error_responses(401, 403))
@@ -189,7 +189,7 @@ def _send_as_seat(ctx: Context, game_id: str, principal: Principal, seat: int | 
 def game_clock(game_id: str, request: Request, ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The game's pace and, per seat, waiting since / deadline (vacations included) / time bank left."""
     keys = _keys(ctx)
-    clocks = TurnClocks(ctx.redis, keys, _vacations(ctx, request))
+    clocks = TurnClocks(ctx.redis, keys, _vacations(ctx, request), ctx.root.clock)
 
     def table(record: Any, version: int) -> dict[str, Any]:
         pace = record.pace.model_dump() if record.pace else None

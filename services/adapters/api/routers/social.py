@@ -65,7 +65,7 @@ class Mutes(BaseModel):
 
 
 def chat_service(ctx: Context = Depends(get_context)) -> Chat:
-    return Chat(ctx.redis, ctx.keys, ctx.settings.chat_max_chars, ctx.settings.chat_keep, ctx.store)
+    return Chat(ctx.store, ctx.settings.chat_max_chars, ctx.settings.chat_keep)
 
 
 @router.get("/games/{game_id}/chat", response_model=ChatPage, responses=error_responses(401, 403, 404, 422))

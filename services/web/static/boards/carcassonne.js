@@ -3,72 +3,16 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (see boards/registry.js).
 
 import { COLOURS, anchor, drawTile, el, tileSvg, turn } from "./carcassonne-tiles.js";
-import { adoptStyle } from "./style.js";
+import { attachTips } from "./tooltip.js";
+import { panZoom } from "./carcassonne-viewport.js";
+import { injectStyle } from "./carcassonne-style.js";
+import { figureShape, flockBadge, miniFigure } from "./carcassonne-figures.js";
+import { ROLE, completionWords, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
 const FIGURE_ORDER = ["follower", "shepherd", "abbot"];
-
-const CSS = `
-.carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }
-.carc-boardwrap { position: relative; flex: 1 1 auto; min-width: 0; min-height: 420px; background: #5b7a3c;
-  border-radius: 8px; overflow: hidden; touch-action: none; user-select: none; }
-.carc-svg { width: 100%; height: 100%; display: block; cursor: grab; }
-.carc-svg.dragging { cursor: grabbing; }
-.carc-zoom { position: absolute; right: 8px; top: 8px; display: flex; flex-direction: column; gap: 4px; }
-.carc-zoom button { width: 34px; height: 34px; font-size: 18px; border-radius: 6px; border: 1px solid #0004; background: #fffd; cursor: pointer; }
-.carc-side { flex: 0 0 290px; display: flex; flex-direction: column; gap: 10px; }
-.carc-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 10px; }
-.carc-status { font-weight: 600; }
-.carc-drawn { display: flex; gap: 10px; align-items: center; }
-.carc-drawn svg { border-radius: 4px; box-shadow: 0 1px 3px #0005; flex: none; }
-.carc-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
-.carc-actions button { padding: 7px 11px; border-radius: 6px; border: 1px solid #0003; background: #f4f1ea; cursor: pointer; font: inherit; }
-.carc-actions button.primary { background: #2f6fd0; color: #fff; border-color: #1d4f9f; }
-.carc-actions button.chosen { outline: 3px solid #f0b400; }
-.carc-actions button:disabled { opacity: .45; cursor: default; }
-.carc-error { color: #b00020; min-height: 1em; }
-.carc-player { display: grid; grid-template-columns: 16px 1fr auto; gap: 2px 8px; align-items: center; padding: 4px 0; border-bottom: 1px solid #0001; }
-.carc-player.to-act .carc-name { font-weight: 700; }
-.carc-swatch { width: 14px; height: 14px; border-radius: 3px; border: 1px solid #0005; }
-.carc-score { font-weight: 700; font-variant-numeric: tabular-nums; }
-.carc-supply { grid-column: 2 / 4; font-size: 12px; color: #555; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
-.carc-supply svg { vertical-align: middle; }
-.carc-track { width: 100%; height: auto; margin-top: 6px; }
-.carc-counts { font-size: 12px; color: #444; }
-.carc-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.carc-log { font-size: 12px; color: #333; max-height: 120px; overflow: auto; }
-.carc .target { fill: #fff6; stroke: #fff; stroke-width: 3; stroke-dasharray: 10 6; cursor: pointer; }
-.carc .target:hover, .carc .target.selected { fill: #ffe98a99; stroke: #f0b400; }
-.carc .preview { opacity: .9; cursor: pointer; }
-.carc .preview-frame { fill: none; stroke: #f0b400; stroke-width: 5; pointer-events: none; }
-.carc .hotspot { fill: #ffe98acc; stroke: #b07d00; stroke-width: 2.5; cursor: pointer; }
-.carc .hotspot:hover { fill: #ffd23c; }
-.carc .last-frame { fill: none; stroke: #ffdf40; stroke-width: 4; pointer-events: none; }
-/* highlights recolour the shapes (a filter per field wedge would outline each wedge) */
-.carc path.feature-hl[data-kind="field"] { fill: #c2ea8a; stroke: #c2ea8a; }
-.carc path.feature-hl[data-kind="city"] { fill: #f7e2b4; }
-.carc path.feature-hl[data-kind="road"] { stroke: #fff9c9; }
-.carc g.feature-hl { filter: drop-shadow(0 0 5px #fff); }
-.carc path.scored[data-kind="field"] { fill: #e4ee7c; stroke: #e4ee7c; }
-.carc path.scored[data-kind="city"] { fill: #ffd965; }
-.carc path.scored[data-kind="road"] { stroke: #ffe066; }
-.carc g.scored { filter: drop-shadow(0 0 6px #ffe066); }
-.carc .effect-label { font: 700 26px system-ui, sans-serif; fill: #fff; stroke: #000; stroke-width: 4px; paint-order: stroke; pointer-events: none;
-  animation: carc-rise 2.4s ease-out forwards; }
-.carc .ghost { opacity: .8; animation: carc-fade 2.4s ease-in forwards; pointer-events: none; }
-@keyframes carc-rise { from { transform: translateY(0); opacity: 1; } to { transform: translateY(-30px); opacity: .85; } }
-@keyframes carc-fade { from { opacity: .85; } to { opacity: 0; } }
-/* a narrow board area (a phone, or beside the frame's own column): board first, the cards in a row below */
-.carc.narrow { flex-direction: column; min-height: 0; height: auto; }
-.carc.narrow .carc-boardwrap { min-height: 320px; height: 62vh; flex: none; }
-.carc.narrow .carc-side { flex: none; flex-direction: row; flex-wrap: wrap; }
-.carc.narrow .carc-side > .carc-card { flex: 1 1 260px; }
-`;
-
-function injectStyle() {
-  adoptStyle("carc-style", CSS);
-}
+const FIGURE_WORDS = { follower: "Follower", shepherd: "Shepherd", abbot: "Abbot" };
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -89,78 +33,23 @@ function gameView(view) {
 
 const payloadOf = (e) => (e && e.payload ? { type: e.type, ...e.payload } : e);
 const cellKey = (x, y) => `${x},${y}`;
+const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+const SPOT_RADIUS = 11; // a figure spot's circle, in tile units (a tile is 100)
+const TOUCH_TARGET = 48; // CSS px: above WCAG 2.5.5's 44 x 44, with room for a drawn outline
+const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-// -- figure shapes (drawn upright, centred on 0 0) -----------------------------------
-const MEEPLE = "M0 -15 a5 5 0 1 1 -0.01 0 Z M-4 -6 H4 L12 -1 L10 3 L5 1 L8 12 H2 L0 7 L-2 12 H-8 L-5 1 L-10 3 L-12 -1 Z";
-const ABBOT = "M0 -16 a5 5 0 1 1 -0.01 0 Z M-5 -7 H5 L7 -2 L11 13 H-11 L-7 -2 Z";
-
-function figureShape(kind, colour, extra = {}) {
-  const g = el("g", { class: "figure", "pointer-events": "none", ...extra });
-  const stroke = colour.toLowerCase() === "#222222" || colour === "black" ? "#fff" : "#1a1a1a";
-  if (kind === "abbot") {
-    g.appendChild(el("path", { d: ABBOT, fill: colour, stroke, "stroke-width": 1.6, "fill-rule": "nonzero" }));
-    g.appendChild(el("path", { d: "M-5 -1 H5", stroke, "stroke-width": 1.5 }));
-  } else if (kind === "shepherd") {
-    g.appendChild(el("path", { d: "M11 12 V-12 a4 4 0 0 1 8 0", fill: "none", stroke: "#6b4b2f", "stroke-width": 2.4 }));
-    g.appendChild(el("path", { d: MEEPLE, fill: colour, stroke, "stroke-width": 1.6 }));
-    g.appendChild(el("circle", { cx: 0, cy: -10, r: 6.5, fill: "none", stroke: "#fff", "stroke-width": 2 }));
-  } else {
-    const lying = kind === "farmer";
-    g.appendChild(el("path", { d: MEEPLE, fill: colour, stroke, "stroke-width": 1.6,
-      transform: lying ? "rotate(-90)" : undefined }));
-  }
-  return g;
-}
-
-function flockBadge(flock) {
-  const total = sum(flock);
-  return el("g", { class: "flock", "pointer-events": "none", transform: "translate(14 10)" }, [
-    el("circle", { r: 9, fill: "#fff", stroke: "#333", "stroke-width": 1.5 }),
-    Object.assign(el("text", { "text-anchor": "middle", y: 4.5, "font-size": 13, "font-weight": 700, fill: "#222",
-      class: "flock-count" }), { textContent: String(total) }),
-  ]);
-}
-
-function miniFigure(kind, colour, size = 18) {
-  const svg = el("svg", { viewBox: "-14 -22 28 36", width: size, height: size * 36 / 28 });
-  svg.appendChild(figureShape(kind, colour));
-  return svg;
-}
-
-/** One line for a Carcassonne event (the board's log and the frame's move log). */
-function describeWith(e, nameOf, t) {
-  const who = (seats) => seats.map(nameOf).join(", ");
-  switch (e.type) {
-    case "TileDrawn": return `${nameOf(e.seat)} ${t("drew a tile")}`;
-    case "TilePlaced": return `${nameOf(e.seat)} ${t("placed a tile")} (${e.x}, ${e.y})`;
-    case "FollowerPlaced": return `${nameOf(e.seat)} ${t("placed a follower")}`;
-    case "ShepherdPlaced": return `${nameOf(e.seat)} ${t("placed the shepherd")}`;
-    case "AbbotPlaced": return `${nameOf(e.seat)} ${t("placed the abbot")}`;
-    case "FigureSkipped": return `${nameOf(e.seat)} ${t("placed no figure")}`;
-    case "FeatureScored":
-      return e.winners.length ? `${t(e.kind)}: +${e.points} ${who(e.winners)}` : `${t(e.kind)} ${t("completed")}`;
-    case "FlockGathered": return `${t("Flock gathered")}: +${e.points} ${who(e.seats)}`;
-    case "FlockScattered": return `${t("A wolf! The flock is scattered")} (${who(e.seats)})`;
-    case "AbbotRecalled": return `${t("Abbot recalled")}: +${e.points} ${nameOf(e.seat)}`;
-    case "TokenDrawn": return e.token ? `${nameOf(e.seat)}: ${t("sheep")} +${e.token}` : `${nameOf(e.seat)}: ${t("wolf")}`;
-    case "TileDiscarded": return `${t("Tile fits nowhere, discarded")}: ${e.tile}`;
-    case "TileBuried": return `${nameOf(e.seat)}: ${t("a tile went under the hill")}`;
-    case "GameEnded": return t("Game over");
-    case "GameStarted": {
-      const extras = [e.river && t("the River"), e.hills_and_sheep && t("Hills & Sheep"), e.abbot && t("the Abbot")].filter(Boolean);
-      return `${t("The game is set")}: ${e.players} ${t("players")}${extras.length ? `, ${t("with")} ${extras.join(", ")}` : ""}`;
-    }
-    case "FlockFieldExtended": return `${nameOf(e.seat)}: ${t("the tile extends the shepherd's field: grow or gather")}`;
-    default: return null;
-  }
-}
 
 /** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
 export function describe(event, { seats } = {}) {
   const nameOf = (seat) => (seats && seats[seat] && seats[seat].name) || `Seat ${seat + 1}`;
-  return describeWith(payloadOf(event), nameOf, (s) => s);
+  return eventWords(payloadOf(event), nameOf, knownTiles);
 }
+
+// The tiles' names come with the description: the frame words the log again once a board has loaded it.
+let knownTiles = null;
+let wordsLearned = () => {};
+export const wordsReady = new Promise((resolve) => { wordsLearned = resolve; });
 
 // The description never changes while the page lives (the server also sends ETag and max-age).
 let descriptionPromise = null;
@@ -168,6 +57,8 @@ function loadDescription(ctx) {
   if (!descriptionPromise) {
     descriptionPromise = Promise.resolve(ctx.api.description()).then((d) => {
       if (!d || !d.tiles) throw new Error("no tile description");
+      knownTiles = d.tiles;
+      wordsLearned();
       return d;
     });
     descriptionPromise.catch(() => { descriptionPromise = null; });
@@ -194,7 +85,7 @@ export function mount(root, ctx) {
   let panelRotation = null;
   let figureKind = "follower";
   let userMoved = false;
-  const vp = { k: 1, tx: 0, ty: 0 };
+  let fittedFor = null; // "board", or the new tile whose figure spots the view was zoomed onto
 
   // -- skeleton ------------------------------------------------------------------------
   root.innerHTML = "";
@@ -215,94 +106,44 @@ export function mount(root, ctx) {
   svg.setAttribute("aria-label", t("Carcassonne board"));
   const spoken = h("div", { class: "carc-sr", "data-testid": "carc-described" });
   const boardWrap = h("div", { class: "carc-boardwrap" }, svg, zoom, spoken);
+  const tips = attachTips(boardWrap);
   const side = h("aside", { class: "carc-side" });
   root.append(boardWrap, side);
   const tileNodes = new Map(); // "x,y" -> {g, tile, rotation}
 
   // -- pan and zoom ------------------------------------------------------------------------
-  const applyViewport = () => world.setAttribute("transform", `translate(${vp.tx} ${vp.ty}) scale(${vp.k})`);
-  function zoomAt(factor, px, py) {
-    const k = Math.min(4, Math.max(0.12, vp.k * factor));
-    vp.tx = px - (px - vp.tx) * (k / vp.k);
-    vp.ty = py - (py - vp.ty) * (k / vp.k);
-    vp.k = k;
-    userMoved = true;
-    applyViewport();
-  }
-  function zoomBy(factor) {
-    const r = svg.getBoundingClientRect();
-    zoomAt(factor, r.width / 2, r.height / 2);
-  }
+  const viewport = panZoom(svg, world, { coarse, onUserMove: () => { userMoved = true; } });
+  const zoomBy = viewport.zoomBy;
+  // What the board shows by itself (until the player pans or zooms): the whole table and every candidate
+  // square; on a touch screen never so small that a square is under TOUCH_TARGET px (then centred on the
+  // squares). For the figure step it zooms onto the new tile, so each spot is a finger-sized target.
   function fit() {
     if (!view) return;
+    if (hasSpots()) return focusNewTile();
     const cells = view.board.map((c) => [c.x, c.y]);
-    for (const c of layers.targets.querySelectorAll("[data-x]")) cells.push([+c.dataset.x, +c.dataset.y]);
+    const squares = [...layers.targets.querySelectorAll("[data-x]")].map((c) => [+c.dataset.x, +c.dataset.y]);
+    cells.push(...squares);
     if (!cells.length) return;
-    const xs = cells.map((c) => c[0]);
-    const ys = cells.map((c) => -c[1]);
-    const minX = Math.min(...xs) * CELL, maxX = (Math.max(...xs) + 1) * CELL;
-    const minY = Math.min(...ys) * CELL, maxY = (Math.max(...ys) + 1) * CELL;
-    const r = svg.getBoundingClientRect();
-    const w = (r.width || 600) - 52, hgt = r.height || 400; // keep the zoom buttons' strip on the right free
-    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / (maxX - minX), (hgt - 20) / (maxY - minY))));
-    vp.k = k;
-    vp.tx = (w - (maxX - minX) * k) / 2 - minX * k;
-    vp.ty = (hgt - (maxY - minY) * k) / 2 - minY * k;
-    applyViewport();
+    const box = cellBox(cells);
+    const { w, h: hgt } = viewport.visibleArea();
+    const k = Math.min(1.6, Math.max(0.12, Math.min((w - 20) / box.w, (hgt - 20) / box.h)));
+    const least = coarse && squares.length ? TOUCH_TARGET / (CELL - 8) : 0;
+    viewport.show(k < least ? cellBox(squares) : box, Math.max(k, least));
   }
-  const pointers = new Map();
-  let drag = null;
-  let suppressClick = false;
-  function onPointerDown(e) {
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, tx: vp.tx, ty: vp.ty, moved: false };
-    else if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      drag = { pinch: Math.hypot(a.x - b.x, a.y - b.y), k: vp.k, moved: true };
-    }
+  const hasSpots = () => !!view.last_placed && figureChoices().size > 0;
+  function focusNewTile() {
+    const { w, h: hgt } = viewport.visibleArea();
+    const least = (coarse ? TOUCH_TARGET : 28) / (2 * SPOT_RADIUS);
+    // a phone shows the new tile and a little around it; a laptop keeps its neighbours in view
+    const k = Math.max(least, Math.min(w, hgt) / (CELL * (coarse ? 1.5 : 3)));
+    viewport.show(cellBox([[view.last_placed.x, view.last_placed.y]]), k);
   }
-  function onPointerMove(e) {
-    if (!pointers.has(e.pointerId) || !drag) return;
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size >= 2 && drag.pinch) {
-      const [a, b] = [...pointers.values()];
-      const r = svg.getBoundingClientRect();
-      const dist = Math.hypot(a.x - b.x, a.y - b.y);
-      zoomAt((drag.k * dist) / drag.pinch / vp.k, (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
-      return;
-    }
-    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < 5) return;
-    drag.moved = true;
-    svg.classList.add("dragging");
-    vp.tx = drag.tx + dx;
-    vp.ty = drag.ty + dy;
-    userMoved = true;
-    applyViewport();
+  function cellBox(cells) {
+    const xs = cells.map((c) => c[0] * CELL);
+    const ys = cells.map((c) => -c[1] * CELL);
+    const x = Math.min(...xs), y = Math.min(...ys);
+    return { x, y, w: Math.max(...xs) + CELL - x, h: Math.max(...ys) + CELL - y };
   }
-  function onPointerUp(e) {
-    if (!pointers.delete(e.pointerId)) return;
-    if (drag && drag.moved) suppressClick = true;
-    if (!pointers.size) { drag = null; svg.classList.remove("dragging"); return; }
-    // one finger of a pinch lifted: the other one pans on from where it is
-    const [rest] = pointers.values();
-    drag = { x: rest.x, y: rest.y, tx: vp.tx, ty: vp.ty, moved: true };
-  }
-  function onClickCapture(e) {
-    if (suppressClick) { e.stopPropagation(); e.preventDefault(); }
-    suppressClick = false;
-  }
-  function onWheel(e) {
-    e.preventDefault();
-    const r = svg.getBoundingClientRect();
-    zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
-  }
-  svg.addEventListener("pointerdown", onPointerDown);
-  window.addEventListener("pointermove", onPointerMove);
-  window.addEventListener("pointerup", onPointerUp);
-  window.addEventListener("pointercancel", onPointerUp);
-  svg.addEventListener("click", onClickCapture, true);
-  svg.addEventListener("wheel", onWheel, { passive: false });
 
   // -- what the legal commands offer ---------------------------------------------------
   const legal = () => (state && !state.readOnly ? state.legal || [] : []);
@@ -327,24 +168,30 @@ export function mount(root, ctx) {
     return byKind;
   }
 
+  // While the frame holds a move for Confirm (move confirmation on), the board shows it as chosen: the tile
+  // stays at its square; a figure stands on its spot. Taken back, the board is as before the choice.
+  let staging = null;
   async function submit(command) {
     if (busy) return;
     busy = true;
     error = "";
+    staging = command;
     render();
     try {
       const result = await ctx.api.submit(command);
       if (result && result.status === "rejected") error = result.message || t("The move was refused");
       else { sel = null; panelRotation = null; }
     } catch (err) {
-      error = (err && (err.message || err.code)) || String(err);
+      if (err?.code !== "cancelled") error = (err && (err.message || err.code)) || String(err);
     } finally {
       busy = false;
+      staging = null;
       if (!destroyed) render();
     }
   }
 
   function rotate() {
+    if (busy) return; // a move on its way (or waiting for Confirm) is not changed under it
     const cells = placementCells();
     if (sel) {
       const rots = cells.get(cellKey(sel.x, sel.y))?.rotations || [];
@@ -356,6 +203,7 @@ export function mount(root, ctx) {
     render();
   }
   function choose(cell) {
+    if (busy) return;
     const rots = cell.rotations;
     const wanted = sel ? sel.rotation : panelRotation;
     sel = { x: cell.x, y: cell.y, rotation: rots.includes(wanted) ? wanted : rots[0] };
@@ -400,13 +248,23 @@ export function mount(root, ctx) {
       if (old && old.tile === c.tile && old.rotation === c.rotation) continue;
       if (old) old.g.remove();
       const [px, py] = at(c.x, c.y);
-      const g = el("g", { transform: `translate(${px} ${py})`, "data-x": c.x, "data-y": c.y, class: "placed" });
+      const g = el("g", { transform: `translate(${px} ${py})`, "data-x": c.x, "data-y": c.y, class: "placed",
+        tabindex: 0, role: "img" });
       g.appendChild(drawTile(desc.tiles[c.tile], c.rotation));
       g.appendChild(el("rect", { x: 0, y: 0, width: CELL, height: CELL, fill: "none", stroke: COLOURS.grid, "stroke-width": 1, "pointer-events": "none" }));
       layers.tiles.appendChild(g);
       tileNodes.set(key, { g, tile: c.tile, rotation: c.rotation });
     }
     for (const [key, node] of tileNodes) if (!seen.has(key)) { node.g.remove(); tileNodes.delete(key); }
+    const figures = figuresByCell();
+    for (const c of view.board) {
+      const words = `${capital(tileWords(desc.tiles[c.tile]))}, ${c.x === 0 && c.y === 0 ? "the start tile" : placeWords(c.x, c.y)}`;
+      const on = figures.get(cellKey(c.x, c.y));
+      const text = on ? `${words}; ${on.join("; ")}` : words;
+      const g = tileNodes.get(cellKey(c.x, c.y)).g;
+      g.setAttribute("data-tip", text);
+      g.setAttribute("aria-label", text);
+    }
     for (const node of layers.tiles.querySelectorAll(".feature-hl, .scored")) node.classList.remove("feature-hl", "scored");
     layers.marks.replaceChildren();
     const last = view.board[view.board.length - 1];
@@ -460,9 +318,16 @@ export function mount(root, ctx) {
         "data-rotations": cell.rotations.join(" ") });
       r.setAttribute("role", "button");
       r.setAttribute("tabindex", "0");
-      r.setAttribute("aria-label", `${t("Place the tile at")} (${cell.x}, ${cell.y})`);
+      const turns = cell.rotations.length;
+      const closing = (view.completions || []).filter((c) => c.x === cell.x && c.y === cell.y);
+      const tip = `${t("Free square")} ${placeWords(cell.x, cell.y)} — ${selected ? t("the tile goes here; Place tile to play it")
+        : t("place the tile here")} (${turns === 1 ? t("fits one way") : `${t("fits")} ${turns} ${t("ways")}`})`
+        + (closing.length ? `; ${closing.length < turns ? t("turned the right way it") : t("it")} ${completionWords(closing[0].completes, nameOf, mySeat)}` : "");
+      if (closing.length) r.classList.add("completes");
+      r.setAttribute("aria-label", tip);
+      r.setAttribute("data-tip", tip);
       r.addEventListener("click", () => choose(cell));
-      r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(cell); } });
+      r.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); choose(cell); } });
       layers.targets.appendChild(r);
     }
     if (sel && view.tile && view.tile !== "hidden") {
@@ -471,6 +336,9 @@ export function mount(root, ctx) {
       g.appendChild(drawTile(desc.tiles[view.tile], sel.rotation));
       g.appendChild(el("rect", { x: 0, y: 0, width: CELL, height: CELL, class: "preview-frame" }));
       g.addEventListener("click", rotate);
+      const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
+      g.setAttribute("data-tip", `${capital(tileWords(desc.tiles[view.tile]))}, ${t("your tile")} ${placeWords(sel.x, sel.y)}`
+        + (turns > 1 ? ` — ${t("tap it to turn it")}` : ""));
       layers.preview.appendChild(g);
     }
     const choices = figureChoices();
@@ -481,13 +349,18 @@ export function mount(root, ctx) {
       for (const c of choices.get(figureKind)) {
         const p = figurePoint(x, y, c.feature);
         const spot = el("g", { transform: `translate(${p[0]} ${p[1]})`, class: "carc-hotspot", "data-feature": c.feature,
-          "data-figure": c.figure, role: "button", "aria-label": `${t(c.figure)} ${c.feature}` });
-        spot.appendChild(el("circle", { r: 11, class: "hotspot" }));
+          "data-figure": c.figure, role: "button" });
+        const kind = featureKind(x, y, c.feature) || kindOfFeature(c.feature);
+        const tip = capital(spotWords(c.figure, kind, featureAt(view, x, y, c.feature)));
+        spot.setAttribute("aria-label", tip);
+        spot.setAttribute("data-tip", tip);
+        if (staging && staging.feature === c.feature && staging.figure === c.figure) spot.classList.add("staged");
+        spot.appendChild(el("circle", { r: SPOT_RADIUS, class: "hotspot" }));
         spot.appendChild(figureShape(c.figure === "follower" && featureKind(x, y, c.feature) === "field" ? "farmer" : c.figure,
           colourOf(mySeat ?? 0), { transform: "scale(0.55)", opacity: 0.85 }));
         spot.setAttribute("tabindex", "0");
         spot.addEventListener("click", () => submit(c));
-        spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); submit(c); } });
+        spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); submit(c); } });
         layers.hotspots.appendChild(spot);
       }
     }
@@ -555,7 +428,7 @@ export function mount(root, ctx) {
   }
 
   function describeEvent(e) {
-    return describeWith(e, nameOf, t);
+    return eventWords(e, nameOf, desc && desc.tiles);
   }
 
   function statusText() {
@@ -568,6 +441,61 @@ export function mount(root, ctx) {
     if (view.phase === "figure") return t("Place a figure or pass");
     if (view.phase === "tend") return t("Your flock's field grew: grow or gather");
     return t("Your turn");
+  }
+
+  // "Ann's knight in the city" for each figure, by the cell it stands on (a placed tile's tip).
+  function figuresByCell() {
+    const out = new Map();
+    const note = (f, what) => {
+      const key = cellKey(f.x, f.y);
+      out.set(key, [...(out.get(key) || []), `${nameOf(f.seat)}'s ${what}`]);
+    };
+    for (const f of view.followers) note(f, `${ROLE[f.kind] || t("follower")} ${t("on the")} ${t(f.kind)}`);
+    for (const f of view.abbots || []) note(f, t("abbot"));
+    for (const f of view.shepherds || []) note(f, `${t("shepherd")} (${sum(f.flock)} ${t("sheep")})`);
+    return out;
+  }
+
+  // What placing the drawn tile at (x, y) turned so completes (the seat placing it gets this in its view).
+  function completesAt(x, y, rotation) {
+    const hit = (view.completions || []).find((c) => c.x === x && c.y === y && c.rotation === rotation);
+    return hit ? hit.completes : null;
+  }
+
+  // The move waiting for Confirm (move confirmation on), in words.
+  function stagedText(c) {
+    if (c.type === "PlaceTile") return `${capital(t("the tile goes"))} ${placeWords(c.x, c.y)}`;
+    if (c.type === "PlaceFigure") {
+      const last = view.last_placed; // gone once the move is in and the next tile drawn
+      const kind = (last && featureKind(last.x, last.y, c.feature)) || kindOfFeature(c.feature);
+      return `${t("Your")} ${c.figure === "follower" ? ROLE[kind] || t("follower") : t(c.figure)} ${t("goes on the")} ${t(kind)}`;
+    }
+    if (c.type === "Pass") return t("No figure this turn");
+    if (c.type === "RecallAbbot") return t("Your abbot comes home");
+    if (c.type === "TendFlock") return c.action === "gather" ? t("Gather the flock") : t("Grow the flock");
+    return "";
+  }
+
+  // The bar's prompt: what to do now, and what the highlighted choices do.
+  function promptText() {
+    const mine = mySeat !== null && view.turn === mySeat && !state.readOnly && legal().length;
+    if (!mine) return statusText();
+    if (view.phase === "place") {
+      if (!sel) return t("Your turn: choose a highlighted square for the tile.");
+      const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
+      const outcome = completesAt(sel.x, sel.y, sel.rotation);
+      return `${capital(t("the tile goes"))} ${placeWords(sel.x, sel.y)}`
+        + (outcome ? ` ${t("and")} ${completionWords(outcome, nameOf, mySeat)}. ` : ". ")
+        + (turns > 1 ? t("Rotate to another fitting side, or place the tile.") : t("Place the tile."));
+    }
+    if (view.phase === "figure") {
+      const choices = figureChoices();
+      if (!choices.size) return t("No figure fits the new tile: choose No figure to end your turn.");
+      const kind = figureKind === "follower" ? t("a follower") : `${t("your")} ${t(figureKind)}`;
+      return `${t("Place")} ${kind} ${t("on a highlighted spot of the new tile, or choose No figure.")}`;
+    }
+    if (view.phase === "tend") return t("Your tile made your shepherd's field bigger: grow the flock (draw a token; a wolf scatters it) or gather it (score its sheep).");
+    return statusText();
   }
 
   function scoreTrack() {
@@ -585,51 +513,69 @@ export function mount(root, ctx) {
     return track;
   }
 
-  function renderSide() {
+  // The turn's buttons: in the frame's action bar when it has one (always in view), else in the turn card.
+  function turnActions() {
     const mine = mySeat !== null && view.turn === mySeat && !state.readOnly;
+    if (!mine) return [];
+    const out = [];
+    if (view.phase === "place" && view.tile && ofType("PlaceTile").length) {
+      const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
+      out.push({ id: "rotate", label: `⟳ ${t("Rotate")}`, title: t("Turn the tile to its next fitting side (R)"),
+        onClick: rotate, disabled: busy || rots.length < 2 });
+      out.push({ id: "confirm", label: t("Place tile"), primary: true, onClick: confirm, disabled: busy || !sel });
+    }
+    if (view.phase === "figure") {
+      const choices = figureChoices();
+      if (choices.size > 1) {
+        for (const kind of FIGURE_ORDER) {
+          if (!choices.has(kind)) continue;
+          out.push({ id: `figure-${kind}`, label: t(FIGURE_WORDS[kind]), chosen: kind === figureKind,
+            title: `${t("Show the spots for your")} ${t(kind)}`, onClick: () => { figureKind = kind; render(); }, disabled: busy });
+        }
+      } else if (choices.size === 1) {
+        const [kind] = choices.keys();
+        figureKind = kind;
+      }
+      const recall = ofType("RecallAbbot")[0];
+      if (recall) out.push({ id: "recall", label: t("Recall abbot"), onClick: () => submit(recall), disabled: busy });
+      const pass = ofType("Pass")[0];
+      if (pass) out.push({ id: "pass", label: t("No figure"), onClick: () => submit(pass), disabled: busy });
+    }
+    if (view.phase === "tend") {
+      const grow = ofType("TendFlock").find((c) => c.action === "grow");
+      const gather = ofType("TendFlock").find((c) => c.action === "gather");
+      if (grow) out.push({ id: "grow", label: t("Grow the flock"), onClick: () => submit(grow), disabled: busy });
+      if (gather) out.push({ id: "gather", label: t("Gather the flock"), primary: true, onClick: () => submit(gather), disabled: busy });
+    }
+    return out;
+  }
+  const actionButton = (a) => h("button", { type: "button", "data-action": a.id, title: a.title,
+    class: a.primary ? "primary" : a.chosen ? "chosen" : null, onclick: a.onClick, disabled: a.disabled }, a.label);
+
+  function drawnTileFace(px) {
+    if (view.tile === "hidden") return faceDown(px);
+    const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
+    if (panelRotation === null || !rots.includes(panelRotation)) panelRotation = rots[0] ?? 0;
+    return tileSvg(desc.tiles[view.tile], sel ? sel.rotation : panelRotation, px);
+  }
+
+  function renderSide() {
+    const actions = turnActions();
     const cards = [];
     const turnCard = h("div", { class: "carc-card" }, h("div", { class: "carc-status", "data-testid": "carc-status" }, statusText()));
     // the drawn tile, face up for everyone (only the seat to act gets the placing controls); face down when
     // the view says "hidden" (the DRAWN_TILE_PRIVATE house rule: another seat's draw)
-    if (view.phase === "place" && view.tile) {
-      const rots = sel ? placementCells().get(cellKey(sel.x, sel.y))?.rotations || [] : anyRotations();
-      if (panelRotation === null || !rots.includes(panelRotation)) panelRotation = rots[0] ?? 0;
-      const rotation = sel ? sel.rotation : panelRotation;
-      const face = view.tile === "hidden"
-        ? h("div", {}, faceDown())
-        : tileSvg(desc.tiles[view.tile], rotation, 84);
+    const drawing = view.phase === "place" && view.tile;
+    if (drawing) {
       const info = h("div", {}, view.tile === "hidden" ? t("A tile has been drawn") : desc.tiles[view.tile].name);
-      turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, face, info));
-      if (mine && ofType("PlaceTile").length) {
-        turnCard.append(h("div", { class: "carc-actions" },
-          h("button", { type: "button", "data-action": "rotate", onclick: rotate, disabled: busy || (sel ? rots.length < 2 : rots.length < 2) }, `⟳ ${t("Rotate")} (R)`),
-          h("button", { type: "button", class: "primary", "data-action": "confirm", onclick: confirm, disabled: busy || !sel }, t("Place tile"))),
-        h("div", { class: "carc-counts" }, sel ? t("Rotate through the fitting turns, then place.") : t("Choose a highlighted square.")));
-      }
+      turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, drawnTileFace(84), info));
     }
-    if (mine && view.phase === "figure") {
-      const choices = figureChoices();
-      const buttons = [];
-      for (const kind of FIGURE_ORDER) {
-        if (!choices.has(kind)) continue;
-        buttons.push(h("button", { type: "button", "data-action": `figure-${kind}`, class: kind === figureKind ? "chosen" : null,
-          onclick: () => { figureKind = kind; render(); }, disabled: busy }, miniFigure(kind, colourOf(mySeat), 14), " ", t(kind)));
-      }
-      if (ofType("RecallAbbot").length) {
-        buttons.push(h("button", { type: "button", "data-action": "recall", onclick: () => submit(ofType("RecallAbbot")[0]), disabled: busy }, t("Recall abbot")));
-      }
-      if (ofType("Pass").length) {
-        buttons.push(h("button", { type: "button", "data-action": "pass", onclick: () => submit(ofType("Pass")[0]), disabled: busy }, t("No figure")));
-      }
-      turnCard.append(h("div", { class: "carc-actions" }, buttons),
-        h("div", { class: "carc-counts" }, choices.size ? t("Click a highlighted spot on the new tile.") : ""));
-    }
-    if (mine && view.phase === "tend") {
-      const grow = ofType("TendFlock").find((c) => c.action === "grow");
-      const gather = ofType("TendFlock").find((c) => c.action === "gather");
-      turnCard.append(h("div", { class: "carc-actions" },
-        grow && h("button", { type: "button", "data-action": "grow", onclick: () => submit(grow), disabled: busy }, t("Grow the flock")),
-        gather && h("button", { type: "button", class: "primary", "data-action": "gather", onclick: () => submit(gather), disabled: busy }, t("Gather the flock"))));
+    if (ctx.bar) {
+      ctx.bar.set({ prompt: promptText(), stagedPrompt: staging ? stagedText(staging) : null,
+        preview: drawing ? drawnTileFace(56) : null, actions });
+    } else if (actions.length) {
+      turnCard.append(h("div", { class: "carc-actions" }, actions.map(actionButton)),
+        h("div", { class: "carc-counts" }, promptText()));
     }
     turnCard.append(h("div", { class: "carc-error", role: "alert", "data-testid": "carc-error" }, error));
     cards.push(turnCard);
@@ -662,8 +608,8 @@ export function mount(root, ctx) {
     side.replaceChildren(...cards);
   }
 
-  function faceDown() {
-    const s = el("svg", { viewBox: "0 0 100 100", width: 84, height: 84 });
+  function faceDown(px = 84) {
+    const s = el("svg", { viewBox: "0 0 100 100", width: px, height: px });
     s.appendChild(el("rect", { x: 1, y: 1, width: 98, height: 98, rx: 6, fill: "#6d5a3f", stroke: "#3e3222", "stroke-width": 2 }));
     const q = el("text", { x: 50, y: 64, "text-anchor": "middle", "font-size": 44, fill: "#e8d9b5", "font-weight": 700 });
     q.textContent = "?";
@@ -694,13 +640,32 @@ export function mount(root, ctx) {
     if (!desc || !state || destroyed) return;
     view = gameView(state.view);
     if (!view || !view.board) return;
+    const focused = focusKey();
     drawTiles();
     drawTargets();
     drawFigures();
     drawEffects();
     renderSide();
     describeBoard();
+    const mode = hasSpots() ? `spots ${view.last_placed.x},${view.last_placed.y}` : "board";
+    if (mode !== fittedFor) { userMoved = false; fittedFor = mode; } // a new step starts from its own view
     if (!userMoved) fit();
+    refocus(focused);
+    tips.refresh();
+  }
+
+  // Targets are drawn afresh on every change: a keyboard player's focus moves to the same square or spot.
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || !svg.contains(a)) return null;
+    if (a.classList.contains("carc-target")) return `.carc-target[data-x="${a.dataset.x}"][data-y="${a.dataset.y}"]`;
+    if (a.classList.contains("carc-hotspot")) return `.carc-hotspot[data-feature="${a.dataset.feature}"]`;
+    return null;
+  }
+  function refocus(selector) {
+    if (!selector || (document.activeElement && svg.contains(document.activeElement))) return;
+    const again = svg.querySelector(selector);
+    if (again) again.focus({ preventScroll: true });
   }
 
   function update(next) {
@@ -732,10 +697,9 @@ export function mount(root, ctx) {
     update,
     destroy() {
       destroyed = true;
+      tips.destroy();
       window.removeEventListener("keydown", onKey);
-      window.removeEventListener("pointermove", onPointerMove);
-      window.removeEventListener("pointerup", onPointerUp);
-      window.removeEventListener("pointercancel", onPointerUp);
+      viewport.destroy();
       if (resizeObserver) resizeObserver.disconnect();
       root.replaceChildren();
       root.classList.remove("carc", "narrow");

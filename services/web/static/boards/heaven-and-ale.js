@@ -4,14 +4,15 @@
 // re-implemented here. Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
+import { attachTips } from "./tooltip.js";
+import { attachTipKeys, tipAttr } from "./tip-keys.js";
+import { MONK_COLOUR, RES_COLOUR, SPACE_LABEL, esc, fmt, hexPoints, plural, priceWords, tileChip, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
+import { centreMarkup, trackMarkup } from "./heaven-and-ale-track.js";
+import { bringIntoView } from "./in-view.js";
+
+const WIDE_PX = 600; // narrower than this, the track is drawn as a compact grid and the garden goes under it
 import { adoptStyle } from "./style.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
-const RES_COLOUR = { wood: "#8d5a2b", yeast: "#efe2b0", hops: "#6aa84f", water: "#3d85c6", barley: "#e0a92a" };
-const RES_TEXT = { wood: "#fff", yeast: "#3b3020", hops: "#fff", water: "#fff", barley: "#3b3020" };
-const MONK_COLOUR = "#4a3b63";
-const SPACE_LABEL = { start: "Start", resource: "Tiles", monk: "Monks", A: "Disc A", B: "Disc B", C: "Disc C",
-  ABC: "A / B / C", barrel: "Barrels" };
 const STEP_PROMPT = {
   move: "Choose a space on the track (highlighted) or a starting space.",
   buy: "Buy a tile: pick one below, then a highlighted garden spot (its price in ducats is shown).",
@@ -27,28 +28,40 @@ const TILE_SHORT = { kegbale: "keg/bale", carter2: "cart +2", carter3: "cart +3"
   move3: "move 3", move4: "move 4" };
 
 const CSS = `
+.ha-wrap { position: relative; }
+.ha-wrap .board-tip { white-space: pre-line; }
+.ha-wrap .board-tip::first-line { font-weight: 700; }
+.ha [data-tip] { -webkit-touch-callout: none; -webkit-user-select: none; user-select: none; }
 .ha { font: 14px/1.35 system-ui, sans-serif; color: #231d14; display: flex; flex-direction: column; gap: 10px; }
-.ha-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; }
+.ha-card { background: #fff; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
+/* the decision stays in view while the player looks at the track or the garden */
+.ha-card.ha-bar { position: sticky; top: 0; z-index: 5; max-height: 45vh; overflow-y: auto; box-shadow: 0 2px 8px #0002; }
+/* the track and the garden of the seat that acts, side by side when there is room */
+.ha-main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
+.ha-wide-layout .ha-main { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); align-items: start; }
+.ha-own, .ha-trackcard, .ha-card { scroll-margin-top: var(--ha-bar-h, 0px); scroll-margin-bottom: var(--ha-foot-h, 0px); }
+.ha-own .ha-garden { max-width: none !important; }
+
 .ha-prompt { font-weight: 600; margin: 0 0 6px; }
 .ha-actions { display: flex; flex-wrap: wrap; gap: 6px; }
-.ha-actions button { min-height: 40px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6;
+.ha-actions button { min-height: 44px; min-width: 44px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6;
   cursor: pointer; font: inherit; text-align: left; }
 .ha-actions button:hover { background: #ffe9b3; }
 .ha-actions button.chosen { background: #f0b400; }
 .ha-actions button.minor { border-color: #bbb; background: #f6f6f6; font-size: 12px; }
 .ha-actions button:disabled { opacity: .5; }
 .ha-coins { margin-top: 6px; font-size: 12.5px; }
-.ha-coins > summary { cursor: pointer; color: #6b655c; }
+.ha-coins > summary { cursor: pointer; color: #6b655c; min-height: 44px; display: flex; align-items: center; }
 .ha-gain { color: #1b6b33; font-size: 12px; display: block; }
 .ha-trackwrap, .ha-scroll { overflow-x: auto; }
-.ha-track { display: block; width: 100%; min-width: 600px; height: auto; }
+.ha-track { display: block; width: 100%; height: auto; }
 .ha svg text { font-family: system-ui, sans-serif; }
 .ha .target { cursor: pointer; }
 .ha .target > .hit, .ha .target.hit { stroke: #f0b400; stroke-width: 4; stroke-dasharray: 8 4; }
 .ha .target:hover > .hit, .ha .target.hit:hover { fill: #fff1c2; }
 .ha .hl polygon { stroke: #e0006a; stroke-width: 4; }
 .ha-players { display: flex; flex-direction: column; gap: 8px; }
-.ha-player > summary { cursor: pointer; list-style: none; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
+.ha-player > summary { cursor: pointer; list-style: none; min-height: 44px; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
 .ha-player > summary::-webkit-details-marker { display: none; }
 .ha-player > summary::before { content: "▸"; color: #888; }
 .ha-player[open] > summary::before { content: "▾"; }
@@ -56,7 +69,7 @@ const CSS = `
 .ha-name { font-weight: 700; }
 .ha-stat { font-variant-numeric: tabular-nums; }
 .ha-board { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin-top: 6px; }
-.ha-mine .ha-board { grid-template-columns: minmax(0, 5fr) minmax(0, 4fr); }
+.ha-board.split { grid-template-columns: minmax(0, 5fr) minmax(0, 4fr); }
 .ha-garden { width: 100%; height: auto; display: block; }
 .ha-glance { flex-basis: 100%; display: flex; gap: 10px; align-items: flex-start; }
 .ha-mini { flex: 0 0 150px; }
@@ -65,23 +78,16 @@ const CSS = `
 .ha-wide { grid-column: 1 / -1; min-width: 0; }
 .ha-facts { font-size: 12.5px; display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .ha-facts b { font-weight: 600; }
-.ha-sheet { border-collapse: collapse; width: 100%; font-size: 13px; }
-.ha-sheet th, .ha-sheet td { padding: 3px 6px; border-bottom: 1px solid #0001; text-align: right; }
-.ha-sheet th:first-child { text-align: left; }
-.ha-sheet tr.total td { font-weight: 700; border-top: 2px solid #333; }
 .ha-road { width: 100%; min-width: 480px; height: auto; display: block; }
 .ha-muted { color: #6b655c; font-size: 12px; }
 .ha-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-@media (max-width: 700px) { .ha-mine .ha-board { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 700px) { .ha-board.split { grid-template-columns: minmax(0, 1fr); } }
 `;
 
 function injectStyle() {
   adoptStyle("ha-style", CSS);
 }
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // the brewmaster starts 10 steps short of spot 1 (position -9): "on 4", or "3 steps before 1", never "-2"
 const brewmasterAt = (position) => (position >= 1 ? `on ${position}` : `${plural(1 - position, "step")} before 1`);
 
@@ -93,37 +99,19 @@ function gainText(g) {
   return parts.length ? parts.join(", ") : "no gain";
 }
 
-// -- small drawings -------------------------------------------------------------------------------------------
-function hexPoints(cx, cy, r) {
-  const pts = [];
-  for (let i = 0; i < 6; i++) {
-    const a = Math.PI / 180 * (60 * i - 30);
-    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
-  }
-  return pts.join(" ");
-}
-
-function tileSvg(name, cx, cy, r) {
-  const [kind, n] = name.split("-");
-  const monk = kind === "monk";
-  const fill = monk ? MONK_COLOUR : RES_COLOUR[kind];
-  const ink = monk ? "#fff" : RES_TEXT[kind];
-  return `<polygon points="${hexPoints(cx, cy, r)}" fill="${fill}" stroke="#0008" stroke-width="1"/>
-    <text x="${cx}" y="${cy + r * 0.36}" text-anchor="middle" font-size="${r * (monk ? 0.8 : 1.05)}" font-weight="700" fill="${ink}">${monk ? `M${n}` : n}</text>
-    <title>${esc(name)}</title>`;
-}
-
-function tileChip(name) {
-  return `<svg width="30" height="30" viewBox="0 0 30 30" aria-hidden="true" style="vertical-align:middle">${tileSvg(name, 15, 15, 14)}</svg>`;
-}
-
 // -- the board ------------------------------------------------------------------------------------------------
 export function mount(root, ctx) {
   injectStyle();
+  // the tips live in a wrapper the redraws never replace (tooltip.js places its tip inside the container)
+  const wrap = document.createElement("div");
+  wrap.className = "ha-wrap";
   const el = document.createElement("div");
   el.className = "ha";
   el.dataset.testid = "ha-board";
-  root.appendChild(el);
+  wrap.appendChild(el);
+  root.appendChild(wrap);
+  const tips = attachTips(wrap);
+  const keys = attachTipKeys(el);
   let desc = null;
   let state = null;
   let chosenTile = null; // the tile picked for buying, before its garden spot
@@ -133,6 +121,7 @@ export function mount(root, ctx) {
   let coinsOpen = false; // the emergency-coin group stays open across redraws once opened
   // what happened since this seat last acted: outlined on the track and the gardens
   let recent = { spaces: new Set(), spots: new Set() };
+  let barContent = null; // what the frame's action bar shows for this decision (set by actionPanel)
 
   let failed = null;
   ctx.api.description().then((d) => {
@@ -152,6 +141,7 @@ export function mount(root, ctx) {
     const command = state.legal[index];
     if (!command) return;
     pending = true;
+    const before = { recent, chosenTile, chosenSlot };
     recent = { spaces: new Set(), spots: new Set() };
     chosenTile = null;
     chosenSlot = null;
@@ -159,7 +149,9 @@ export function mount(root, ctx) {
     try {
       await ctx.api.submit(command);
     } catch (err) {
-      // the frame shows the error; the board stays as it was
+      // the frame shows the error; a move taken back before it was sent (move confirmation) leaves the board
+      // as it was before the choice, the picked tile still picked
+      if (err?.code === "cancelled") ({ recent, chosenTile, chosenSlot } = before);
     } finally {
       pending = false;
       render();
@@ -206,21 +198,71 @@ export function mount(root, ctx) {
     return (state?.legal || []).map((c, i) => [c, i]).filter(([c]) => c.type === type);
   }
 
+  let wide = null; // the layout last drawn: the ring beside the garden, or the compact track over it
+  const resized = new ResizeObserver(() => { if ((el.clientWidth >= WIDE_PX) !== wide) render(); });
+  resized.observe(el);
+
   function render() {
     if (!state || !desc) {
       redraw(el, `<p class="ha-muted" role="status">${esc(failed || "Loading the board…")}</p>`);
       return;
     }
     const v = state.view;
+    wide = el.clientWidth >= WIDE_PX;
+    el.classList.toggle("ha-wide-layout", wide);
+    const featured = featuredSeat(v);
+    const track = { desc, moves: Object.fromEntries(legalOf("Move").map(([c, i]) => [c.space, i])), slotCmds: legalOf("EnterStartingArea"),
+      pending, chosenSlot, recent, colourOf, nameOf };
     redraw(el, `
       ${actionPanel(v)}
-      ${finalSheet(v)}
-      <section class="ha-card" aria-label="Main track">
-        <div class="ha-trackwrap">${trackSvg(v)}</div>
-      </section>
-      <section class="ha-players" aria-label="Players">${playerOrder(v).map((s) => playerBoard(v, s)).join("")}</section>
+      <div class="ha-main">
+        <section class="ha-card ha-trackcard" aria-label="Main track" data-testid="ha-track">${trackMarkup(v, track, wide)}</section>
+        ${featured === null ? "" : ownGarden(v, featured)}
+        ${wide ? "" : `<section class="ha-card ha-trackcard" aria-label="Starting area and barrels" data-testid="ha-centre">${centreMarkup(v, track)}</section>`}
+      </div>
+      <section class="ha-players" aria-label="Players">${playerOrder(v).map((s) => playerBoard(v, s, s === featured)).join("")}</section>
       <div class="ha-sr" aria-live="polite">${esc(summary(v))}</div>`);
     el.dataset.step = v.step || v.phase;
+    if (barContent) ctx.bar?.set(barContent); else ctx.bar?.clear();
+    tips.refresh();
+    keys.refresh();
+    const bar = el.querySelector(".ha-bar");
+    el.style.setProperty("--ha-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
+    bringDecisionIntoView();
+  }
+
+  // The garden drawn beside the track: the player's own, or for a spectator the garden of the seat on turn.
+  function featuredSeat(v) {
+    if (ctx.seat !== null && ctx.seat !== undefined) return ctx.seat;
+    return v.turn ?? null;
+  }
+
+  function ownGarden(v, seat) {
+    const mine = seat === ctx.seat;
+    const b = v.boards[seat];
+    return `<section class="ha-card ha-own" aria-label="${esc(mine ? "Your" : `${nameOf(seat)}'s`)} garden" data-testid="ha-own">
+      <div class="ha-muted">${esc(mine ? "Your monastery garden" : `${nameOf(seat)}'s monastery garden`)} · ${b.ducats} ducats</div>
+      ${gardenSvg(v, b, mine)}${scoringSpots(v, b)}
+    </section>`;
+  }
+
+  // After a choice the next one must be in view without hunting: once per decision, when the highlighted targets
+  // on the track or the garden are off screen (or under the sticky prompt), their drawing is scrolled into view.
+  let broughtFor = null;
+  function bringDecisionIntoView() {
+    if (state.readOnly || !state.legal?.length) return;
+    const key = `${state.version}:${chosenTile}:${chosenSlot}`;
+    if (key === broughtFor) return;
+    broughtFor = key;
+    // the choice on the board drawing (track, garden), else the choice buttons of the card
+    let targets = [...el.querySelectorAll(".ha-own .target, .ha-trackcard .target")];
+    if (!targets.length) targets = [...el.querySelectorAll("[data-testid=ha-actions] .target")];
+    // a shed's choices are outlined on the garden (and a storage tile belongs to a shed there): show it with them
+    if (["shed", "storage"].includes(state.view.step)) targets.push(...el.querySelectorAll(".ha-own .ha-garden"));
+    // a sticky prompt card (no action bar) stays on screen by itself: the rest must fit under it
+    const sticky = el.querySelector(".ha-bar");
+    targets = targets.filter((n) => !sticky?.contains(n));
+    el.style.setProperty("--ha-foot-h", `${bringIntoView(targets, sticky ? sticky.offsetHeight : 0) + 6}px`);
   }
 
   function playerOrder(v) {
@@ -244,7 +286,7 @@ export function mount(root, ctx) {
     else if (v.phase === "arranging") {
       const next = desc.garden.sheds.find((s) => !(s.name in (v.boards[ctx.seat].delivery?.storage_tiles || {})));
       prompt = `Arrange your storage tiles: which goes on shed ${next ? next.name : "?"}?`;
-    } else prompt = STEP_PROMPT[v.step] || "Your decision.";
+    } else prompt = stepPrompt(v, legal);
     const buttons = [];
     const btn = (i, label, extra = "", cls = "target") =>
       `<button type="button" class="${cls}" data-cmd="${i}" ${extra} ${pending ? "disabled" : ""}>${label}</button>`;
@@ -259,7 +301,7 @@ export function mount(root, ctx) {
         case "PlaceStorageTile":
           buttons.push(btn(i, `<b>${esc(TILE_SHORT[c.tile] || c.tile)}</b><span class="ha-gain">${esc(storageText(c.tile))}</span>`, `data-kind="storage"`));
           break;
-        case "EndBuying": rest.push(btn(i, "End buying", `data-kind="end"`)); break;
+        case "EndBuying": rest.push({ i, label: "End buying", kind: "end" }); break;
         case "TakeDisc": {
           const p = (v.disc_choices || []).find((d) => d.spot === c.spot && d.number === c.number);
           buttons.push(btn(i, `Disc on <b>${esc(c.spot)}</b>${c.number ? ` naming ${c.number}` : ""}${p ? `<span class="ha-gain">${esc(gainText(p))}</span>` : ""}`, `data-kind="disc"`));
@@ -283,7 +325,7 @@ export function mount(root, ctx) {
           buttons.push(btn(i, `Card <b>${esc(c.card)}</b>${c.colour ? ` (${c.colour})` : ""}<span class="ha-gain">${esc(text)}</span>`, `data-kind="privilege"`));
           break;
         }
-        case "DeclinePrivilege": rest.push(btn(i, "Place no card", `data-kind="decline"`)); break;
+        case "DeclinePrivilege": rest.push({ i, label: "Place no card", kind: "decline" }); break;
         case "UseEmergencyCoin":
           coins.push(btn(i, `return “${esc(c.card)}”`, `data-kind="coin"`, "target minor"));
           break;
@@ -299,7 +341,7 @@ export function mount(root, ctx) {
             ${p ? `<span class="ha-gain">${esc(where)}${delivers ? `, delivering ${esc(delivers)}` : ""}</span>` : ""}`, `data-kind="cart"`));
           break;
         }
-        case "Pass": rest.push(btn(i, "Pass (skip this action)", `data-kind="pass"`)); break;
+        case "Pass": rest.push({ i, label: "Pass (skip this action)", kind: "pass" }); break;
         default: buttons.push(btn(i, esc(JSON.stringify(c)), `data-kind="other"`));
       }
     }
@@ -308,26 +350,56 @@ export function mount(root, ctx) {
     if (buys.length) {
       const tiles = [...new Set(buys.map(([c]) => c.tile))];
       const picks = tiles.map((t) => {
-        const costs = buys.filter(([c]) => c.tile === t).map(([c]) => c.spot[0] === "S" ? "S" : "H");
-        const price = tilePrice(v, t);
-        return `<button type="button" class="target ${chosenTile === t ? "chosen" : ""}" data-pick-tile="${esc(t)}" data-kind="pick-tile" ${pending ? "disabled" : ""}>
-          ${tileChip(t)} ${esc(t)}<span class="ha-gain">${costs.includes("H") ? `shady ${price}` : ""}${costs.includes("H") && costs.includes("S") ? " · " : ""}${costs.includes("S") ? `sunny ${2 * price}` : ""} ducats</span></button>`;
+        const sides = new Set(buys.filter(([c]) => c.tile === t).map(([c]) => (sunnySpot(c.spot) ? "sunny" : "shady")));
+        const price = priceOf(v, t);
+        const can = ["shady", "sunny"].filter((side) => sides.has(side)).map((side) => `${side} ${price?.[side]}`).join(" · ");
+        const hint = tipAttr(tileWords(t), `Costs ${priceWords(price)}; you can afford: ${can} ducats.`, activationWords(t),
+          "Pick it, then a highlighted spot of your garden.");
+        return `<button type="button" class="target ${chosenTile === t ? "chosen" : ""}" data-pick-tile="${esc(t)}" data-kind="pick-tile" ${pending ? "disabled" : ""}${hint}>
+          ${tileChip(t)} ${esc(t)}<span class="ha-gain">${can} ducats</span></button>`;
       });
       buttons.unshift(...picks);
     }
     const me = ctx.seat !== null && ctx.seat !== undefined ? v.boards[ctx.seat] : null;
     const mine = me ? `<span class="ha-muted">You: ${me.ducats} ducats · brewmaster ${brewmasterAt(me.brewmaster)} (${me.exchange_rate}:1, ×${me.vp_per_spot}) · if the game ended now: <b data-testid="ha-score-now">${fmt(me.score_now.total)}</b> VP</span>` : "";
-    return `<section class="ha-card" aria-label="Your move" data-testid="ha-actions">
-      <p class="ha-prompt" data-testid="ha-prompt">Round ${v.round} of ${v.rounds} · ${esc(prompt)}</p>
-      ${buttons.length || rest.length ? `<div class="ha-actions">${buttons.join("")}${rest.join("")}</div>` : ""}
+    // With the frame's action bar, the prompt and the Done-style buttons go there (in view at the foot on every
+    // screen); the choices stay here, beside what they choose. Without it (an older frame, a test harness) the
+    // card keeps them all and stays in view itself (sticky).
+    const inBar = !!ctx.bar;
+    const text = `Round ${v.round} of ${v.rounds} · ${prompt}`;
+    barContent = legal.length ? { prompt: text, actions: rest.map((r) => ({ id: `ha-${r.kind}`, label: r.label, disabled: pending,
+      onClick: () => submit(r.i) })) } : null;
+    const ends = inBar ? "" : rest.map((r) => btn(r.i, r.label, `data-kind="${r.kind}"`)).join("");
+    return `<section class="ha-card ${legal.length && !inBar ? "ha-bar" : ""}" aria-label="Your move" data-testid="ha-actions">
+      ${inBar && legal.length ? "" : `<p class="ha-prompt" data-testid="ha-prompt">${esc(text)}</p>`}
+      ${buttons.length || ends ? `<div class="ha-actions">${buttons.join("")}${ends}</div>` : ""}
       ${coins.length ? `<details class="ha-coins" ${coinsOpen || legal.every((c) => c.type === "UseEmergencyCoin") ? "open" : ""}><summary>Emergency coin: return an unplaced privilege card for ${desc.production.emergency_coin_ducats} ducats</summary><div class="ha-actions">${coins.join("")}</div></details>` : ""}
       ${mine}
     </section>`;
   }
 
-  function tilePrice(v, tile) {
-    if (tile.startsWith("monk")) return desc.track.spaces[v.current_space]?.monk_cost ?? 0;
-    return Number(tile.split("-")[1]);
+  // the engine's price of a tile on the current space, from the view (never worked out here)
+  const priceOf = (v, tile) => v.track[v.current_space]?.prices?.[tile];
+  const sunnySpot = (name) => desc.garden.spots.find((x) => x.name === name)?.sunny;
+  function activationWords(tile) {
+    const a = desc.garden.activation;
+    return tile.startsWith("monk") ? `Activated: ${a.monk}.` : `Activated on a sunny spot it ${a.sunny}; on a shady spot it ${a.shady}.`;
+  }
+
+  // What the highlighted choices will do, in the prompt.
+  function stepPrompt(v, legal) {
+    const me = v.boards[ctx.seat];
+    if (v.step === "move") {
+      const spaces = legal.filter((c) => c.type === "Move").map((c) => `${c.space} (${SPACE_LABEL[v.track[c.space].kind]})`);
+      const which = spaces.length <= 5 ? spaces.join(", ") : `${spaces.slice(0, 4).join(", ")} and ${spaces.length - 4} more`;
+      return `Move your figure forward to a highlighted space: ${which}. Point at (or long-press) a space to see what it offers.`;
+    }
+    if (v.step === "buy" && chosenTile) {
+      const price = priceOf(v, chosenTile);
+      return `Place the ${tileWords(chosenTile)} on a highlighted spot: ${priceWords(price)} (you have ${me.ducats}).`;
+    }
+    if (v.step === "buy") return `Buy a tile (you have ${me.ducats} ducats): the buttons are the tiles you can afford, with their prices; then pick a highlighted garden spot.`;
+    return STEP_PROMPT[v.step] || "Your decision.";
   }
 
   function storageText(tile) {
@@ -349,95 +421,8 @@ export function mount(root, ctx) {
     return `Take ${parts}${c.rental ? `<span class="ha-gain">the ${c.rental} on the rental spot (${desc.kegs_and_more.storage.rental_cost} ducats)</span>` : ""}`;
   }
 
-  // -- main track --------------------------------------------------------------------------------------------
-  // 28 spaces round a 9 x 7 ring, clockwise from the starting area at the top left.
-  function cellOf(i) {
-    if (i <= 8) return [i, 0];
-    if (i <= 13) return [8, i - 8];
-    if (i <= 22) return [8 - (i - 14), 6];
-    return [0, 6 - (i - 22)];
-  }
-
-  function trackSvg(v) {
-    const C = 88;
-    const moves = Object.fromEntries(legalOf("Move").map(([c, i]) => [c.space, i]));
-    const figures = {};
-    v.boards.forEach((b) => {
-      if (b.figure !== "start") (figures[b.figure] ||= []).push(b.seat);
-    });
-    const parts = [];
-    parts.push(`<g data-space="0"><rect x="2" y="2" width="${C - 4}" height="${C - 4}" rx="6" fill="#fbf8f1" stroke="#8a7a60"/>
-      <text x="6" y="15" font-size="11" fill="#6b5a3e">0</text><text x="${C / 2}" y="44" text-anchor="middle" font-size="12" font-weight="700">Start</text>
-      <text x="${C / 2}" y="60" text-anchor="middle" font-size="10" fill="#555">see the centre</text><title>the starting area: its four starting spaces are in the centre</title></g>`);
-    v.track.forEach((sp, i) => {
-      if (i === 0) return;
-      const [cx, cy] = cellOf(i);
-      const x = cx * C, y = cy * C;
-      const target = i in moves && !pending;
-      const current = v.current_space === i && v.turn !== null;
-      const d = desc.track.spaces[i];
-      const fill = { resource: "#f6efe0", monk: "#ece6f5", barrel: "#f3e3cf" }[sp.kind] || "#e9f1f7";
-      const tiles = (sp.tiles || []).map((t, k) => tileSvg(t, x + 18 + (k % 3) * 26, y + 38 + Math.floor(k / 3) * 24, 12)).join("");
-      const discs = sp.discs ? `<circle cx="${x + 70}" cy="${y + 38}" r="11" fill="#7b3fa0" stroke="#fff"/><text x="${x + 70}" y="${y + 42}" text-anchor="middle" font-size="12" fill="#fff" font-weight="700">${sp.discs}</text><title>${plural(sp.discs, "disc")}</title>` : "";
-      const goods = v.kegs_and_more && (sp.kegs || sp.bales) ? `<text x="${x + 5}" y="${y + 80}" font-size="11" fill="#5a3410">${sp.kegs ? `${sp.kegs} keg${sp.kegs > 1 ? "s" : ""}` : ""}${sp.kegs && sp.bales ? " · " : ""}${sp.bales ? `${sp.bales} bale${sp.bales > 1 ? "s" : ""}` : ""}</text>` : "";
-      const die = v.carter_die && v.carter_die.space === i ? `<g><rect x="${x + 58}" y="${y + 54}" width="22" height="22" rx="4" fill="#fff" stroke="#222" stroke-width="1.5"/><text x="${x + 69}" y="${y + 70}" text-anchor="middle" font-size="14" font-weight="700">${v.carter_die.value}</text><title>carter die: ${v.carter_die.value}</title></g>` : "";
-      const figs = (figures[i] || []).map((s, k) => pawn(x + 14 + k * 16, y + 70, colourOf(s), nameOf(s))).join("");
-      parts.push(`<g ${target ? `class="target" data-cmd="${moves[i]}" data-space="${i}" data-kind="move" tabindex="0" role="button" aria-label="Move to space ${i}: ${esc(SPACE_LABEL[sp.kind])}"` : `data-space="${i}"`}>
-        <rect class="hit" x="${x + 2}" y="${y + 2}" width="${C - 4}" height="${C - 4}" rx="6" fill="${fill}" stroke="${current ? "#e0006a" : "#8a7a60"}" stroke-width="${current ? 3 : 1}"/>
-        <text x="${x + 6}" y="${y + 15}" font-size="11" fill="#6b5a3e">${i}</text>
-        <text x="${x + C - 6}" y="${y + 15}" font-size="11" text-anchor="end" font-weight="600" fill="#3b2f1c">${esc(SPACE_LABEL[sp.kind])}${d.monk_cost ? ` ${d.monk_cost}` : ""}</text>
-        ${recent.spaces.has(i) && !current ? `<rect x="5" y="5" width="${C - 10}" height="${C - 10}" rx="5" transform="translate(${x} ${y})" fill="none" stroke="#2e86c1" stroke-width="2" stroke-dasharray="5 3"><title>moved here lately</title></rect>` : ""}
-        ${tiles}${discs}${goods}${die}${figs}<title>${esc(d.text)}</title></g>`);
-    });
-    parts.push(centre(v, C));
-    return `<svg class="ha-track" viewBox="0 0 ${9 * C} ${7 * C}" role="img" aria-label="Main track">${parts.join("")}</svg>`;
-  }
-
-  function pawn(x, y, colour, who) {
-    return `<g><circle cx="${x}" cy="${y - 10}" r="5.5" fill="${colour}" stroke="#000" stroke-width="1"/><path d="M${x - 7} ${y + 6} Q${x} ${y - 12} ${x + 7} ${y + 6} Z" fill="${colour}" stroke="#000" stroke-width="1"/><title>${esc(who)}</title></g>`;
-  }
-
-  function centre(v, C) {
-    const x0 = C + 8, y0 = C + 8, w = 7 * C - 16;
-    const out = [`<rect x="${x0 - 4}" y="${y0 - 4}" width="${w + 8}" height="${5 * C - 8}" rx="10" fill="#fbf8f1" stroke="#d9ccb3"/>`];
-    // starting area, with its four starting spaces
-    out.push(`<text x="${x0 + 4}" y="${y0 + 14}" font-size="13" font-weight="700">Starting area (space 0)</text>`);
-    const slotCmds = legalOf("EnterStartingArea");
-    desc.track.starting_spaces.forEach((slot, k) => {
-      const x = x0 + 4 + k * 152, y = y0 + 22;
-      const who = v.starting_spaces[slot.name];
-      const cmds = slotCmds.filter(([c]) => c.slot === slot.name);
-      let attrs = "";
-      if (cmds.length && !pending) {
-        attrs = cmds.length === 1 ? `class="target" data-cmd="${cmds[0][1]}"` : `class="target" data-pick-slot="${slot.name}"`;
-        attrs += ` tabindex="0" role="button" data-kind="slot" aria-label="Starting space ${slot.name}: ${esc(slot.text)}"`;
-      }
-      const chosen = chosenSlot === slot.name;
-      out.push(`<g ${attrs} data-slot="${slot.name}"><rect class="hit" x="${x}" y="${y}" width="146" height="56" rx="6" fill="${chosen ? "#ffe9b3" : "#fff"}" stroke="#8a7a60"/>
-        <text x="${x + 6}" y="${y + 16}" font-size="12" font-weight="700">${esc(slot.name === "first" ? "First player" : slot.name === "resource" ? "+2 resource" : slot.name === "ducats" ? "+2 ducats" : "+1 brewmaster")}</text>
-        <text x="${x + 6}" y="${y + 31}" font-size="10" fill="#555">${esc(slot.text.length > 30 ? slot.text.slice(0, 29) + "…" : slot.text)}</text>
-        ${who !== null && who !== undefined ? pawn(x + 130, y + 46, colourOf(who), nameOf(who)) : ""}<title>${esc(slot.text)}</title></g>`);
-    });
-    // barrels
-    const by = y0 + 96;
-    out.push(`<text x="${x0 + 4}" y="${by}" font-size="13" font-weight="700">Barrel goals (large ${desc.barrels.large_vp} VP, small ${desc.barrels.small_vp} VP)</text>`);
-    v.barrels.forEach((b, k) => {
-      const col = k % 2, row = Math.floor(k / 2);
-      const x = x0 + 4 + col * 302, y = by + 8 + row * 30;
-      const owner = (s, big) => s === null || s === undefined
-        ? `<circle cx="${x + (big ? 12 : 34)}" cy="${y + 12}" r="${big ? 9 : 7}" fill="none" stroke="#b58b4c" stroke-dasharray="2 2"/>`
-        : `<circle cx="${x + (big ? 12 : 34)}" cy="${y + 12}" r="${big ? 9 : 7}" fill="${colourOf(s)}" stroke="#000"><title>${esc(nameOf(s))}</title></circle>`;
-      out.push(`<g data-goal="${b.goal}">${owner(b.large, true)}${owner(b.small, false)}<text x="${x + 48}" y="${y + 16}" font-size="11.5">${esc(b.text)}</text></g>`);
-    });
-    const iy = by + 8 + 7 * 30 + 6;
-    const info = [`Round ${v.round} of ${v.rounds} · face-down tiles: ${Object.entries(v.resource_piles_by_back).map(([back, n]) => `${n} (${back})`).join(" + ")} · monk piles to come: ${v.monk_piles_left}`,
-      `Discs in reserve: ${v.disc_reserve}${v.kegs_and_more ? ` · kegs ${v.keg_reserve} and bales ${v.bale_reserve} in reserve` : ""}`];
-    info.forEach((line, k) => out.push(`<text x="${x0 + 4}" y="${iy + k * 16}" font-size="12" fill="#444">${esc(line)}</text>`));
-    return out.join("");
-  }
-
   // -- player boards -----------------------------------------------------------------------------------------
-  function playerBoard(v, seat) {
+  function playerBoard(v, seat, featured) {
     const b = v.boards[seat];
     const mine = seat === ctx.seat;
     const onTurn = v.turn === seat;
@@ -451,9 +436,9 @@ export function mount(root, ctx) {
         <span class="ha-stat">${plural(barrels, "barrel")}</span>
         <span class="ha-stat" title="the final scoring applied to this position">now worth <b>${fmt(b.score_now.total)}</b> VP</span>
         ${isOpen ? "" : glance(v, b)}</summary>
-      ${isOpen ? `<div class="ha-board">
-        <div>${gardenSvg(v, b, mine)}</div>
-        <div>${scoringSpots(v, b)}${facts(v, b)}</div>
+      ${isOpen ? `<div class="ha-board ${featured ? "" : "split"}">
+        ${featured ? "" : `<div>${gardenSvg(v, b, mine)}</div>`}
+        <div class="${featured ? "ha-wide" : ""}">${featured ? "" : scoringSpots(v, b)}${facts(v, b)}</div>
         <div class="ha-wide"><div class="ha-muted">Production track: markers, brewmaster (B) and its brackets (exchange rate, VP per spot)</div><div class="ha-scroll">${productionSvg(b)}</div></div>
         ${v.kegs_and_more ? `<div class="ha-wide">${deliveryBoard(v, b)}</div>` : ""}
       </div>` : ""}
@@ -464,7 +449,7 @@ export function mount(root, ctx) {
   function glance(v, b) {
     const markers = Object.entries(b.markers).map(([c, spot]) => `<span title="${c} marker"><span class="ha-swatch" style="background:${RES_COLOUR[c]};width:10px;height:10px"></span> ${spot}</span>`).join(" ");
     const d = b.delivery;
-    return `<div class="ha-glance"><div class="ha-mini">${gardenSvg(v, b, false)}</div>
+    return `<div class="ha-glance"><div class="ha-mini">${gardenSvg(v, b, false, true)}</div>
       <div class="ha-facts"><span><b>Markers</b> ${markers}</span><span><b>Brewmaster</b> ${brewmasterAt(b.brewmaster)} (${b.exchange_rate}:1 ×${b.vp_per_spot})</span>
       <span><b>Discs</b> ${b.discs.length ? b.discs.map(esc).join(", ") : "none"}</span>
       <span><b>Sheds</b> ${Object.keys(b.sheds).length}</span>
@@ -472,7 +457,8 @@ export function mount(root, ctx) {
       <span class="ha-muted">(open for the whole board)</span></div></div>`;
   }
 
-  function gardenSvg(v, b, mine) {
+  // small: the thumbnail of a folded board (no hints there: the open board has them)
+  function gardenSvg(v, b, mine, small = false) {
     const R = 24, W = R * Math.sqrt(3) / 2;
     const X = (c) => 8 + W + c * W, Y = (r) => 8 + R + r * 1.5 * R;
     const spots = desc.garden.spots;
@@ -488,10 +474,10 @@ export function mount(root, ctx) {
       const tile = b.garden[s.name];
       const t = s.name in targetSpots;
       const attrs = t ? `class="target" data-cmd="${targetSpots[s.name]}" tabindex="0" role="button" data-kind="spot" aria-label="Place ${esc(chosenTile)} on ${s.name}"` : "";
-      out.push(`<g ${attrs} data-spot="${s.name}" ${mine ? "data-mine" : ""}><polygon class="hit" points="${hexPoints(cx, cy, R - 1)}" fill="${s.sunny ? "#fde9a0" : "#b9cadb"}" stroke="#fff" stroke-width="1.5"/>
-        ${tile ? tileSvg(tile, cx, cy, R - 4) : ""}${tile && recent.spots.has(`${b.seat}:${s.name}`) ? `<polygon points="${hexPoints(cx, cy, R - 2)}" fill="none" stroke="#e0006a" stroke-width="2.5"><title>placed lately</title></polygon>` : ""}${tile ? "" : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? "" : s.name}</text>
-        ${t ? `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14" font-weight="700" fill="#7a4d00">${costOf(targetSpots[s.name])}</text>` : ""}`}
-        <title>${s.name}${tile ? `: ${tile}` : " (empty)"}</title></g>`);
+      const hint = small ? "" : spotHint(v, s, tile, t ? targetSpots[s.name] : null);
+      out.push(`<g ${attrs} data-spot="${s.name}" ${mine ? "data-mine" : ""}${hint}><polygon class="hit" points="${hexPoints(cx, cy, R - 1)}" fill="${s.sunny ? "#fde9a0" : "#b9cadb"}" stroke="#fff" stroke-width="1.5"/>
+        ${tile ? tileSvg(tile, cx, cy, R - 4) : ""}${tile && recent.spots.has(`${b.seat}:${s.name}`) ? `<polygon points="${hexPoints(cx, cy, R - 2)}" fill="none" stroke="#e0006a" stroke-width="2.5"/>` : ""}${tile ? "" : `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="10" fill="#7a6a50">${t ? "" : s.name}</text>
+        ${t ? `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14" font-weight="700" fill="#7a4d00">${costOf(targetSpots[s.name])}</text>` : ""}`}</g>`);
     }
     for (const s of desc.garden.sheds) {
       const cx = X(s.col), cy = Y(s.row);
@@ -500,19 +486,30 @@ export function mount(root, ctx) {
       const isPend = pend === s.name || (v.turn === b.seat && (v.pending_sheds || []).includes(s.name));
       let label = s.name;
       if (built) label = `${built.activates}`;
-      out.push(`<g data-shed="${s.name}"><polygon points="${hexPoints(cx, cy, R - 2)}" fill="${built ? "#8c6239" : "#fff"}" stroke="${isPend ? "#e0006a" : "#8c6239"}" stroke-width="${isPend ? 3 : 1.5}" stroke-dasharray="${built ? "" : "4 3"}"/>
+      const hint = small ? "" : tipAttr(`Shed ${s.name}`, built ? `Type ${built.type}: when built it activated ${plural(built.activates, "adjacent tile")}.`
+        : "Not built yet: surround it with six tiles and it is built, activating its neighbours.", storage ? `Storage tile: ${TILE_SHORT[storage] || storage}, ${storageText(storage)}` : "");
+      out.push(`<g data-shed="${s.name}"${hint}><polygon points="${hexPoints(cx, cy, R - 2)}" fill="${built ? "#8c6239" : "#fff"}" stroke="${isPend ? "#e0006a" : "#8c6239"}" stroke-width="${isPend ? 3 : 1.5}" stroke-dasharray="${built ? "" : "4 3"}"/>
         <text x="${cx}" y="${cy + (storage && !built ? -2 : 5)}" text-anchor="middle" font-size="${built ? 15 : 11}" font-weight="700" fill="${built ? "#fff" : "#8c6239"}">${label}</text>
-        ${storage && !built ? `<text x="${cx}" y="${cy + 10}" text-anchor="middle" font-size="8.5" fill="#5a3410">${esc(TILE_SHORT[storage] || storage)}</text>` : ""}
-        <title>shed ${s.name}${built ? `: type ${built.type}, activates ${built.activates} adjacent tile(s)` : " (not built: enclose it with six tiles)"}${storage ? `; storage tile ${storage}: ${storageText(storage)}` : ""}</title></g>`);
+        ${storage && !built ? `<text x="${cx}" y="${cy + 10}" text-anchor="middle" font-size="8.5" fill="#5a3410">${esc(TILE_SHORT[storage] || storage)}</text>` : ""}</g>`);
     }
     const w = X(12) + W + 8, h = Y(6) + R + 8;
-    return `<svg class="ha-garden" viewBox="0 0 ${w.toFixed(0)} ${h.toFixed(0)}" role="img" aria-label="${esc(nameOf(b.seat))}'s monastery garden" style="max-width:${mine ? 520 : 420}px">${out.join("")}</svg>`;
+    return `<svg class="ha-garden" viewBox="0 0 ${w.toFixed(0)} ${h.toFixed(0)}" ${small ? `role="img"` : `role="group" data-tip-group`} aria-label="${esc(nameOf(b.seat))}'s monastery garden" style="max-width:${mine ? 520 : 420}px">${out.join("")}</svg>`;
   }
 
+  // the price of the chosen tile on this spot, in ducats (the prompt says so), as the engine states it
   function costOf(index) {
     const c = state.legal[index];
-    const price = tilePrice(state.view, c.tile);
-    return String(c.spot[0] === "S" ? 2 * price : price); // ducats (the prompt says so)
+    return String(priceOf(state.view, c.tile)?.[sunnySpot(c.spot) ? "sunny" : "shady"] ?? "?");
+  }
+
+  function spotHint(v, s, tile, target) {
+    const side = s.sunny ? "sunny" : "shady";
+    const a = desc.garden.activation;
+    const lines = tile ? [`${tileWords(tile)}. When activated it ${tile.startsWith("monk") ? a.monk : a[side]}.`]
+      : [`Empty. ${desc.garden.prices[0].toUpperCase()}${desc.garden.prices.slice(1)}.`];
+    if (s.sheds.length) lines.push(`Next to shed${s.sheds.length > 1 ? "s" : ""} ${s.sheds.join(", ")}.`);
+    if (target !== null) lines.push(`Highlighted: place the ${tileWords(chosenTile)} here for ${costOf(target)} ducats.`);
+    return tipAttr(`Garden spot ${s.name} (${side})`, ...lines);
   }
 
   function productionSvg(b) {
@@ -524,9 +521,10 @@ export function mount(root, ctx) {
     for (const br of p.brackets) {
       const from = br.from === null ? low : br.from, to = br.to;
       const mine = b.brewmaster >= from && b.brewmaster <= to;
-      out.push(`<rect x="${X(from)}" y="2" width="${(to - from + 1) * S - 2}" height="18" rx="3" fill="${mine ? "#f0b400" : "#efe6d4"}" stroke="#b59a6a"/>
-        <text x="${X(from) + ((to - from + 1) * S - 2) / 2}" y="15" text-anchor="middle" font-size="${to - from < 1 ? 7.5 : to - from < 2 ? 8.5 : 10.5}">${br.exchange_rate}:1 ×${br.vp_per_spot}</text>
-        <title>brewmaster on ${br.from === null ? "0 or below" : `${from}–${to}`}: exchange ${br.exchange_rate}:1, ${br.vp_per_spot} VP per spot</title>`);
+      const hint = tipAttr(`Brewmaster bracket ${br.from === null ? "0 or below" : `${from}–${to}`}`,
+        `With the brewmaster here: exchange ${br.exchange_rate}:1 at the end, ${br.vp_per_spot} VP per spot of the least marker.`, mine ? "The brewmaster is in this bracket now." : "");
+      out.push(`<g${hint}><rect x="${X(from)}" y="2" width="${(to - from + 1) * S - 2}" height="18" rx="3" fill="${mine ? "#f0b400" : "#efe6d4"}" stroke="#b59a6a"/>
+        <text x="${X(from) + ((to - from + 1) * S - 2) / 2}" y="15" text-anchor="middle" font-size="${to - from < 1 ? 7.5 : to - from < 2 ? 8.5 : 10.5}">${br.exchange_rate}:1 ×${br.vp_per_spot}</text></g>`);
     }
     for (let s = low; s <= high; s++) {
       out.push(`<rect x="${X(s)}" y="24" width="${S - 2}" height="18" fill="${s >= 1 ? "#c49a6c" : "#e5d5bd"}"/>
@@ -534,13 +532,13 @@ export function mount(root, ctx) {
     }
     const stacks = {};
     const put = (spot, svg) => { const k = (stacks[spot] ||= 0); stacks[spot]++; out.push(svg(X(spot) + (S - 2) / 2, 54 + k * 13)); };
-    put(b.brewmaster, (x, y) => `<g><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text><title>brewmaster ${brewmasterAt(b.brewmaster)}</title></g>`);
+    put(b.brewmaster, (x, y) => `<g${tipAttr("Brewmaster", `${brewmasterAt(b.brewmaster)}: exchange ${b.exchange_rate}:1, ${b.vp_per_spot} VP per spot at the end.`)}><rect x="${x - 6}" y="${y - 6}" width="12" height="12" rx="2" fill="#222"/><text x="${x}" y="${y + 3.5}" text-anchor="middle" font-size="9" fill="#fff">B</text></g>`);
     for (const [c, spot] of Object.entries(b.markers)) {
-      put(Math.max(low, spot), (x, y) => `<g><circle cx="${x}" cy="${y}" r="6" fill="${RES_COLOUR[c]}" stroke="#000"/><title>${c} marker on ${spot}</title></g>`);
+      put(Math.max(low, spot), (x, y) => `<g${tipAttr(`${c[0].toUpperCase()}${c.slice(1)} marker`, `On ${spot}. Sunny ${c} tiles move it when activated; the least advanced marker scores at the end.`)}><circle cx="${x}" cy="${y}" r="6" fill="${RES_COLOUR[c]}" stroke="#000"/></g>`);
     }
     const depth = Math.max(1, ...Object.values(stacks));
     const height = 54 + depth * 13;
-    return `<svg class="ha-prod" viewBox="0 0 ${n * S + 12} ${height}" role="img" aria-label="Production track">${out.join("")}</svg>`;
+    return `<svg class="ha-prod" viewBox="0 0 ${n * S + 12} ${height}" role="group" data-tip-group aria-label="Production track">${out.join("")}</svg>`;
   }
 
   function scoringSpots(v, b) {
@@ -549,13 +547,16 @@ export function mount(root, ctx) {
     const pairs = b.pairs.map((pair) => {
       const spots = pair.spots.map((s) => {
         const colour = RES_COLOUR[s] || (s === "x" ? "#fff" : MONK_COLOUR);
-        return `<span title="${esc(s)}${discs.has(s) ? ": disc" : ""}" style="display:inline-flex;align-items:center;gap:2px;margin-right:4px;${choices.has(s) ? "outline:2px dashed #f0b400;" : ""}">
+        const hint = tipAttr(`Scoring spot ${s}`, discs.has(s) ? "A disc is on it." : "No disc yet: a disc space of the track can put one here.",
+          choices.has(s) ? "You can put your disc here now (the gain is on the button)." : "",
+          `With its pair (${pair.spots.join(" + ")}) full, a privilege card is placed.`);
+        return `<span${hint} style="display:inline-flex;align-items:center;gap:2px;margin-right:4px;${choices.has(s) ? "outline:2px dashed #f0b400;" : ""}">
           <span style="display:inline-block;width:12px;height:12px;border-radius:2px;background:${colour};border:1px solid #0006"></span>${esc(s)}${discs.has(s) ? ` <b style="color:#7b3fa0">●</b>` : ""}</span>`;
       }).join("");
       const card = pair.card ? `<span class="ha-muted"> → ${esc(pair.card)}</span>` : "";
       return `<span style="display:inline-block;border:1px solid #d9ccb3;border-radius:5px;padding:1px 4px;margin:2px">${spots}${card}</span>`;
     });
-    return `<div class="ha-facts" aria-label="Scoring spots and privilege pairs"><b>Scoring spots:</b> ${pairs.join("")}</div>`;
+    return `<div class="ha-facts" role="group" aria-label="Scoring spots and privilege pairs" data-tip-group><b>Scoring spots:</b> ${pairs.join("")}</div>`;
   }
 
   function facts(v, b) {
@@ -582,12 +583,14 @@ export function mount(root, ctx) {
       const x = 6 + i * S;
       const fill = { monastery: "#d9c7f0", tavern: "#f4c98a", wood: "#b9dba0" }[loc.kind] || "#f2eee6";
       const label = loc.kind === "monastery" ? "Mon." : loc.kind === "tavern" ? `T${loc.tavern}` : loc.kind === "wood" ? "wood" : loc.points ? `${loc.points} pt` : "road";
-      out.push(`<g><rect x="${x}" y="4" width="${S - 6}" height="34" rx="5" fill="${fill}" stroke="#8a7a60"/><text x="${x + (S - 6) / 2}" y="25" text-anchor="middle" font-size="10.5">${label}</text><title>${esc(loc.kind)}${loc.points ? `: ${loc.points} VP per keg on the cart at the end` : ""}</title></g>`);
-      if (loc.gate_after) out.push(`<g><rect x="${x + S - 5}" y="0" width="4" height="42" fill="#5a3410"/><title>${esc(loc.gate_after.text)}</title></g>`);
+      const hint = tipAttr(`Road ${i}: ${loc.kind}`, loc.points ? `${loc.points} VP per keg on the cart at the end.` : "",
+        loc.gate_after ? `Gate after it: ${loc.gate_after.text}.` : "", d.cart === i ? `Your cart is here with ${plural(d.cart_kegs, "keg")}.` : "");
+      out.push(`<g${hint}><rect x="${x}" y="4" width="${S - 6}" height="34" rx="5" fill="${fill}" stroke="#8a7a60"/><text x="${x + (S - 6) / 2}" y="25" text-anchor="middle" font-size="10.5">${label}</text></g>`);
+      if (loc.gate_after) out.push(`<rect x="${x + S - 5}" y="0" width="4" height="42" fill="#5a3410"/>`);
     });
     const cx = 6 + d.cart * S + (S - 6) / 2;
-    out.push(`<g><rect x="${cx - 14}" y="44" width="28" height="16" rx="3" fill="${colourOf(b.seat)}" stroke="#000"/><text x="${cx}" y="56" text-anchor="middle" font-size="10" font-weight="700" fill="#fff" stroke="#000" stroke-width="0.3">${d.cart_kegs}</text><title>cart with ${plural(d.cart_kegs, "keg")}</title></g>`);
-    const road = `<svg class="ha-road" viewBox="0 0 ${n * S + 8} 64" role="img" aria-label="Delivery road">${out.join("")}</svg>`;
+    out.push(`<g><rect x="${cx - 14}" y="44" width="28" height="16" rx="3" fill="${colourOf(b.seat)}" stroke="#000"/><text x="${cx}" y="56" text-anchor="middle" font-size="10" font-weight="700" fill="#fff" stroke="#000" stroke-width="0.3">${d.cart_kegs}</text></g>`);
+    const road = `<svg class="ha-road" viewBox="0 0 ${n * S + 8} 64" role="group" data-tip-group aria-label="Delivery road">${out.join("")}</svg>`;
     const spots = [];
     for (let k = 0; k < d.regular_spots; k++) {
       const what = k < d.regular_kegs ? "keg" : k < d.regular_kegs + d.regular_bales ? "bale" : null;
@@ -608,22 +611,9 @@ export function mount(root, ctx) {
 
   function storageSpot(what, rental) {
     const fill = what === "keg" ? "#8d5a2b" : what === "bale" ? "#e6c65a" : "#fff";
-    return `<span title="${rental ? "rental spot" : "storage spot"}${what ? `: ${what}` : " (empty)"}" style="display:inline-block;width:18px;height:18px;margin-right:3px;vertical-align:middle;border-radius:${what === "keg" ? "50%" : "3px"};background:${fill};border:${rental ? "2px dashed #b3261e" : "1px solid #0006"}"></span>`;
-  }
-
-  // -- end -------------------------------------------------------------------------------------------------
-  function finalSheet(v) {
-    if (v.phase !== "over") return "";
-    const seats = [...Array(v.players).keys()];
-    const keys = Object.keys(v.boards[0].score_now.breakdown);
-    const rows = keys.map((k) => `<tr><th scope="row">${esc(k.replaceAll("_", " "))}</th>${seats.map((s) => `<td>${fmt(v.boards[s].score_now.breakdown[k])}</td>`).join("")}</tr>`);
-    // how production was reached: the least marker after the exchange and the ducat steps, times the bracket
-    rows.unshift(`<tr><th scope="row">least marker × VP per spot</th>${seats.map((s) => `<td>${v.boards[s].score_now.least_marker} × ${v.boards[s].score_now.vp_per_spot}</td>`).join("")}</tr>`);
-    return `<section class="ha-card" aria-label="Final scores" data-testid="ha-final">
-      <p class="ha-prompt">Final scores</p>
-      <div class="ha-scroll"><table class="ha-sheet"><thead><tr><th></th>${seats.map((s) => `<th>${esc(nameOf(s))}</th>`).join("")}</tr></thead>
-      <tbody>${rows.join("")}<tr class="total"><th scope="row">total</th>${seats.map((s) => `<td data-testid="ha-score-${s}">${fmt(v.boards[s].score_now.total)}</td>`).join("")}</tr></tbody></table></div>
-    </section>`;
+    const hint = tipAttr(rental ? "Rental spot" : "Storage spot", what ? `Holds a ${what}.` : "Empty.",
+      rental ? `Placing a keg or a bale here costs ${desc.kegs_and_more.storage.rental_cost} ducats.` : "");
+    return `<span${hint} style="display:inline-block;width:18px;height:18px;margin-right:3px;vertical-align:middle;border-radius:${what === "keg" ? "50%" : "3px"};background:${fill};border:${rental ? "2px dashed #b3261e" : "1px solid #0006"}"></span>`;
   }
 
   function summary(v) {
@@ -646,7 +636,10 @@ export function mount(root, ctx) {
       render();
     },
     destroy() {
-      el.remove();
+      tips.destroy();
+      keys.destroy();
+      resized.disconnect();
+      wrap.remove();
     },
   };
 }

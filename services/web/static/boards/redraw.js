@@ -5,7 +5,7 @@
 // pressed Enter on nothing. So an unchanged drawing is left alone, and a changed one gives focus back to
 // the element that stands for the same thing (same command index and kind, same selectable die, same id).
 
-const KEYS = ["cmd", "select", "space", "kind"];
+const KEYS = ["cmd", "select", "space", "kind", "spot", "slot", "shed", "goal", "key"];
 
 function focusKey(node) {
   if (node.id) return `#${CSS.escape(node.id)}`;

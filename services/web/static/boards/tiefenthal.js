@@ -5,125 +5,39 @@
 // Contract: mount(root, ctx) -> { update(state), destroy() } (services/web/README.md).
 
 import { redraw } from "./redraw.js";
-import { adoptStyle } from "./style.js";
+import { bringIntoView } from "./in-view.js";
+import { attachTips } from "./tooltip.js";
+import { attachTipKeys, tipAttr } from "./tip-keys.js";
+import { injectStyle } from "./tiefenthal-style.js";
+import { bonusText, diceText, esc, gainText, learnWords, plural, words } from "./tiefenthal-words.js";
+import { shopMarkup } from "./tiefenthal-shop.js";
+import { tracksMarkup } from "./tiefenthal-tracks.js";
+import { markTabs, panelFor, showPanel, tabsMarkup } from "./tiefenthal-panels.js";
 
-const CSS = `
-.tf { font: 14px/1.35 system-ui, sans-serif; color: #2a2016; display: flex; flex-direction: column; gap: 10px; }
-.tf-card { background: #fffdf8; border: 1px solid #0002; border-radius: 8px; padding: 8px 10px; min-width: 0; }
-.tf-prompt { font-weight: 600; margin: 0 0 6px; }
-.tf-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: stretch; }
-.tf h3 { font-size: 13px; margin: 0 0 6px; color: #6b4a1e; text-transform: uppercase; letter-spacing: .03em; }
-.tf button { font: inherit; cursor: pointer; }
-.tf .target { outline: 3px dashed #e09b00; outline-offset: 1px; cursor: pointer; }
-.tf .target:hover, .tf .target:focus-visible { background: #ffefc2; }
-.tf-btn { min-height: 40px; padding: 5px 10px; border-radius: 6px; border: 2px solid #c98a1b; background: #fff8e6; text-align: left; }
-.tf-btn.minor { border-color: #bbb; background: #f6f6f6; }
-.tf-btn:disabled { opacity: .5; cursor: default; }
-.tf-status { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; }
-.tf-phase { font-weight: 700; font-size: 15px; }
-.tf-wait { color: #6b655c; }
-.tf-die { display: inline-flex; align-items: center; justify-content: center; width: 30px; height: 30px; border-radius: 6px;
-  border: 2px solid #0007; background: #fff; font-weight: 800; font-size: 16px; user-select: none; position: relative; }
-.tf-die.col { color: #fff; }
-.tf-die.sel { box-shadow: 0 0 0 3px #e0006a; }
-.tf-die .boost { position: absolute; top: -8px; right: -8px; background: #1d6fa5; color: #fff; border-radius: 8px;
-  font-size: 10px; padding: 0 3px; }
-.tf-dicebox { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; min-height: 34px; }
-.tf-dicebox button.tf-die { padding: 0; }
-.tf-players { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
-.tf-player { border-left: 6px solid var(--pc); }
-.tf-player > header { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin-bottom: 6px; }
-.tf-name { font-weight: 700; }
-.tf-stat { font-variant-numeric: tabular-nums; white-space: nowrap; }
-.tf-tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 6px; }
-.tf-tile { border: 1px solid #c9b48e; border-radius: 6px; padding: 4px 6px; background: #f6ecd6; min-height: 74px;
-  display: flex; flex-direction: column; gap: 3px; text-align: left; }
-.tf-tile.up { background: #e7d3a6; border-color: #8a6a2a; }
-.tf-tile .lbl { font-weight: 700; font-size: 12.5px; }
-.tf-tile .val { font-size: 12px; }
-.tf-tile .val b { font-size: 14px; }
-.tf-tile .acc { font-size: 11.5px; color: #5b4a33; }
-.tf-tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(104px, 1fr)); gap: 6px; margin-top: 6px; }
-.tf-guest { border: 1px solid #8fa3b8; border-radius: 6px; padding: 4px 6px; background: #eef3f8; font-size: 12px;
-  display: flex; flex-direction: column; gap: 2px; min-height: 64px; text-align: left; }
-.tf-guest.noble { background: #f3e8fb; border-color: #9a6fbf; }
-.tf-guest.regular { background: #f4f4ef; border-color: #aaa; }
-.tf-guest .nm { font-weight: 700; font-size: 12.5px; }
-.tf-guest.empty { background: repeating-linear-gradient(45deg, #fafafa, #fafafa 6px, #f0f0f0 6px, #f0f0f0 12px); color: #888; }
-.tf-staff { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 6px; font-size: 12px; }
-.tf-chip { border: 1px solid #0003; border-radius: 10px; padding: 1px 8px; background: #fff; white-space: nowrap; }
-.tf-track { display: grid; gap: 3px; }
-.tf-track.round { grid-template-columns: repeat(8, minmax(0, 1fr)); }
-.tf-track.mon { grid-template-columns: repeat(23, minmax(26px, 1fr)); min-width: 620px; }
-.tf-scroll { overflow-x: auto; }
-.tf-cell { border: 1px solid #c9b48e; border-radius: 4px; padding: 2px; font-size: 11px; text-align: center; background: #fff;
-  min-height: 40px; display: flex; flex-direction: column; align-items: center; gap: 1px; }
-.tf-cell.now { background: #ffe29a; border-color: #b07d00; font-weight: 700; }
-.tf-cell.bonus { background: #efe6fa; }
-.tf-pawn { width: 10px; height: 10px; border-radius: 50%; display: inline-block; border: 1px solid #0008; }
-.tf-shop { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 6px; }
-.tf-offer { border: 1px solid #0002; border-radius: 6px; padding: 4px 6px; background: #fff; font-size: 12px; text-align: left;
-  display: flex; flex-direction: column; gap: 2px; }
-.tf-offer .nm { font-weight: 700; font-size: 13px; }
-.tf-muted { color: #6b655c; font-size: 12px; }
-.tf-grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
-.tf-sheet { border-collapse: collapse; width: 100%; font-size: 13px; }
-.tf-sheet th, .tf-sheet td { padding: 3px 6px; border-bottom: 1px solid #0001; text-align: right; }
-.tf-sheet th:first-child { text-align: left; }
-.tf-sheet tr.total td { font-weight: 700; border-top: 2px solid #333; }
-.tf-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.tf-drop { box-shadow: 0 0 0 3px #1d6fa5 inset; }
-@media (max-width: 700px) { .tf-grid2 { grid-template-columns: minmax(0, 1fr); }
-  .tf-tiles { grid-template-columns: repeat(auto-fill, minmax(100px, 1fr)); } }
-`;
+export { bonusText, describe, wordsReady } from "./tiefenthal-words.js";
 
 const FALLBACK_COLOURS = { red: "#c0392b", blue: "#2e6fc1", green: "#2e8b57", yellow: "#d4a017" };
-const GIVES = { doubloons: "¢", beer: "beer", monastery: "step" };
-
-function injectStyle() {
-  adoptStyle("tf-style", CSS);
-}
-
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const diceText = (dice) => (dice.length === 6 ? "any die" : dice.join(" / "));
-
-// A bonus spec (data.py's small dicts) in words.
-export function bonusText(b, cardNames = {}, tileLabels = {}) {
-  if (!b) return "";
-  switch (b.kind) {
-    case "card": return `${cardNames[b.card] || b.card} card`;
-    case "noble": return "a noble";
-    case "counter_guest": return "a counter guest";
-    case "monastery": return `${plural(b.steps, "monastery step")}`;
-    case "doubloons": return `${b.n} doubloons`;
-    case "beer": return `${b.n} beer`;
-    case "upgrade": return "a free upgrade";
-    case "upgrade_tile": return `upgrade the ${tileLabels[b.tile] || b.tile}`;
-    case "choice": return b.options.map((o) => bonusText(o, cardNames, tileLabels)).join(" or ");
-    case "none": return "nothing";
-    default: return b.kind;
-  }
-}
-
-function gainText(g) {
-  const parts = [];
-  if (g.doubloons) parts.push(`+${g.doubloons}¢`);
-  if (g.beer) parts.push(`+${g.beer} beer`);
-  if (g.monastery) parts.push(`+${plural(g.monastery, "step")}`);
-  return parts.join(" ") || "nothing";
-}
 
 export function mount(root, ctx) {
   injectStyle();
+  // the tips live in a wrapper the redraws never replace (tooltip.js places its tip inside the container)
+  const wrap = document.createElement("div");
+  wrap.className = "tf-wrap";
   const el = document.createElement("div");
   el.className = "tf";
   el.dataset.testid = "tf-board";
-  root.appendChild(el);
+  wrap.appendChild(el);
+  root.appendChild(wrap);
+  const tips = attachTips(wrap);
+  const keys = attachTipKeys(el);
   let desc = null;
   let state = null;
   let selected = null; // a die id chosen to place (click) or being dragged
   let pending = false;
+  let barContent = null; // what the frame's action bar shows for this decision (set by actionsCard)
+  let shopButtons = []; // the decision's buttons that go in the shop (nobles) and in the tavern (counter guest)
+  let tavernButtons = [];
+  let panel = "tavern"; // the panel shown on a phone (tiefenthal-panels.js); all of them where there is room
 
   let descError = null;
   ctx.api.description().then((d) => { desc = d; learnWords(d); render(); })
@@ -135,21 +49,33 @@ export function mount(root, ctx) {
   const cardNames = () => words.types; // learnt with the description (learnWords), shared with the move log
   const tileOf = (id) => desc?.tavern?.tiles?.find((t) => t.id === id);
   const phaseLabel = (p) => words.phases[p] || `Phase ${p}`;
+  const find = (pred) => legal().findIndex(pred);
+  const board = { find, cardNames, nameOf, colourOf };
+  // a phone-sized board (the stylesheet's tabs): the bar's prompt stays short there, the spaces say the rest
+  const narrow = () => el.clientWidth > 0 && el.clientWidth < 640;
 
   // -- commands ---------------------------------------------------------------------------------------------
   const legal = () => (state && !state.readOnly ? state.legal || [] : []);
-  const find = (pred) => legal().findIndex(pred);
 
   async function submit(index) {
     if (pending || index < 0) return;
     const command = legal()[index];
     pending = true;
+    const chosen = selected;
     selected = null;
-    try { await ctx.api.submit(command); } catch (err) { /* the frame shows the error */ } finally { pending = false; render(); }
+    render();
+    try {
+      await ctx.api.submit(command);
+    } catch (err) {
+      // the frame shows the error; a move taken back before it was sent (move confirmation) leaves the die chosen
+      if (err?.code === "cancelled") selected = chosen;
+    } finally { pending = false; render(); }
   }
 
   // Buttons and targets carry data-cmd (an index into legal) or data-die (a selection, no command yet).
   el.addEventListener("click", (e) => {
+    const tab = e.target.closest("[data-tab]");
+    if (tab && el.contains(tab)) { panel = tab.dataset.tab; showPanel(el, panel); return; }
     const t = e.target.closest("[data-cmd], [data-select]");
     if (!t || !el.contains(t)) return;
     if (t.dataset.cmd !== undefined) { submit(+t.dataset.cmd); return; }
@@ -199,15 +125,52 @@ export function mount(root, ctx) {
         && !legal().some((c) => c.type === "TakeDie" && c.die === selected)) selected = null;
     const me = v.you !== null && v.you !== undefined ? v.you : null;
     const order = me === null ? v.players.map((p) => p.seat) : [me, ...v.players.map((p) => p.seat).filter((s) => s !== me)];
+    const mine = me === null ? [] : [me];
+    const others = order.filter((s) => s !== me);
+    // a spectator has no tavern of their own: the first tavern stands in the tavern panel
+    const own = mine.length ? mine : order.slice(0, 1);
+    const cards = (seats) => seats.map((s) => playerCard(v, v.players[s], s === me)).join("");
     redraw(el, `
-      ${v.phase === "end" ? finalSheet(v) : ""}
       ${statusCard(v)}
       ${actionsCard(v)}
       ${v.phase === "D" ? draftCard(v) : ""}
-      <div class="tf-players">${order.map((s) => playerCard(v, v.players[s], s === me)).join("")}</div>
-      <div class="tf-grid2">${guestsCard(v)}${supplyCard(v)}</div>
-      ${tracksCard(v)}
+      ${tabsMarkup(panel)}
+      <div class="tf-main">
+        <div class="tf-panel tf-players ${panel === "tavern" ? "on" : ""}" data-panel="tavern">${cards(own)}</div>
+        <div class="tf-panel ${panel === "shop" ? "on" : ""}" data-panel="shop">${shopMarkup(v, desc, board, shopButtons)}</div>
+      </div>
+      <div class="tf-panel tf-others ${panel === "others" ? "on" : ""}" data-panel="others">
+        <div class="tf-players">${cards(own === mine ? others : order.slice(1))}</div>
+        ${tracksMarkup(v, desc, board)}
+      </div>
       <p class="tf-sr" aria-live="polite">${esc(summary(v))}</p>`);
+    if (barContent) ctx.bar?.set(barContent); else ctx.bar?.clear();
+    tips.refresh();
+    keys.refresh();
+    const counts = markTabs(el);
+    const bar = el.querySelector(".tf-bar");
+    el.style.setProperty("--tf-bar-h", `${bar ? bar.offsetHeight + 6 : 0}px`);
+    // after the frame has drawn the action bar for this decision (its height decides the room left above it)
+    requestAnimationFrame(() => bringDecisionIntoView(counts));
+  }
+
+  // After a choice the next one must be in view without hunting: once per decision, when none of the highlighted
+  // targets outside the sticky prompt is on screen, the first one's card is scrolled into view.
+  let broughtFor = null;
+  function bringDecisionIntoView(counts) {
+    if (!legal().length || !el.isConnected) return;
+    const key = `${state.version}:${selected}`;
+    if (key === broughtFor) return;
+    broughtFor = key;
+    // on a phone, the panel this decision needs (the player may turn to another one until the next decision)
+    const next = panelFor(el, counts, panel, selected !== null);
+    if (next !== panel) { panel = next; showPanel(el, panel); }
+    // a sticky prompt card (no action bar) or the phone's sticky tabs stay on screen by themselves: the rest
+    // must fit under them
+    const sticky = [el.querySelector(".tf-bar"), el.querySelector(".tf-tabs")].filter((n) => n?.getClientRects().length);
+    const targets = [...el.querySelectorAll(".target")].filter((n) => !sticky.some((s) => s.contains(n)));
+    const top = sticky.reduce((sum, n) => sum + n.offsetHeight, 0);
+    el.style.setProperty("--tf-foot-h", `${bringIntoView(targets, top) + 6}px`);
   }
 
   function statusCard(v) {
@@ -233,9 +196,14 @@ export function mount(root, ctx) {
 
   function actionsCard(v) {
     const cmds = legal();
+    barContent = null;
+    shopButtons = [];
+    tavernButtons = [];
     if (!cmds.length) return "";
     const me = v.players[v.you];
     const out = [];
+    const done = []; // the Done-style buttons: the frame's action bar holds them when there is one
+    const end = (i, label, kind, primary = false) => done.push({ i, label, kind, primary });
     let prompt = "";
     const names = cardNames();
     if (cmds.some((c) => c.type === "ChooseBonus")) {
@@ -246,34 +214,57 @@ export function mount(root, ctx) {
     } else if (v.phase === "B") {
       prompt = "Keep your tavern, or spend a counter guest to clear it and draw again.";
       cmds.forEach((c, i) => {
-        if (c.type === "KeepTavern") out.push(btn(i, "Keep the tavern", "keep"));
-        if (c.type === "RedrawTavern") out.push(btn(i, "Redraw (spend a counter guest)", "redraw", "minor"));
+        if (c.type === "KeepTavern") end(i, "Keep the tavern", "keep", true);
+        if (c.type === "RedrawTavern") end(i, "Redraw (spend a counter guest)", "redraw");
       });
     } else if (v.phase === "D") {
-      prompt = "Pick a die from the coaster in front of you (highlighted below).";
+      const values = cmds.filter((c) => c.type === "PickDie").map((c) => c.value);
+      prompt = `Pick a die from the coaster in front of you (highlighted: ${values.join(", ")}): it becomes one of your white dice this round.`;
     } else if (v.phase === "E") {
       prompt = selected === null ? "Plan: pick a die (or drag it) and put it on a highlighted space. Finish when done."
-        : "Now click a highlighted space for the chosen die.";
-      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") out.push(btn(i, "Finish planning", "finish", "minor")); });
+        : narrow() ? "Put the chosen die on a highlighted space (each shows what taking it off gives)."
+          : `Put the chosen die on a highlighted space; taking it off in your turn gives: ${placesFor(me, cmds)}.`;
+      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") end(i, "Finish planning", "finish"); });
     } else if (v.phase === "F") {
       prompt = selected === null ? "Your turn: take dice off their spaces to collect, buy, recruit and upgrade; then end the turn."
         : "Take the chosen die, or move it to a highlighted space.";
       const take = cmds.findIndex((c) => c.type === "TakeDie" && c.die === selected);
       if (take >= 0) {
         const d = me.dice.find((x) => x.die === selected);
-        out.push(btn(take, `Take the ${d.value} from ${esc(spaceName(me, d.space))}: ${gainText(me.spaces[d.space].gives)}`, "take"));
+        end(take, `Take the ${d.value} from ${spaceName(me, d.space)}: ${gainText(me.spaces[d.space].gives)}`, "take", true);
       }
       cmds.forEach((c, i) => {
-        if (c.type === "RecruitNobles") out.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
-        if (c.type === "UseCounterGuest") out.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
+        if (c.type === "RecruitNobles") shopButtons.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
+        if (c.type === "UseCounterGuest") tavernButtons.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
       });
-      cmds.forEach((c, i) => { if (c.type === "EndTurn") out.push(btn(i, "End the turn", "end", "minor")); });
+      cmds.forEach((c, i) => { if (c.type === "EndTurn") end(i, "End the turn", "end"); });
     }
-    return `<section class="tf-card" aria-label="Your move" data-testid="tf-actions">
-      <p class="tf-prompt">${prompt}</p>
-      ${me && (v.phase === "E" || v.phase === "F") ? diceTray(v, me) : ""}
-      <div class="tf-row">${out.join("")}</div>
+    // With the frame's action bar the prompt and the Done-style buttons go there (in view at the foot on every
+    // screen); a bonus's choices stay here, the loose dice and the counter guest go in the player's tavern and
+    // the nobles in the shop (so each sits with the targets it goes with). Without the bar (an older frame, a
+    // test harness) this card keeps the prompt and the Done-style buttons and stays in view itself (sticky).
+    const inBar = !!ctx.bar;
+    barContent = { prompt, actions: done.map((d) => ({ id: `tf-${d.kind}`, label: d.label, primary: d.primary, disabled: pending,
+      onClick: () => submit(d.i) })) };
+    const ends = inBar ? [] : done.map((d) => btn(d.i, esc(d.label), d.kind, d.primary ? "" : "minor"));
+    if (inBar && !out.length) return "";
+    return `<section class="tf-card ${inBar ? "" : "tf-bar"}" aria-label="Your move" data-testid="tf-actions">
+      ${inBar ? "" : `<p class="tf-prompt">${prompt}</p>`}
+      ${out.length || ends.length ? `<div class="tf-row">${out.join("")}${ends.join("")}</div>` : ""}
     </section>`;
+  }
+
+  // the highlighted spaces for the chosen die and what taking a die off each gives now (the view's numbers)
+  function placesFor(me, cmds) {
+    return cmds.filter((c) => c.type === "PlaceDie" && c.die === selected)
+      .map((c) => `${spaceName(me, c.space)} ${gainText(me.spaces?.[c.space]?.gives || {})}`).join(", ");
+  }
+
+  // In the seat's own tavern, above its tiles: the dice to place (planning and turn) and the counter guest.
+  function ownControls(v, p) {
+    const tray = legal().length && (v.phase === "E" || v.phase === "F") ? diceTray(v, p) : "";
+    const extra = tavernButtons.length ? `<div class="tf-row">${tavernButtons.join("")}</div>` : "";
+    return tray || extra ? `<div class="tf-own" data-testid="tf-own-dice">${tray}${extra}</div>` : "";
   }
 
   // The seat's dice not on a space yet (placed ones are drawn on their spaces, where they can be picked in phase F).
@@ -286,12 +277,16 @@ export function mount(root, ctx) {
   function die(v, p, d, mine) {
     const movable = mine && legal().some((c) => (c.type === "PlaceDie" || c.type === "TakeDie") && c.die === d.die);
     const bg = d.white ? "#fff" : colourOf(p.seat, v);
-    const boost = d.boost ? `<span class="boost" title="raised by ${d.boost} dishwasher step(s)">+${d.boost}</span>` : "";
+    const boost = d.boost ? `<span class="boost">+${d.boost}</span>` : "";
     const label = `${d.white ? "white" : "coloured"} die ${d.value}${d.boost ? ` raised by ${d.boost}` : ""}`;
-    if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" title="${label}">${d.value}${boost}</span>`;
+    const where = d.space === null ? "Not on a space yet." : `On ${spaceName(p, d.space)}: taking it off gives ${gainText(p.spaces?.[d.space]?.gives || {})}.`;
+    const use = !movable ? "" : d.space === null ? "Choose it, then a highlighted space (or drag it there)." : "Choose it to take it off (collect) or move it.";
+    const hint = tipAttr(`${d.white ? "White" : `${nameOf(p.seat)}'s coloured`} die: ${d.value}`, where,
+      d.boost ? `Raised by ${plural(d.boost, "dishwasher step")}.` : "", use);
+    if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" data-key="die-${p.seat}-${d.die}"${hint}>${d.value}${boost}</span>`;
     return `<button type="button" class="tf-die target ${d.white ? "" : "col"} ${selected === d.die ? "sel" : ""}" style="background:${bg}"
       draggable="true" data-select="${d.die}" data-kind="die" data-placed="${d.space === null ? 0 : 1}" aria-pressed="${selected === d.die}"
-      aria-label="${label}">${d.value}${boost}</button>`;
+      aria-label="${label}"${hint}>${d.value}${boost}</button>`;
   }
 
   function spaceName(p, space) {
@@ -328,11 +323,15 @@ export function mount(root, ctx) {
         if (c.type === "UpgradeTile" && c.tile === t.id) {
           const price = (p.upgrade_offers[t.id] || []).find((o) => o.returned === c.returned)?.price;
           const ret = c.returned ? `, return ${plural(c.returned, names1(t.special_offer?.card))}` : "";
-          up += `<button type="button" class="tf-btn target" style="min-height:28px;padding:2px 6px;font-size:11.5px" data-cmd="${i}" data-kind="upgrade">Upgrade ${price}¢${esc(ret)}</button>`;
+          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${tipAttr(`Upgrade the ${t.label}`, `Pay ${price}¢${ret}: it turns to ${t.sides[1]} ${t.unit}.`)}>Upgrade ${price}¢${esc(ret)}</button>`;
         }
       });
     }
-    return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${spaceTarget(p, t.id)}" data-testid="tf-tile-${p.seat}-${t.id}" title="${esc(t.label)}: ${esc(t.unit)} ${sides}${t.cost ? `; upgrade ${t.cost}¢` : ""}">
+    const target = spaceTarget(p, t.id);
+    const hint = tipAttr(`${t.label}${state_.upgraded ? " (upgraded)" : ""}`, `Now: ${state_.value} ${t.unit} (sides ${sides}).`,
+      t.space ? `Takes ${diceText(t.space.dice)}${t.space.limit ? `, ${t.space.limit} ${t.space.limit === 1 ? "die" : "dice"} at most` : ""}; taking a die off it in your turn gives ${sp ? gainText(sp.gives) : "its value"}.` : "",
+      t.cost && !state_.upgraded ? `Upgrade for ${t.cost}¢ to ${t.sides[1]}.` : "", target ? "Highlighted: put the chosen die here." : "");
+    return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${target}" data-testid="tf-tile-${p.seat}-${t.id}" data-key="tile-${p.seat}-${t.id}"${hint}>
       <span class="lbl">${esc(t.label)}${state_.upgraded ? " ★" : ""}</span>
       <span class="val"><b>${state_.value}</b> ${esc(t.unit)} <span class="tf-muted">(${sides})</span></span>
       ${acc}${diceOn(v, p, t.id, mine)}${up}
@@ -348,7 +347,10 @@ export function mount(root, ctx) {
     const cls = top.kind === "noble" ? "noble" : top.kind === "regular" ? "regular" : "";
     const name = top.kind === "regular" ? "Regular" : top.name;
     const extra = stack.length > 1 ? ` ×${stack.length}` : "";
-    return `<div class="tf-guest ${cls}${spaceTarget(p, space)}" data-testid="tf-table-${p.seat}-${i}">
+    const target = spaceTarget(p, space);
+    const hint = tipAttr(`${name} at table ${i + 1}${extra}`, `Takes ${diceText(top.dice)}; a die taken off it pays ${sp ? gainText(sp.gives) : `${top.pay}¢`}.`,
+      `${top.vp} VP at the end.`, target ? "Highlighted: put the chosen die here." : "");
+    return `<div class="tf-guest ${cls}${target}" data-testid="tf-table-${p.seat}-${i}" data-key="table-${p.seat}-${i}"${hint}>
       <span class="nm">${esc(name)}${extra}</span>
       <span>${esc(diceText(top.dice))} → ${sp ? gainText(sp.gives) : `${top.pay}¢`}</span>
       <span class="tf-muted">${top.vp} VP</span>
@@ -359,24 +361,25 @@ export function mount(root, ctx) {
   function playerCard(v, p, mine) {
     const tables = p.tiles.tables.value + (p.tavern.staff.table?.length || 0);
     const seated = p.tavern.tables.map((stack, i) => guestBox(v, p, i, stack, mine));
-    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty">free table</div>`);
+    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${tipAttr("Free table", "A guest you recruit sits here; each guest takes dice and pays when a die is taken off.")}>free table</div>`);
     const staff = Object.entries(p.tavern.staff).map(([k, cards]) => `<span class="tf-chip">${esc(names1(k))} ×${cards.length}</span>`).join("");
     const active = v.to_act.includes(p.seat);
     const deck = mine && p.deck_top ? `<span class="tf-muted">Draw pile: ${p.deck_count}${p.deck_top.length ? `, on top: ${p.deck_top.map((c) => esc(c.name)).join(", ")}` : ""}</span>` : "";
     return `<section class="tf-card tf-player" style="--pc:${colourOf(p.seat, v)}" data-testid="tf-player-${p.seat}" aria-label="${esc(nameOf(p.seat))}'s tavern">
-      <header>
+      <header role="group" aria-label="${esc(nameOf(p.seat))}'s totals" data-tip-group>
         <span class="tf-name">${esc(nameOf(p.seat))}${mine ? " (you)" : ""}${active ? " ●" : ""}</span>
-        <span class="tf-stat" title="victory points on all cards owned">${p.victory_points} VP</span>
-        <span class="tf-stat" title="doubloons to spend this turn / in the safe">¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
-        <span class="tf-stat" title="beer to spend this turn / in storage">beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
-        <span class="tf-stat">monastery ${p.monastery}</span>
-        <span class="tf-stat">counter guests ${p.counter_guests}</span>
-        <span class="tf-stat">deck ${p.deck_count} · discard ${p.discard.length}</span>
-        <span class="tf-stat" title="dishwasher steps in use / available">dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
+        <span class="tf-stat"${tipAttr("Victory points", "On all the cards owned; the most at the end wins.")}>${p.victory_points} VP</span>
+        <span class="tf-stat"${tipAttr("Doubloons", `${p.doubloons} to spend this turn; the safe keeps up to ${p.tiles.safe.value} for next round (${p.safe} in it).`)}>¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
+        <span class="tf-stat"${tipAttr("Beer", `${p.beer} to spend this turn; storage keeps up to ${p.tiles.storage.value} for next round (${p.storage} in it).`)}>beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
+        <span class="tf-stat"${tipAttr("Monastery track", `On space ${p.monastery}: moving along it reaches bonuses (see the track below).`)}>monastery ${p.monastery}</span>
+        <span class="tf-stat"${tipAttr("Counter guests", `${p.counter_guests} in hand: ${bonusText(desc.counter_guest_use, cardNames())}.`)}>counter guests ${p.counter_guests}</span>
+        <span class="tf-stat"${tipAttr("Deck and discard", `${p.deck_count} cards to draw from, ${p.discard.length} discarded this game.`)}>deck ${p.deck_count} · discard ${p.discard.length}</span>
+        <span class="tf-stat"${tipAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
         ${v.phase === "E" ? `<span class="tf-chip">${p.planned ? "ready" : "planning"}</span>` : ""}
       </header>
-      <div class="tf-tiles">${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
-      <div class="tf-tables" aria-label="Tables">${seated.join("")}</div>
+      ${mine ? ownControls(v, p) : ""}
+      <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-tip-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
+      <div class="tf-tables" role="group" aria-label="Tables" data-tip-group>${seated.join("")}</div>
       ${staff ? `<div class="tf-staff"><span class="tf-muted">Staff this round:</span> ${staff}</div>` : ""}
       ${deck}
     </section>`;
@@ -385,74 +388,19 @@ export function mount(root, ctx) {
   function draftCard(v) {
     const coasters = Object.entries(v.coasters || {}).map(([seat, values]) => {
       const own = +seat === v.you;
-      const dice = values.map((val) => {
+      const dice = values.map((val, k) => {
         const i = own ? find((c) => c.type === "PickDie" && c.value === val) : -1;
+        const hint = tipAttr(`Die ${val}`, i >= 0 ? `Highlighted: pick it; it becomes one of your white dice this round.`
+          : `On ${nameOf(+seat)}'s coaster: ${own ? "not yours to pick now" : "they pick from these"}.`);
         return i >= 0
-          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}">${val}</button>`
-          : `<span class="tf-die">${val}</span>`;
+          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}"${hint}>${val}</button>`
+          : `<span class="tf-die" data-key="coaster-${seat}-${k}"${hint}>${val}</span>`;
       }).join("");
-      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox">${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
+      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox" role="group" aria-label="${esc(nameOf(+seat))}'s coaster" data-tip-group>${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
     });
     return `<section class="tf-card" aria-label="Dice draft" data-testid="tf-draft"><h3>Dice draft</h3>
       <div class="tf-row" style="gap:16px">${coasters.join("")}</div>
 </section>`;
-  }
-
-  function guestsCard(v) {
-    const names = cardNames();
-    const offer = (card, three) => {
-      const i = find((c) => c.type === "RecruitGuest" && c.card === card.id);
-      const body = `<span class="nm">${esc(card.name)}${three ? ` (3-beer, ${v.guests.three_beer.count} left)` : ""}</span>
-        <span>${card.cost} beer · ${esc(diceText(card.dice))} → ${card.pay}¢ · ${card.vp} VP</span>
-        ${card.bonus ? `<span class="tf-muted">bonus: ${esc(bonusText(card.bonus, names))}</span>` : ""}`;
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="guest">${body}</button>`
-        : `<div class="tf-offer">${body}</div>`;
-    };
-    const cards = v.guests.display.map((c) => offer(c, false));
-    if (v.guests.three_beer.top) cards.push(offer(v.guests.three_beer.top, true));
-    return `<section class="tf-card" aria-label="Guests" data-testid="tf-guests"><h3>Guests</h3>
-      <div class="tf-shop">${cards.join("")}</div>
-      <p class="tf-muted">Guest deck: ${v.guests.deck_count} · nobles: ${v.supply.nobles} (${Object.entries(v.supply.noble_prices).map(([n, b]) => `${n} for ${b} beer`).join(", ")})</p></section>`;
-  }
-
-  function supplyCard(v) {
-    const out = desc.tavern_cards.map((t) => {
-      const s = v.supply.tavern_cards[t.type];
-      const i = find((c) => c.type === "BuyCard" && c.card_type === t.type);
-      const body = `<span class="nm">${esc(t.name)}</span><span>${s.cost ?? t.cost}¢ · ${s.count} left</span><span class="tf-muted">${esc(t.effect)}</span>`;
-      return i >= 0 ? `<button type="button" class="tf-offer target" data-cmd="${i}" data-kind="buy">${body}</button>`
-        : `<div class="tf-offer">${body}</div>`;
-    });
-    return `<section class="tf-card" aria-label="Tavern cards" data-testid="tf-supply"><h3>Tavern cards</h3>
-      <div class="tf-shop">${out.join("")}</div><p class="tf-muted">Counter guests in the supply: ${v.supply.counter_guests}</p></section>`;
-  }
-
-  function tracksCard(v) {
-    const names = cardNames();
-    const rounds = desc.round_track.slice(0, v.rounds).map((b, i) => `<div class="tf-cell ${i + 1 === v.round ? "now" : ""}" title="${esc(bonusText(b, names))}">
-      <span>${i + 1}</span><span>${esc(bonusText(b, names))}</span></div>`).join("");
-    const cells = [];
-    for (let k = 0; k <= desc.monastery_track.last; k++) {
-      const b = desc.monastery_track.bonuses[String(k)];
-      const pawns = v.players.filter((p) => p.monastery === k)
-        .map((p) => `<span class="tf-pawn" style="background:${colourOf(p.seat, v)}" title="${esc(nameOf(p.seat))}"></span>`).join("");
-      cells.push(`<div class="tf-cell ${b ? "bonus" : ""}" title="${b ? esc(bonusText(b, names)) : ""}" data-testid="tf-mon-${k}"><span>${k}</span>${b ? `<span>★</span>` : ""}<span>${pawns}</span></div>`);
-    }
-    const legend = Object.entries(desc.monastery_track.bonuses).map(([k, b]) => `${k}: ${esc(bonusText(b, names))}`).join(" · ");
-    return `<section class="tf-card" aria-label="Tracks" data-testid="tf-tracks"><h3>Round track</h3>
-      <div class="tf-track round">${rounds}</div>
-      <h3 style="margin-top:8px">Monastery track</h3>
-      <div class="tf-scroll"><div class="tf-track mon">${cells.join("")}</div></div>
-      <p class="tf-muted">${legend}</p></section>`;
-  }
-
-  function finalSheet(v) {
-    const keys = Object.keys(v.players[0].score);
-    const rows = keys.map((k) => `<tr><th scope="row">${esc(k.replaceAll("_", " "))}</th>${v.players.map((p) => `<td>${p.score[k]}</td>`).join("")}</tr>`);
-    rows.push(`<tr><th scope="row">tie-break: safe + storage</th>${v.players.map((p) => `<td>${p.safe + p.storage}</td>`).join("")}</tr>`);
-    return `<section class="tf-card" aria-label="Final scores" data-testid="tf-final"><p class="tf-prompt">Final scores</p>
-      <div class="tf-scroll"><table class="tf-sheet"><thead><tr><th></th>${v.players.map((p) => `<th>${esc(nameOf(p.seat))}</th>`).join("")}</tr></thead>
-      <tbody>${rows.join("")}<tr class="total"><th scope="row">total</th>${v.players.map((p) => `<td data-testid="tf-score-${p.seat}">${p.victory_points}</td>`).join("")}</tr></tbody></table></div></section>`;
   }
 
   function summary(v) {
@@ -470,84 +418,8 @@ export function mount(root, ctx) {
       state = next;
       render();
     },
-    destroy() { el.remove(); },
+    destroy() { tips.destroy();
+      keys.destroy(); wrap.remove(); },
   };
 }
 
-// The names the move log uses, from the engine's description once a board has loaded it (until then the
-// sentences say "a card" and the raw ids of tiles and phases).
-let words = { cards: [], types: {}, tiles: {}, phases: {} };
-let wordsLearned;
-/** Resolves once a mounted board has loaded the description: the frame words the move log again then. */
-export const wordsReady = new Promise((resolve) => { wordsLearned = resolve; });
-
-function learnWords(d) {
-  words = {
-    cards: d.card_names || [],
-    types: Object.fromEntries(d.tavern_cards.map((c) => [c.type, c.name])),
-    tiles: Object.fromEntries(d.tavern.tiles.map((t) => [t.id, t.label])),
-    phases: Object.fromEntries(d.phases.map((x) => [x.id, x.label])),
-  };
-  wordsLearned();
-}
-
-const cardWord = (id) => (Number.isInteger(id) && words.cards[id]) || "a card"; // "hidden" too: a card
-const listWords = (ids) => (ids.length ? ids.map(cardWord).join(", ") : "no card");
-// why a bonus came (flow.grant's reasons: "round 3", "monastery 7", "guest 82", "upgrade cashbox", "choice", ...)
-function reasonWords(reason) {
-  const [what, arg] = String(reason).split(" ", 2);
-  switch (what) {
-    case "round": return `round ${arg} bonus`;
-    case "monastery": return `monastery space ${arg}`;
-    case "guest": return `serving ${cardWord(Number(arg))}`;
-    case "upgrade": return `upgrading the ${words.tiles[arg] || arg}`;
-    default: return String(reason).replaceAll("_", " ");
-  }
-}
-// an action space: a tavern tile ("Cashbox") or a table ("table 3"; the description's prefix is "table:")
-const spaceWord = (space) => (String(space).startsWith("table:") ? `table ${Number(space.slice(6)) + 1}`
-  : words.tiles[space] || space);
-const money = (doubloons, beer) => [doubloons && `${doubloons}¢`, beer && `${beer} beer`].filter(Boolean).join(" and ");
-
-// Move-log sentences for this game's events (the frame's wording otherwise).
-export function describe(event, { seats } = {}) {
-  const p = event.payload || event;
-  const who = (s) => seats?.[s]?.name || `Seat ${s + 1}`;
-  switch (event.type) {
-    case "GameSetUp": return `The taverns open: ${plural(p.players, "player")}, ${plural(p.rounds, "round")}; ${who(p.start_player)} starts.`;
-    case "RoundStarted": return `Round ${p.round} begins.`;
-    case "PhaseStarted": return `Phase ${p.phase}${words.phases[p.phase] ? `: ${words.phases[p.phase]}` : ""}.`;
-    case "ChoiceOffered": return `${who(p.seat)} chooses a bonus (${reasonWords(p.reason)}).`;
-    case "BonusChosen": return `${who(p.seat)} chose ${bonusText(p.option, words.types, words.tiles)}.`;
-    case "CardGained": return `${who(p.seat)} gained ${cardWord(p.card)} (${reasonWords(p.reason)}).`;
-    case "CounterGuestGained": return `${who(p.seat)} gained a counter guest.`;
-    case "CounterGuestUsed": return `${who(p.seat)} spent a counter guest.`;
-    case "MonasteryMoved": return `${who(p.seat)} moved ${plural(p.steps, "step")} to monastery space ${p.position}.`;
-    case "CurrencyGained": return `${who(p.seat)} gained ${money(p.doubloons, p.beer) || "nothing"}${p.stored ? " (kept in storage)" : ""}.`;
-    case "TavernFilled": return `${who(p.seat)} filled the tavern: ${listWords(p.cards)}.`;
-    case "TavernKept": return `${who(p.seat)} kept the tavern.`;
-    case "TavernCleared": return `${who(p.seat)} cleared the tavern to draw again.`;
-    case "WaitressDiceRolled": return `${who(p.seat)}'s waitress rolled ${p.values.join(", ") || "no die"}.`;
-    case "WhiteDiceRolled": return `White dice: ${p.values.map((v, s) => `${who(s)} ${v.join(" ")}`).join("; ")}.`;
-    case "DiePicked": return `${who(p.seat)} drafted a die.`;
-    case "DiePlaced": return `${who(p.seat)} put a die on ${spaceWord(p.space)}${p.boost ? ` (+${p.boost} dishwasher)` : ""}.`;
-    case "PlanningFinished": return `${who(p.seat)} finished planning.`;
-    case "TurnStarted": {
-      const brought = money(p.from_safe, p.from_storage);
-      return `${who(p.seat)}'s turn${brought ? `, with ${brought} kept from last round` : ""}${p.merchant_beer ? ` and ${p.merchant_beer} beer from the merchant` : ""}.`;
-    }
-    case "DieTaken": return `${who(p.seat)} took a die from ${spaceWord(p.space)}${p.doubloons ? `: +${p.doubloons}¢` : ""}${p.beer ? `: +${p.beer} beer` : ""}.`;
-    case "CardBought": return `${who(p.seat)} bought ${cardWord(p.card)} for ${p.price}¢.`;
-    case "TileUpgraded": return `${who(p.seat)} upgraded the ${words.tiles[p.tile] || p.tile} for ${p.price}¢.`;
-    case "GuestRecruited": return `${who(p.seat)} recruited ${cardWord(p.card)} for ${p.price} beer.`;
-    case "NoblesRecruited": return `${who(p.seat)} recruited ${plural(p.cards.length, "noble")} for ${p.price} beer.`;
-    case "TurnEnded": {
-      const kept = money(p.stored_doubloons, p.stored_beer);
-      const lost = money(p.lost_doubloons, p.lost_beer);
-      return `${who(p.seat)} ended the turn${kept ? `, keeping ${kept}` : ""}${lost ? `${kept ? " and" : ","} losing ${lost}` : ""}.`;
-    }
-    case "RoundClosed": return `Round ${p.round} is over; ${who(p.next_start)} starts the next.`;
-    case "GameEnded": return "The last round is over.";
-    default: return null;
-  }
-}

@@ -1,4 +1,4 @@
-// Playing together on the game page: the Undo button (shown exactly when the API lists taproom.Undo), the
+// Playing together on the game page: the game's Undo command type (its button is in js/action-bar.js), the
 // Resign button and the votes about an away seat (each exactly when the API lists it), the table chat (the
 // seats' channel, and the spectators' one for those without a seat), the Rematch button.
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -48,13 +48,6 @@ export function VotePanel({ legal, submit, busy, seats, seat }) {
     ${votes.map((c) => html`<button type="button" disabled=${busy} onClick=${() => submit(c).catch(() => {})}>${words(c)}</button>`)}
     ${back ? html`<button type="button" class="primary" disabled=${busy} onClick=${() => submit(back).catch(() => {})}>I'm back</button>` : null}
   </div>`;
-}
-
-export function UndoButton({ legal, submit, busy }) {
-  const undo = legal.find((c) => c.type === UNDO);
-  if (!undo) return null;
-  return html`<button type="button" class="undo" disabled=${busy} onClick=${() => submit(undo).catch(() => {})}
-      title="Take back your last move of this turn">↶ Undo</button>`;
 }
 
 export function RematchButton({ gameId, live, seat }) {

@@ -9,12 +9,14 @@ import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
-import { ChatPanel, RematchButton, ResignButton, UndoButton, VotePanel, boardCommands } from "../social.js";
+import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
+import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 import { HelpButton } from "../howto.js";
 import { TutorialPanel } from "./learn.js";
 import { AnalysisPanel, HintButton } from "../coach.js";
 
 const FINISHED = ["ended", "scored", "expired"];
+const NO_COMMANDS = [];
 
 export function GamePage({ gameId, params }) {
   // An invited seat's link carries its token in the fragment: keep it for this game and clean the address bar.
@@ -213,7 +215,7 @@ export function GamePage({ gameId, params }) {
     wasMyTurn.current = myTurn;
   }, [myTurn, live, gameId, types]);
 
-  async function submit(command) {
+  async function post(command) {
     setBusy(true);
     setError(null);
     try {
@@ -228,6 +230,17 @@ export function GamePage({ gameId, params }) {
     }
   }
 
+  // every move goes through the action bar: with move confirmation on it waits there for Confirm
+  const [confirmOn, setConfirmOn] = useConfirmMoves();
+  const postRef = useRef(post);
+  postRef.current = post;
+  const stablePost = useCallback((command) => postRef.current(command), []);
+  const actionBar = useActionBar({ post: stablePost, confirmOn, version: live?.version });
+  const submit = actionBar.send;
+  // the board's legal list keeps its identity between renders: a board that fills the bar on update would
+  // otherwise be updated again by the bar's own re-render, without end
+  const boardLegal = useMemo(() => boardCommands(legal), [legal]);
+
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
   }
@@ -239,11 +252,11 @@ export function GamePage({ gameId, params }) {
   const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     // the frame offers Undo itself (boards draw the game's own commands)
-    view: shown.board, legal: readOnly ? [] : boardCommands(legal), version: shown.version, head, status: live.status,
+    view: shown.board, legal: readOnly ? NO_COMMANDS : boardLegal, version: shown.version, head, status: live.status,
     readOnly, lastEvents,
   };
   const ctx = {
-    game: live.game, gameId, seat, seatInfo, t: (text) => text,
+    game: live.game, gameId, seat, seatInfo, t: (text) => text, bar: actionBar.bar,
     api: {
       submit,
       description: () => get(`/games/types/${live.game}/description`).catch((err) =>
@@ -258,7 +271,6 @@ export function GamePage({ gameId, params }) {
         ${statusLine(live, seat, myTurn, seats)}
         <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
       </p>
-      ${at === null && seat !== null ? html`<${UndoButton} legal=${legal} submit=${submit} busy=${busy} />` : null}
       ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} seat=${seat} />
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${live.hints && !live.tutorial && myTurn && at === null ? html`<${HintButton} gameId=${gameId} live=${live}
@@ -277,6 +289,9 @@ export function GamePage({ gameId, params }) {
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
                       : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />` : null}
+        ${!readOnly && !FINISHED.includes(live.status) ? html`<${ActionBar} state=${actionBar} legal=${legal} busy=${busy}
+            fallbackPrompt=${statusLine(live, seat, myTurn, seats)} undo=${(c) => post(c).catch(() => {})}
+            confirmOn=${confirmOn} setConfirmOn=${setConfirmOn} />` : null}
       </section>
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
@@ -316,7 +331,10 @@ function ModuleBoard({ module, ctx, state }) {
     // the module keeps this ctx; its api calls always reach the page's current functions
     const stable = { ...ctx, api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() } };
     instance.current = module.mount(root.current, stable);
-    return () => instance.current?.destroy();
+    return () => {
+      instance.current?.destroy();
+      ctx.bar.clear(); // what the board put in the action bar goes with it
+    };
   }, [module]);
   useLayoutEffect(() => {
     instance.current?.update(state);

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, del, errorText, get, post, put } from "../api.js";
 import { ErrorLine, setTitle } from "../ui.js";
+import { useConfirmMoves } from "../action-bar.js";
 
 const KINDS = [
   ["your_turn", "It is my turn"],
@@ -44,17 +45,34 @@ export function SettingsPage() {
     get("/players/me/notification-settings", auth.token()).then(setData).catch((err) => setError(errorText(err)));
   }, []);
   if (!auth.token()) {
-    return html`<h1>Settings</h1><p>Register or sign in on the <a href="#/">start page</a> first.</p>`;
+    return html`<div class="settings"><h1>Settings</h1><${PlayingSection} />
+      <p>Register or sign in on the <a href="#/">start page</a> for notifications.</p></div>`;
   }
-  if (!data) return html`<h1>Settings</h1><${ErrorLine} error=${error} /><p>Loading…</p>`;
+  if (!data) return html`<div class="settings"><h1>Settings</h1><${PlayingSection} /><${ErrorLine} error=${error} /><p>Loading…</p></div>`;
   return html`<div class="settings">
     <h1>Settings</h1>
     <p class="muted">Notifications reach you outside Taproom: by webhook, e-mail and Web Push. Everything also
       stays in your inbox.</p>
+    <${PlayingSection} />
     <${PreferencesForm} initial=${data.preferences} emailEnabled=${data.email.enabled} />
     <${EmailSection} initial=${data.email} />
     <${PushSection} push=${data.push} />
   </div>`;
+}
+
+// Playing on this device: move confirmation (kept in this browser; the game page's bar has the same switch).
+function PlayingSection() {
+  const [confirmOn, setConfirmOn] = useConfirmMoves();
+  return html`<section class="card" aria-labelledby="playing-h">
+    <h2 id="playing-h">Playing on this device</h2>
+    <div class="field check">
+      <input type="checkbox" role="switch" id="confirm-moves" checked=${confirmOn}
+             onChange=${(e) => setConfirmOn(e.target.checked)} />
+      <label for="confirm-moves">Confirm moves</label>
+      <small>A move waits in the bar until you tap Confirm, and Undo takes it back until then. On by default on
+        touch screens, where a mis-tap is easy.</small>
+    </div>
+  </section>`;
 }
 
 function PreferencesForm({ initial, emailEnabled }) {
