@@ -107,7 +107,7 @@ def test_a_player_asks_once_the_job_runs_on_the_coach_queue_and_the_result_outli
         assert body["cost"]["decisions"] == sum(len(s["decisions"]) for s in body["seats"])
         assert api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0)).status_code == 200
 
-        archived = Archiver(fake_client, kernel.keys, DirectoryStore(tmp_path)).archive(gid)
+        archived = Archiver(kernel.store, DirectoryStore(tmp_path)).archive(gid)
         assert archived.status == "archived"
         assert not fake_client.exists(kernel.keys.analysis(gid))
         assert api.get(f"/games/{gid}/analysis").json() == body
