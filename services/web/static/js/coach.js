@@ -35,13 +35,16 @@ function LossStrip({ decisions, head, seat, at, onPick }) {
   const width = 300;
   const height = 36;
   return html`<svg class="loss-strip" viewBox=${`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img"
-      aria-label=${`Losses over the game: ${decisions.filter((d) => d.loss >= MIN_TURNING_LOSS).length} decisions cost a point or more`}>
+      aria-label=${`Losses over the game: ${decisions.filter((d) => d.loss >= MIN_TURNING_LOSS).length} decisions `
+        + "cost a point or more"}>
     <line x1="0" y1=${height - 0.5} x2=${width} y2=${height - 0.5} stroke="var(--line)" />
-    ${at !== null ? html`<line x1=${(at / head) * width} y1="0" x2=${(at / head) * width} y2=${height} class="strip-now" />` : null}
+    ${at !== null ? html`<line x1=${(at / head) * width} y1="0" x2=${(at / head) * width} y2=${height}
+        class="strip-now" />` : null}
     ${decisions.filter((d) => d.loss > 0).map((d) => {
       const h = Math.max(2, (d.loss / max) * (height - 2));
       return html`<rect key=${d.version} x=${(d.version / head) * width - 1.5} y=${height - h} width="3" height=${h}
-        fill=${seatColour(seat)} onClick=${() => onPick(d)}><title>Turn ${d.turn}: about ${points(d.loss)} lost</title></rect>`;
+        fill=${seatColour(seat)} onClick=${() => onPick(d)}><title>Turn ${d.turn}: about ${points(d.loss)} lost</title>
+        </rect>`;
     })}
   </svg>`;
 }
@@ -54,7 +57,8 @@ function TurningPoint({ d, seat, seats, board, chosen, onPick }) {
     ${chosen ? html`<div class="compare">
       <p><strong>Played:</strong> ${moveWords(d.played_events, seat, seats, board)}</p>
       <p><strong>Better (the coach's move):</strong> ${better}</p>
-      <p class="muted">Estimated final margin ${d.value_played.toFixed(1)} as played, ${d.value_best.toFixed(1)} with the
+      <p class="muted">Estimated final margin ${d.value_played.toFixed(1)} as played, ${d.value_best.toFixed(1)}
+        with the
         better move.</p>
     </div>` : null}
   </li>`;
@@ -100,7 +104,8 @@ export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
       setAnalysis(await post(`/games/${gameId}/analysis`, {}, token));
     } catch (err) {
       setTrouble(err instanceof ApiError && err.code === "not_your_seat"
-        ? "Only the players of this game can ask the coach." : "The coach could not take the request; try again shortly.");
+        ? "Only the players of this game can ask the coach."
+        : "The coach could not take the request; try again shortly.");
     }
   }
   const seats = live.seats || [];
@@ -123,7 +128,8 @@ export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
       <p class="muted small">Accuracy: 100% when every decision is the one the search bot finds; a decision that
         costs a clear lead counts about a third. Points are the bot's estimate of the final margin.</p>`;
   }
-  return html`<section class="coach" aria-labelledby="coach-h" data-coach=${analysis?.status || (analysis === null ? "none" : "")}>
+  const state = analysis?.status || (analysis === null ? "none" : "");
+  return html`<section class="coach" aria-labelledby="coach-h" data-coach=${state}>
     <h2 id="coach-h">Coach</h2>
     ${trouble ? html`<p class="error" role="alert">${trouble}</p>` : null}
     ${body}

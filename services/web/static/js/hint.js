@@ -20,7 +20,8 @@ function pointAt(root, command, legal) {
   const index = boardCommands(legal).findIndex((c) => JSON.stringify(c) === same); // what the board was given
   const found = (index >= 0 && root.querySelector(`[data-cmd="${index}"]`))
     || (command.tile && root.querySelector(`[data-pick-tile="${CSS.escape(command.tile)}"]`))
-    || (Number.isInteger(command.x) && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
+    || (Number.isInteger(command.x)
+      && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
   if (found) found.classList.add("coach-pick");
   return Boolean(found);
 }
