@@ -22,6 +22,7 @@ from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.routers import (
+    coach,
     games,
     invitations,
     lobby,
@@ -180,6 +181,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
     app.include_router(notifications.router)
