@@ -324,8 +324,9 @@ def test_pages_fit_a_phone_and_work_by_keyboard(new_page: Any, web_server: WebSe
     page.goto(f"/#/game/{real['game_id']}")
     wait_my_turn(page)
     before = version_of(page)
-    # Tiefenthal has a board of its own now: its highlighted command buttons are reached the same way
-    commands = page.locator("button.command, .tf button.target[data-cmd]")
+    # Tiefenthal has a board of its own now: its highlighted command buttons are reached the same way, and its
+    # Done-style commands (keep the tavern, end the turn) sit in the frame's action bar
+    commands = page.locator("button.command, .tf button.target[data-cmd]:visible, .action-bar button[data-cmd]")
     assert commands.count() >= 1
     commands.first.focus()
     page.keyboard.press("Enter")

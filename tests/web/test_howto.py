@@ -146,8 +146,10 @@ def test_learn_to_play_starts_a_tutorial_whose_coach_suggests_a_legal_move(new_p
     said = advice.inner_text()
     assert "Suggested:" in said and "{" not in said and "None" not in said and "undefined" not in said
     if game != "heaven-and-ale":  # its first decision is a starting space picked in two steps: no single target
-        page.wait_for_selector(".board-module .coach-pick")  # the coach points at its move on the board
-        assert page.locator(".board-module .coach-pick").count() == 1 and "Marked in green" in advice.inner_text()
+        # the coach points at its move: on the board, or in the action bar for a Done-style command
+        marked = ".board-module .coach-pick, .action-bar .coach-pick"
+        page.wait_for_selector(marked)
+        assert page.locator(marked).count() == 1 and "Marked in green" in advice.inner_text()
     # the suggestion is a hint like a casual game's: the log says one was asked for
     page.wait_for_selector(".log-list :text('asked the coach for a hint')", state="attached")
     coach_box = page.locator(".tutor").bounding_box()

@@ -367,7 +367,7 @@ export function mount(root, ctx) {
     // card keeps them all and stays in view itself (sticky).
     const inBar = !!ctx.bar;
     const text = `Round ${v.round} of ${v.rounds} · ${prompt}`;
-    barContent = legal.length ? { prompt: text, actions: rest.map((r) => ({ id: `ha-${r.kind}`, label: r.label, disabled: pending,
+    barContent = legal.length ? { prompt: text, actions: rest.map((r) => ({ id: `ha-${r.kind}`, cmd: r.i, label: r.label, disabled: pending,
       onClick: () => submit(r.i) })) } : null;
     const ends = inBar ? "" : rest.map((r) => btn(r.i, r.label, `data-kind="${r.kind}"`)).join("");
     return `<section class="ha-card ${legal.length && !inBar ? "ha-bar" : ""}" aria-label="Your move" data-testid="ha-actions">

@@ -244,7 +244,7 @@ export function mount(root, ctx) {
     // the nobles in the shop (so each sits with the targets it goes with). Without the bar (an older frame, a
     // test harness) this card keeps the prompt and the Done-style buttons and stays in view itself (sticky).
     const inBar = !!ctx.bar;
-    barContent = { prompt, actions: done.map((d) => ({ id: `tf-${d.kind}`, label: d.label, primary: d.primary, disabled: pending,
+    barContent = { prompt, actions: done.map((d) => ({ id: `tf-${d.kind}`, cmd: d.i, label: d.label, primary: d.primary, disabled: pending,
       onClick: () => submit(d.i) })) };
     const ends = inBar ? [] : done.map((d) => btn(d.i, esc(d.label), d.kind, d.primary ? "" : "minor"));
     if (inBar && !out.length) return "";

@@ -115,7 +115,7 @@ export function ActionBar({ state, fallbackPrompt, legal, busy, undo, confirmOn,
       <p class="bar-prompt" aria-live="polite" data-testid="bar-prompt">${prompt}</p>
     </div>
     <div class="bar-actions">
-      ${actions.map((a) => html`<button type="button" key=${a.id} data-action=${a.id}
+      ${actions.map((a) => html`<button type="button" key=${a.id} data-action=${a.id} data-cmd=${a.cmd}
           class=${a.primary ? "primary" : a.chosen ? "chosen" : ""} aria-pressed=${a.chosen ? "true" : undefined}
           title=${a.title || undefined} disabled=${busy || a.disabled} onClick=${a.onClick}>${a.label}</button>`)}
       ${staged ? html`<button type="button" class="primary" data-action="send" disabled=${busy} onClick=${confirm}>

@@ -33,13 +33,23 @@ export function useHintMark(command, legal) {
   useEffect(() => {
     const page = document.getElementById("main") || document.body;
     const board = () => page.querySelector(".board-module");
-    const mark = () => { const root = board(); setMarked(root ? pointAt(root, command, legal) : false); };
+    // A Done-style command (Keep the tavern, End the turn) sits in the frame's action bar, not on the board.
+    const bar = () => page.querySelector(".action-bar");
+    const mark = () => {
+      const root = board();
+      if (!root) { setMarked(false); return; }
+      const onBar = bar();
+      if (onBar) for (const old of onBar.querySelectorAll(".coach-pick")) old.classList.remove("coach-pick");
+      setMarked(pointAt(root, command, legal) || Boolean(onBar && pointAt(onBar, command, legal)));
+    };
     mark(); // a class is an attribute: marking is not itself observed
     const watcher = new MutationObserver(mark);
     watcher.observe(page, { childList: true, subtree: true });
     return () => {
       watcher.disconnect();
-      for (const old of board()?.querySelectorAll(".coach-pick") || []) old.classList.remove("coach-pick");
+      for (const root of [board(), bar()]) {
+        for (const old of root?.querySelectorAll(".coach-pick") || []) old.classList.remove("coach-pick");
+      }
     };
   }, [command && JSON.stringify(command), legal]);
   return marked;
