@@ -122,12 +122,15 @@ class Reactor(FeedFollower):
         trip first; their writes (clocks, "sent" markers, watches) and the checkpoints go in one round trip at
         the end, after every job they call for is enqueued (a crash in between handles the entries again, which
         enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
-        games = self._to_look_at(batches)
+        games, quiet = self._to_look_at(batches)
         read_ahead, tails = self._read_ahead(games, carried_events(batches))
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
         self._specs = []
         try:
+            if quiet:  # games of guests that moved: their time of last move, for the idle end (one ZADD)
+                now = self.clock.now()
+                writes.pipe.zadd(self.keys.idle_watch(), dict.fromkeys(quiet, now))
             for game_id in games:
                 self.react(game_id, tails.get(game_id))
             self.enqueue_many(self._specs)
@@ -143,13 +146,14 @@ class Reactor(FeedFollower):
             self.async_play.batch(None, None)
             self._specs = None
 
-    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> list[str]:
-        """The games of the entries that the reactor must look at. Not those whose record here is an active
-        game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and whose entries say
-        no kernel event came (``k`` "0": status, seats and pace as they were): nothing can concern the reactor
-        until one does. Their records here fall behind (:attr:`behind`) and are read afresh (snapshot and
-        log) when one must be looked at again."""
+    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> tuple[list[str], list[str]]:
+        """The games of the entries that the reactor must look at, and those it need not. Not those whose record
+        here is an active game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and
+        whose entries say no kernel event came (``k`` "0": status, seats and pace as they were): nothing can
+        concern the reactor until one does, but that they moved (``Keys.idle_watch``). Their records here fall
+        behind (:attr:`behind`) and are read afresh (snapshot and log) when one must be looked at again."""
         quiet: dict[str, bool] = {}
+        skipped: list[str] = []
         for _, entries in batches:
             for _, fields in entries:
                 game_id = fields[b"g"].decode()
@@ -158,12 +162,13 @@ class Reactor(FeedFollower):
         for game_id, no_kernel_event in quiet.items():
             if no_kernel_event and _nothing_to_do(self.repo.peek(game_id)):
                 self.behind.add(game_id)
+                skipped.append(game_id)
                 continue
             if game_id in self.behind:
                 self.behind.discard(game_id)
                 self.repo.drop(game_id)
             games.append(game_id)
-        return games
+        return games, skipped
 
     def _read_ahead(self, games: list[str], carried: Carried | None = None
                     ) -> tuple[ReadAhead, dict[str, tuple[int, Any]]]:
