@@ -180,4 +180,5 @@ def dump_views(summary: bytes, seats: list[int | None], boards: list[Any]) -> li
 
 def load_view(raw: bytes) -> dict[str, Any]:
     """A stored view (compressed by :func:`dump_view`, or plain JSON as older projectors wrote it)."""
-    return orjson.loads(raw if raw[:1] == b"{" else zlib.decompress(raw))
+    view: dict[str, Any] = orjson.loads(raw if raw[:1] == b"{" else zlib.decompress(raw))
+    return view

@@ -81,6 +81,7 @@ class CounterState:
 class CounterGame(Game[CounterState]):
     id = "counter"
     title = "Counter (test fixture)"
+    summary = "Take turns adding 1 to 3 to a shared counter; the game ends when it reaches the target."
     min_players = 1
     max_players = 6
     Options = CounterOptions

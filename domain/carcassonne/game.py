@@ -86,7 +86,7 @@ class CarcassonneOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     # titles and descriptions are what the web client's new-game form shows (GET /games/types: options_schema)
-    hills_and_sheep: bool = Field(False, title="Hills & Sheep", description=(
+    hills_and_sheep: bool = Field(False, title="Hills & Sheep expansion", description=(
         "The expansion: hills hide a tile that breaks ties, vineyards raise monasteries, and a shepherd "
         "grows a flock on a field (beware the wolf)."))
     river: bool = Field(False, title="River", description="Start with the 12 River tiles, spring first, lake last.")
@@ -226,7 +226,10 @@ class Ctx(Decision[CarcassonneState]):
 
 class CarcassonneGame(Game[CarcassonneState]):
     id = "carcassonne"
-    title = "Carcassonne + Hills & Sheep"
+    title = "Carcassonne"
+    summary = ("Draw a tile, add it to the growing landscape, and place a follower on a city, road, monastery or "
+               "field. Completed features score. Add the Hills & Sheep expansion in the options: shepherds, flocks "
+               "and hills that bury a tile for ties.")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     Options = CarcassonneOptions

@@ -6,6 +6,8 @@ Messages name the offending input; they must never reveal hidden information
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RuleError(Exception):
     """Base of every error the domain raises for a command it refuses."""
@@ -60,7 +62,7 @@ def plain_errors(exc: Exception, limit: int = 5) -> str:
     return describe_errors(errors(include_url=False), limit)
 
 
-def describe_errors(errors: list, limit: int = 5) -> str:
+def describe_errors(errors: list[Any], limit: int = 5) -> str:
     """``field: problem; ...`` for pydantic-style error dicts (``loc``, ``msg``, ``type``)."""
     clauses = []
     for error in errors[:limit]:
@@ -78,7 +80,7 @@ def describe_errors(errors: list, limit: int = 5) -> str:
     return "; ".join(clauses) + (f" (and {more} more)" if more > 0 else "")
 
 
-def field_name(loc: tuple | list) -> str:
+def field_name(loc: tuple[Any, ...] | list[Any]) -> str:
     """``('seats', 0, 'name')`` -> ``'seats[0].name'`` (quoted); the whole input when empty."""
     name = ""
     for part in loc:

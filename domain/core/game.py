@@ -93,6 +93,8 @@ class Game(ABC, Generic[S]):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    summary: ClassVar[str] = ""
+    """A few sentences for a newcomer choosing a game (the start page's card): what you do, what wins."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[BaseModel]] = NoOptions
@@ -258,6 +260,7 @@ class Game(ABC, Generic[S]):
         return {
             "id": self.id,
             "title": self.title,
+            "summary": self.summary,
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": self.Options.model_json_schema(),

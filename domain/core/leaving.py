@@ -51,7 +51,7 @@ def still_in(record: GameRecord) -> list[int]:
 def leave(record: GameRecord, seat: int, how: str) -> list[Event]:
     """``seat`` leaves: the game ends when at most one seat would still be in, else a bot takes the seat."""
     ends = len([s for s in still_in(record) if s != seat]) <= 1
-    left = SeatLeft(seat=seat, how=how, level=None if ends else successor_level(record))  # type: ignore[arg-type]
+    left = SeatLeft(seat=seat, how=how, level=None if ends else successor_level(record))
     return [left, GameEnded()] if ends else [left]
 
 

@@ -116,7 +116,7 @@ from .undo import MoveUndone, Undo, actor_seat, begin_command, decide_undo, undo
 from .votes import decide_vote
 
 
-def parse_command(game: Game | None, data: dict[str, Any]) -> Command:
+def parse_command(game: Game[Any] | None, data: dict[str, Any]) -> Command:
     """Kernel or game command from JSON."""
     kind = data.get("type")
     if isinstance(kind, str) and kind in KERNEL_COMMANDS:
@@ -248,7 +248,7 @@ def _claim(record: GameRecord, command: ClaimSeat, dice: Dice) -> list[Event]:
     return events
 
 
-def _start(game: Game, options: BaseModel, n_seats: int, dice: Dice, version: int) -> list[Event]:
+def _start(game: Game[Any], options: BaseModel, n_seats: int, dice: Dice, version: int) -> list[Event]:
     setup = game.setup(options, n_seats, dice.rng(version))
     return [GameStarted(), *setup]
 

@@ -50,7 +50,7 @@ class Pace(BaseModel):
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
-        data = handler(self)
+        data: dict[str, Any] = handler(self)
         for name in ("takeover_after", "takeover_vote"):  # absent in stored paces from before them
             if data.get(name, 0) is None:
                 del data[name]

@@ -22,10 +22,10 @@ class Playout:
 
 
 def random_playout(
-    game: Game,
+    game: Game[Any],
     n_seats: int,
     seed: str | bytes = "playout",
-    options: BaseModel | dict | None = None,
+    options: BaseModel | dict[str, Any] | None = None,
     *,
     max_commands: int = 100_000,
     check: Callable[[Any, Event | None], None] | None = None,

@@ -101,7 +101,7 @@ class GameRecord:
     acting: int | None = None  # the seat whose command is being folded, until its first game event
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game[Any]:
         return get_game(self.game_type)
 
     def to_act(self) -> list[int]:
@@ -174,7 +174,7 @@ def kernel_commands(record: GameRecord, seat: int) -> list[Command]:
         if seat in target.votes:
             out.append(WithdrawVote(seat=seat, about_seat=about))
         else:
-            out += [Vote(seat=seat, about_seat=about, choice=choice) for choice in choices]  # type: ignore[arg-type]
+            out += [Vote(seat=seat, about_seat=about, choice=choice) for choice in choices]
     if may_resign(record, seat):
         out.append(Resign(seat=seat))
     return out

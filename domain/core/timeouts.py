@@ -68,7 +68,7 @@ def decide_reclaim(record: GameRecord, command: ReclaimSeat) -> list[Event]:
     return [SeatReclaimed(seat=command.seat)]
 
 
-def skip_move(game: Game, state: Any, seat: int) -> Command:
+def skip_move(game: Game[Any], state: Any, seat: int) -> Command:
     """The move a skipped seat makes: a pass when the rules offer one, else the game's first legal move.
 
     Most of these games oblige a move (a drawn tile must be placed), so "skip"

@@ -74,7 +74,7 @@ def actor_seat(record: GameRecord | None, actor: str | None) -> int | None:
     return held[0] if len(held) == 1 else None
 
 
-def _barrier(game: Game, event: Event, after: Any, actor: int) -> bool:
+def _barrier(game: Game[Any], event: Event, after: Any, actor: int) -> bool:
     declared = getattr(game, "undo_barrier", None)
     if declared is None:  # a game that does not say is never undoable
         return True

@@ -44,9 +44,9 @@ def _passed(record: GameRecord, about: int, choice: str) -> list[Event]:
     ends; about a taken-over seat, as before leaving existed (the game ends as it stands, or a bot plays it)."""
     if record.seats[about].absent:
         level = successor_level(record) if choice == "replace" else None
-        passed = VotePassed(about_seat=about, choice=choice, level=level)  # type: ignore[arg-type]
+        passed = VotePassed(about_seat=about, choice=choice, level=level)
         left = SeatLeft(seat=about, how="abandoned", level=level)
         return [passed, left] if level is not None else [passed, left, GameEnded()]
     level = record.pace.autopilot_level if record.pace and choice == "replace" else None
     ended: list[Event] = [GameEnded()] if choice == "end" else []
-    return [VotePassed(about_seat=about, choice=choice, level=level), *ended]  # type: ignore[arg-type]
+    return [VotePassed(about_seat=about, choice=choice, level=level), *ended]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from domain.core import Event
 
@@ -268,7 +269,7 @@ def _ended(s: HeavenAndAleState, e: ev.GameEnded) -> HeavenAndAleState:
     return s
 
 
-_HANDLERS: dict[type, Callable] = {
+_HANDLERS: dict[type, Callable[[HeavenAndAleState, Any], HeavenAndAleState]] = {
     ev.TrackStocked: _stocked, ev.StartingSpaceTaken: _slot_taken, ev.RewardsGained: _rewards,
     ev.StorageTilePlaced: _storage_placed, ev.CarterDiePlaced: _die, ev.GoodsAdded: _goods_added,
     ev.RoundBegan: _round, ev.TurnBegan: _turn, ev.FigureMoved: _moved, ev.StepBegan: _step,

@@ -55,7 +55,7 @@ class HeavenAndAleOptions(BaseModel):
     # titles and descriptions are what the web client's new-game form shows (GET /games/types: options_schema)
     rounds: int | None = Field(None, title="Rounds", description=(
         "Empty: by player count (3 for two players, 4 for three, 6 for four); 1 or 2 make a short game."))
-    kegs_and_more: bool = Field(False, title="Kegs & More", description=(
+    kegs_and_more: bool = Field(False, title="Kegs & More expansion", description=(
         "The expansion: take kegs and hay, drive the cart round your delivery board and deliver to taverns."))
 
     @model_validator(mode="after")
@@ -67,7 +67,10 @@ class HeavenAndAleOptions(BaseModel):
 
 class HeavenAndAle(Game[HeavenAndAleState]):
     id = "heaven-and-ale"
-    title = "Heaven & Ale (+ Kegs & More)"
+    title = "Heaven & Ale"
+    summary = ("Run a monastery brewery: buy resource and shed tiles around your garden, then score them when the "
+               "master brewer's scoring rounds come. Add the Kegs & More expansion in the options: new tiles and "
+               "kegs.")
     min_players = 2
     max_players = 4
     Options = HeavenAndAleOptions

@@ -42,7 +42,9 @@ class TiefenthalOptions(BaseModel):
 
 class TiefenthalGame(Game[TiefenthalState]):
     id = "tiefenthal"
-    title = "The Taverns of Tiefenthal (Module 1)"
+    title = "The Taverns of Tiefenthal"
+    summary = ("Build up a tavern deck: draft dice, serve guests, earn beer and money, and buy better staff and "
+               "furnishings over eight evenings. Plays with the rules of module 1.")
     min_players = 2
     max_players = 4
     Options = TiefenthalOptions

@@ -16,7 +16,7 @@ TILES: tuple[str, ...] = tuple(data.TILES)
 UPGRADABLE: tuple[str, ...] = tuple(t for t, rec in data.TILES.items() if rec["cost"].value is not None)
 """Tiles that can be flipped in Module 1 (the Host cannot)."""
 
-TILE_VALUES: dict[str, tuple[int, int]] = {t: tuple(rec["values"].value) for t, rec in data.TILES.items()}  # type: ignore[misc]
+TILE_VALUES: dict[str, tuple[int, int]] = {t: tuple(rec["values"].value) for t, rec in data.TILES.items()}
 TILE_COST: dict[str, int] = {t: rec["cost"].value for t, rec in data.TILES.items() if rec["cost"].value is not None}
 DISCOUNT_CARD: dict[str, str] = {t: rec["discount_card"].value for t, rec in data.TILES.items() if "discount_card" in rec}
 DISCOUNT: dict[str, int] = {t: rec["discount"].value for t, rec in data.TILES.items() if "discount" in rec}

@@ -200,31 +200,14 @@ def check_player_command_type(kind: str) -> None:
                              f"{', '.join(PLAYER_KERNEL_COMMANDS)}")
 
 
-def submit_command(root: Root, game_id: str, command: Command, *, actor: str, command_id: str | None = None,
-                   expected_version: int | None = None) -> CommandResult:
-    """A seat's move (or a kernel command a seat may send: reclaim, votes) under the client's ``command_id``:
-    one id, one outcome forever; the same id with another command is refused (``command_id_reused``).
-    Accepted: with the events it caused. Queued: poll ``/games/{game_id}/commands/{command_id}``."""
-    check_player_command_type(command.type)
-    client_id = command_id or uuid.uuid4().hex
-    if not 1 <= len(client_id) <= 80:
-        raise RuleError("command_id must be a string of 1 to 80 characters", code="invalid_request")
-    scoped = scoped_command_id(game_id, command.seat, client_id)
-    _claim_command_id(root, game_id, scoped, command.model_dump(mode="json"), expected_version)
-    result = send(root, game_id, command, seat=command.seat, actor=actor, command_id=scoped,
-                  expected_version=expected_version, poll=poll_path(game_id, client_id))
-    if isinstance(result, Accepted):
-        events = root.store.read(game_id, after=result.from_version, until=result.version)
-        return result.model_copy(update={"command_id": client_id, "events": events})
-    return result.model_copy(update={"command_id": client_id})
-
-
 async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, command: Command, *, actor: str,
                                command_id: str | None = None, expected_version: int | None = None,
                                gate: Gate | None = None) -> CommandResult:
-    """:func:`submit_command` on the event loop (``redis.asyncio``, for the API's hot path): the command id is
-    claimed, the command queued and its outcome awaited in one round trip, and the processor hands the
-    outcome over with the events it caused (no polling, no read of the log). ``gate``: see
+    """A seat's move (or a kernel command a seat may send: reclaim, votes) under the client's ``command_id``:
+    one id, one outcome forever; the same id with another command is refused (``command_id_reused``). On the
+    event loop (``redis.asyncio``): the command id is claimed, the command queued and its outcome awaited in
+    one round trip, and the processor hands the outcome over with the events it caused (no polling, no read
+    of the log). Queued: poll ``/games/{game_id}/commands/{command_id}``. ``gate``: see
     :meth:`AsyncCommandBus.submit_and_wait` (:class:`Gated` when it keeps the command out)."""
     check_player_command_type(command.type)
     client_id = command_id or uuid.uuid4().hex
@@ -284,25 +267,6 @@ def command_outcome(root: Root, game_id: str, seat: int, command_id: str) -> Com
                         message=outcome.message or "command rejected", version=outcome.version)
     return Accepted(game_id=game_id, command_id=command_id, from_version=outcome.from_version,
                     version=outcome.version)
-
-
-def _claim_command_id(root: Root, game_id: str, command_id: str, body: dict[str, Any],
-                      expected: int | None) -> None:
-    """A command id names one command: re-sending it with the same body is answered with the first outcome,
-    with another body it is refused (409 command_id_reused) instead of silently answering for the first."""
-    fingerprint = command_fingerprint(body, expected)
-    key = root.keys.command_bodies(game_id)
-    if root.redis.hsetnx(key, command_id, fingerprint):
-        # First use, as far as the fingerprints remember (an id applied before they were kept per game).
-        applied = root.store.command_record(game_id, command_id)
-        if applied is None or applied.get("command") == body:
-            return
-        root.redis.hdel(key, command_id)  # the applied command's body stays the one this id names
-    else:
-        first = root.redis.hget(key, command_id)
-        if not isinstance(first, bytes) or first.decode() == fingerprint:
-            return
-    raise _reused(command_id)
 
 
 def seat_command(root: Root, game_id: str, command: Command, *, actor: str) -> CommandResult:

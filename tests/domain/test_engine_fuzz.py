@@ -80,6 +80,21 @@ def _mutations(data: dict[str, Any], draw: Any) -> dict[str, Any]:
     return changed
 
 
+def _holds_together(game: Game, state: Any, players: int, check_invariants: Any) -> None:
+    """A running game has someone to act, nobody else has a legal command, and every view serializes."""
+    to_act = game.to_act(state)
+    if game.is_over(state):
+        return
+    assert to_act, "nobody to act in a running game"
+    for seat in range(players):
+        if seat not in to_act:
+            assert game.legal_commands(state, seat) == []
+        json.dumps(game.view(state, seat))
+    json.dumps(game.view(state, None))
+    if check_invariants is not None:
+        check_invariants(state)
+
+
 def machine_for(package: str, game: Game) -> type[RuleBasedStateMachine]:
     check_invariants = _invariants(package)
 
@@ -154,19 +169,8 @@ def machine_for(package: str, game: Game) -> type[RuleBasedStateMachine]:
 
         @invariant()
         def the_game_holds_together(self) -> None:
-            if self.state is None:
-                return
-            to_act = game.to_act(self.state)
-            if game.is_over(self.state):
-                return
-            assert to_act, "nobody to act in a running game"
-            for seat in range(self.players):
-                if seat not in to_act:
-                    assert game.legal_commands(self.state, seat) == []
-                json.dumps(game.view(self.state, seat))
-            json.dumps(game.view(self.state, None))
-            if check_invariants is not None:
-                check_invariants(self.state)
+            if self.state is not None:
+                _holds_together(game, self.state, self.players, check_invariants)
 
     EngineMachine.__name__ = f"EngineMachine[{game.id}]"
     return EngineMachine

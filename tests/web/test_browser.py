@@ -301,7 +301,7 @@ def test_the_lobby_and_inbox_say_who_sits_and_the_form_explains_each_option(page
     # one summary, spaced as written (htm would drop the space at a line break inside a text)
     expect(row).to_contain_text("Ana, Greedy bot · 1 open")
     page.select_option("#ng-game", "carcassonne")
-    expect(page.locator('label[for="opt-hills_and_sheep"]')).to_have_text("Hills & Sheep")
+    expect(page.locator('label[for="opt-hills_and_sheep"]')).to_have_text("Hills & Sheep expansion")
     expect(page.locator(".new-game")).to_contain_text("vineyards raise monasteries")
     page.goto("/#/inbox")  # the creator's inbox names the others, and an open seat as a seat, not a player
     expect(page.locator(f'a[href="#/game/{open_game["game_id"]}"]')).to_contain_text(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import re
 import time
 
 import orjson
@@ -27,7 +29,12 @@ def test_site_is_served_at_root_with_its_files(web_server: WebServer):
     with web_server.api() as client:
         page = client.get("/")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-        assert '<script type="module" src="/static/js/app.js">' in page.text
+        assert page.headers["cache-control"] == "no-cache"  # a new release is seen at the next visit
+        # never a 304: one would carry a security policy without the import map's hash, stored over the page's
+        again = client.get("/", headers={"If-None-Match": page.headers.get("etag") or '"x"'})
+        assert again.status_code == 200 and "'sha256-" in again.headers["content-security-policy"]
+        app = re.search(r'<script type="module" src="(/static/js/app\.[0-9a-f]{10}\.js)">', page.text)
+        assert app, "the page names its modules by fingerprint"
         registry = client.get("/static/boards/registry.js")
         assert registry.status_code == 200 and "export const BOARDS" in registry.text
         for path in ("/static/js/app.js", "/static/vendor/preact.module.js", "/static/app.css"):
@@ -37,6 +44,50 @@ def test_site_is_served_at_root_with_its_files(web_server: WebServer):
             assert again.status_code == 304, path
         missing = client.get("/static/nope.js")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+def test_fingerprinted_files_are_immutable_gzipped_and_mapped_for_every_import(web_server: WebServer):
+    with web_server.api() as client:
+        page = client.get("/", headers={"Accept-Encoding": "gzip"})
+        assert page.headers["content-encoding"] == "gzip"  # httpx reads it back as text
+        imports = orjson.loads(re.search(r'<script type="importmap">(.*?)</script>', page.text, re.S).group(1))["imports"]
+        plain = client.get("/static/js/api.js").content
+        # every module's plain address (what relative imports resolve to) maps to its fingerprinted one
+        fingerprinted = imports["/static/js/api.js"]
+        assert re.fullmatch(r"/static/js/api\.[0-9a-f]{10}\.js", fingerprinted)
+        assert re.fullmatch(r"/static/vendor/preact\.module\.[0-9a-f]{10}\.js", imports["preact"])
+        with client.stream("GET", fingerprinted, headers={"Accept-Encoding": "gzip"}) as got:
+            raw = b"".join(got.iter_raw())
+            assert got.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert got.headers["content-encoding"] == "gzip" and got.headers["vary"] == "Accept-Encoding"
+        assert gzip.decompress(raw) == plain and len(raw) < len(plain) / 2
+        # a client that takes no gzip gets the bytes as they are
+        identity = client.get(fingerprinted, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in identity.headers and identity.content == plain
+        # an address with an old hash still answers (an old page), but is not cached for good
+        old = client.get(re.sub(r"\.[0-9a-f]{10}\.js$", ".0000000000.js", fingerprinted))
+        assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+        worker = client.get("/sw.js", headers={"Accept-Encoding": "gzip"})
+        assert worker.headers["service-worker-allowed"] == "/" and "text/javascript" in worker.headers["content-type"]
+
+
+def test_large_json_answers_are_gzipped_and_command_answers_are_not(web_server: WebServer):
+    ana = register_player(web_server, "Ana")
+    with web_server.api(ana["token"]) as client:
+        types = client.get("/games/types", headers={"Accept-Encoding": "gzip"})
+        assert types.headers["content-encoding"] == "gzip" and types.json()
+        description = client.get("/games/types/carcassonne/description", headers={"Accept-Encoding": "gzip"})
+        assert description.headers["content-encoding"] == "gzip"
+        created = client.post("/games", json={"game": "carcassonne", "seats": [{"me": True}, {"bot": "random"}]})
+        game_id = created.json()["game_id"]
+        view = client.get(f"/games/{game_id}/view", headers={"Accept-Encoding": "gzip"})  # the hot path's read
+        assert view.status_code == 200 and view.headers["content-encoding"] == "gzip"
+        legal = client.get(f"/games/{game_id}/legal", headers={"Accept-Encoding": "gzip"}).json()["commands"]
+        place = next(c for c in legal if c["type"] != "taproom.Undo")
+        answer = client.post(f"/games/{game_id}/commands", json=place, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code in (200, 202) and "content-encoding" not in answer.headers
+        small = client.get("/health", headers={"Accept-Encoding": "gzip"})
+        assert "content-encoding" not in small.headers  # below a kilobyte: not worth it
 
 
 def test_stream_ticket_opens_one_game_for_its_seat(web_server: WebServer):

@@ -182,6 +182,7 @@ class Health(BaseModel):
 class GameType(_Open):
     id: str
     title: str
+    summary: str = Field("", description="a few sentences for a newcomer choosing a game")
     min_players: int
     max_players: int
     options: dict[str, Any] = Field(description="JSON schema of the game's options")

@@ -76,8 +76,8 @@ def plant(s: HAState, seat: int, spot: int, code: int) -> None:
     s.players[seat].garden[spot] = code
 
 
-def check_invariants(s: HAState) -> None:
-    """Conservation and bounds that must hold after every command."""
+def _tile_counts(s: HAState) -> list[int]:
+    """How many of each resource and monk tile are anywhere: piles, monk piles, the market, the gardens."""
     resource = [0] * N_CODES
     for counts in s.piles:
         for code, c in enumerate(counts):
@@ -92,6 +92,36 @@ def check_invariants(s: HAState) -> None:
         for code in p.garden:
             if code != EMPTY:
                 resource[code] += 1
+    return resource
+
+
+def _check_player(s: HAState, i: int, p: Any) -> None:
+    assert p.money >= 0, f"seat {i} has negative money"
+    assert all(-20 <= m <= 20 for m in p.markers), p.markers
+    assert -20 <= p.brewmaster <= 20
+    assert 0 <= p.pos < TRACK_LEN
+    if p.slot != EMPTY:
+        assert s.slots[p.slot] == i and p.pos == 0
+    assert set(p.large).isdisjoint(p.small)
+    assert len(p.cards) + sum(1 for c in p.pairs if c not in (None, "declined")) <= 5
+
+
+def _check_kegs_and_bales(s: HAState) -> None:
+    kegs = s.keg_reserve + sum(s.kegs) + sum(p.total_kegs() + p.cart_kegs + sum(p.delivered) for p in s.players)
+    bales = s.bale_reserve + sum(s.bales) + sum(p.total_bales() for p in s.players)
+    assert kegs == delivery.KEGS, "kegs not conserved"
+    assert bales == delivery.BALES, "bales not conserved"
+    assert s.keg_reserve >= 0 and s.bale_reserve >= 0
+    assert all(x >= 0 for x in s.kegs + s.bales)
+    for p in s.players:
+        assert p.kegs >= 0 and p.bales >= 0 and p.free_regular() >= 0
+        assert 0 <= p.cart < delivery.ROAD_LEN and p.cart_kegs >= 0
+        assert p.cart != delivery.MONASTERY or p.cart_kegs == 0
+
+
+def check_invariants(s: HAState) -> None:
+    """Conservation and bounds that must hold after every command."""
+    resource = _tile_counts(s)
     assert resource[:N_RESOURCE_CODES] == [4] * N_RESOURCE_CODES, "resource tiles not conserved"
     assert resource[N_RESOURCE_CODES:] == [6] * 4, "monk tiles not conserved"
     assert all(c >= 0 for pile in s.piles for c in pile)
@@ -100,27 +130,11 @@ def check_invariants(s: HAState) -> None:
     assert sum(s.discs) + s.discs_on_boards() + s.disc_reserve() == DISCS
     assert sorted(x for x in s.slots if x != EMPTY) == sorted(i for i, p in enumerate(s.players) if p.slot != EMPTY)
     for i, p in enumerate(s.players):
-        assert p.money >= 0, f"seat {i} has negative money"
-        assert all(-20 <= m <= 20 for m in p.markers), p.markers
-        assert -20 <= p.brewmaster <= 20
-        assert 0 <= p.pos < TRACK_LEN
-        if p.slot != EMPTY:
-            assert s.slots[p.slot] == i and p.pos == 0
-        assert set(p.large).isdisjoint(p.small)
-        assert len(p.cards) + sum(1 for c in p.pairs if c not in (None, "declined")) <= 5
+        _check_player(s, i, p)
     for g, owner in enumerate(s.large):
         assert owner == EMPTY or g in s.players[owner].large
     for g, owner in enumerate(s.small):
         assert owner == EMPTY or g in s.players[owner].small
     if s.kegs_and_more:
-        kegs = s.keg_reserve + sum(s.kegs) + sum(p.total_kegs() + p.cart_kegs + sum(p.delivered) for p in s.players)
-        bales = s.bale_reserve + sum(s.bales) + sum(p.total_bales() for p in s.players)
-        assert kegs == delivery.KEGS, "kegs not conserved"
-        assert bales == delivery.BALES, "bales not conserved"
-        assert s.keg_reserve >= 0 and s.bale_reserve >= 0
-        assert all(x >= 0 for x in s.kegs + s.bales)
-        for p in s.players:
-            assert p.kegs >= 0 and p.bales >= 0 and p.free_regular() >= 0
-            assert 0 <= p.cart < delivery.ROAD_LEN and p.cart_kegs >= 0
-            assert p.cart != delivery.MONASTERY or p.cart_kegs == 0
+        _check_kegs_and_bales(s)
         assert s.die_space == EMPTY or 0 <= s.die_space < TRACK_LEN

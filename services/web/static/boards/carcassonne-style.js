@@ -1,7 +1,6 @@
 // The Carcassonne board's stylesheet, adopted once (the board module has no stylesheet file of its own).
 import { adoptStyle } from "./style.js";
 
-import { adoptStyle } from "./style.js";
 
 const CSS = `
 .carc { display: flex; gap: 12px; width: 100%; height: 100%; min-height: 480px; font: 14px/1.35 system-ui, sans-serif; color: #222; }

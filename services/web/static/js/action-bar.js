@@ -94,7 +94,8 @@ function Preview({ node }) {
     else box.current.replaceChildren();
   }, [node]);
   if (!node) return null;
-  return html`<div class="bar-preview" ref=${box} data-testid="bar-preview">${node instanceof Node ? null : node}</div>`;
+  return html`<div class="bar-preview" ref=${box} data-testid="bar-preview"
+    >${node instanceof Node ? null : node}</div>`;
 }
 
 /**

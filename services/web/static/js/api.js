@@ -1,4 +1,5 @@
 // The public HTTP API, as any third-party client would use it. Tokens live in localStorage.
+import { friendlyError } from "./errors.js";
 
 const TOKEN = "taproom.token";
 const NAME = "taproom.name";
@@ -27,6 +28,8 @@ export const auth = {
   tokenFor: (gameId) => auth.seatTokens()[gameId] || auth.token(),
 };
 
+let forgotten = null; // the token a 401 made this browser forget
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -54,12 +57,12 @@ export async function api(method, path, { body, token } = {}) {
   const type = response.headers.get("content-type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
-    if (response.status === 401 && token && token === auth.token()) {
+    if (response.status === 401 && token && (token === auth.token() || token === forgotten)) {
+      forgotten = token; // a request still in flight with it gets the same answer
       // the server no longer knows this token (an embedded server restarted empty, or it was revoked):
       // keeping it would fail every request, so forget it and say why
       auth.signOut();
-      throw new ApiError(401, "unauthorized", "This server does not know your sign-in any more (it may have been " +
-        "reset). Register again, or use a sign-in link from a device where you are signed in.");
+      throw new ApiError(401, "signed_out", "the token is unknown to this server");
     }
     throw new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
   }
@@ -67,6 +70,16 @@ export async function api(method, path, { body, token } = {}) {
 }
 
 export const get = (path, token) => api("GET", path, { token });
+
+// The games this server offers ({id, title, summary, options, …}): asked once per page load, shared by every page.
+let typesAsked = null;
+export function gameTypes() {
+  typesAsked ??= get("/games/types").catch((err) => {
+    typesAsked = null; // a failed ask is asked again next time
+    throw err;
+  });
+  return typesAsked;
+}
 export const post = (path, body, token) => api("POST", path, { body, token });
 export const put = (path, body, token) => api("PUT", path, { body, token });
 export const del = (path, token) => api("DELETE", path, { token });
@@ -85,6 +98,5 @@ export async function submitCommand(gameId, command, token) {
   }
 }
 
-export function errorText(err) {
-  return err instanceof ApiError ? `${err.message} (${err.code})` : err?.message || String(err);
-}
+// What the page says about an error: words and what to do, never the API's code, message or a route.
+export const errorText = friendlyError;

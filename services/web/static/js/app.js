@@ -3,6 +3,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { auth } from "./api.js";
+import { followWaiting, refreshWaiting, useWaiting } from "./waiting.js";
 import { StartPage } from "./pages/start.js";
 import { HowToPage, LearnPage } from "./pages/learn.js";
 import { LobbyPage } from "./pages/lobby.js";
@@ -23,18 +24,23 @@ function takeSignInLink() {
   if (parts[0] !== "signin" || !parts[1]) return;
   auth.signIn(decodeURIComponent(parts[1]), params.get("name"), params.get("player"));
   history.replaceState(null, "", "#/inbox");
+  refreshWaiting();
 }
 
 function Nav({ route }) {
   const here = route.parts[0] || "";
+  const waiting = useWaiting();
   const link = (href, label, key) =>
     html`<a href=${href} aria-current=${here === key ? "page" : undefined}>${label}</a>`;
+  const label = `: ${waiting} waiting for you`;
+  const count = waiting ? html` <span class="count" aria-label=${label}>${waiting}</span>` : null;
+  const inbox = html`Inbox${count}`;
   return html`<header class="top">
     <a class="brand" href="#/">Taproom</a>
     <nav aria-label="Main">
       ${link("#/lobby", "Lobby", "lobby")}
-      ${auth.token() ? link("#/inbox", "Inbox", "inbox") : link("#/", "Sign in", "")}
-      ${link("#/leaderboard/carcassonne", "Ratings", "leaderboard")}
+      ${auth.token() ? link("#/inbox", inbox, "inbox") : link("#/", "Sign in", "")}
+      ${link("#/leaderboard", "Ratings", "leaderboard")}
       ${auth.token() && auth.playerId() ? link("#/player/me", "Profile", "player") : null}
       ${auth.token() ? link("#/settings", "Settings", "settings") : null}
     </nav>
@@ -50,11 +56,15 @@ function App() {
       window.scrollTo(0, 0);
     };
     window.addEventListener("hashchange", onHash);
+    const stopWaiting = followWaiting();
     // A hash change between the first render and this effect fired no listener: pick it up now.
     const now = parseRoute();
     const same = (r) => r.parts.join("/") === now.parts.join("/") && r.params.toString() === now.params.toString();
     setRoute((r) => (same(r) ? r : now));
-    return () => window.removeEventListener("hashchange", onHash);
+    return () => {
+      window.removeEventListener("hashchange", onHash);
+      stopWaiting();
+    };
   }, []);
   const [page, arg] = route.parts;
   let body;
@@ -65,7 +75,7 @@ function App() {
   else if (page === "rules" && arg) body = html`<${HowToPage} key=${arg} game=${arg} />`;
   else if (page === "learn" && arg) body = html`<${LearnPage} key=${arg} game=${arg} />`;
   else if (page === "player" && arg) body = html`<${ProfilePage} key=${arg} playerId=${arg} />`;
-  else if (page === "leaderboard" && arg) body = html`<${LeaderboardPage} key=${arg} game=${arg} />`;
+  else if (page === "leaderboard") body = html`<${LeaderboardPage} key=${arg || ""} game=${arg} />`;
   else body = html`<${StartPage} />`;
   return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
 }

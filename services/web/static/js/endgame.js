@@ -13,16 +13,20 @@ export function ScoreSheet({ meta }) {
   const scores = [...meta.scores].sort((a, b) => a.seat - b.seat);
   const categories = [...new Set(scores.flatMap((s) => Object.keys(s.breakdown || {})))];
   const place = (seat) => meta.places?.[String(seat)];
+  const left = (seat) => LEFT[meta.seats?.[seat]?.left];
+  const placeText = (seat) =>
+    `${place(seat) === 1 ? "1 · winner" : place(seat) ?? "–"}${left(seat) ? ` · ${left(seat)}` : ""}`;
   return html`<section class="card score-sheet" aria-labelledby="sheet-h">
     <h2 id="sheet-h">Final scores</h2>
     <div class="table-scroll"><table>
       <thead><tr><th scope="col">Category</th>
-        ${scores.map((s) => html`<th scope="col"><span class="swatch" style=${`background:${seatColour(s.seat)}`} aria-hidden="true"></span>${seatName(meta.seats, s.seat)}</th>`)}</tr></thead>
+        ${scores.map((s) => html`<th scope="col"><span class="swatch" style=${`background:${seatColour(s.seat)}`}
+            aria-hidden="true"></span>${seatName(meta.seats, s.seat)}</th>`)}</tr></thead>
       <tbody>
         ${categories.map((c) => html`<tr><th scope="row">${c.replace(/_/g, " ")}</th>
           ${scores.map((s) => html`<td>${s.breakdown?.[c] ?? 0}</td>`)}</tr>`)}
         <tr class="total"><th scope="row">Total</th>${scores.map((s) => html`<td>${s.total}</td>`)}</tr>
-        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${place(s.seat) === 1 ? "1 · winner" : place(s.seat) ?? "–"}${LEFT[meta.seats?.[s.seat]?.left] ? ` · ${LEFT[meta.seats[s.seat].left]}` : ""}</td>`)}</tr>
+        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${placeText(s.seat)}</td>`)}</tr>
       </tbody>
     </table></div>
   </section>`;
@@ -58,12 +62,17 @@ export function FairnessPanel({ meta, verdict }) {
     </dl>
     ${seed ? html`<ul class="checks">
         <li class=${local?.ok ? "pass" : local ? "fail" : ""} data-check="browser-seed">
-          ${mark(local?.ok)} Checked in this browser: SHA-256 of the seed ${local ? (local.ok ? "matches" : "does NOT match") : "…"} the commitment</li>
+          ${mark(local?.ok)} Checked in this browser: SHA-256 of the
+          seed ${local ? (local.ok ? "matches" : "does NOT match") : "…"} the commitment</li>
         ${verdict ? html`
-          <li class=${verdict.chain_ok ? "pass" : "fail"} data-check="chain">${mark(verdict.chain_ok)} Server: the hash chain of ${verdict.events} events is intact</li>
-          <li class=${verdict.seed_ok ? "pass" : "fail"} data-check="seed">${mark(verdict.seed_ok)} Server: the seed matches the commitment</li>
-          <li class=${verdict.replay_ok ? "pass" : "fail"} data-check="replay">${mark(verdict.replay_ok)} Server: replaying ${verdict.commands} commands reproduces every event</li>
-          ${(verdict.problems || []).map((p) => html`<li class="fail">✗ ${p}</li>`)}` : html`<li>… asking the server for its verdict</li>`}
+          <li class=${verdict.chain_ok ? "pass" : "fail"} data-check="chain">${mark(verdict.chain_ok)} Server: the hash
+            chain of ${verdict.events} events is intact</li>
+          <li class=${verdict.seed_ok ? "pass" : "fail"} data-check="seed">${mark(verdict.seed_ok)} Server: the seed
+            matches the commitment</li>
+          <li class=${verdict.replay_ok ? "pass" : "fail"} data-check="replay">${mark(verdict.replay_ok)} Server:
+            replaying ${verdict.commands} commands reproduces every event</li>
+          ${(verdict.problems || []).map((p) => html`<li class="fail">✗ ${p}</li>`)}`
+        : html`<li>… asking the server for its verdict</li>`}
       </ul>`
       : html`<p class="muted">The seed stays secret until the game ends; then this panel checks it.</p>`}
   </section>`;

@@ -19,10 +19,12 @@ function Value({ value, depth }) {
     return html`<span class="scalar">${value.map(String).join(", ")}</span>`;
   }
   const body = html`<dl class="tree">${entries.map(([k, v]) => html`<div class="kv" key=${k}>
-      <dt>${Array.isArray(value) ? `#${Number(k) + 1}` : label(k)}</dt><dd><${Value} value=${v} depth=${depth + 1} /></dd></div>`)}</dl>`;
+      <dt>${Array.isArray(value) ? `#${Number(k) + 1}` : label(k)}</dt>
+      <dd><${Value} value=${v} depth=${depth + 1} /></dd></div>`)}</dl>`;
   if (depth === 0) return body;
   // nested structures fold so the page stays readable on a phone; the first levels start open
-  return html`<details open=${depth < 2 && entries.length <= 8}><summary>${count(entries.length, Array.isArray(value) ? "item" : "field")}</summary>${body}</details>`;
+  const summary = count(entries.length, Array.isArray(value) ? "item" : "field");
+  return html`<details open=${depth < 2 && entries.length <= 8}><summary>${summary}</summary>${body}</details>`;
 }
 
 export function commandText(command) {
@@ -39,7 +41,11 @@ function CommandGroup({ type, commands, submit, disabled }) {
           onClick=${() => submit(c).catch(() => {})}>${commandText(c)}</button>`)}</div>`;
   }
   const id = `cmd-${type}`;
-  return html`<form class="command-group" onSubmit=${(e) => { e.preventDefault(); submit(commands[choice]).catch(() => {}); }}>
+  const send = (e) => {
+    e.preventDefault();
+    submit(commands[choice]).catch(() => {});
+  };
+  return html`<form class="command-group" onSubmit=${send}>
     <h3><label for=${id}>${type} (${commands.length} choices)</label></h3>
     <select id=${id} value=${choice} onChange=${(e) => setChoice(Number(e.target.value))}>
       ${commands.map((c, i) => html`<option value=${i}>${commandText(c)}</option>`)}</select>
@@ -53,7 +59,8 @@ export function GenericBoard({ ctx, state, busy }) {
   return html`<div class="generic-board">
     <section class="controls" aria-labelledby="controls-h">
       <h2 id="controls-h">Your move</h2>
-      ${state.readOnly ? html`<p class="muted">${ctx.seat === null ? "Spectators cannot move." : "You are looking at the past: go back to live to move."}</p>`
+      ${state.readOnly ? html`<p class="muted">${ctx.seat === null ? "Spectators cannot move."
+            : "You are looking at the past: go back to live to move."}</p>`
         : state.legal.length === 0 ? html`<p class="muted">${["ended", "scored", "expired"].includes(state.status)
             ? "The game is over." : "Nothing to do right now."}</p>`
         : Object.entries(groups).map(([type, commands]) => html`<${CommandGroup} key=${type + state.version}
@@ -61,7 +68,8 @@ export function GenericBoard({ ctx, state, busy }) {
     </section>
     <section class="view">
       <details open=${window.matchMedia?.("(min-width: 760px)").matches}>
-        <summary><h2 id="view-h">What ${ctx.seat === null ? "everyone" : "you"} can see (version ${state.version})</h2></summary>
+        <summary><h2 id="view-h">What ${ctx.seat === null ? "everyone" : "you"} can see
+          (version ${state.version})</h2></summary>
         <${Value} value=${state.view} depth=${0} />
       </details>
     </section>

@@ -3,12 +3,14 @@
 // A file of its own: the page's Content-Security-Policy runs no inline script (services/api/security_headers.py).
 window.__prefetched = {};
 (function () {
-  var m = /^#\/game\/([A-Za-z0-9_-]+)$/.exec(location.hash);
+  const m = /^#\/game\/([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!m) return;
-  var id = m[1];
-  var token = JSON.parse(localStorage.getItem("taproom.seatTokens") || "{}")[id] || localStorage.getItem("taproom.token");
-  var headers = token ? { Accept: "application/json", Authorization: "Bearer " + token } : { Accept: "application/json" };
-  var paths = token ? ["/games/" + id + "/view", "/games/" + id + "/legal"] : ["/games/" + id];
+  const id = m[1];
+  const seats = JSON.parse(localStorage.getItem("taproom.seatTokens") || "{}");
+  const token = seats[id] || localStorage.getItem("taproom.token");
+  const headers = token ? { Accept: "application/json", Authorization: "Bearer " + token }
+    : { Accept: "application/json" };
+  const paths = token ? ["/games/" + id + "/view", "/games/" + id + "/legal"] : ["/games/" + id];
   paths.forEach(function (path) {
     window.__prefetched[path] = { token: token || null, response: fetch(path, { headers: headers }) };
   });

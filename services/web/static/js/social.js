@@ -20,7 +20,8 @@ export function ResignButton({ legal, submit, busy, seats }) {
   const resign = legal.find((c) => c.type === RESIGN);
   if (!resign) return null;
   if (!asking) {
-    return html`<button type="button" class="resign" disabled=${busy} onClick=${() => setAsking(true)}>Resign…</button>`;
+    return html`<button type="button" class="resign" disabled=${busy} onClick=${() => setAsking(true)}
+      >Resign…</button>`;
   }
   const stillIn = (seats || []).filter((s) => !s.left).length;
   return html`<div class="confirm-resign" role="alertdialog" aria-labelledby="resign-q">
@@ -45,8 +46,10 @@ export function VotePanel({ legal, submit, busy, seats, seat }) {
       : seats?.[seat]?.absent ? html`<p>Your seat is waiting for you: play a move (or tell the table you are back)
         before the others end the game or give your seat to a bot.</p>`
       : html`<p>You missed a deadline: the autopilot played for you. Take your seat back:</p>`}
-    ${votes.map((c) => html`<button type="button" disabled=${busy} onClick=${() => submit(c).catch(() => {})}>${words(c)}</button>`)}
-    ${back ? html`<button type="button" class="primary" disabled=${busy} onClick=${() => submit(back).catch(() => {})}>I'm back</button>` : null}
+    ${votes.map((c) => html`<button type="button" disabled=${busy} onClick=${() => submit(c).catch(() => {})}
+      >${words(c)}</button>`)}
+    ${back ? html`<button type="button" class="primary" disabled=${busy} onClick=${() => submit(back).catch(() => {})}
+      >I'm back</button>` : null}
   </div>`;
 }
 
@@ -65,7 +68,8 @@ export function RematchButton({ gameId, live, seat }) {
       setBusy(false);
     }
   }
-  return html`<div class="rematch"><button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
+  return html`<div class="rematch">
+    <button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
     <span class="muted">same players, options and pace; the next player starts</span>
     <${ErrorLine} error=${error} /></div>`;
 }
@@ -127,7 +131,8 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
       setError(null);
       setPages((all) => {
         const p = all[channel] || { messages: [], can_write: true };
-        return p.messages.some((x) => x.id === said.id) ? all : { ...all, [channel]: { ...p, messages: [...p.messages, said] } };
+        if (p.messages.some((x) => x.id === said.id)) return all;
+        return { ...all, [channel]: { ...p, messages: [...p.messages, said] } };
       });
     } catch (err) {
       setError(errorText(err));
@@ -162,11 +167,13 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
       <button type="button" class="link" onClick=${unmuteAll}>unmute all</button></p>` : null}
     ${page.can_write ? html`<form class="chat-form" onSubmit=${send}>
         <label class="sr-only" for="chat-input">Message</label>
-        <input id="chat-input" maxlength="500" autocomplete="off" value=${text} onInput=${(e) => setText(e.target.value)}
+        <input id="chat-input" maxlength="500" autocomplete="off" value=${text}
+               onInput=${(e) => setText(e.target.value)}
                placeholder=${channel === "seats" ? "Say something to the table" : "Say something to the spectators"} />
         <button type="submit">Send</button>
       </form>`
-      : html`<p class="muted">${channel === "seats" ? "Only the players write here." : token ? "" : "Sign in to write."}</p>`}
+      : html`<p class="muted">${channel === "seats" ? "Only the players write here."
+          : token ? "" : "Sign in to write."}</p>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }

@@ -75,10 +75,19 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
     retry = Math.min(Math.max(retry * 2, 500), 10000);
   }
 
+  // back on the network: reconnect now, not when the backoff (up to 10 s) runs out
+  const onOnline = () => {
+    if (source?.readyState === EventSource.OPEN) return;
+    retry = 0;
+    reconnect();
+  };
+  window.addEventListener("online", onOnline);
+
   connect();
   return {
     stop() {
       stopped = true;
+      window.removeEventListener("online", onOnline);
       clearTimeout(timer);
       close();
     },

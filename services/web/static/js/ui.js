@@ -1,4 +1,5 @@
 // Small shared pieces: seat colours, durations, the document title.
+import { useState } from "preact/hooks";
 import { html } from "./html.js";
 
 // Distinct on white and for common colour-vision deficiencies (Okabe–Ito).
@@ -22,12 +23,29 @@ export function until(ts) {
   return left <= 0 ? "overdue" : `in ${ago(left)}`;
 }
 
-export function setTitle(text, turns = 0) {
-  document.title = `${turns ? `(${turns}) ` : ""}${text} — Taproom`;
-}
+export { setTitle } from "./waiting.js";
 
 export function ErrorLine({ error }) {
   return error ? html`<p class="error" role="alert">${error}</p>` : null;
+}
+
+// A link to hand on (an invitation, a sign-in link): shown whole, selectable, with a Copy button.
+export function CopyField({ label, value }) {
+  const [copied, setCopied] = useState(false);
+  async function copy(event) {
+    const input = event.currentTarget.previousElementSibling;
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      input.select(); // no clipboard API here (a page not served over https): the old way
+      document.execCommand?.("copy");
+    }
+    setCopied(true);
+  }
+  return html`<div class="copy-row">
+    <input readonly aria-label=${label} value=${value} onFocus=${(e) => e.target.select()} />
+    <button type="button" onClick=${copy} title=${`Copy ${label.toLowerCase()}`}>${copied ? "Copied" : "Copy"}</button>
+  </div>`;
 }
 
 export const gameTitle = (types, id) => types?.find((t) => t.id === id)?.title || id;

@@ -17,7 +17,8 @@ const KERNEL = {
   "taproom.VoteWithdrawn": (p, who, name) => `${who} withdrew their vote about ${name(p.about_seat)}.`,
   "taproom.MoveUndone": (p, who) => `${who} took back a move.`,
   "taproom.VotePassed": (p, who, name) =>
-    `The table agreed: ${p.choice === "end" ? "the game ends as it stands" : `a bot takes over from ${name(p.about_seat)}`}.`,
+    `The table agreed: ${p.choice === "end" ? "the game ends as it stands"
+      : `a bot takes over from ${name(p.about_seat)}`}.`,
   "taproom.SeatLeft": (p, who) => leftWords(p, who),
   "taproom.SeatAbsent": (p, who) =>
     `${who} has not moved for a long while: the others may vote to end the game or to give the seat to a bot.`,
@@ -82,7 +83,8 @@ export function describe(event, seats, board) {
   const kernel = KERNEL[event.type];
   if (kernel) return kernel(p, who || "A seat", (n) => seatName(seats, n));
   const facts = Object.entries(p)
-    .filter(([k, v]) => !["seat", "player", "type"].includes(k) && (typeof v !== "object" || v === null || Array.isArray(v)))
+    .filter(([k, v]) => !["seat", "player", "type"].includes(k)
+      && (typeof v !== "object" || v === null || Array.isArray(v)))
     .slice(0, 4)
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${detail(v)}`);
   const text = `${who ? who + " " : ""}${phrase(event.type)}`;

@@ -2,7 +2,10 @@
 // controls, history slider, live stream, end-of-game sheet and fairness panel.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { ApiError, auth, errorText, get, post, submitCommand } from "../api.js";
+import { ApiError, auth, errorText, gameTypes, get, post, submitCommand } from "../api.js";
+import { isTransient, retryDelay } from "../errors.js";
+import { refreshWaiting, useOnline } from "../waiting.js";
+import { NameField, ensurePlayer } from "../identity.js";
 import { follow } from "../stream.js";
 import { describe, seatName, seatNews } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
@@ -34,7 +37,9 @@ export function GamePage({ gameId, params }) {
   const [verdict, setVerdict] = useState(null);
   const [connection, setConnection] = useState("connecting");
   const [error, setError] = useState(null);
+  const [unknown, setUnknown] = useState(false); // the server has no game of this id: say so, stop asking
   const [busy, setBusy] = useState(false);
+  const online = useOnline();
   const [types, setTypes] = useState(null);
   const [boardModule, setBoardModule] = useState(undefined); // undefined: loading; null: generic board
   const [chatIn, setChatIn] = useState([]); // chat messages that came on the stream
@@ -43,6 +48,7 @@ export function GamePage({ gameId, params }) {
   const verdictFor = useRef(null);
   const drawnVersion = useRef(0);
   const clockTries = useRef(0);
+  const failures = useRef(0); // refreshes failed in a row: the next try waits longer
   const applied = useRef({ gameId: null, version: -1 }); // the newest version a refresh has shown
   useLayoutEffect(() => { // with the board's own update (a layout effect too): what it drew in this commit
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
@@ -57,14 +63,16 @@ export function GamePage({ gameId, params }) {
           // the view and the legal list are read side by side: when the game moved between the two reads they
           // disagree (a board drawn from one version with the targets of another), so both are read again
           for (let attempt = 0; ; attempt++) {
-            const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token), get(`/games/${gameId}/legal`, token)]);
+            const [v, l] = await Promise.all([get(`/games/${gameId}/view`, token),
+              get(`/games/${gameId}/legal`, token)]);
             view = v;
             commands = l.commands;
             if (l.version === v.version || attempt >= 2) break;
           }
         } catch (err) {
           // a player who holds no seat here watches like a spectator
-          if (!(err instanceof ApiError) || !["not_your_seat", "unauthorized"].includes(err.code)) throw err;
+          const noSeat = ["not_your_seat", "unauthorized", "signed_out"].includes(err.code);
+          if (!(err instanceof ApiError) || !noSeat) throw err;
         }
       }
       if (!view) view = await get(`/games/${gameId}`);
@@ -77,6 +85,7 @@ export function GamePage({ gameId, params }) {
       setLive(view);
       setLegal(commands);
       setError(null);
+      failures.current = 0;
       if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
       if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
         verdictFor.current = view.status; // once per status: the scored game's verdict does not change
@@ -86,11 +95,18 @@ export function GamePage({ gameId, params }) {
           get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
         }
       }
+      return true;
     } catch (err) {
-      setError(errorText(err));
-      // a page left open over days must heal by itself: try again shortly (the stream may have moved on)
       clearTimeout(refreshTimer.current);
-      refreshTimer.current = setTimeout(() => refreshRef.current(), 2000);
+      if (err.status === 404 && applied.current.gameId !== gameId) {
+        setUnknown(true); // an unknown game stays unknown: no retry loop
+        return false;
+      }
+      // a page left open over days must heal by itself: try again, waiting longer each time, and say so
+      const wait = isTransient(err) ? retryDelay(failures.current++) : null;
+      setError(wait ? `${errorText(err)} Trying again in ${Math.round(wait / 1000)} s.` : errorText(err));
+      if (wait) refreshTimer.current = setTimeout(() => refreshRef.current(), wait);
+      return true;
     }
   }, [gameId, token]);
   const refreshRef = useRef(refresh);
@@ -111,7 +127,7 @@ export function GamePage({ gameId, params }) {
     let stream = null;
     let stopped = false;
     (async () => {
-      await refresh();
+      if (!(await refresh()) || stopped) return;
       let history;
       try {
         history = await get(`/games/${gameId}/events?after=0&limit=5000`, token);
@@ -148,7 +164,7 @@ export function GamePage({ gameId, params }) {
   }, [gameId, token, refresh]);
 
   useEffect(() => {
-    get("/games/types").then(setTypes).catch(() => {});
+    gameTypes().then(setTypes).catch(() => {});
   }, []);
 
   // The game's board module, or the generic board when none is registered.
@@ -170,7 +186,8 @@ export function GamePage({ gameId, params }) {
     const known = new Set((clock?.seats || []).filter((r) => r.deadline).map((r) => r.seat));
     const missing = (live.to_act || []).some((s) => !known.has(s)) && clockTries.current++ < 10;
     if (!missing) clockTries.current = 0;
-    const timer = setTimeout(() => get(`/games/${gameId}/clock`).then(setClock).catch(() => {}), missing ? 1500 : 30000);
+    const ask = () => get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
+    const timer = setTimeout(ask, missing ? 1500 : 30000);
     return () => clearTimeout(timer);
   }, [live, clock, gameId]);
 
@@ -207,12 +224,14 @@ export function GamePage({ gameId, params }) {
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
   const myTurn = at === null && boardCommands(legal).length > 0;
   useEffect(() => {
+    if (unknown) return setTitle("Game not found");
     setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
       new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
     }
+    if (myTurn !== wasMyTurn.current) refreshWaiting(); // the nav's count of games waiting changes with it
     wasMyTurn.current = myTurn;
-  }, [myTurn, live, gameId, types]);
+  }, [myTurn, live, gameId, types, unknown]);
 
   async function post(command) {
     setBusy(true);
@@ -220,10 +239,11 @@ export function GamePage({ gameId, params }) {
     try {
       const result = await submitCommand(gameId, command, token);
       await refresh();
-      return result;
+      // a board prints a refusal's message: in words, never the API's
+      return result?.status === "rejected" ? { ...result, message: errorText(result) } : result;
     } catch (err) {
       setError(errorText(err));
-      throw err;
+      throw inWords(err);
     } finally {
       setBusy(false);
     }
@@ -240,6 +260,7 @@ export function GamePage({ gameId, params }) {
   // otherwise be updated again by the bar's own re-render, without end
   const boardLegal = useMemo(() => boardCommands(legal), [legal]);
 
+  if (unknown) return html`<${UnknownGame} gameId=${gameId} />`; // after every hook of the page
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
   }
@@ -251,7 +272,8 @@ export function GamePage({ gameId, params }) {
   const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     // the frame offers Undo itself (boards draw the game's own commands)
-    view: shown.board, legal: readOnly ? NO_COMMANDS : boardLegal, version: shown.version, head, status: live.status,
+    view: shown.board, legal: readOnly ? NO_COMMANDS : boardLegal, version: shown.version, head,
+    status: live.status,
     readOnly, lastEvents,
   };
   const ctx = {
@@ -259,7 +281,7 @@ export function GamePage({ gameId, params }) {
     api: {
       submit,
       description: () => get(`/games/types/${live.game}/description`).catch((err) =>
-        err.status === 404 ? null : Promise.reject(err)),
+        err.status === 404 ? null : Promise.reject(inWords(err))),
     },
   };
   return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
@@ -268,32 +290,35 @@ export function GamePage({ gameId, params }) {
       <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
       <p class="status" aria-live="polite">
         ${statusLine(live, seat, myTurn, seats)}
-        <span class=${`conn ${connection}`}>${connection === "live" ? "● live" : connection === "ended" ? "" : `○ ${connection}`}</span>
+        <${Connection} state=${connection} online=${online} />
       </p>
-      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats} seat=${seat} />
+      ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats}
+          seat=${seat} />
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
       <${HelpButton} game=${live.game} title=${gameTitle(types, live.game)} />
     </div>
     <${ErrorLine} error=${error} />
-    ${live.status === "open" && seat === null ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
+    ${live.status === "open" && seat === null
+      ? html`<${JoinBar} gameId=${gameId} live=${live} onJoined=${refresh} />` : null}
     ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${RematchButton} gameId=${gameId} live=${live} seat=${seat} />
     <div class=${live.tutorial && seat !== null ? "game-grid coached" : "game-grid"}>
-      ${live.tutorial && seat !== null ? html`<${CoachPanel} gameId=${gameId} token=${token} game=${live.game} live=${live}
-          legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
+      ${live.tutorial && seat !== null ? html`<${CoachPanel} gameId=${gameId} token=${token} game=${live.game}
+          live=${live} legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
-                      : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />` : null}
-        ${!readOnly && !FINISHED.includes(live.status) ? html`<${ActionBar} state=${actionBar} legal=${legal} busy=${busy}
-            fallbackPrompt=${statusLine(live, seat, myTurn, seats)} undo=${(c) => post(c).catch(() => {})}
+                      : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />`
+                      : null}
+        ${!readOnly && !FINISHED.includes(live.status) ? html`<${ActionBar} state=${actionBar} legal=${legal}
+            busy=${busy} fallbackPrompt=${statusLine(live, seat, myTurn, seats)} undo=${(c) => post(c).catch(() => {})}
             confirmOn=${confirmOn} setConfirmOn=${setConfirmOn} />` : null}
       </section>
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
-                      connection=${connection} />
+                      connection=${online ? connection : "offline"} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
@@ -301,6 +326,31 @@ export function GamePage({ gameId, params }) {
     <${FairnessPanel} meta=${live} verdict=${verdict} />
   </div>`;
 }
+
+// What the page knows of its link to the server: the stream's state, overruled by the browser going offline
+// (an EventSource may sit in "open" for a while after the network went away).
+function Connection({ state, online }) {
+  if (!online) {
+    return html`<span class="conn offline" data-conn="offline">○ offline: moves wait until you are back</span>`;
+  }
+  if (state === "ended") return null;
+  const words = { live: "● live", connecting: "○ connecting…", reconnecting: "○ reconnecting…" };
+  return html`<span class=${`conn ${state}`} data-conn=${state}>${words[state] || `○ ${state}`}</span>`;
+}
+
+function UnknownGame({ gameId }) {
+  return html`<section class="card not-found" aria-labelledby="nf-h">
+    <h1 id="nf-h">No game here</h1>
+    <p>There is no game <strong>${gameId}</strong> on this server. The link may be mistyped or cut short, or the
+      game was removed.</p>
+    <p class="actions"><a class="button primary" href="#/lobby">Go to the lobby</a>
+      ${auth.token() ? html`<a class="button" href="#/inbox">Your games</a>`
+                     : html`<a class="button" href="#/">Start page</a>`}</p>
+  </section>`;
+}
+
+// The error a board receives: its code kept (a board may act on it), its message the words a player reads.
+const inWords = (err) => new ApiError(err?.status ?? 0, err?.code ?? null, errorText(err));
 
 function statusLine(live, seat, myTurn, seats) {
   if (live.status === "open") return "Waiting for players to join.";
@@ -324,16 +374,22 @@ function ModuleBoard({ module, ctx, state }) {
   // targets those of the move just sent, and a click there went to a board about to change under it.)
   useLayoutEffect(() => {
     // the module keeps this ctx; its api calls always reach the page's current functions
-    const stable = { ...ctx, api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() } };
+    const stable = {
+      ...ctx,
+      // a seat taken or renamed after the mount reaches the board: it reads these when it draws
+      get seatInfo() { return ctxRef.current.seatInfo; },
+      api: { submit: (c) => ctxRef.current.api.submit(c), description: () => ctxRef.current.api.description() },
+    };
     instance.current = module.mount(root.current, stable);
     return () => {
       instance.current?.destroy();
       ctx.bar.clear(); // what the board put in the action bar goes with it
     };
   }, [module]);
+  const seatKey = JSON.stringify(ctx.seatInfo);
   useLayoutEffect(() => {
     instance.current?.update(state);
-  }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view]);
+  }, [state.version, state.head, state.legal, state.readOnly, state.status, state.view, seatKey]);
   return html`<div class="board-module" ref=${root}></div>`;
 }
 
@@ -345,6 +401,8 @@ function Seats({ live, seat, clock }) {
     <ul>${live.seats.map((s, i) => {
       const acting = (live.to_act || []).includes(i);
       const c = clocks[i];
+      const waited = acting && c?.deadline
+        ? `waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}` : "";
       return html`<li key=${i} class=${acting ? "acting" : ""}>
         <span class="swatch" style=${`background:${seatColour(i)}`} aria-hidden="true"></span>
         <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
@@ -357,10 +415,11 @@ function Seats({ live, seat, clock }) {
         ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
         ${acting ? html`<span class="badge to-act">to act</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
-        ${acting && c?.deadline ? html`<small class="clock">waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}</small>` : null}
+        ${waited ? html`<small class="clock">${waited}</small>` : null}
       </li>`;
     })}</ul>
-    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move` : "time bank"}</p>` : null}
+    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move`
+      : "time bank"}</p>` : null}
   </section>`;
 }
 
@@ -395,29 +454,33 @@ function MoveLog({ events, seats, board, upTo }) {
     <h2 id="log-h">Moves</h2>
     <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
     <ol ref=${list} class="log-list">
-      ${lines.map((l) => html`<li key=${l.version} value=${l.version} class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
+      ${lines.map((l) => html`<li key=${l.version} value=${l.version}
+          class=${l.version > upTo ? "future" : ""}>${l.text}</li>`)}
     </ol>
   </section>`;
 }
 
 function JoinBar({ gameId, live, onJoined }) {
   const [error, setError] = useState(null);
+  const [name, setName] = useState(""); // a visitor picks a name here and joins in the same step
   const open = live.seats.filter((s) => s.open).length;
-  async function join() {
+  async function join(event) {
+    event?.preventDefault();
     try {
-      await post(`/games/${gameId}/join`, {}, auth.token());
+      const token = await ensurePlayer(name);
+      await post(`/games/${gameId}/join`, {}, token);
       location.reload(); // the page now acts as this seat: start over with its token, view and stream
     } catch (err) {
       setError(errorText(err));
       onJoined();
     }
   }
-  return html`<div class="card join-bar">
-    <p>${open} seat${open === 1 ? "" : "s"} open.
-      ${auth.token() ? html`<button type="button" class="primary" onClick=${join}>Join this game</button>`
-                     : html`<a href="#/">Register or sign in</a> to join.`}</p>
+  return html`<form class="card join-bar" onSubmit=${join}>
+    <p>${open} seat${open === 1 ? "" : "s"} open.</p>
+    ${auth.token() ? null : html`<${NameField} id="join-name" value=${name} onInput=${setName} />`}
+    <button type="submit" class="primary">Join this game</button>
     <${ErrorLine} error=${error} />
-  </div>`;
+  </form>`;
 }
 
 function NotifyButton() {

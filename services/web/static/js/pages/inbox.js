@@ -1,8 +1,9 @@
 // Inbox: games awaiting me first (how long they have waited, the deadline), then the others, then results.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get, post } from "../api.js";
+import { auth, errorText, gameTypes, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, now, setTitle, until } from "../ui.js";
+import { noteInbox } from "../waiting.js";
 import { seatNews } from "../words.js";
 
 export function InboxPage() {
@@ -12,10 +13,11 @@ export function InboxPage() {
   const [error, setError] = useState(null);
   useEffect(() => {
     if (!auth.token()) return;
-    get("/games/types").then(setTypes).catch(() => {});
+    gameTypes().then(setTypes).catch(() => {});
     const load = () => get("/inbox", auth.token()).then(async (data) => {
       setInbox(data);
-      setTitle("Inbox", data.awaiting.length);
+      noteInbox(data); // the nav's count and the tab title, without a second request
+      setTitle("Inbox");
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));
@@ -71,7 +73,8 @@ export function InboxPage() {
     </section>` : null}
     <section aria-labelledby="turn-h">
       <h2 id="turn-h">Your turn (${inbox.awaiting.length})</h2>
-      ${inbox.awaiting.length ? null : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
+      ${inbox.awaiting.length ? null
+        : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
       <ul class="list">${inbox.awaiting.map((g) => html`<li key=${g.game_id} class="row turn">
         <a href=${`#/game/${g.game_id}`}><strong>${gameTitle(types, g.game)}</strong> with ${others(g)}</a>
         <span class="muted">waiting ${ago(now() - (g.updated || now()))} · ${deadline(g)}${news(g)}</span></li>`)}</ul>
@@ -80,7 +83,8 @@ export function InboxPage() {
       <h2 id="others-h">Waiting for others</h2>
       <ul class="list">${waiting.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
-        <span class="muted">${g.status === "open" ? "waiting for players" : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}${news(g)}</span>
+        <span class="muted">${g.status === "open" ? "waiting for players"
+          : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}${news(g)}</span>
       </li>`)}</ul>
     </section>
     <section aria-labelledby="done-h">

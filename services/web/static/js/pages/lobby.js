@@ -1,8 +1,10 @@
 // Lobby: open games to join, recent results, and a new-game form generated from the game's options schema.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get, post } from "../api.js";
-import { ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { auth, errorText, gameTypes, get, post } from "../api.js";
+import { CopyField, ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { NameField, ensurePlayer } from "../identity.js";
+import { PlainError } from "../errors.js";
 import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
@@ -14,17 +16,20 @@ export function LobbyPage({ params }) {
   const [types, setTypes] = useState(null);
   const [lobby, setLobby] = useState({ open: [], finished: [] });
   const [error, setError] = useState(null);
+  const [joining, setJoining] = useState(null); // a signed-out visitor's Join: the game waiting for their name
+  const [name, setName] = useState("");
   const load = () => get("/lobby").then(setLobby).catch((err) => setError(errorText(err)));
   useEffect(() => {
     setTitle("Lobby");
-    get("/games/types").then(setTypes).catch((err) => setError(errorText(err)));
+    gameTypes().then(setTypes).catch((err) => setError(errorText(err)));
     load();
   }, []);
   async function join(gameId) {
     setError(null);
-    if (!auth.token()) return setError("Register or sign in first (on the start page) to take a seat.");
+    if (!auth.token() && joining !== gameId) return setJoining(gameId); // ask for a name first, beside the game
     try {
-      await post(`/games/${gameId}/join`, {}, auth.token());
+      const token = await ensurePlayer(name);
+      await post(`/games/${gameId}/join`, {}, token);
       location.hash = `#/game/${gameId}`;
     } catch (err) {
       setError(errorText(err));
@@ -34,7 +39,11 @@ export function LobbyPage({ params }) {
   return html`<h1>Lobby</h1>
     <${ErrorLine} error=${error} />
     <div class="columns">
-      <section aria-labelledby="open-h">
+      <section aria-labelledby="new-h" class=${params.get("game") ? "lobby-new first-on-phone" : "lobby-new"}>
+        <h2 id="new-h">New game</h2>
+        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
+      </section>
+      <section aria-labelledby="open-h" class="lobby-open">
         <h2 id="open-h">Open games</h2>
         ${lobby.open.length === 0 ? html`<p class="muted">No open game right now: start one.</p>` : null}
         <ul class="list">
@@ -43,19 +52,20 @@ export function LobbyPage({ params }) {
               <span class="muted">${seatSummary(g.seats)}</span></span>
             <span class="actions"><a href=${`#/game/${g.game_id}`}>Watch</a>
               <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
+            ${joining === g.game_id && !auth.token() ? html`<form class="join-name"
+                onSubmit=${(e) => { e.preventDefault(); join(g.game_id); }}>
+              <${NameField} id=${`join-name-${g.game_id}`} value=${name} onInput=${setName} />
+              <button type="submit" class="primary">Join as ${name.trim() || "…"}</button></form>` : null}
           </li>`)}
         </ul>
         <h2>Recently finished</h2>
         <ul class="list">
           ${lobby.finished.slice(0, 10).map((g) => html`<li key=${g.game_id} class="row">
             <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)}</a>
-            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago${seatNews(g.seats) ? ` · ${seatNews(g.seats)}` : ""}</span>
+            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago${seatNews(g.seats)
+              ? ` · ${seatNews(g.seats)}` : ""}</span>
           </li>`)}
         </ul>
-      </section>
-      <section aria-labelledby="new-h">
-        <h2 id="new-h">New game</h2>
-        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
       </section>
     </div>`;
 }
@@ -96,14 +106,16 @@ function OptionField({ name, schema, root, value, onChange }) {
       ${s.enum.map((v) => html`<option value=${v}>${String(v)}</option>`)}</select>`;
   } else if (s.type === "integer" || s.type === "number") {
     input = html`<input type="number" id=${id} value=${value ?? ""} min=${s.minimum} max=${s.maximum}
-      step=${s.type === "integer" ? 1 : "any"} onInput=${(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />`;
+      step=${s.type === "integer" ? 1 : "any"}
+      onInput=${(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />`;
   } else if (s.type === "string") {
     input = html`<input id=${id} value=${value ?? ""} onInput=${(e) => onChange(e.target.value)} />`;
   } else {
     input = html`<input id=${id} value=${value === undefined ? "" : JSON.stringify(value)}
       onInput=${(e) => { try { onChange(JSON.parse(e.target.value)); } catch { /* keep typing */ } }} />`;
   }
-  return html`<div class="field"><label for=${id}>${label}</label>${input}${help ? html`<small>${help}</small>` : null}</div>`;
+  return html`<div class="field"><label for=${id}>${label}</label>${input}
+    ${help ? html`<small>${help}</small>` : null}</div>`;
 }
 
 function defaults(type) {
@@ -117,8 +129,9 @@ function NewGameForm({ types, initial }) {
   const type = types.find((t) => t.id === gameId);
   const [options, setOptions] = useState(defaults(type));
   const signedIn = Boolean(auth.token());
+  const [name, setName] = useState(""); // a visitor's name: they register as the game is created
   const firstSeats = (t) => Array.from({ length: Math.max(2, t?.min_players || 2) }, (_, i) =>
-    i === 0 ? { kind: signedIn ? "me" : "open" } : { kind: "bot", bot: "greedy" });
+    i === 0 ? { kind: "me" } : { kind: "bot", bot: "greedy" });
   const [seats, setSeats] = useState(firstSeats(type));
   const [pace, setPace] = useState("");
   const [error, setError] = useState(null);
@@ -146,12 +159,19 @@ function NewGameForm({ types, initial }) {
       const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
         .filter((x, i) => seats[i].kind === "handle");
       for (const x of invited) {
-        if (!x.handle) throw new Error(`Seat ${x.seat + 1}: whose handle?`);
-        await get(`/players/by-handle/${encodeURIComponent(x.handle)}`); // a typo fails before the game exists
+        if (!x.handle) throw new PlainError(`Seat ${x.seat + 1}: whose handle? Type the player's handle.`);
+        // a typo fails before the game exists, naming the handle
+        await get(`/players/by-handle/${encodeURIComponent(x.handle)}`).catch((err) => {
+          if (err.code !== "player_not_found") throw err;
+          throw new PlainError(`Nobody here has the handle @${x.handle}. Check the spelling.`);
+        });
       }
-      const created = await post("/games", body, auth.token());
+      // "me" or a bot needs a player behind the game: a visitor registers now, under the name they gave
+      const needsPlayer = seats.some((s) => s.kind === "me" || s.kind === "bot" || s.kind === "handle");
+      const token = needsPlayer || signedIn ? await ensurePlayer(name) : undefined;
+      const created = await post("/games", body, token);
       for (const x of invited) {
-        await post(`/games/${created.game_id}/invitations`, { handle: x.handle, seat: x.seat }, auth.token());
+        await post(`/games/${created.game_id}/invitations`, { handle: x.handle, seat: x.seat }, token);
       }
       const links = created.seats.filter((s) => s.token).map((s) => ({
         seat: s.seat, name: s.name,
@@ -168,13 +188,14 @@ function NewGameForm({ types, initial }) {
     return html`<div class="card">
       <h3>Send each invited player their link</h3>
       <p class="muted">A link is shown only now; it lets its holder play that seat.</p>
-      ${invites.links.map((l) => html`<p><label>${l.name} (seat ${l.seat + 1})
-        <input readonly value=${l.link} onFocus=${(e) => e.target.select()} /></label></p>`)}
+      ${invites.links.map((l) => html`<div class="field"><span>${l.name} (seat ${l.seat + 1})</span>
+        <${CopyField} label=${`Invitation link for ${l.name} (seat ${l.seat + 1})`} value=${l.link} /></div>`)}
       <a class="button" href=${`#/game/${invites.gameId}`}>Go to the game</a>
     </div>`;
   }
   const props = type?.options?.properties || {};
   return html`<form class="card new-game" onSubmit=${create} aria-describedby="new-h">
+    ${signedIn ? null : html`<${NameField} id="ng-name" value=${name} onInput=${setName} />`}
     <div class="field"><label for="ng-game">Game</label>
       <select id="ng-game" value=${gameId} onChange=${(e) => pickGame(e.target.value)}>
         ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select>
@@ -183,11 +204,12 @@ function NewGameForm({ types, initial }) {
     <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
       ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
         <label for=${`seat-${i}`}>Seat ${i + 1}</label>
-        <select id=${`seat-${i}`} value=${s.kind} onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
-          ${signedIn ? html`<option value="me">Me</option>` : null}
+        <select id=${`seat-${i}`} value=${s.kind}
+                onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
+          <option value="me">Me</option>
           <option value="open">Open (anyone joins)</option>
           <option value="bot">Bot</option>
-          ${signedIn ? html`<option value="handle">Player by handle (invitation)</option>` : null}
+          <option value="handle">Player by handle (invitation)</option>
           <option value="invite">Friend by link (no account needed)</option>
         </select>
         ${s.kind === "bot" ? html`<select aria-label=${`Seat ${i + 1} bot level`} value=${s.bot}

@@ -2,13 +2,30 @@
 // finished games with their replay links; and a game's leaderboard (#/leaderboard/<game>).
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get } from "../api.js";
+import { auth, errorText, gameTypes, get } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
+import { PROVISIONAL_GAMES, isProvisional, ratingText } from "../format.js";
 import { seatNews } from "../words.js";
 
 const LEFT_WORDS = { resigned: "resigned", abandoned: "left the game", idle: "left the game idle" };
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+
+// "place 2 (resigned) · 2/12/2026 · rating 1040 · Bo resigned": a finished game, as the profile lists it
+function finishedLine(g, name) {
+  const place = `${g.place === 1 ? "won" : `place ${g.place}`}${g.left ? ` (${LEFT_WORDS[g.left]})` : ""}`;
+  const rating = g.rating !== null ? ` · rating ${ratingText(g.rating, PROVISIONAL_GAMES)}` : "";
+  const news = seatNews(g.seats.filter((s) => s.left && s.name !== name)); // what became of the other seats
+  return `${place} · ${day(g.ts)}${rating}${news ? ` · ${news}` : ""}`;
+}
+
+// A rating on the display scale, marked while provisional (see format.js and the README).
+function Rating({ rating, games }) {
+  const provisional = isProvisional(games);
+  return html`<strong class=${provisional ? "provisional" : ""} data-rating=${ratingText(rating, games)}
+      title=${provisional ? `provisional: settles after ${PROVISIONAL_GAMES} rated games` : undefined}
+    >${ratingText(rating, games)}</strong>`;
+}
 const day = (ts) => new Date(ts * 1000).toLocaleDateString();
 
 // The rating history as a small line drawing (with its figures in words for screen readers).
@@ -18,9 +35,11 @@ function Sparkline({ points }) {
   const ys = points.map((p) => p.rating);
   const lo = Math.min(...ys), hi = Math.max(...ys);
   const span = hi - lo || 1;
-  const d = points.map((p, i) => `${i ? "L" : "M"}${(i / (points.length - 1)) * w},${h - 2 - ((p.rating - lo) / span) * (h - 4)}`).join(" ");
+  const y = (p) => h - 2 - ((p.rating - lo) / span) * (h - 4);
+  const d = points.map((p, i) => `${i ? "L" : "M"}${(i / (points.length - 1)) * w},${y(p)}`).join(" ");
+  const [from, to] = [ratingText(ys[0], PROVISIONAL_GAMES), ratingText(ys[ys.length - 1], PROVISIONAL_GAMES)];
   return html`<svg class="spark" viewBox=${`0 0 ${w} ${h}`} width=${w} height=${h} role="img"
-      aria-label=${`rating from ${fmt(ys[0])} to ${fmt(ys[ys.length - 1])} over ${ys.length} games`}>
+      aria-label=${`rating from ${from} to ${to} over ${ys.length} games`}>
     <path d=${d} fill="none" stroke="currentColor" stroke-width="2" /></svg>`;
 }
 
@@ -31,8 +50,11 @@ export function ProfilePage({ playerId }) {
   const [error, setError] = useState(null);
   useEffect(() => {
     if (!id) return setError("Sign in to see your profile.");
-    get(`/players/${id}/profile`).then((p) => { setProfile(p); setTitle(p.name); }).catch((err) => setError(errorText(err)));
-    get("/games/types").then(setTypes).catch(() => {});
+    get(`/players/${id}/profile`).then((p) => {
+      setProfile(p);
+      setTitle(p.name);
+    }).catch((err) => setError(errorText(err)));
+    gameTypes().then(setTypes).catch(() => {});
   }, [id]);
   if (!profile) return html`<h1>Player</h1><${ErrorLine} error=${error} />${error ? null : html`<p>Loading…</p>`}`;
   const p = profile;
@@ -46,7 +68,8 @@ export function ProfilePage({ playerId }) {
       <ul class="list">${p.ratings.map((r) => html`<li key=${r.game} class="row" data-game=${r.game}>
         <span><a href=${`#/leaderboard/${r.game}`}>${gameTitle(types, r.game)}</a>
           <span class="muted"> · rank ${r.rank ?? "–"} · ${r.games} games, ${r.wins} won</span></span>
-        <span class="rating"><${Sparkline} points=${p.history[r.game] || []} /> <strong>${fmt(r.rating)}</strong></span>
+        <span class="rating"><${Sparkline} points=${p.history[r.game] || []} />
+          ${" "}<${Rating} rating=${r.rating} games=${r.games} /></span>
       </li>`)}</ul>
     </section>
     <section aria-labelledby="finished-h">
@@ -54,7 +77,7 @@ export function ProfilePage({ playerId }) {
       ${p.finished.length ? null : html`<p class="muted">None yet.</p>`}
       <ul class="list">${p.finished.map((g) => html`<li key=${g.game_id} class="row">
         <a href=${g.replay}>${gameTitle(types, g.game)} · ${g.seats.map((s) => s.name).join(", ")}</a>
-        <span class="muted">${g.place === 1 ? "won" : `place ${g.place}`}${g.left ? ` (${LEFT_WORDS[g.left]})` : ""} · ${day(g.ts)}${g.rating !== null ? ` · ${fmt(g.rating)}` : ""}${seatNews(g.seats.filter((s) => s.left && s.name !== p.name)) ? ` · ${seatNews(g.seats.filter((s) => s.left && s.name !== p.name))}` : ""}</span>
+        <span class="muted">${finishedLine(g, p.name)}</span>
       </li>`)}</ul>
     </section>
   </div>`;
@@ -66,22 +89,36 @@ export function LeaderboardPage({ game }) {
   const [error, setError] = useState(null);
   useEffect(() => {
     setTitle("Leaderboard");
-    get("/games/types").then(setTypes).catch(() => {});
-    get(`/games/types/${game}/leaderboard?limit=100`).then(setBoard).catch((err) => setError(errorText(err)));
+    gameTypes().then((found) => {
+      setTypes(found);
+      // "Ratings" in the nav names no game: the first one offered
+      if (!game && found.length) history.replaceState(null, "", `#/leaderboard/${found[0].id}`);
+      const shown = game || found[0]?.id;
+      if (!shown) return;
+      get(`/games/types/${shown}/leaderboard?limit=100`).then(setBoard).catch((err) => setError(errorText(err)));
+    }).catch((err) => setError(errorText(err)));
   }, [game]);
-  return html`<h1>${gameTitle(types, game)} · leaderboard</h1>
-    <nav class="tabs" aria-label="Games">${types.map((t) => html`<a key=${t.id} class=${t.id === game ? "tab on" : "tab"}
-        href=${`#/leaderboard/${t.id}`} aria-current=${t.id === game ? "page" : undefined}>${t.title}</a>`)}</nav>
+  const shown = game || types[0]?.id;
+  return html`<h1>${gameTitle(types, shown)} · leaderboard</h1>
+    <nav class="tabs" aria-label="Games">${types.map((t) => html`<a key=${t.id}
+        class=${t.id === shown ? "tab on" : "tab"}
+        href=${`#/leaderboard/${t.id}`} aria-current=${t.id === shown ? "page" : undefined}>${t.title}</a>`)}</nav>
     <${ErrorLine} error=${error} />
-    ${board && !board.rows.length ? html`<p class="muted">Nobody is rated yet: ratings come with the first finished game.</p>` : null}
+    ${board && !board.rows.length
+      ? html`<p class="muted">Nobody is rated yet: ratings come with the first finished game.</p>` : null}
     ${board?.rows.length ? html`<div class="table-scroll"><table class="leaderboard">
       <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th>
         <th scope="col">Games</th><th scope="col">Won</th></tr></thead>
       <tbody>${board.rows.map((r) => html`<tr key=${r.identity}>
         <td>${r.rank}</td>
-        <td>${r.player_id ? html`<a href=${`#/player/${r.player_id}`}>${r.name}</a>` : html`${r.name} <span class="badge">bot</span>`}</td>
-        <td title=${`mu ${fmt(r.mu)}, sigma ${fmt(r.sigma)}`}>${fmt(r.rating)}</td><td>${r.games}</td><td>${r.wins}</td>
+        <td>${r.player_id ? html`<a href=${`#/player/${r.player_id}`}>${r.name}</a>`
+                          : html`${r.name} <span class="badge">bot</span>`}</td>
+        <td title=${`estimate ${fmt(r.mu)} ± ${fmt(3 * r.sigma)} (openskill μ ± 3σ)`}>
+          <${Rating} rating=${r.rating} games=${r.games} /></td>
+        <td>${r.games}</td><td>${r.wins}</td>
       </tr>`)}</tbody></table></div>
-      <p class="muted">Ratings by openskill (Plackett–Luce): the shown figure is μ − 3σ, which rises as the
-        service grows sure of a player's strength. Bot levels are rated too.</p>` : null}`;
+      <p class="muted">Ratings by openskill (Plackett–Luce), ranked by the cautious estimate μ − 3σ and shown on a
+        scale where every newcomer starts at 1000; it rises as the service grows sure of a player's strength. A
+        rating marked ? is provisional: fewer than ${PROVISIONAL_GAMES} rated games. Bot levels are rated
+        too.</p>` : null}`;
 }

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, del, errorText, get, post, put } from "../api.js";
+import { plainDetail } from "../errors.js";
 import { ErrorLine, setTitle } from "../ui.js";
 import { useConfirmMoves } from "../action-bar.js";
 
@@ -48,7 +49,10 @@ export function SettingsPage() {
     return html`<div class="settings"><h1>Settings</h1><${PlayingSection} />
       <p>Register or sign in on the <a href="#/">start page</a> for notifications.</p></div>`;
   }
-  if (!data) return html`<div class="settings"><h1>Settings</h1><${PlayingSection} /><${ErrorLine} error=${error} /><p>Loading…</p></div>`;
+  if (!data) {
+    return html`<div class="settings"><h1>Settings</h1><${PlayingSection} /><${ErrorLine} error=${error} />
+      <p>Loading…</p></div>`;
+  }
   return html`<div class="settings">
     <h1>Settings</h1>
     <p class="muted">Notifications reach you outside Taproom: by webhook, e-mail and Web Push. Everything also
@@ -108,7 +112,8 @@ function PreferencesForm({ initial, emailEnabled }) {
       await put("/players/me/notification-settings", body, auth.token());
       setStatus("Saved.");
     } catch (err) {
-      setError(err.status === 422 ? `These settings were not saved: ${plain(err.message)}` : errorText(err));
+      const detail = err.status === 422 ? plainDetail(plain(err.message)) : null;
+      setError(detail ? `These settings were not saved: ${detail}` : errorText(err));
     } finally {
       setBusy(false);
     }
@@ -141,13 +146,16 @@ function PreferencesForm({ initial, emailEnabled }) {
       <div class="field"><label for="quiet-zone">Time zone</label>
         <input id="quiet-zone" list="zone-list" value=${zone} disabled=${!quiet} required=${quiet}
           autocomplete="off" spellcheck="false" onInput=${(e) => setZone(e.currentTarget.value)} />
-        <small>An IANA name such as Europe/Berlin; this browser says ${browserZone()}. The daily digest uses it too.</small>
-        ${zoneList.length ? html`<datalist id="zone-list">${zoneList.map((z) => html`<option value=${z} />`)}</datalist>` : null}
+        <small>An IANA name such as Europe/Berlin; this browser says ${browserZone()}. The daily digest uses it
+          too.</small>
+        ${zoneList.length
+          ? html`<datalist id="zone-list">${zoneList.map((z) => html`<option value=${z} />`)}</datalist>` : null}
       </div>
     </fieldset>
     <fieldset>
       <legend>E-mail</legend>
-      ${emailEnabled ? null : html`<p class="muted small">This server sends no e-mail; these choices apply if it starts to.</p>`}
+      ${emailEnabled ? null
+        : html`<p class="muted small">This server sends no e-mail; these choices apply if it starts to.</p>`}
       ${EMAIL_KINDS.map(([k, label]) => html`<div class="field mode-row" key=${k}>
         <label for=${`mail-${k}`}>${label}</label>
         <select id=${`mail-${k}`} value=${modes[k] || "off"}
@@ -155,11 +163,13 @@ function PreferencesForm({ initial, emailEnabled }) {
           ${MODES.map(([m, text]) => html`<option value=${m}>${text}</option>`)}
         </select></div>`)}
       <div class="field mode-row"><label for="digest-hour">Daily digest at</label>
-        <select id="digest-hour" value=${String(digestHour)} onChange=${(e) => setDigestHour(Number(e.currentTarget.value))}>
+        <select id="digest-hour" value=${String(digestHour)}
+                onChange=${(e) => setDigestHour(Number(e.currentTarget.value))}>
           ${Array.from({ length: 24 }, (_, h) => html`<option value=${String(h)}>${pad(h)}:00</option>`)}
         </select></div>
       <div class="field check">
-        <input type="checkbox" id="every-turn" checked=${everyTurn} onChange=${(e) => setEveryTurn(e.currentTarget.checked)} />
+        <input type="checkbox" id="every-turn" checked=${everyTurn}
+               onChange=${(e) => setEveryTurn(e.currentTarget.checked)} />
         <label for="every-turn">An e-mail for every turn</label>
         <small>Otherwise at most one "your turn" e-mail per game per hour.</small>
       </div>
@@ -170,9 +180,9 @@ function PreferencesForm({ initial, emailEnabled }) {
   </form>`;
 }
 
-// pydantic's messages name fields; keep the part a person can act on.
+// pydantic's messages name fields ("quiet_hours.timezone: Value error, …"); keep the part a person can act on.
 function plain(message) {
-  return String(message).replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
+  return String(message).replace(/^'?[\w.]+'?: /, "").replace(/^Value error, /, "").replace(/\(code[^)]*\)/, "");
 }
 
 function EmailSection({ initial }) {
@@ -191,9 +201,7 @@ function EmailSection({ initial }) {
       setSent(true);
       setValue("");
     } catch (err) {
-      if (err.code === "invalid_email") setError(`That address cannot be used: ${err.message}`);
-      else if (err.code === "email_disabled") setError("This server sends no e-mail, so no address can be added.");
-      else setError(errorText(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -216,7 +224,8 @@ function EmailSection({ initial }) {
     <h2 id="email-h">E-mail address</h2>
     ${initial.enabled ? null : html`<p class="muted">This server sends no e-mail (no mail server is configured).</p>`}
     ${state.address ? html`<p class="email-state">Verified: <strong>${state.address}</strong></p>` : null}
-    ${state.pending ? html`<p class="email-state" role=${sent ? "status" : undefined}>Pending: <strong>${state.pending}</strong>.
+    ${state.pending ? html`<p class="email-state" role=${sent ? "status" : undefined}
+      >Pending: <strong>${state.pending}</strong>.
       ${sent ? " Check your inbox: " : " "}follow the link in the e-mail we sent to confirm it.</p>` : null}
     ${any ? null : html`<p class="email-state muted">No address yet.</p>`}
     ${initial.enabled || any ? html`<form onSubmit=${add} class="email-form">
@@ -224,7 +233,8 @@ function EmailSection({ initial }) {
         <input type="email" id="email-address" autocomplete="email" required value=${value}
           onInput=${(e) => setValue(e.currentTarget.value)} /></div>
       <p class="actions"><button type="submit" disabled=${busy || !initial.enabled}>Send confirmation link</button>
-        ${any ? html`<button type="button" class="danger" disabled=${busy} onClick=${remove}>Remove e-mail address</button>` : null}</p>
+        ${any ? html`<button type="button" class="danger" disabled=${busy} onClick=${remove}
+          >Remove e-mail address</button>` : null}</p>
     </form>` : null}
     <${ErrorLine} error=${error} />
   </section>`;
@@ -262,7 +272,8 @@ function PushSection({ push }) {
 
   async function turnOn() {
     if ((await Notification.requestPermission()) !== "granted") {
-      throw new Error("Notifications are blocked for this site. Allow them in the browser's site settings, then try again.");
+      throw new Error("Notifications are blocked for this site. Allow them in the browser's site settings, " +
+        "then try again.");
     }
     const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     await navigator.serviceWorker.ready;
@@ -272,7 +283,7 @@ function PushSection({ push }) {
       sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
     } catch (err) {
       throw new Error("This browser could not subscribe to push notifications (the browser said: " +
-        `${err.message || err.name}). Try again later or in another browser, or use e-mail instead.`);
+        `${err.message || err.name}). Try again later or in another browser, or use e-mail instead.`, { cause: err });
     }
     const saved = await post("/players/me/push-subscriptions", sub.toJSON(), auth.token());
     setKnown([...known, saved.id]);
@@ -315,7 +326,8 @@ function PushSection({ push }) {
     body = html`<div class="field check">
       <input type="checkbox" id="push-on" checked=${!!on} disabled=${busy || on === null} onChange=${change} />
       <label for="push-on">Push notifications on this browser</label>
-      <small>${known.length} browser${known.length === 1 ? "" : "s"} of yours receive${known.length === 1 ? "s" : ""} push notifications.</small>
+      <small>${known.length} browser${known.length === 1 ? "" : "s"} of yours
+        receive${known.length === 1 ? "s" : ""} push notifications.</small>
     </div>
     <p role="status" class="ok">${status}</p>`;
   }

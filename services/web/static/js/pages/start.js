@@ -1,29 +1,17 @@
 // Start: what Taproom is, the games (how to play, learn to play), register / sign in / sign out.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
-import { auth, errorText, get, post } from "../api.js";
-import { ErrorLine, setTitle } from "../ui.js";
+import { auth, errorText, gameTypes, get, post } from "../api.js";
+import { CopyField, ErrorLine, setTitle } from "../ui.js";
+import { refreshWaiting } from "../waiting.js";
 import { hasGuide } from "../howto.js";
-
-// Prose for newcomers; the rules themselves live in the engine and its notes.
-const SUMMARIES = {
-  carcassonne:
-    "Draw a tile, add it to the growing landscape, and place a follower on a city, road, monastery or field. " +
-    "Completed features score. With Hills & Sheep: shepherds, flocks and hills that bury a tile for ties.",
-  "heaven-and-ale":
-    "Run a monastery brewery: buy resource and shed tiles around your garden, then score them when the " +
-    "master brewer's scoring rounds come. With Kegs & More: new tiles and kegs.",
-  tiefenthal:
-    "Build up a tavern deck: draft dice, serve guests, earn beer and money, and buy better staff and " +
-    "furnishings over eight evenings. Module 1 rules.",
-};
 
 export function StartPage() {
   const [types, setTypes] = useState([]);
   const [signedIn, setSignedIn] = useState(Boolean(auth.token()));
   useEffect(() => {
     setTitle("Play board games over days");
-    get("/games/types").then(setTypes).catch(() => setTypes([]));
+    gameTypes().then(setTypes).catch(() => setTypes([]));
   }, []);
   return html`<section class="hero">
       <h1>Taproom</h1>
@@ -38,13 +26,15 @@ export function StartPage() {
           ${types.map((t) => html`<li class="card" key=${t.id}>
             <h3>${t.title}</h3>
             <p class="muted">${t.min_players}–${t.max_players} players</p>
-            <p>${SUMMARIES[t.id] || "A registered game."}</p>
-            <p class="card-links">${hasGuide(t.id) ? html`<a class="button primary" href=${`#/learn/${t.id}`}>Learn to play</a>
-              <a href=${`#/rules/${t.id}`}>How to play</a> · ` : null}<a href=${`#/lobby?game=${t.id}`}>Start a game</a></p>
+            ${t.summary ? html`<p>${t.summary}</p>` : null}
+            <p class="card-links">${hasGuide(t.id) ? html`<a class="button primary" href=${`#/learn/${t.id}`}
+                >Learn to play</a>
+              <a href=${`#/rules/${t.id}`}>How to play</a> · ` : null}<a href=${`#/lobby?game=${t.id}`}
+              >Start a game</a></p>
           </li>`)}
         </ul>
       </section>
-      <section aria-labelledby="me-h">
+      <section aria-labelledby="me-h" class=${signedIn ? "" : "first-on-phone"}>
         <h2 id="me-h">${signedIn ? "You" : "Play"}</h2>
         ${signedIn ? html`<${SignedIn} onSignOut=${() => setSignedIn(false)} />`
                    : html`<${Register} onDone=${() => setSignedIn(true)} />`}
@@ -67,6 +57,7 @@ function Register({ onDone }) {
       if (handle.trim()) body.handle = handle.trim();
       const made = await post("/players", body);
       auth.signIn(made.token, made.name, made.player_id);
+      refreshWaiting();
       setCreated(made); // the recovery code is shown now or never
     } catch (err) {
       setError(errorText(err));
@@ -76,7 +67,8 @@ function Register({ onDone }) {
     e.preventDefault();
     setError(null);
     try {
-      const made = await post("/players/recover", { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() });
+      const body = { handle: recovery.handle.trim(), recovery_code: recovery.code.trim() };
+      const made = await post("/players/recover", body);
       auth.signIn(made.token, made.name, made.player_id);
       setCreated(made);
     } catch (err) {
@@ -93,12 +85,14 @@ function Register({ onDone }) {
   if (created) {
     return html`<div class="card recovery">
       <h3>Welcome, ${created.name}</h3>
-      ${created.handle ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
+      ${created.handle
+        ? html`<p>Your handle is <strong>@${created.handle}</strong>: friends invite you by it.</p>` : null}
       ${created.recovery_code ? html`<p>Your recovery code, shown only now. Keep it somewhere safe: with your handle it
           brings your account back if this browser forgets you.</p>
         <p><input readonly class="code" aria-label="Your recovery code" value=${created.recovery_code}
           onFocus=${(e) => e.target.select()} /></p>` : null}
-      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}>Continue to the lobby</button>
+      <button type="button" class="primary" onClick=${() => { onDone(); location.hash = "#/lobby"; }}
+        >Continue to the lobby</button>
     </div>`;
   }
   return html`<form class="card" onSubmit=${register}>
@@ -134,7 +128,6 @@ function Register({ onDone }) {
 
 function SignedIn({ onSignOut }) {
   const [shown, setShown] = useState(false);
-  const [copied, setCopied] = useState(false);
   const [me, setMe] = useState(null);
   useEffect(() => {
     // the server's word on who this is (name, handle), where it offers GET /players/me
@@ -148,13 +141,12 @@ function SignedIn({ onSignOut }) {
   const params = new URLSearchParams({ name: auth.name() || "", player: auth.playerId() || "" });
   const link = `${location.origin}/#/signin/${encodeURIComponent(auth.token())}?${params}`;
   return html`<div class="card">
-    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
+    <p>Signed in as <strong class="me-name">${me?.name || auth.name() || "a player"}</strong>${me?.handle
+      ? html` <span class="muted">(@${me.handle})</span>` : null}.</p>
     <p><a class="button" href="#/inbox">Your games</a> <a class="button" href="#/lobby">Lobby</a></p>
     <h3>Sign-in link</h3>
     <p class="muted">Open it on another device to play there too. Anyone with it can play as you: keep it private.</p>
-    ${shown ? html`<p><input readonly value=${link} aria-label="Sign-in link" onFocus=${(e) => e.target.select()} /></p>
-                   <button type="button" onClick=${() => navigator.clipboard?.writeText(link).then(() => setCopied(true))}>
-                     ${copied ? "Copied" : "Copy"}</button>`
+    ${shown ? html`<${CopyField} label="Sign-in link" value=${link} />`
             : html`<button type="button" onClick=${() => setShown(true)}>Show sign-in link</button>`}
     <h3>Sign out</h3>
     <p class="muted">This browser forgets your token. Without a sign-in link you cannot come back as yourself.</p>
