@@ -92,6 +92,9 @@ class Reactor(FeedFollower):
         self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
         self.behind: set[str] = set()
         """Games whose record here missed entries the reactor skipped (see :meth:`_to_look_at`)."""
+        self.idle_moves: dict[str, float] = {}
+        """Games it skipped (see :meth:`_to_look_at`) that moved -> when: written to ``Keys.idle_watch`` with
+        the checkpoints, so a batch of such moves alone writes nothing more than it did."""
         self.unwatched: set[str] = set()
         """Games this reactor removed from the bot watch and has not added since: not removed again on every
         command. Should another process have added one meanwhile (a lease that moved), the watchdog's sweep
@@ -103,6 +106,13 @@ class Reactor(FeedFollower):
             self._swept = time.monotonic()
             self.sweep()
 
+    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any, defer: bool = False) -> None:
+        """The checkpoints, and with them (one ZADD) the idle watch's times of the moves they cover."""
+        super().save_checkpoints(entry_ids, pipe, defer)
+        if self.idle_moves and not self._unsaved:  # written now: so are the moves up to them
+            pipe.zadd(self.keys.idle_watch(), self.idle_moves)
+            self.idle_moves = {}
+
     def remember_unwatched(self, game_id: str) -> None:
         if len(self.unwatched) >= UNWATCHED_KEPT:
             self.unwatched.clear()
@@ -111,6 +121,7 @@ class Reactor(FeedFollower):
     def lost_redis(self) -> None:
         super().lost_redis()  # the records are read afresh
         self.unwatched.clear()  # a batch's removals may not have reached Redis
+        self.idle_moves = {}  # the entries since the checkpoint in Redis are read again, and these with them
         self.behind.clear()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
@@ -128,9 +139,8 @@ class Reactor(FeedFollower):
         self.async_play.batch(read_ahead, writes)
         self._specs = []
         try:
-            if quiet:  # games of guests that moved: their time of last move, for the idle end (one ZADD)
-                now = self.clock.now()
-                writes.pipe.zadd(self.keys.idle_watch(), dict.fromkeys(quiet, now))
+            if quiet:  # games of guests that moved: their time of last move, for the idle end
+                self.idle_moves.update(dict.fromkeys(quiet, self.clock.now()))
             for game_id in games:
                 self.react(game_id, tails.get(game_id))
             self.enqueue_many(self._specs)

@@ -49,6 +49,7 @@ class Watched(Protocol):
     async_play: AsyncPlay
     unwatched: set[str]  # games it removed from the watch (and will not remove again until added)
     behind: set[str]  # games whose record it let fall behind the log
+    idle_moves: dict[str, float]  # games without clocks that moved, not yet in the idle watch
 
     def jobs_for(self, game_id: str) -> Sequence[JobSpec]: ...
 
@@ -156,7 +157,8 @@ class Watchdog:
         enqueued: list[str] = []
         for raw in idle:
             game_id = raw.decode()
-            if only_owned and self.keys.shard(game_id) not in self.reactor.leases.owned:
+            if only_owned and self.keys.shard(game_id) not in self.reactor.leases.owned \
+                    or game_id in self.reactor.idle_moves:  # it moved: its new time is about to be written
                 continue
             # the reactor's own view: a command it has not handled yet is not ended with (a record it let fall
             # behind, see ``Reactor.behind``, is read afresh: its moves' time is in the watch all the same)
