@@ -85,7 +85,11 @@ class GameMeta(_Open):
     pace: dict[str, Any] | None = None
     creator: str | None = Field(default=None, description="the player who created the game")
     hot_seat: bool = Field(default=False, description="one device may hold several seats")
-    tutorial: bool = Field(default=False, description="a guided first game: its seat may ask for a suggested move")
+    tutorial: bool = Field(default=False, description="a guided first game (always casual, with hints): a client "
+                           "shows its coach panel")
+    rated: bool = Field(default=True, description="false: a casual game, left out of the ratings")
+    hints: bool = Field(default=False, description="the seats may ask for a hint on their turn (a casual game)")
+    hints_asked: dict[str, int] = Field(default_factory=dict, description="seat -> hints it asked for")
     scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
     scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
     places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
@@ -124,6 +128,18 @@ def _invited(invitation: Invitation | None) -> Invited | None:
                    expires_at=invitation.expires_at)
 
 
+def _casual(record: GameRecord) -> dict[str, Any]:
+    """A casual game's flags (a tutorial is one), set only when they differ from a rated game's (the stored meta of
+    every other game stays as it was)."""
+    flags: dict[str, Any] = {"tutorial": True} if record.tutorial else {}
+    if not record.rated:
+        flags["rated"] = False
+    if record.hints:
+        flags["hints"] = True
+        flags["hints_asked"] = {str(k): v for k, v in record.hints_asked.items()}
+    return flags
+
+
 def meta(record: GameRecord, updated: float) -> GameMeta:
     """The summary the lobby, the inbox and every view share."""
     scored: dict[str, Any] = {}
@@ -135,8 +151,7 @@ def meta(record: GameRecord, updated: float) -> GameMeta:
         status=record.status, seats=seats_public(record), to_act=record.to_act(),
         seed_commitment=record.seed_commitment, updated=updated,
         pace=record.pace.model_dump(mode="json") if record.pace else None,
-        creator=record.creator, hot_seat=bool(record.hot_seat),
-        **({"tutorial": True} if record.tutorial else {}),  # stored only on guided games
+        creator=record.creator, hot_seat=bool(record.hot_seat), **_casual(record),
         # ended -> scored takes a moment (a scoring job); say so instead of leaving a client to guess at null
         scores_pending=record.status == "ended", **scored)
 

@@ -30,7 +30,7 @@ class SeatSpec(BaseModel):
 def _without_none_pace(data: dict[str, Any]) -> dict[str, Any]:
     """Records made before paces, creators and the hot-seat flag existed carry none of these keys; a game
     without them keeps it that way (so old records serialize, hash and verify as they were)."""
-    for key in ("pace", "creator", "hot_seat", "tutorial"):
+    for key in ("pace", "creator", "hot_seat", "tutorial", "rated", "hints"):
         if data.get(key, 0) is None:
             del data[key]
     return data
@@ -49,7 +49,12 @@ class CreateGame(Command):
     hot_seat: bool | None = None
     """False: a player holds one seat; True: one device may play several; None: a game from before the rule."""
     tutorial: bool | None = None
-    """True: a guided first game, whose human seat may ask for a suggested move (and which is never rated)."""
+    """True: a guided first game (one player's seat against bots, untimed): always casual with hints, the flag only
+    tells a client to show the tutorial's coach panel beside the board."""
+    rated: bool | None = None
+    """False: a casual game, left out of the ratings; None (a game from before the option) and True: rated."""
+    hints: bool | None = None
+    """True: a seat may ask the search bot for a hint (``taproom.Hint``); only in an unrated game."""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -109,6 +114,13 @@ class WithdrawVote(Command):
     about_seat: int
 
 
+class Hint(Command):
+    """A seat to act asks the search bot for a move (a game created with ``hints``): the log records that it
+    asked (``HintAsked``, seen by every seat); the answer goes to the asking seat alone, never into the log."""
+
+    type: Literal["taproom.Hint"] = "taproom.Hint"
+
+
 class ExpireGame(Command):
     """System: an open game nobody filled in time is closed."""
 
@@ -143,11 +155,11 @@ class EndIdleGame(Command):
 KERNEL_COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
     for c in (CreateGame, ClaimSeat, ScoreGame, TimeOut, PlayFor, ReclaimSeat, ExpireGame, InviteToSeat,
-              EndInvitation, Vote, WithdrawVote, Undo, Resign, MarkAbsent, EndIdleGame)
+              EndInvitation, Vote, WithdrawVote, Undo, Resign, MarkAbsent, EndIdleGame, Hint)
 }
 SYSTEM_ONLY = (ScoreGame, TimeOut, PlayFor, ExpireGame, MarkAbsent, EndIdleGame)
 PLAYER_KERNEL_COMMANDS: tuple[str, ...] = ("taproom.ReclaimSeat", "taproom.Vote", "taproom.WithdrawVote", "taproom.Undo",
-                                           "taproom.Resign")
+                                           "taproom.Resign", "taproom.Hint")
 """Kernel commands a seat's holder may send like a move (the others are the service's own)."""
 
 
@@ -163,6 +175,8 @@ class GameCreated(Event):
     creator: str | None = None
     hot_seat: bool | None = None
     tutorial: bool | None = None
+    rated: bool | None = None
+    hints: bool | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -247,6 +261,13 @@ class VotePassed(Event):
     level: str | None = None
 
 
+class HintAsked(Event):
+    """``seat`` asked the search bot for a hint (what it answered is the seat's alone)."""
+
+    type: Literal["taproom.HintAsked"] = "taproom.HintAsked"
+    seat: int
+
+
 class GameExpired(Event):
     type: Literal["taproom.GameExpired"] = "taproom.GameExpired"
 
@@ -279,5 +300,5 @@ KERNEL_EVENTS: dict[str, type[Event]] = {
     e.model_fields["type"].default: e
     for e in (GameCreated, SeatClaimed, GameStarted, GameEnded, GameScored, SeedRevealed,
               TurnTimedOut, SeatAutopiloted, SeatReclaimed, GameExpired, SeatInvited, InvitationEnded,
-              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone, SeatLeft, SeatAbsent)
+              SeatReturned, VoteCast, VoteWithdrawn, VotePassed, MoveUndone, SeatLeft, SeatAbsent, HintAsked)
 }

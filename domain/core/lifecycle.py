@@ -46,7 +46,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, plain_errors
+from .errors import GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError, plain_errors
 from .game import Game
 from .kernel_messages import (
     KERNEL_COMMANDS,
@@ -62,6 +62,8 @@ from .kernel_messages import (
     GameExpired,
     GameScored,
     GameStarted,
+    Hint,
+    HintAsked,
     MarkAbsent,
     PlayFor,
     ReclaimSeat,
@@ -183,6 +185,17 @@ def _decide(record: GameRecord | None, game_id: str, command: Command, dice: Dic
     return events
 
 
+def _hint(record: GameRecord, command: Hint) -> list[Event]:
+    """A seat to act asks for a hint: only in a game created with hints (never a rated one)."""
+    if not record.hints:
+        raise RuleError(f"game {record.game_id} was created without hints", code="hints_off")
+    if record.status != "active":
+        raise GameNotActive(f"game {record.game_id} is {record.status} at version {record.version}")
+    if command.seat not in record.game.to_act(record.state):
+        raise NotYourTurn(f"seat {command.seat} may ask for a hint on its own turn only (version {record.version})")
+    return [HintAsked(seat=command.seat)]
+
+
 def _expire(record: GameRecord, command: ExpireGame, dice: Dice) -> list[Event]:
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} is {record.status}; only an open game expires")
@@ -213,6 +226,7 @@ _KERNEL_DECIDERS: dict[type[Command], Callable[[GameRecord, Any, Dice], list[Eve
     Resign: lambda record, command, dice: decide_resign(record, command),
     MarkAbsent: lambda record, command, dice: decide_mark_absent(record, command),
     EndIdleGame: lambda record, command, dice: decide_end_idle(record, command),
+    Hint: lambda record, command, dice: _hint(record, command),
 }
 """The kernel commands after creation, each with its decider (record, command, dice) -> events."""
 
@@ -222,11 +236,17 @@ def _create(command: CreateGame, dice: Dice) -> list[Event]:
     options = game.parse_options(command.options)
     game.check_seats(options, len(command.seats))
     check_creation([s.player_id for s in command.seats], command.hot_seat)
+    if command.hints and command.rated is not False:
+        raise RuleError("hints are for casual games: create the game with rated false to allow them",
+                        code="hints_in_rated_game")
+    if command.tutorial and (command.rated is not False or not command.hints):
+        raise RuleError("a tutorial is a casual game with hints: rated false, hints true", code="invalid_request")
     seats = [SeatSpec(name=s.name or (f"{s.bot} bot" if s.bot else None), bot=s.bot, player_id=s.player_id)
              for s in command.seats]
     created = GameCreated(game=game.id, options=options.model_dump(mode="json"), seats=seats,
                           seed_commitment=command.seed_commitment, pace=parse_pace(command.pace),
-                          creator=command.creator, hot_seat=command.hot_seat, tutorial=command.tutorial)
+                          creator=command.creator, hot_seat=command.hot_seat, tutorial=command.tutorial,
+                          rated=command.rated, hints=command.hints)
     events: list[Event] = [created]
     if all(s.name for s in seats):
         events += _start(game, options, len(seats), dice, version=0)

@@ -21,6 +21,7 @@ from .kernel_messages import (
     GameExpired,
     GameScored,
     GameStarted,
+    HintAsked,
     LeftHow,
     ReclaimSeat,
     Resign,
@@ -94,7 +95,12 @@ class GameRecord:
     creator: str | None = None
     hot_seat: bool | None = None
     tutorial: bool | None = None
-    """A guided first game: its human seat may ask for a suggested move; it is never rated."""
+    """A guided first game (``CreateGame.tutorial``): always casual with hints; a client shows its coach panel."""
+    rated: bool = True
+    """False: a casual game (``CreateGame.rated``), left out of the ratings."""
+    hints: bool = False
+    hints_asked: dict[int, int] = field(default_factory=dict)
+    """Hints each seat asked for (``taproom.HintAsked``)."""
     undo: UndoTrail | None = None
     """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
     while there is none, so a snapshot never needs to carry one."""
@@ -188,7 +194,8 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
         record = GameRecord(game_id=game_id, game_type=event.game, options=event.options,
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
                             seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
-                            hot_seat=event.hot_seat, tutorial=event.tutorial)
+                            hot_seat=event.hot_seat, tutorial=event.tutorial, rated=event.rated is not False,
+                            hints=bool(event.hints))
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))
@@ -204,7 +211,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
     return record
 
 
-_KEEP_TRAIL = (MoveUndone, SeatReclaimed)
+_KEEP_TRAIL = (MoveUndone, SeatReclaimed, HintAsked)
 """Kernel events that leave the undo trail as it is (a move of a seat back from a timeout starts with a reclaim)."""
 
 
@@ -303,12 +310,16 @@ def _invitation_ended(record: GameRecord, event: InvitationEnded) -> None:
     record.seats[event.seat].invitation = None
 
 
+def _hint_asked(record: GameRecord, event: HintAsked) -> None:
+    record.hints_asked[event.seat] = record.hints_asked.get(event.seat, 0) + 1
+
+
 _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
     SeatClaimed: _claimed, GameStarted: _status("active"), GameEnded: _status("ended"), GameScored: _scored,
     SeedRevealed: _revealed, TurnTimedOut: _timed_out, SeatAutopiloted: _autopiloted, SeatReclaimed: _reclaimed,
     SeatReturned: _returned, VoteCast: _vote_cast, VoteWithdrawn: _vote_withdrawn, VotePassed: _vote_passed,
     GameExpired: _status("expired"), SeatInvited: _invited, InvitationEnded: _invitation_ended,
-    MoveUndone: undone, SeatLeft: _left, SeatAbsent: _absent,
+    MoveUndone: undone, SeatLeft: _left, SeatAbsent: _absent, HintAsked: _hint_asked,
 }
 """Kernel events and how each folds into the record; any other event is the game's."""
 

@@ -83,15 +83,17 @@ class Service:
         for i in range(self.workers):
             client = self.queue_clients()
             parts.append((f"worker-{i}", self._worker(client, store)))
+        # The coach's analyses take minutes of CPU: a worker of their own, so bot turns never wait behind one.
+        parts.append(("worker-coach", self._worker(self.queue_clients(), store, self.settings.coach_queue)))
         for name, target in parts:
             thread = threading.Thread(target=_guarded(name, target, self.stop_event), name=f"taproom-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
         return self
 
-    def _worker(self, client: Any, store: Any) -> Callable[[], None]:
+    def _worker(self, client: Any, store: Any, queue: str | None = None) -> Callable[[], None]:
         settings = with_async(self.settings, self.async_settings)
-        return lambda: run_worker_thread(client, self.settings.rq_queue, self.stop_event, store=store,
+        return lambda: run_worker_thread(client, queue or self.settings.rq_queue, self.stop_event, store=store,
                                          settings=settings, clock=self.clock)
 
     def stop(self, timeout: float = 5.0) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import orjson
@@ -66,7 +66,10 @@ class NewGame:
     hot_seat: bool = False
     creator: str | None = None
     dev_seed: str | None = None
+    rated: bool = True
+    hints: bool = False
     tutorial: bool = False
+    """A guided first game: always casual with hints (:func:`_as_tutorial`)."""
 
 
 @dataclass(frozen=True)
@@ -97,12 +100,17 @@ def player_name(root: Root, player_id: str) -> str:
 
 def _creation_command(root: Root, new: NewGame) -> CreateGame:
     """The kernel's CreateGame for ``new``, after the checks the service makes before queueing."""
+    if new.tutorial:
+        new = _as_tutorial(new)
     game = get_game(new.game)
     options = game.parse_options(new.options)
     game.check_seats(options, len(new.seats))
     if new.dev_seed is not None and not root.settings.allow_client_seed:
         raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
                         code="seed_not_allowed")
+    if new.hints and new.rated:
+        raise RuleError("hints are for casual games: create the game with rated false to allow them",
+                        code="hints_in_rated_game")
     pace = new_game_pace(new.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
     if pace is not None:
         _check_level(pace.autopilot_level, "autopilot")
@@ -117,20 +125,20 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
             raise RuleError(f"seat {index}: only the creator's own seats are bound at creation", code="invalid_request")
         name = bot_names[index] or spec.name or (player_name(root, spec.player_id) if spec.player_id else None)
         seats.append(SeatSpec(name=name, bot=spec.bot, player_id=spec.player_id))
-    if new.tutorial:
-        _check_tutorial(new)
     return CreateGame(game=game.id, options=options.model_dump(mode="json"), seats=seats, seed_commitment="",
-                      creator=new.creator, hot_seat=new.hot_seat, pace=pace, tutorial=True if new.tutorial else None)
+                      creator=new.creator, hot_seat=new.hot_seat, pace=pace, tutorial=True if new.tutorial else None,
+                      rated=None if new.rated else False, hints=True if new.hints else None)
 
 
-def _check_tutorial(new: NewGame) -> None:
-    """A guided game is one player's own seat against bots, untimed: the suggested move it offers is only ever
-    that player's, and nobody else sits at a table where one seat is coached."""
+def _as_tutorial(new: NewGame) -> NewGame:
+    """A tutorial is a casual game with hints, one player's own seat against bots, untimed: the hints it offers
+    are only ever that player's, nobody else sits at a table where one seat is coached, and it is never rated."""
     mine = [s for s in new.seats if s.player_id is not None]
     if new.creator is None or len(mine) != 1 or any(s.bot is None and s.player_id is None for s in new.seats):
         raise RuleError("a tutorial is your own seat (me) against bots only", code="invalid_request")
     if new.pace is not None:
         raise RuleError("a tutorial is untimed: leave the pace out", code="invalid_request")
+    return replace(new, rated=False, hints=True)
 
 
 def create_game(root: Root, new: NewGame, *, admission: Admission | None = None, issue_seat_tokens: bool = True,

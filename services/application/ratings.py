@@ -16,6 +16,9 @@ An identity holding several seats of one game (two bots of one level, a hot-seat
 by that game: a game against oneself says nothing of one's strength. It still counts as everyone else's
 opponent with its current rating.
 
+A casual game (``rated`` false; every tutorial is one) is filed in each player's profile like any other and
+updates nobody's rating: that one check, in :meth:`Ratings.rate`, is all that keeps it out of the ratings.
+
 Everything of one game type lives under one hash tag (``{r:<game>}``), so the update is one optimistic
 transaction (WATCH the ratings, MULTI the new values, the leaderboard, the game's result and the "rated"
 mark); concurrent games finishing at once retry instead of losing an update. The per-player side (finished
@@ -122,7 +125,7 @@ class Ratings:
         places = [int(record.places.get(s, len(record.seats))) for s in seats]
         new = rate_table(current, places)
         counts = Counter(identity for identity in identities if identity)  # a player on two seats is not rated
-        if record.tutorial:  # a coached game says nothing about anyone's strength: filed, never rated
+        if not record.rated:  # a casual game (a tutorial is one) says nothing of strength: filed, never rated
             counts = Counter[str]()
         standings: dict[str, dict[str, Any]] = {}
         seats_out = []

@@ -28,6 +28,7 @@ from services.infrastructure.archive import register_side_key
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.clock import Clock
 from services.infrastructure.commands import CommandBus
+from services.infrastructure.durability import Durability
 from services.infrastructure.eventstore import EventStore, Keys
 from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
 from services.infrastructure.players import Players
@@ -51,17 +52,20 @@ def chat_side_name(channel: str) -> str:
 
 
 REMATCH_SIDE_NAME = "rematch"
+ANALYSIS_SIDE_NAME = "analysis"
 
 
 def register_game_side_keys() -> None:
     """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
-    its chat channels (``Keys.chat_side_keys``) and the id of its rematch (``Keys.rematch``)."""
+    its chat channels (``Keys.chat_side_keys``), the id of its rematch (``Keys.rematch``) and the coach's analysis
+    (``Keys.analysis``)."""
     def chat_key(channel: str) -> Callable[[Keys, str], str]:
         return lambda keys, game_id: keys.chat(game_id, channel)
 
     for channel in CHAT_CHANNELS:
         register_side_key(chat_side_name(channel), chat_key(channel))
     register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
+    register_side_key(ANALYSIS_SIDE_NAME, lambda keys, game_id: keys.analysis(game_id))
 
 
 register_game_side_keys()  # every process that builds a part (API, workers, CLI) archives them alike
@@ -140,6 +144,8 @@ class Root:
     """Where finished games are archived (``settings.archive_dir``; see ``services.infrastructure.archive``)."""
     archive_reader: ArchiveReader = field(default=DEFAULT_READER)
     """Reads archived games back (one cache per process); the event store answers from it."""
+    durability: Durability | None = field(default=None)
+    """Confirms a write is as durable as a command before it is acknowledged (``infrastructure.durability``)."""
 
     def queue(self, name: str | None = None) -> Queue:
         """The rq queue jobs go to (``settings.rq_queue`` unless named)."""
@@ -226,4 +232,6 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
                        archive=DEFAULT_READER)
     return Root(settings=settings, redis=client, keys=keys, store=store, bus=CommandBus(store),
                 players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
-                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER)
+                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER,
+                durability=Durability(client, settings.append_replicas, settings.append_replica_timeout_ms,
+                                      settings.key_prefix))

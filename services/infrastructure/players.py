@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 import redis
+from cryptography.fernet import Fernet
 
 from domain.core import RuleError
 from services.infrastructure.eventstore import Keys
@@ -78,6 +79,16 @@ class Player:
     created: float
 
 
+REGISTRATION_KEY_SECONDS = 86400
+"""How long a registration's client key answers a retry with the same player."""
+
+
+def _sealer(*secrets_: str) -> Fernet:
+    """A Fernet key derived from secrets only a client holds: what it seals opens for them alone."""
+    material = hashlib.sha256(("sealed:" + ":".join(secrets_)).encode()).digest()
+    return Fernet(base64.urlsafe_b64encode(material))
+
+
 @dataclass(frozen=True)
 class Credentials:
     """What a registration or a recovery returns: secrets in the clear, this once."""
@@ -112,16 +123,22 @@ class Players:
         return self.get(player_id.decode()) if player_id else None
 
     # -- registering -------------------------------------------------------------
-    def register(self, name: str, handle: str | None = None) -> Credentials:
-        """A new player with a handle (the one given, else one made from the name), a token and a recovery code."""
-        player_id = uuid.uuid4().hex[:16]
+    def register(self, name: str, handle: str | None = None, client_key: str | None = None) -> Credentials:
+        """A new player with a handle (the one given, else one made from the name), a token and a recovery code.
+
+        With ``client_key`` (a secret the client chose) a retry answers the same player: see
+        :meth:`_register_once`."""
+        if client_key is not None:
+            return self._register_once(name, handle, client_key)
+        return self._register(name, handle, uuid.uuid4().hex[:16], new_token(), new_recovery_code())
+
+    def _register(self, name: str, handle: str | None, player_id: str, token: str, code: str) -> Credentials:
         if handle is not None:
             check_handle(handle)
             if not self._claim(handle, player_id):
                 raise RuleError(f"handle {handle!r} is taken (handles ignore case)", code="handle_taken")
         else:
             handle = self._claim_generated(name, player_id)
-        token, code = new_token(), new_recovery_code()
         created = time.time()
         # Not one transaction: the player's key and the token's key live in different cluster slots. The
         # token is written last, so a crash in between leaves no usable half-registered player.
@@ -131,8 +148,46 @@ class Players:
         self._store_token(token, player_id)
         return Credentials(Player(player_id, name, handle, created), token, code)
 
+    def _register_once(self, name: str, handle: str | None, client_key: str) -> Credentials:
+        """A registration a client may send again (its answer lost, or a 503): the first one under
+        ``client_key`` keeps its player id, token and recovery code, sealed with a key derived from
+        ``client_key`` under a key named by its hash, for :data:`REGISTRATION_KEY_SECONDS`. A retry (same key,
+        name and handle) finishes whatever the first left undone and answers the same credentials, so only who
+        holds the client key ever sees them again; once the token was rotated or the recovery code spent, the
+        retry is refused (``client_key_used``) rather than answering secrets that no longer work. Another name
+        or handle under the same key: ``client_key_reused``."""
+        box = _sealer("registration", client_key)
+        record_key = self.keys.registration(hash_secret(client_key))
+        fresh: dict[str, Any] = {"player_id": uuid.uuid4().hex[:16], "token": new_token(), "code": new_recovery_code(),
+                 "name": name, "handle": handle}
+        sealed = box.encrypt(orjson.dumps(fresh))
+        if not self.redis.set(record_key, sealed, nx=True, ex=REGISTRATION_KEY_SECONDS):
+            stored = self.redis.get(record_key)
+            fresh = orjson.loads(box.decrypt(stored)) if stored else fresh  # type: ignore[arg-type]
+            if (fresh["name"], fresh["handle"]) != (name, handle):
+                raise RuleError("this client key registered another name or handle; use a new key",
+                                code="client_key_reused")
+        player_id, token, code = fresh["player_id"], fresh["token"], fresh["code"]
+        known: dict[bytes, bytes] = self.redis.hgetall(self.keys.player(player_id))  # type: ignore[assignment]
+        if not known:
+            try:
+                return self._register(name, handle, player_id, token, code)
+            except RuleError:
+                self.redis.delete(record_key)  # nothing was registered: the key may be used again
+                raise
+        if known.get(b"token_hash", b"").decode() != hash_secret(token) \
+                or known.get(b"recovery_hash", b"").decode() != hash_secret(code):
+            raise RuleError("this client key's registration is done and its token or recovery code has changed "
+                            "since", code="client_key_used")
+        self._store_token(token, player_id)  # a first try may have stopped before it
+        player = self.get(player_id)
+        assert player is not None
+        return Credentials(player, token, code)
+
     def _claim(self, handle: str, player_id: str) -> bool:
-        return bool(self.redis.set(self.keys.handle(fold_handle(handle)), player_id, nx=True))
+        """Claim the handle for ``player_id`` (True too when a first try of this registration claimed it)."""
+        key = self.keys.handle(fold_handle(handle))
+        return bool(self.redis.set(key, player_id, nx=True)) or self.redis.get(key) == player_id.encode()
 
     def _claim_generated(self, name: str, player_id: str) -> str:
         """A handle from the name's letters: the bare name if free, else with a random number."""
@@ -155,13 +210,27 @@ class Players:
         raw = self.redis.get(self.keys.token(hash_secret(token)))
         return orjson.loads(raw) if raw else None
 
-    def rotate_token(self, player_id: str, presented: str) -> str:
-        """A new token for the player; the old one (and the presented one) stops working before this returns."""
+    def rotate_token(self, player_id: str, presented: str, idempotency_key: str | None = None) -> str:
+        """A new token for the player; the old one (and the presented one) stops working before this returns.
+        With ``idempotency_key`` the new token is kept sealed under the old token and that key, for
+        :meth:`rotated` to answer a retry of this rotation (its answer lost, or a 503)."""
         token = new_token()
         self._store_token(token, player_id)
+        if idempotency_key:
+            self.redis.set(self.keys.rotation(hash_secret(presented + ":" + idempotency_key)),
+                           _sealer(presented, idempotency_key).encrypt(token.encode()), ex=REGISTRATION_KEY_SECONDS)
         previous = self._replace(player_id, {"token_hash": hash_secret(token)})
         self._revoke(previous.get("token_hash"), hash_secret(presented))
         return token
+
+    def rotated(self, presented: str, idempotency_key: str) -> str | None:
+        """The token a rotation made with the (now revoked) ``presented`` token under ``idempotency_key``
+        answered, while it is still the player's token; None otherwise."""
+        sealed = self.redis.get(self.keys.rotation(hash_secret(presented + ":" + idempotency_key)))
+        if not sealed:
+            return None
+        token = _sealer(presented, idempotency_key).decrypt(sealed).decode()  # type: ignore[arg-type]
+        return token if self.principal(token) is not None else None
 
     def new_recovery_code(self, player_id: str) -> str:
         """Replace the player's recovery code (the old one stops working)."""

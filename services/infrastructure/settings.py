@@ -241,6 +241,18 @@ class ProcessSettings(_Section):
     host: str = "127.0.0.1"
     port: int = 8000
     rq_queue: str = "taproom"
+    coach_queue: str = "taproom-coach"
+    """The coach's own rq queue (post-game analysis, minutes of CPU a game): worked by its own worker (a thread of
+    the embedded service, ``taproom worker --coach`` in a deployment), so bot turns and scoring never wait
+    behind an analysis."""
+    coach_auto: bool = False
+    """Analyse every scored game with a human seat without being asked (off: a player of the game asks,
+    ``POST /games/{id}/analysis``)."""
+    coach_search_share: float = Field(1.0, gt=0.0, le=4.0)
+    """The coach's search budget per decision as a share of the game's own (``SearchSettings.simulations``): below 1
+    a cheaper, weaker analysis (the search's CPU is most of the job's; see ``bench/coach_bench.py``)."""
+    coach_job_timeout_seconds: int = 1800
+    """The longest an analysis job may run before rq stops it (it is then ``failed``; asking again retries)."""
 
 
 class Settings(StoreSettings, LimitSettings, ProcessSettings, AsyncSettings):

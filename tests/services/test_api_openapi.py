@@ -200,18 +200,48 @@ def test_every_route_answers_as_its_schema_says(api):
     assert c.delete(f"/games/{tid}/votes/0", headers=bearer(z)).status_code == 200
     assert c.post(f"/games/{tid}/reclaim", headers=bearer(ann["token"])).status_code == 200
     c.get(f"/games/{tid}/clock")
-    # a tutorial's coach: a suggested move for its own seat; any other game refuses (403)
+    # a tutorial: a casual game with hints (its hints are POST /games/{id}/hint, in coach_routes)
     coached = c.post("/games", headers=bearer(ann["token"]), json={
         "game": "counter", "options": {"target": 12}, "seed": "coach", "tutorial": True,
         "seats": [{"me": True}, {"bot": "random"}]}).json()["game_id"]
     wait_for(api, f"/games/{coached}", until=lambda b: b.get("status") == "active")
-    c.get(f"/games/{coached}/hint", headers=bearer(ann["token"])), c.get(f"/games/{gid}/hint", headers=bearer(ann["token"]))
+    summary = c.get(f"/games/{coached}").json()
+    assert (summary["tutorial"], summary["rated"], summary["hints"]) == (True, False, True)
     identity_routes(c, api)
     notification_routes(c, api, ann["token"])
     social_routes(c, gid, ann, bob)
+    coach_routes(c, api, ann, bob)
     documented = {(m, p) for p, ops in c.spec["paths"].items() for m in ops}
     answered = {(m, p) for m, p, status in c.seen if status < 300}
     assert documented == answered, f"routes never answered successfully here: {documented - answered}"
+
+
+def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
+    """The coach (issue 36): asking for the analysis of a (very short) finished Carcassonne game, and reading it."""
+    made = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "options": {"stack_size": 1}, "seed": "coach", "seats": [{"me": True}, {}]}).json()
+    gid = made["game_id"]
+    c.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "active")
+    c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 409 game_not_over
+    for move in range(20):
+        if c.get(f"/games/{gid}").json()["status"] != "active":
+            break
+        for token in (ann["token"], bob["token"]):
+            moves = [m for m in c.get(f"/games/{gid}/legal", headers=bearer(token)).json()["commands"]
+                     if not m["type"].startswith("taproom.")]  # not Resign
+            if moves:
+                c.post(f"/games/{gid}/commands", headers=bearer(token), json={**moves[0], "command_id": f"c{move}"})
+    wait_for(api, f"/games/{gid}", until=lambda b: b.get("status") == "scored")
+    c.get(f"/games/{gid}/analysis")  # 404 no_analysis
+    c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202
+    c.get(f"/games/{gid}/analysis")
+    c.post(f"/games/{gid}/hint", headers=bearer(ann["token"]))  # 409 hints_off
+    casual = c.post("/games", headers=bearer(ann["token"]), json={
+        "game": "carcassonne", "options": {"stack_size": 1}, "seed": "hint", "rated": False, "hints": True,
+        "seats": [{"me": True}, {"name": "Guest"}]}).json()
+    wait_for(api, f"/games/{casual['game_id']}", until=lambda b: b.get("to_act") == [0])
+    c.post(f"/games/{casual['game_id']}/hint", headers=bearer(ann["token"]))  # 200
 
 
 def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:

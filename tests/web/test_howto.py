@@ -148,7 +148,9 @@ def test_learn_to_play_starts_a_tutorial_whose_coach_suggests_a_legal_move(new_p
     if game != "heaven-and-ale":  # its first decision is a starting space picked in two steps: no single target
         page.wait_for_selector(".board-module .coach-pick")  # the coach points at its move on the board
         assert page.locator(".board-module .coach-pick").count() == 1 and "Marked in green" in advice.inner_text()
-    coach_box = page.locator(".coach").bounding_box()
+    # the suggestion is a hint like a casual game's: the log says one was asked for
+    page.wait_for_selector(".log-list :text('asked the coach for a hint')", state="attached")
+    coach_box = page.locator(".tutor").bounding_box()
     assert coach_box is not None and coach_box["y"] < height  # the coach starts in view
     _shot(page, f"tutorial-{game}", width)
     version = int(page.locator(".game").get_attribute("data-head"))

@@ -17,10 +17,12 @@ from services.adapters.api import docs
 from services.adapters.api.abuse import limit_requests
 from services.adapters.api.bounds import bounded_json_body
 from services.adapters.api.deps import Context
+from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.routers import (
+    coach,
     games,
     invitations,
     lobby,
@@ -34,6 +36,7 @@ from services.adapters.api.routers import (
 )
 from services.adapters.api.security_headers import SecurityHeaders
 from services.infrastructure.clock import Clock
+from services.infrastructure.durability import Durability
 from services.infrastructure.settings import Settings
 from services.web import client_assets
 from services.web.assets import StaticAssets
@@ -158,6 +161,8 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.state.context = context
     install_error_handlers(app)
 
+    # innermost: a write's success leaves once the write is as durable as a command (see its module)
+    app.add_middleware(DurableWrites, durability=context.root.durability or Durability(client))
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
         app.front = CompressReads(SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
@@ -176,6 +181,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
     app.include_router(notifications.router)

@@ -23,7 +23,6 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_recovery_code": 401,
     "forbidden": 403,
     "not_your_seat": 403,
-    "not_a_tutorial": 403,
     "not_found": 404,
     "game_not_found": 404,
     "command_not_found": 404,
@@ -38,9 +37,16 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_your_turn": 409,
     "stale_version": 409,
     "command_id_reused": 409,
+    "client_key_reused": 409,
+    "client_key_used": 409,
     "game_not_active": 409,
     "already_resigned": 409,
     "game_archived": 409,
+    "game_not_over": 409,
+    "hints_off": 409,
+    "hints_in_rated_game": 422,
+    "not_analysable": 409,
+    "no_analysis": 404,
     "seat_taken": 409,
     "no_open_seat": 409,
     "handle_taken": 409,
@@ -62,6 +68,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "too_many_streams": 429,
     "internal_error": 500,
     "unavailable": 503,
+    "write_not_durable": 503,
 }
 
 
@@ -117,6 +124,14 @@ def unavailable_response(message: str, **extra: object) -> JSONResponse:
     """503 ``unavailable`` with ``Retry-After``: a dependency is away, the request did nothing."""
     return JSONResponse({"code": "unavailable", "message": message, **extra}, status_code=503,
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def not_durable_response(exc: Exception) -> JSONResponse:
+    """503 ``write_not_durable`` with ``Retry-After``: the write reached its master but not the replicas (or the
+    disk) it must reach before being acknowledged, so it is not acknowledged; the same request again is safe."""
+    return JSONResponse({"code": "write_not_durable",
+                         "message": f"the write could not be made durable in time ({exc}); send it again shortly"},
+                        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 _WHERE = {"query": "query parameter ", "path": "path parameter ", "header": "header ", "cookie": "cookie "}

@@ -15,6 +15,13 @@ class NewPlayer(BaseModel):
     handle: str | None = Field(default=None, min_length=1, max_length=64,
                                description="unique (ignoring case): 3-20 letters, digits or '_', starting with a "
                                            "letter; omitted: one is made from the name")
+    client_key: str | None = Field(
+        default=None, min_length=16, max_length=128, pattern=r"^[A-Za-z0-9_-]+$",
+        description="a secret of the client's own choosing (e.g. 22+ random URL-safe characters) that makes the "
+                    "registration safe to send again: within a day, the same body under the same key answers the "
+                    "same player, token and recovery code (not a second account), as long as the token has not "
+                    "been rotated since (then 409 client_key_used); another name or handle under it: 409 "
+                    "client_key_reused. Keep it as secret as the token")
 
 
 class PlayerCreated(BaseModel):
@@ -41,7 +48,11 @@ class NewGame(BaseModel):
                                                       "one seat (me=true) of this game")
     seed: str | None = Field(default=None, description="development only: a chosen seed (refused unless the server allows it)")
     tutorial: bool = Field(default=False, description="a guided first game: your own seat (me=true) against bots, "
-                                                      "untimed and unrated; its seat may ask GET /games/{id}/hint")
+                                                      "untimed; always a casual game with hints (rated and hints "
+                                                      "are set for it), a client shows its coach panel")
+    rated: bool = Field(default=True, description="false: a casual game, left out of the ratings and leaderboards")
+    hints: bool = Field(default=False, description="let the seats ask the search bot for a hint on their turn "
+                        "(POST /games/{id}/hint); only in a casual game (rated false), else `hints_in_rated_game`")
     pace: str | dict[str, Any] | None = Field(
         default=None,
         description="time per turn: '1h' | '1d' | '3d' | 'bank', or {per_move_seconds | bank_seconds + "
@@ -145,13 +156,6 @@ class LegalCommands(BaseModel):
     commands: list[dict[str, Any]] = Field(description="ready-to-send command bodies (add a command_id): the game's "
                                                        "own while the seat is to act, then the kernel's (`taproom.*`) "
                                                        "that apply now, `taproom.Resign` at any point of an active game")
-
-
-class SuggestedMove(BaseModel):
-    version: int
-    seat: int
-    command: dict[str, Any] | None = Field(description="a ready-to-send command body among the seat's legal ones "
-                                                       "(add a command_id); null when the seat is not to act")
 
 
 class CommandAccepted(BaseModel):

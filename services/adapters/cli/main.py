@@ -192,7 +192,9 @@ def reactor() -> None:
 
 
 @cli.command()
-def worker() -> None:
+@click.option("--coach", is_flag=True, help="work the coach's queue (post-game analyses, TAPROOM_COACH_QUEUE) "
+              "instead of bot turns and scoring: run at least one such worker for analyses to happen")
+def worker(coach: bool) -> None:
     """An rq worker for bot turns and scoring (rq's own forking worker) and the scheduler of timed jobs."""
     from domain.catalog import load_games
     from services.adapters.runtime import client_factory, queue_client_factory
@@ -208,7 +210,8 @@ def worker() -> None:
     _health_server(settings, _store_client(settings) if separate else queues(), queues())
     # rq's Redis for the queues; the jobs reach the event store on REDIS_URL when that is another (a cluster)
     clock = bootstrap(settings, queues()).clock  # wall time: the composition root's
-    run_rq_worker(queues(), settings.rq_queue, settings, clock, store=client_factory(settings) if separate else None)
+    run_rq_worker(queues(), settings.coach_queue if coach else settings.rq_queue, settings, clock,
+                  store=client_factory(settings) if separate else None)
 
 
 @cli.command()

@@ -34,6 +34,7 @@ from services.adapters.reactor.watchdog import Watchdog
 from services.adapters.workers import async_play as async_jobs
 from services.adapters.workers import jobs
 from services.application.clocks.turns import Step, at, clockless, job_safe, waiting_seats
+from services.application.coach import Coach, job_id_of
 from services.application.ratings import Ratings
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.batching import BatchWrites, ReadAhead
@@ -235,6 +236,8 @@ class Reactor(FeedFollower):
         else:
             enqueued = [spec.job_id for spec in specs if self.enqueue(spec)]
         enqueued += self.schedule_archive(record)
+        if self.settings.coach_auto and record.status == "scored":
+            enqueued += self.coach_automatic(record)
         if specs:
             self.async_play.writer.zadd(self.keys.bot_watch(), {game_id: self.clock.now()})
             self.unwatched.discard(game_id)
@@ -281,6 +284,17 @@ class Reactor(FeedFollower):
         elif record.status == "scored" and not self.ratings.is_rated(record.game_type, game_id):
             found.append(JobSpec(f"rate-{job_safe(game_id)}", jobs.rate_game, (game_id,), {}, SCORE_RETRY))
         return found
+
+    def coach_automatic(self, record: GameRecord) -> list[str]:
+        """``Settings.coach_auto``: a scored game with a human seat is analysed without being asked (once)."""
+        try:
+            asked = Coach(self.root, queues=self.queue.connection).request_automatic(record)
+        except UNAVAILABLE:
+            raise
+        except Exception:  # the coach must never stop bots, scoring and archiving
+            log.exception("automatic analysis not requested", game_id=record.game_id)
+            return []
+        return [job_id_of(record.game_id)] if asked else []
 
     # -- archiving finished games -------------------------------------------------
     def archive_spec(self, game_id: str, delay: float | None) -> JobSpec:

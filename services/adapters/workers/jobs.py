@@ -89,3 +89,13 @@ def archive_game(game_id: str, *, connection: redis.Redis | None = None, **_queu
     if result.status in ("archived", "already", "missing"):
         client.zrem(keys.archive_watch(), game_id)
     return {"status": result.status, "uri": result.uri, "bytes": result.bytes}
+
+
+def analyse_game(game_id: str, *, connection: redis.Redis | None = None) -> dict[str, Any]:
+    """The coach's analysis of a finished game (on the coach's own queue, ``Settings.coach_queue``): minutes
+    of CPU, so it never runs on the queue of bot turns and scoring. Safe to run twice (a done analysis stays)."""
+    from services.application.coach import Coach
+
+    root = job_root_of(connection)
+    doc = Coach(root).run(game_id)
+    return {"status": doc["status"], "cost": doc.get("cost")}

@@ -109,6 +109,11 @@ class Keys:
         """Stream of one chat channel of the game (``seats`` or ``spectators``); never part of the event log."""
         return self._g(game_id, f"chat:{channel}")
 
+    def analysis(self, game_id: str) -> str:
+        """String (JSON): the coach's analysis of a finished game (its status, then its result); archived with
+        the game (``services.infrastructure.bootstrap.register_game_side_keys``)."""
+        return self._g(game_id, "analysis")
+
     def chat_side_keys(self, game_id: str) -> list[str]:
         """The game's keys kept beside its log (its chat), which travel with it when it is archived."""
         return [self.chat(game_id, "seats"), self.chat(game_id, "spectators")]
@@ -150,6 +155,14 @@ class Keys:
 
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"
+
+    def registration(self, client_key_hash: str) -> str:
+        """String: a registration's credentials sealed under its client key (``Players.register``)."""
+        return f"{self.prefix}registration:{client_key_hash}"
+
+    def rotation(self, presented_and_key_hash: str) -> str:
+        """String: a token rotation's new token sealed under the old token and its idempotency key."""
+        return f"{self.prefix}rotation:{presented_and_key_hash}"
 
     def handle(self, folded: str) -> str:
         """String: a handle (case-folded) -> the player holding it; claimed with SET NX."""

@@ -91,9 +91,10 @@ def test_a_guest_plays_at_the_default_rating_and_is_not_stored(ratings: Ratings)
     assert [s.identity for s in ratings.leaderboard("counter")] == ["player:ann"]
 
 
-def test_a_tutorial_is_filed_in_the_profile_but_rates_nobody(ratings: Ratings) -> None:
+def test_a_casual_game_is_filed_in_the_profile_but_rates_nobody(ratings: Ratings) -> None:
+    """``rated`` false (every tutorial too) is the one check that keeps a game out of the ratings."""
     record = scored("t1", [seat_for("player:ann"), seat_for("bot:greedy")], [1, 2])
-    record.tutorial = True
+    record.rated = False
     result = ratings.rate(record, ts=1.0)
     assert result["standings"] == {}
     assert ratings.leaderboard("counter") == [] and ratings.standing("counter", "player:ann") is None

@@ -14,7 +14,6 @@ its seat is still to act, so a client needs about one request per move.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,8 +34,8 @@ from services.adapters.api.bounds import MAX_INT
 from services.adapters.api.deps import BEARER, Context, get_context, resolve_seat
 from services.adapters.api.errors import ApiError, error_responses, queued_response
 from services.adapters.api.principals import Principal
-from services.adapters.api.schemas import CommandAccepted, CommandQueued, GameView, LegalCommands, SuggestedMove
-from services.application import coach, games
+from services.adapters.api.schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
+from services.application import games
 from services.application.clocks.turns import TurnClocks
 from services.application.clocks.vacation import Vacations
 from services.application.commands import actor_of
@@ -92,25 +91,6 @@ async def legal_commands(request: Request, game_id: str = GameId, seat: int | No
     about a taken-over or absent seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
     return await legal_answer(ctx, call_of(request), game_id, seat)
-
-
-@router.get("/games/{game_id}/hint", response_model=SuggestedMove,
-            responses=error_responses(401, 403, 404, 422, 429))
-async def suggested_move(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
-                         ctx: Context = Depends(get_context)) -> Any:
-    """A tutorial game's coach: a good move for the caller's own seat, chosen by the search bot from that seat's
-    view among its legal commands (``command`` null while the seat is not to act). Any other game answers 403
-    ``not_a_tutorial``."""
-    admitted = await admit(ctx, call_of(request), game_id)
-    principal = admitted.principal()
-    record, version = admitted.record()
-    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
-    assert chosen is not None
-    asked = coach.question(record, version, chosen)  # read now: the cached record moves on with the log
-    command = await asyncio.to_thread(coach.suggest, asked, ctx.root.settings.bot_think_seconds)
-    body = command.model_dump(mode="json", exclude={"seat"}) if command is not None else None
-    return _json({"version": version, "seat": chosen, "command": body})
 
 
 async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:

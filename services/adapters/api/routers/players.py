@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Header, Path
+from fastapi import APIRouter, Depends, Header, Path, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.adapters.api.deps import Context, Principal, get_context, require_player
+from services.adapters.api.deps import BEARER, Context, Principal, get_context, require_player
 from services.adapters.api.errors import ApiError, error_responses
+from services.adapters.api.principals import bearer_token, principal_of
 from services.adapters.api.schemas import NewPlayer, PlayerCreated
 from services.application import players as application_players
 from services.infrastructure.players import Credentials, Player, Players
 
 router = APIRouter(tags=["players"])
+
+IdempotencyKey = Header(default=None, alias="Idempotency-Key", min_length=16, max_length=128,
+                        pattern=r"^[A-Za-z0-9_-]+$")
+
+
+async def known_or_none(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
+                        ctx: Context = Depends(get_context)) -> Principal | None:
+    """The caller, or None for a token this service does not know (a retried rotation presents a revoked one)."""
+    found = await principal_of(request, ctx) if bearer_token(request) is not None else None
+    return Principal(**found) if found is not None else None
+
+
+def require_player_now(principal: Principal | None) -> Principal:
+    """``require_player`` for a route that first looked at a token it does not know (a retried rotation)."""
+    if principal is None:
+        raise ApiError("unauthorized", "this route needs 'Authorization: Bearer <token>'")
+    if principal.kind != "player":
+        raise ApiError("forbidden", "this route needs a player token (POST /players)")
+    return principal
 
 
 class PlayerProfile(BaseModel):
@@ -61,7 +82,7 @@ def _created(made: Credentials) -> PlayerCreated:
 @router.post("/players", response_model=PlayerCreated, status_code=201, responses=error_responses(400, 409, 413, 422))
 def register_player(body: NewPlayer, ctx: Context = Depends(get_context)) -> PlayerCreated:
     """Register a player. The token (acts for all the player's seats) and the recovery code are shown once."""
-    return _created(application_players.register_player(ctx.root, body.name, body.handle))
+    return _created(application_players.register_player(ctx.root, body.name, body.handle, body.client_key))
 
 
 @router.get("/players/me", response_model=PlayerProfile, responses=error_responses(401, 403, 404))
@@ -75,11 +96,20 @@ def who_am_i(player: Principal = Depends(require_player), repo: Players = Depend
 
 @router.post("/players/me/token", response_model=NewToken, status_code=201,
              responses=error_responses(401, 403, 409, 422))
-def rotate_token(authorization: str = Header(), player: Principal = Depends(require_player),
+def rotate_token(authorization: str = Header(), idempotency_key: str | None = IdempotencyKey,
+                 principal: Principal | None = Depends(known_or_none),
                  repo: Players = Depends(players)) -> NewToken:
-    """Replace the caller's token: the new one is shown once, the old one stops working at once."""
+    """Replace the caller's token: the new one is shown once, the old one stops working at once. With an
+    ``Idempotency-Key`` (a secret of the client's choosing) a rotation whose answer was lost or refused (503) may
+    be sent again with the old token and the same key for a day: it answers the same new token (while it is the
+    player's token), to whoever holds both only."""
     presented = authorization.partition(" ")[2].strip()
-    return NewToken(token=repo.rotate_token(player.player_id or "", presented))
+    if principal is None and idempotency_key:
+        again = repo.rotated(presented, idempotency_key)
+        if again is not None:
+            return NewToken(token=again)
+    player = require_player_now(principal)
+    return NewToken(token=repo.rotate_token(player.player_id or "", presented, idempotency_key))
 
 
 @router.post("/players/me/recovery-code", response_model=NewRecoveryCode, status_code=201,

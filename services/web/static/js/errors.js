@@ -29,7 +29,8 @@ const WORDS = {
   already_resigned: "You have already resigned this game.",
   too_many_push_subscriptions: "Too many browsers of yours receive push notifications. Turn them off in one first.",
   too_many_mutes: "You have muted as many players as you can. Unmute someone first.",
-  not_a_tutorial: "This game has no coach: hints come only in a Learn to play game.",
+  hints_off: "This game was started without hints: they come in casual games that allow them and in Learn to play.",
+  hints_in_rated_game: "Hints are for casual games: tick \"Casual game (not rated)\" to allow them.",
   seat_taken: "Someone else took that seat first. Pick another one.",
   no_open_seat: "This game has no open seat left. Start a game of your own in the lobby.",
   handle_taken: "That handle is taken. Try another one.",
@@ -50,6 +51,12 @@ const WORDS = {
   too_many_bot_games: "You have many games against bots running. Finish or resign one, then start another.",
   too_many_streams: "Too many game pages are open. Close a few tabs, then reload this one.",
   unavailable: "The server is busy or restarting. Try again in a few seconds.",
+  game_not_over: "The coach looks at a game once it is over. Come back when the game has ended.",
+  not_analysable: "The coach cannot look at games of this kind yet.",
+  no_analysis: "Nobody has asked the coach about this game yet.",
+  write_not_durable: "The server could not keep that safely just now. Nothing was changed: try again in a few seconds.",
+  client_key_reused: "This sign-up was already sent with other details. Reload the page and sign up again.",
+  client_key_used: "This sign-up is already done and its key was changed since. Sign in with your sign-in link.",
   internal_error: "Something went wrong on the server. Try again in a moment; if it keeps happening, tell us.",
 };
 

@@ -16,6 +16,7 @@ const KERNEL = {
     `${who} voted to ${p.choice === "end" ? "end the game" : "let a bot take over"} for ${name(p.about_seat)}.`,
   "taproom.VoteWithdrawn": (p, who, name) => `${who} withdrew their vote about ${name(p.about_seat)}.`,
   "taproom.MoveUndone": (p, who) => `${who} took back a move.`,
+  "taproom.HintAsked": (p, who) => `${who} asked the coach for a hint.`,
   "taproom.VotePassed": (p, who, name) =>
     `The table agreed: ${p.choice === "end" ? "the game ends as it stands"
       : `a bot takes over from ${name(p.about_seat)}`}.`,

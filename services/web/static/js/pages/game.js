@@ -15,7 +15,8 @@ import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../
 import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 import { HelpButton } from "../howto.js";
-import { CoachPanel } from "./learn.js";
+import { TutorialPanel } from "./learn.js";
+import { AnalysisPanel, HintButton } from "../coach.js";
 
 const FINISHED = ["ended", "scored", "expired"];
 const NO_COMMANDS = [];
@@ -295,6 +296,8 @@ export function GamePage({ gameId, params }) {
       ${at === null && seat !== null ? html`<${VotePanel} legal=${legal} submit=${submit} busy=${busy} seats=${seats}
           seat=${seat} />
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
+      ${live.hints && !live.tutorial && myTurn && at === null ? html`<${HintButton} gameId=${gameId} live=${live}
+          seat=${seat} board=${boardModule} version=${head} legal=${legal} />` : null}
       ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
       <${HelpButton} game=${live.game} title=${gameTitle(types, live.game)} />
@@ -305,7 +308,7 @@ export function GamePage({ gameId, params }) {
     ${FINISHED.includes(live.status) || live.scores ? html`<${ScoreSheet} meta=${live} />` : null}
     <${RematchButton} gameId=${gameId} live=${live} seat=${seat} />
     <div class=${live.tutorial && seat !== null ? "game-grid coached" : "game-grid"}>
-      ${live.tutorial && seat !== null ? html`<${CoachPanel} gameId=${gameId} token=${token} game=${live.game}
+      ${live.tutorial && seat !== null ? html`<${TutorialPanel} gameId=${gameId} seat=${seat} game=${live.game}
           live=${live} legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
       <section class="board-area" aria-label="Board">
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
@@ -320,6 +323,8 @@ export function GamePage({ gameId, params }) {
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
                       connection=${online ? connection : "offline"} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
+        ${live.status === "scored" ? html`<${AnalysisPanel} gameId=${gameId} live=${live} seat=${seat}
+            board=${boardModule} at=${at} setAt=${setAt} />` : null}
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
     </div>

@@ -5,7 +5,7 @@ import { html } from "../html.js";
 import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { HowToArticle, useGuide } from "../howto.js";
-import { boardCommands } from "../social.js";
+import { askHint, useHintMark } from "../hint.js";
 
 function useTypes() {
   const [types, setTypes] = useState(null);
@@ -78,72 +78,42 @@ export function LearnPage({ game }) {
     </div>`;
 }
 
-// Pointing at the suggested move on the board itself. Boards mark their targets in the DOM: an index into the
-// legal list they were given (data-cmd, Heaven & Ale and Tiefenthal), a tile to pick first (data-pick-tile), or
-// a square (data-x, data-y: Carcassonne's targets). A board redraws itself, so the mark is put back on every
-// change of the board's subtree.
-function pointAt(root, command, legal) {
-  for (const old of root.querySelectorAll(".coach-pick")) old.classList.remove("coach-pick");
-  if (!command) return false;
-  const same = JSON.stringify(command);
-  const index = boardCommands(legal).findIndex((c) => JSON.stringify(c) === same); // what the board was given
-  const found = (index >= 0 && root.querySelector(`[data-cmd="${index}"]`))
-    || (command.tile && root.querySelector(`[data-pick-tile="${CSS.escape(command.tile)}"]`))
-    || (Number.isInteger(command.x) && root.querySelector(`[data-x="${command.x}"][data-y="${command.y}"]:not(.placed)`));
-  if (found) found.classList.add("coach-pick");
-  return Boolean(found);
-}
-
-function usePointer(command, legal) {
-  const [pointed, setPointed] = useState(false);
-  useEffect(() => {
-    // the board module may still be loading: watch the page, and find the board on every change
-    const page = document.getElementById("main") || document.body;
-    const board = () => page.querySelector(".board-module");
-    const mark = () => { const root = board(); setPointed(root ? pointAt(root, command, legal) : false); };
-    mark(); // a class is an attribute: marking is not itself observed
-    const watcher = new MutationObserver(mark);
-    watcher.observe(page, { childList: true, subtree: true });
-    return () => {
-      watcher.disconnect();
-      for (const old of board()?.querySelectorAll(".coach-pick") || []) old.classList.remove("coach-pick");
-    };
-  }, [command && JSON.stringify(command), legal]);
-  return pointed;
-}
-
 // On a phone the coach sits above the board: only the suggestion shows until the player asks why.
 const WIDE = () => window.matchMedia?.("(min-width: 760px)").matches ?? true;
 
-/** The coach beside a tutorial's board: what the decision is about, a suggested move and a button to play it. */
-export function CoachPanel({ gameId, token, game, live, legal, myTurn, submit, busy }) {
+/** The coach beside a tutorial's board: what the decision is about, a suggested move and a button to play it.
+ * The suggestion is a hint like any casual game's (the log shows one asked for at each of the seat's turns). */
+export function TutorialPanel({ gameId, seat, game, live, legal, myTurn, submit, busy }) {
   const guide = useGuide(game);
   const [hint, setHint] = useState(null);
   const [error, setError] = useState(null);
   const turns = useRef(new Set());
+  const asking = useRef(false);
   const version = live?.version;
   useEffect(() => {
     if (!myTurn) return setHint(null);
-    let gone = false;
-    get(`/games/${gameId}/hint`, token)
+    // The hint's own event moves the version on: a hint for this version or the one it made is the current one,
+    // and no second request starts while one is out (else each answer would ask for the next).
+    if (asking.current || (hint && hint.version >= version)) return;
+    asking.current = true;
+    askHint(gameId, seat)
       .then((h) => {
-        if (gone) return;
-        if (h.command) turns.current.add(h.version); // one tip per decision, in order
+        turns.current.add(h.version); // one tip per decision, in order
         setHint(h);
         setError(null);
       })
-      .catch((err) => !gone && setError(errorText(err)));
-    return () => { gone = true; };
-  }, [gameId, token, version, myTurn]);
-  const command = hint && hint.version === version ? hint.command : null;
-  const pointed = usePointer(command, legal);
+      .catch((err) => setError(errorText(err)))
+      .finally(() => { asking.current = false; });
+  }, [gameId, seat, version, myTurn, hint]);
+  const command = hint && hint.version >= version ? hint.command : null;
+  const pointed = useHintMark(command, legal);
   if (!guide) return null;
   const coach = guide.coach;
   const type = command?.type || legal.find((c) => !c.type.startsWith("taproom."))?.type;
   const tip = coach.firstTurns[turns.current.size - 1];
   const over = ["ended", "scored", "expired"].includes(live.status);
-  return html`<section class="coach card" aria-labelledby="coach-h" data-coach-state=${command ? "advice" : myTurn ? "thinking" : "waiting"}>
-    <h2 id="coach-h">Coach</h2>
+  return html`<section class="tutor card" aria-labelledby="tutor-h" data-coach-state=${command ? "advice" : myTurn ? "thinking" : "waiting"}>
+    <h2 id="tutor-h">Coach</h2>
     ${over ? html`<p>Well played! The final scores are at the top of the page. Ready for a real game? ${" "}
         <a href=${`#/lobby?game=${game}`}>Start one</a>, or <a href=${`#/learn/${game}`}>play another tutorial</a>.</p>`
       : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`

@@ -134,6 +134,8 @@ function NewGameForm({ types, initial }) {
     i === 0 ? { kind: "me" } : { kind: "bot", bot: "greedy" });
   const [seats, setSeats] = useState(firstSeats(type));
   const [pace, setPace] = useState("");
+  const [casual, setCasual] = useState(false); // unrated; then hints may be allowed
+  const [hints, setHints] = useState(false);
   const [error, setError] = useState(null);
   const [invites, setInvites] = useState(null);
 
@@ -155,6 +157,7 @@ function NewGameForm({ types, initial }) {
         : s.kind === "invite" ? { name: (s.name || "").trim() || "Friend" } : {}),
     };
     if (pace) body.pace = pace;
+    if (casual) Object.assign(body, { rated: false, hints });
     try {
       const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
         .filter((x, i) => seats[i].kind === "handle");
@@ -235,6 +238,10 @@ function NewGameForm({ types, initial }) {
     <div class="field"><label for="ng-pace">Pace</label>
       <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
         ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
+    <div class="field"><label><input type="checkbox" checked=${casual} onChange=${(e) => setCasual(e.target.checked)} />
+      Casual game (not rated)</label>
+      ${casual ? html`<label><input type="checkbox" checked=${hints} onChange=${(e) => setHints(e.target.checked)} />
+        Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
     <${ErrorLine} error=${error} />
     <button type="submit" class="primary">Create game</button>
   </form>`;

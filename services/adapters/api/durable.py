@@ -1,0 +1,67 @@
+"""The API's side of the durability rule (``services.infrastructure.durability``): a write request's success
+leaves only once its writes are durable, and a write request refused for durability changed nothing.
+
+A pure ASGI middleware right around the routes, for ``POST``/``PUT``/``PATCH``/``DELETE``:
+
+- before the route runs, :meth:`Durability.confirm` checks that writes can be made durable now (every master
+  has its replicas): after a failover, until the promoted master has a replica again, a write is refused
+  before it writes anything, so a refusal is never half-done (a rotated token the client never received, a
+  recovery code replaced by one nobody knows);
+- when the route answers 2xx, the answer's start is held back while :meth:`Durability.confirm` runs again
+  (in a thread: it blocks on ``WAIT``).
+
+Not reached in time: 503 ``write_not_durable`` with ``Retry-After`` (the held answer is dropped). So no route
+has to remember the rule, and a new write route follows it by itself. A replica lost in the instant between
+the two checks is the one case where a refused write may have happened (then a retry is safe for settings and
+keyed registrations; a token rotation would need the recovery code). Commands answered by the hot path never
+come here: their appends already wait (``EventStore``); error answers go out at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from services.adapters.api.errors import not_durable_response, unavailable_response
+from services.infrastructure.durability import Durability, WriteNotDurable
+from services.infrastructure.resilience import UNAVAILABLE
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class DurableWrites:
+    def __init__(self, app: Any, durability: Durability) -> None:
+        self.app = app
+        self.durability = durability
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] not in WRITE_METHODS or not self.durability.waits:
+            await self.app(scope, receive, send)
+            return
+        if not await self._confirmed(scope, receive, send):  # refused before anything was written
+            return
+        refused = [False]
+
+        async def confirming(message: dict) -> None:
+            if refused[0]:
+                return  # the body of the answer that was replaced
+            if message["type"] == "http.response.start" and 200 <= message["status"] < 300:
+                if not await self._confirmed(scope, receive, send):
+                    refused[0] = True
+                    return
+            await send(message)
+
+        await self.app(scope, receive, confirming)
+
+    async def _confirmed(self, scope: dict, receive: Any, send: Any) -> bool:
+        """True once everything written so far is durable; else answers 503 and returns False."""
+        try:
+            await run_in_threadpool(self.durability.confirm)
+            return True
+        except WriteNotDurable as exc:
+            await not_durable_response(exc)(scope, receive, send)
+        except UNAVAILABLE as exc:  # a master went away meanwhile
+            await unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); "
+                                       "try again shortly")(scope, receive, send)
+        return False
