@@ -43,7 +43,7 @@ from domain.core.lifecycle import GameRecord, voters
 from services.adapters.workers import async_play as jobs
 from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 from services.adapters.workers.async_play import Clockwork
-from services.application.clocks.turns import Step, Wait, at, clocked_seats, clockless, job_safe
+from services.application.clocks.turns import Step, Wait, at, clocked_seats, clockless, has_humans, job_safe
 from services.infrastructure.resilience import UNAVAILABLE
 
 log = structlog.get_logger("taproom.deadlines")
@@ -81,6 +81,8 @@ class AsyncPlay(Clockwork):
             cancel_absence(self, record)
         if record.status != "active":
             self.writer.zrem(self.keys.deadline_watch(), gid)
+            if clockless(record):  # it was watched for idleness while active
+                self.writer.zrem(self.keys.idle_watch(), gid)
         return scheduled
 
     def expire_when_unfilled(self, record: GameRecord, now: float) -> list[str]:
@@ -101,7 +103,9 @@ class AsyncPlay(Clockwork):
         each waiting player it is their turn, and of their timeouts."""
         gid = record.game_id
         scheduled: list[str] = []
-        if clockless(record):  # no clock to keep, nobody to tell
+        if clockless(record):  # no clock to keep, nobody to tell: one write, so the watchdog can end it when idle
+            if has_humans(record):
+                self.writer.zadd(self.keys.idle_watch(), {gid: now})
             return scheduled
         timed = record.pace is not None and record.pace.timed
         for seat, wait in self.clocks.update(record, version, now, steps):

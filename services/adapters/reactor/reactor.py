@@ -93,6 +93,9 @@ class Reactor(FeedFollower):
         self._specs: list[JobSpec] | None = None  # in a batch: the jobs its games call for, enqueued together
         self.behind: set[str] = set()
         """Games whose record here missed entries the reactor skipped (see :meth:`_to_look_at`)."""
+        self.idle_moves: dict[str, float] = {}
+        """Games it skipped (see :meth:`_to_look_at`) that moved -> when: written to ``Keys.idle_watch`` with
+        the checkpoints, so a batch of such moves alone writes nothing more than it did."""
         self.unwatched: set[str] = set()
         """Games this reactor removed from the bot watch and has not added since: not removed again on every
         command. Should another process have added one meanwhile (a lease that moved), the watchdog's sweep
@@ -104,6 +107,13 @@ class Reactor(FeedFollower):
             self._swept = time.monotonic()
             self.sweep()
 
+    def save_checkpoints(self, entry_ids: dict[int, Any], pipe: Any, defer: bool = False) -> None:
+        """The checkpoints, and with them (one ZADD) the idle watch's times of the moves they cover."""
+        super().save_checkpoints(entry_ids, pipe, defer)
+        if self.idle_moves and not self._unsaved:  # written now: so are the moves up to them
+            pipe.zadd(self.keys.idle_watch(), self.idle_moves)
+            self.idle_moves = {}
+
     def remember_unwatched(self, game_id: str) -> None:
         if len(self.unwatched) >= UNWATCHED_KEPT:
             self.unwatched.clear()
@@ -112,6 +122,7 @@ class Reactor(FeedFollower):
     def lost_redis(self) -> None:
         super().lost_redis()  # the records are read afresh
         self.unwatched.clear()  # a batch's removals may not have reached Redis
+        self.idle_moves = {}  # the entries since the checkpoint in Redis are read again, and these with them
         self.behind.clear()
 
     def handle_entries(self, shard: int, entries: list[Any]) -> None:
@@ -123,12 +134,14 @@ class Reactor(FeedFollower):
         trip first; their writes (clocks, "sent" markers, watches) and the checkpoints go in one round trip at
         the end, after every job they call for is enqueued (a crash in between handles the entries again, which
         enqueues nothing twice: job ids and markers are derived from the game, version and seat)."""
-        games = self._to_look_at(batches)
+        games, quiet = self._to_look_at(batches)
         read_ahead, tails = self._read_ahead(games, carried_events(batches))
         writes = BatchWrites(self.redis)
         self.async_play.batch(read_ahead, writes)
         self._specs = []
         try:
+            if quiet:  # games of guests that moved: their time of last move, for the idle end
+                self.idle_moves.update(dict.fromkeys(quiet, self.clock.now()))
             for game_id in games:
                 self.react(game_id, tails.get(game_id))
             self.enqueue_many(self._specs)
@@ -144,13 +157,14 @@ class Reactor(FeedFollower):
             self.async_play.batch(None, None)
             self._specs = None
 
-    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> list[str]:
-        """The games of the entries that the reactor must look at. Not those whose record here is an active
-        game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and whose entries say
-        no kernel event came (``k`` "0": status, seats and pace as they were): nothing can concern the reactor
-        until one does. Their records here fall behind (:attr:`behind`) and are read afresh (snapshot and
-        log) when one must be looked at again."""
+    def _to_look_at(self, batches: list[tuple[int, list[Any]]]) -> tuple[list[str], list[str]]:
+        """The games of the entries that the reactor must look at, and those it need not. Not those whose record
+        here is an active game without bots, pace or players (nothing to enqueue, no clock, nobody to tell) and
+        whose entries say no kernel event came (``k`` "0": status, seats and pace as they were): nothing can
+        concern the reactor until one does, but that they moved (``Keys.idle_watch``). Their records here fall
+        behind (:attr:`behind`) and are read afresh (snapshot and log) when one must be looked at again."""
         quiet: dict[str, bool] = {}
+        skipped: list[str] = []
         for _, entries in batches:
             for _, fields in entries:
                 game_id = fields[b"g"].decode()
@@ -159,12 +173,13 @@ class Reactor(FeedFollower):
         for game_id, no_kernel_event in quiet.items():
             if no_kernel_event and _nothing_to_do(self.repo.peek(game_id)):
                 self.behind.add(game_id)
+                skipped.append(game_id)
                 continue
             if game_id in self.behind:
                 self.behind.discard(game_id)
                 self.repo.drop(game_id)
             games.append(game_id)
-        return games
+        return games, skipped
 
     def _read_ahead(self, games: list[str], carried: Carried | None = None
                     ) -> tuple[ReadAhead, dict[str, tuple[int, Any]]]:

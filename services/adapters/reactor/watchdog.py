@@ -9,8 +9,10 @@ same job and that job is gone (deleted, lost from its queue, failed,
 finished without effect, or started by a worker whose heartbeat stopped), it
 is enqueued again under the same id. Deadlines are watched by their due time
 (``deadlinewatch``): one past by ``stale`` seconds whose job is gone is
-scheduled again. Running a job twice does no harm: its command id is derived
-from (game, version, seat).
+scheduled again. Active games without clocks (``idlewatch``, scored by their last
+command's time) idle past ``idle_end_after_seconds`` get a job that ends them.
+Running a job twice does no harm: its command id is derived from (game,
+version, seat).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from rq.registry import ScheduledJobRegistry
 
 from services.adapters.reactor.deadlines import AsyncPlay
 from services.adapters.reactor.jobspec import JobSpec
-from services.application.clocks.turns import clocked_seats
+from services.adapters.workers.absence import end_idle_clockless_game, idle_end_job_id
+from services.application.clocks.turns import clocked_seats, clockless
 from services.infrastructure.aggregates import Repository
 from services.infrastructure.eventstore import Keys
 from services.infrastructure.leases import ShardLeases
@@ -45,6 +48,8 @@ class Watched(Protocol):
     repo: Repository
     async_play: AsyncPlay
     unwatched: set[str]  # games it removed from the watch (and will not remove again until added)
+    behind: set[str]  # games whose record it let fall behind the log
+    idle_moves: dict[str, float]  # games without clocks that moved, not yet in the idle watch
 
     def jobs_for(self, game_id: str) -> Sequence[JobSpec]: ...
 
@@ -109,7 +114,7 @@ class Watchdog:
                 log.warning("lost job enqueued again", game_id=game_id, job_id=spec.job_id)
             self.redis.zadd(watch, {game_id: now})
             self.reactor.unwatched.discard(game_id)
-        return requeued + self.sweep_deadlines(now, only_owned)
+        return requeued + self.sweep_deadlines(now, only_owned) + self.sweep_idle(now, only_owned)
 
     def sweep_deadlines(self, now: float, only_owned: bool = False) -> list[str]:
         """Deadlines past by ``stale`` seconds whose job vanished are scheduled again (released at once)."""
@@ -142,6 +147,34 @@ class Watchdog:
                 log.warning("lost deadline scheduled again", game_id=game_id, seat=seat, job_id=job_id)
             play.watch_deadlines(record)
         return requeued
+
+    def sweep_idle(self, now: float, only_owned: bool = False) -> list[str]:
+        """Games without clocks (``Keys.idle_watch``, scored by their last command's time) idle past
+        ``idle_end_after_seconds`` get a job that ends them (``EndIdleGame`` at the version read here)."""
+        play = self.reactor.async_play
+        watch = play.keys.idle_watch()
+        idle: list[bytes] = self.redis.zrangebyscore(watch, 0, now - play.settings.idle_end_after_seconds)  # type: ignore[assignment]
+        enqueued: list[str] = []
+        for raw in idle:
+            game_id = raw.decode()
+            if only_owned and self.keys.shard(game_id) not in self.reactor.leases.owned \
+                    or game_id in self.reactor.idle_moves:  # it moved: its new time is about to be written
+                continue
+            # the reactor's own view: a command it has not handled yet is not ended with (a record it let fall
+            # behind, see ``Reactor.behind``, is read afresh: its moves' time is in the watch all the same)
+            if game_id in self.reactor.behind:
+                self.reactor.repo.drop(game_id)
+            loaded = self.reactor.repo.peek(game_id) or self.reactor.repo.current(game_id)
+            record = loaded.record
+            if record is None or record.status != "active" or not clockless(record):
+                self.redis.zrem(watch, game_id)  # over, or a player took a seat: the turn clocks watch it now
+                continue
+            spec = JobSpec(idle_end_job_id(play, game_id, loaded.version), end_idle_clockless_game,
+                           (game_id, loaded.version))
+            if self.reactor.enqueue(spec):
+                enqueued.append(spec.job_id)
+                log.info("idle game without clocks to end", game_id=game_id, version=loaded.version)
+        return enqueued
 
     def _may_retry(self, job_id: str) -> bool:
         tries = self.keys.watch_tries(job_id)

@@ -199,3 +199,26 @@ def end_idle_game(game_id: str, seat: int, wait_version: int, *,
         return EndIdleGame(at_version=loaded.version), f"idle:{game_id}:{loaded.version}", "system:idle"
 
     return _send_system(client, keys, play, game_id, decide, lambda: _load(client, keys, game_id))
+
+
+def idle_end_job_id(play: Clockwork, game_id: str, version: int) -> str:
+    """One id per (game, version): sweeps that find the same idle game again add no second job."""
+    return f"idleend-{play.tag}-{job_safe(game_id)}-{version}"
+
+
+def end_idle_clockless_game(game_id: str, at_version: int, *,
+                            connection: redis.Redis | None = None) -> dict[str, Any]:
+    """A game without clocks (no pace, no registered player: guests, bots) that nobody moved in for the idle
+    limit ends as it stands, like :func:`end_idle_game`; found by the watchdog's sweep of ``Keys.idle_watch``
+    (such a game keeps no turn clock, so no job was scheduled for it). A game that moved since the sweep read it
+    is left alone (and the domain refuses the command as stale if it moves in between)."""
+    client, keys, play = _env(connection)
+
+    def decide(loaded: Any, attempt: int) -> Plan | dict[str, Any]:
+        record = loaded.record
+        if record is None or record.status != "active" or loaded.version != at_version:
+            return {"skipped": "the game moved", "version": loaded.version}
+        log.info("ending an idle game without clocks", game_id=game_id, version=loaded.version)
+        return EndIdleGame(at_version=loaded.version), f"idle:{game_id}:{loaded.version}", "system:idle"
+
+    return _send_system(client, keys, play, game_id, decide, lambda: _load(client, keys, game_id))

@@ -215,6 +215,11 @@ class Keys:
         """Zset: timed game -> the earliest deadline of its waiting seats (the watchdog checks late ones)."""
         return f"{self.prefix}deadlinewatch"
 
+    def idle_watch(self) -> str:
+        """Zset: active game without clocks (no pace, no registered player) -> its last command's time; the
+        watchdog ends one idle past ``idle_end_after_seconds`` (see ``Watchdog.sweep_idle``)."""
+        return f"{self.prefix}idlewatch"
+
     # per player, asynchronous play (one slot per player)
     def player_tag(self, player_id: str) -> str:
         return f"{{p:{player_id}}}"

@@ -239,3 +239,50 @@ def test_the_messages_about_leaving_say_it_in_words_with_the_games_page() -> Non
     assert describe("left", {"game_id": "g1", "name": "Ben", "how": "abandoned", "bot": "random"})[1] == \
         "Ben left the game in game g1; a bot plays their seat to the end."
     assert describe("absent_vote", {"game_id": "g1", "name": "Ann", "idle_seconds": 14 * DAY})[0] == "A player is away"
+
+
+def idle_sweep(table: Table) -> list[str]:
+    """The watchdog's round (the reactor runs it every ``watchdog_interval_seconds``), then the jobs it enqueued."""
+    found = table.reactor.sweep()
+    table.settle()
+    return [job for job in found if job.startswith("idleend-")]
+
+
+GUESTS = [{"name": "Ann"}, {"name": "Ben"}]  # seats held by seat token: no registered player, so no turn clock
+
+
+def test_a_guest_game_against_a_bot_nobody_moves_in_ends_by_itself_and_is_archived(table: Table) -> None:
+    gid = table.create([{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
+    table.add(gid, 0, 3)  # the bot answers, then Ann never comes back
+    assert table.record(gid).to_act() == [0]
+    table.tick(60 * DAY - 10)
+    assert idle_sweep(table) == [] and table.record(gid).status == "active"
+    table.tick(11)
+    assert len(idle_sweep(table)) == 1
+    assert table.types(gid)[-4:-2] == ["taproom.SeatLeft", "taproom.GameEnded"]
+    done = archived(table, gid)
+    assert done["places"] == {1: 1, 0: 2} and done["record"].seats[0].left_how == "idle"
+    assert table.client.zscore(table.kernel.keys.idle_watch(), gid) is None  # nothing of it left in Redis
+
+
+def test_a_guest_game_that_moved_again_is_not_ended_until_idle_from_its_last_move(table: Table) -> None:
+    gid = table.create(GUESTS)
+    table.add(gid, 0, 1)
+    table.tick(40 * DAY)
+    table.add(gid, 1, 1)  # forty days later: the idle time starts again
+    table.tick(20 * DAY + 1)
+    assert idle_sweep(table) == [] and table.record(gid).status == "active"
+    table.tick(40 * DAY)
+    assert len(idle_sweep(table)) == 1
+    assert table.record(gid).status == "scored"
+
+
+def test_a_move_between_the_sweep_and_its_job_keeps_the_game(table: Table) -> None:
+    gid = table.create(GUESTS)
+    table.tick(60 * DAY + 1)
+    assert len(table.watchdog.sweep_idle(table.clock.now())) == 1  # the job is queued, not run yet
+    table.kernel.add(gid, 0, 1)  # Ann comes back first
+    table.settle()  # the job finds a newer version and does nothing
+    record = table.record(gid)
+    assert record.status == "active" and "taproom.SeatLeft" not in table.types(gid)
+    assert idle_sweep(table) == []  # the reactor put the game's new time in the watch
