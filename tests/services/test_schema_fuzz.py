@@ -170,6 +170,8 @@ class Tally:
             query["timeout"] = min(query["timeout"], STREAM_SECONDS)
         if self.token is not None and valid is not None:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {self.token}"}
+        if case.headers:  # an optional header's None is rendered as the text "null"; on the wire None is absence
+            case.headers = {name: value for name, value in case.headers.items() if value != "null"}
         before = self.handlers.calls if self.handlers else 0
         response = case.call()
         reached = self.handlers is not None and self.handlers.calls > before

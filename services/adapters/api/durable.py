@@ -36,7 +36,7 @@ class DurableWrites:
         self.durability = durability
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] not in WRITE_METHODS or not self.durability.waits:
+        if scope["type"] != "http" or scope["method"] not in WRITE_METHODS or not self._waits():
             await self.app(scope, receive, send)
             return
         if not await self._confirmed(scope, receive, send):  # refused before anything was written
@@ -53,6 +53,14 @@ class DurableWrites:
             await send(message)
 
         await self.app(scope, receive, confirming)
+
+    def _waits(self) -> bool:
+        """Whether writes wait; False while the store cannot even be asked (the route then answers its own 503
+        with Retry-After, and nothing it tries can be written meanwhile)."""
+        try:
+            return self.durability.waits
+        except UNAVAILABLE:
+            return False
 
     async def _confirmed(self, scope: dict, receive: Any, send: Any) -> bool:
         """True once everything written so far is durable; else answers 503 and returns False."""
