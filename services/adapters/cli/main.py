@@ -459,5 +459,14 @@ def reencrypt() -> None:
     click.echo(json.dumps(hooks.reencrypt_all()))
 
 
+def _add_cold_store_commands() -> None:
+    from services.adapters.cli.coldstore import migrate, results
+
+    cli.add_command(migrate)
+    cli.add_command(results)
+
+
+_add_cold_store_commands()
+
 if __name__ == "__main__":
     cli()

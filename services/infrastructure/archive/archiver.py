@@ -6,7 +6,8 @@ the reactor schedules ``archive_after_seconds`` after the game is scored:
 1. its record, the very lines ``taproom export`` and ``GET /games/{id}/record`` give (header, every
    event envelope, every accepted command), is written gzip-compressed (JSON Lines) to the cold store;
    a second object keeps what the record does not: the game's rejected command ids (one id keeps its
-   outcome forever) and the per-game side keys registered with :func:`register_side_key`;
+   outcome forever) and the per-game side keys registered with :func:`register_side_key`; both go in one
+   ``put_many`` with the game's result rows (PostgreSQL: one transaction, all or nothing);
 2. both are read back and the record is verified (hash chain, seed against its commitment, the replay
    of every command) and checked against the head of the log in Redis;
 3. only then one script (``archive.lua``) checks that the log, its commands, its rejections and its side
@@ -41,6 +42,7 @@ import orjson
 import redis
 import structlog
 
+from services.infrastructure.coldstore.postgres import GameResult
 from services.infrastructure.eventstore import EventStore
 from services.infrastructure.eventstore.archived import ColdStore, cold_store
 from services.infrastructure.eventstore.keys import Keys
@@ -143,6 +145,24 @@ class Archiver:
                 side[name] = dumped
         return side, side_key_names, fingerprints
 
+    def _results(self, game_id: str, record: Any) -> list[GameResult]:
+        """One row per seat of a scored game (none for a game that expired unfilled): the results table."""
+        from services.infrastructure.aggregates import Repository
+
+        game = Repository(self.store, cache_size=1).current(game_id).record
+        if game is None or game.status != "scored":
+            return []
+        finished_at = next((e.ts for e in reversed(record.envelopes) if e.type == "taproom.GameScored"),
+                           record.envelopes[-1].ts)
+        totals = {s.seat: s.total for s in game.scores}
+        rows = []
+        for seat, info in enumerate(game.seats):
+            player = f"player:{info.player_id}" if info.player_id else f"bot:{info.bot}" if info.bot else None
+            rows.append(GameResult(game=game_id, seat=seat, player=player, name=info.name, title=game.game_type,
+                                   place=int(game.places.get(seat, len(game.seats))), score=totals.get(seat),
+                                   rated=bool(game.rated), finished_at=finished_at))
+        return rows
+
     def _archive_once(self, game_id: str) -> ArchiveResult:
         from services.infrastructure.audit import export_lines, read_record, verify
 
@@ -166,8 +186,9 @@ class Archiver:
             "rejections": {k.decode(): orjson.loads(v) for k, v in rejections_raw.items()},  # type: ignore[union-attr]
             "side": side}), compresslevel=9, mtime=0)
         name, side_name = object_name(self.keys, game_id, ".jsonl.gz"), object_name(self.keys, game_id, ".side.json.gz")
-        uri = self.cold.put(name, packed)
-        side_uri = self.cold.put(side_name, side_packed)
+        # the record, its side object and the game's result rows in one write (one transaction in PostgreSQL)
+        uris = self.cold.put_many({name: packed, side_name: side_packed}, self._results(game_id, record))
+        uri, side_uri = uris[name], uris[side_name]
         # Read back what the store kept and verify it before anything is removed.
         back = self.cold.get(name)
         report = verify(read_record(gzip.decompress(back).splitlines()))
