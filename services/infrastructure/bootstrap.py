@@ -263,6 +263,13 @@ def _opener(pg: PostgresStore) -> Callable[[str], bytes]:
     return read
 
 
+def close_cold_stores() -> None:
+    """Close the connection pools of the PostgreSQL cold stores this process opened (at its end; tests)."""
+    while _COLD:
+        _, (pg, _reader) = _COLD.popitem()
+        pg.close()
+
+
 def archive_reader_for(cold: ColdStore) -> ArchiveReader:
     """The reader of archived games over ``cold``: the process's shared one for a directory (its URIs name
     files), the store's own for PostgreSQL (its ``pgcold:`` URIs are read through this store's pool)."""

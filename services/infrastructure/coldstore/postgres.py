@@ -63,11 +63,14 @@ class PostgresStore:
                  connect_timeout: int = 3) -> None:
         self.url = conninfo(url)
         self.timeout = timeout
-        # opened lazily and without waiting: a part starts while PostgreSQL is still down, its first use fails fast
-        self.pool = ConnectionPool(self.url, min_size=min_size, max_size=max_size, timeout=timeout, open=False,
-                                   kwargs={"connect_timeout": connect_timeout, "autocommit": False},
-                                   name="taproom-cold")
+        self._pool_args = {"min_size": min_size, "max_size": max_size, "timeout": timeout,
+                           "kwargs": {"connect_timeout": connect_timeout, "autocommit": False}}
+        self.pool = self._new_pool()
         self._opened = False
+
+    def _new_pool(self) -> ConnectionPool:
+        # opened lazily and without waiting: a part starts while PostgreSQL is still down, its first use fails fast
+        return ConnectionPool(self.url, open=False, name="taproom-cold", **self._pool_args)  # type: ignore[arg-type]
 
     def _conn(self) -> Any:
         if not self._opened:
@@ -76,8 +79,10 @@ class PostgresStore:
         return self.pool.connection(timeout=self.timeout)
 
     def close(self) -> None:
+        """Close the pool's connections; a later use opens a new pool."""
         if self._opened:
             self.pool.close()
+            self.pool = self._new_pool()
             self._opened = False
 
     # -- the ColdStore contract ------------------------------------------------------------------------------
