@@ -26,6 +26,8 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
     # A Redis Cluster in failover: slots without a master, a node demoted to replica, a slot map to read again.
     redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.SlotNotCoveredError,
     redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError,
+    # A node at its maxmemory with noeviction (deploy/): it refuses writes and drops nothing; a part waits for room.
+    redis.exceptions.OutOfMemoryError,
     # The PostgreSQL cold store away (down, refusing, its pool timed out: ``PoolTimeout`` is one): a read of an
     # archived game answers 503 with Retry-After, an archive job fails and runs again; nothing was changed.
     psycopg.OperationalError, psycopg.InterfaceError)

@@ -60,3 +60,30 @@ def results(player: str, limit: int) -> None:
         store.close()
     for row in rows:
         click.echo(json.dumps(asdict(row)))
+
+
+@click.command()
+@click.argument("game_ids", nargs=-1, required=True)
+def archive(game_ids: tuple[str, ...]) -> None:
+    """Archive scored games now (what the worker's delayed job does): after fixing the cold store, or to check
+    it end to end. Safe to run twice. Prints one JSON line per game; exit 1 if any failed."""
+    from domain.catalog import load_games
+    from services.infrastructure.archive import Archiver
+    from services.infrastructure.bootstrap import bootstrap, client_factory
+
+    settings = get_settings()
+    if not settings.redis_url:
+        raise click.UsageError("set REDIS_URL: the games to archive are in the shared Redis")
+    load_games()
+    archiver = Archiver.from_root(bootstrap(settings, client_factory(settings)()))
+    failed = False
+    for game_id in game_ids:
+        try:
+            result = archiver.archive(game_id)
+            click.echo(json.dumps({"game_id": game_id, "status": result.status, "uri": result.uri,
+                                   "bytes": result.bytes, "reason": result.reason}))
+        except Exception as exc:  # the cold store away, an archive that does not verify: the game stays in Redis
+            failed = True
+            click.echo(json.dumps({"game_id": game_id, "status": "failed", "error": f"{type(exc).__name__}: {exc}"}))
+    if failed:
+        raise SystemExit(1)

@@ -460,10 +460,11 @@ def reencrypt() -> None:
 
 
 def _add_cold_store_commands() -> None:
-    from services.adapters.cli.coldstore import migrate, results
+    from services.adapters.cli.coldstore import archive, migrate, results
+    from services.adapters.cli.shards import shards
 
-    cli.add_command(migrate)
-    cli.add_command(results)
+    for command in (migrate, results, archive, shards):
+        cli.add_command(command)
 
 
 _add_cold_store_commands()
