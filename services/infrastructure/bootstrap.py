@@ -27,11 +27,11 @@ from services.infrastructure.aggregates import AsyncRecords, Repository, SharedR
 from services.infrastructure.archive import register_side_key
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.clock import Clock
+from services.infrastructure.coldstore import SCHEME as COLD_SCHEME
+from services.infrastructure.coldstore import PostgresStore, is_postgres_url
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.durability import Durability
 from services.infrastructure.eventstore import EventStore, Keys
-from services.infrastructure.coldstore import SCHEME as COLD_SCHEME
-from services.infrastructure.coldstore import PostgresStore, is_postgres_url
 from services.infrastructure.eventstore.archived import (
     DEFAULT_READER,
     ArchiveReader,

@@ -27,7 +27,7 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
     redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.SlotNotCoveredError,
     redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError,
     # A node at its maxmemory with noeviction (deploy/): it refuses writes and drops nothing; a part waits for room.
-    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.OutOfMemoryError,  # type: ignore[attr-defined]  # redis>=4.1; the stubs lag
     # The PostgreSQL cold store away (down, refusing, its pool timed out: ``PoolTimeout`` is one): a read of an
     # archived game answers 503 with Retry-After, an archive job fails and runs again; nothing was changed.
     psycopg.OperationalError, psycopg.InterfaceError)

@@ -22,7 +22,6 @@ from services.infrastructure.coldstore import PostgresStore
 from services.infrastructure.settings import Settings
 
 from .helpers import Kernel
-from .postgres import postgres_url  # noqa: F401  # the fixture
 from .redis_server import free_port
 from .test_api_replay import play_whole_game
 from .test_archive import _game_keys
@@ -33,7 +32,7 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def pg_settings(settings: Settings, postgres_url: str) -> Iterator[Settings]:  # noqa: F811
+def pg_settings(settings: Settings, postgres_url: str) -> Iterator[Settings]:
     yield settings.model_copy(update={"cold_store_url": postgres_url, "archive_dir": "/nonexistent/taproom-archive"})
     close_cold_stores()
 
@@ -55,7 +54,7 @@ def scored_counter(kernel: Kernel) -> str:
     return gid
 
 
-def test_the_game_its_side_object_and_its_results_are_archived_and_read_back(client, pg_settings, postgres_url):  # noqa: F811
+def test_the_game_its_side_object_and_its_results_are_archived_and_read_back(client, pg_settings, postgres_url):
     kernel = Kernel(client, pg_settings)
     gid = scored_counter(kernel)
     events_before = [e.model_dump() for e in kernel.store.read(gid)]
@@ -87,7 +86,7 @@ def test_the_game_its_side_object_and_its_results_are_archived_and_read_back(cli
         store.close()
 
 
-def test_a_failure_in_the_middle_of_the_archive_leaves_the_game_in_redis(client, pg_settings, postgres_url):  # noqa: F811
+def test_a_failure_in_the_middle_of_the_archive_leaves_the_game_in_redis(client, pg_settings, postgres_url):
     kernel = Kernel(client, pg_settings)
     gid = scored_counter(kernel)
     before = _game_keys(kernel, gid)
@@ -121,7 +120,7 @@ class ReadsBackAltered(PostgresStore):
         return data[:-1] + bytes([data[-1] ^ 1])
 
 
-def test_an_archive_that_does_not_read_back_the_same_is_never_released(client, pg_settings, postgres_url):  # noqa: F811
+def test_an_archive_that_does_not_read_back_the_same_is_never_released(client, pg_settings, postgres_url):
     kernel = Kernel(client, pg_settings)
     gid = scored_counter(kernel)
     before = _game_keys(kernel, gid)

@@ -13,8 +13,6 @@ from services.infrastructure.coldstore import PostgresStore
 from services.infrastructure.coldstore.migrate import current, head, upgrade
 from services.infrastructure.eventstore.archived import DirectoryStore, open_uri
 
-from .postgres import postgres_url  # noqa: F401  # the fixture
-
 ALL_BYTES = bytes(range(256)) * 17
 
 

@@ -59,8 +59,10 @@ def conninfo(url: str) -> str:
 class PostgresStore:
     """A cold store in PostgreSQL (see the module's doc). Thread-safe: connections come from a pool."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 5.0,
-                 connect_timeout: int = 3) -> None:
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 3.0,
+                 connect_timeout: int = 2) -> None:
+        """``timeout``: the longest a read or write waits for a connection (PostgreSQL away: then it raises
+        ``PoolTimeout``, which the API answers 503 with ``Retry-After`` and an archive job retries)."""
         self.url = conninfo(url)
         self.timeout = timeout
         self._pool_args = {"min_size": min_size, "max_size": max_size, "timeout": timeout,

@@ -11,7 +11,7 @@ MIGRATION_LOCK = 35_0001
 
 
 def run_migrations_online() -> None:
-    url = context.config.attributes.get("url") or context.config.get_main_option("sqlalchemy.url")
+    url = str(context.config.attributes.get("url") or context.config.get_main_option("sqlalchemy.url"))
     engine = create_engine(url, poolclass=NullPool)
     with engine.connect() as connection:
         connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
