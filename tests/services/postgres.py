@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
 import pytest
@@ -36,9 +37,9 @@ def url_of(database: str) -> str:
     return f"postgresql://{auth}@{host}:{port}/{database}"
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh database with the cold store's schema (``taproom migrate``'s upgrade), dropped afterwards."""
+@contextmanager
+def database(migrated: bool) -> Iterator[str]:
+    """A database of its own (migrated to the head, or empty), dropped afterwards."""
     from services.infrastructure.coldstore.migrate import upgrade
 
     name = f"{DB_PREFIX}{uuid.uuid4().hex[:10]}"
@@ -46,8 +47,16 @@ def postgres_url() -> Iterator[str]:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = url_of(name)
     try:
-        upgrade(url)
+        if migrated:
+            upgrade(url)
         yield url
     finally:
         with admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh database with the cold store's schema (``taproom migrate``'s upgrade), dropped afterwards."""
+    with database(migrated=True) as url:
+        yield url

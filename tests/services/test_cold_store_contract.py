@@ -117,3 +117,37 @@ def test_postgresql_down_is_an_outage_the_parts_ride_out():
     with pytest.raises(UNAVAILABLE):
         store.get("tr/s0/g.jsonl.gz")
     store.close()
+
+
+@pytest.mark.integration
+def test_a_part_started_with_cold_store_migrate_moves_the_schema_and_taproom_migrate_checks_it(settings):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from services.infrastructure.bootstrap import bootstrap, close_cold_stores
+
+    from .postgres import database
+
+    with database(migrated=False) as url:
+        taproom = os.path.join(os.path.dirname(sys.executable), "taproom")
+        env = dict(os.environ, TAPROOM_COLD_STORE_URL=url)
+        check = subprocess.run([taproom, "migrate", "--check"], env=env, capture_output=True, text=True)
+        assert check.returncode == 1 and json.loads(check.stdout) == {"revision": None, "head": "0001"}
+        assert current(url) is None
+        try:
+            root = bootstrap(settings.model_copy(update={"cold_store_url": url, "cold_store_migrate": True}))
+            assert current(url) == "0001"
+            assert root.cold.put_many({"tr/s0/g.jsonl.gz": b"x"}) == {"tr/s0/g.jsonl.gz": "pgcold:tr/s0/g.jsonl.gz"}
+        finally:
+            close_cold_stores()
+        check = subprocess.run([taproom, "migrate", "--check"], env=env, capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_cold_store_url_of_another_kind_is_refused_with_a_clear_error(settings):
+    from services.infrastructure.bootstrap import cold_store_for
+
+    with pytest.raises(ValueError, match="no cold store for 's3' URLs"):
+        cold_store_for(settings.model_copy(update={"cold_store_url": "s3://bucket/archive"}))
