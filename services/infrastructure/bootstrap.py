@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import fakeredis
@@ -236,8 +237,8 @@ _COLD: dict[tuple[str, int], tuple[PostgresStore, ArchiveReader]] = {}
 
 
 def cold_store_for(settings: Settings) -> ColdStore:
-    """The configured cold store: PostgreSQL at ``cold_store_url`` (migrated first when ``cold_store_migrate``),
-    else the directory ``archive_dir``."""
+    """The configured cold store: PostgreSQL at ``cold_store_url`` (its schema migrated at its first use when
+    ``cold_store_migrate``), else the directory ``archive_dir``."""
     url = settings.cold_store_url
     if not url:
         return cold_store(settings.archive_dir)
@@ -246,11 +247,12 @@ def cold_store_for(settings: Settings) -> ColdStore:
     key = (url, os.getpid())
     kept = _COLD.get(key)
     if kept is None:
-        if settings.cold_store_migrate:
+        prepare = None
+        if settings.cold_store_migrate:  # at the first use, not here: a part starts while PostgreSQL is down
             from services.infrastructure.coldstore.migrate import upgrade
 
-            upgrade(url)
-        pg = PostgresStore(url)
+            prepare = partial(upgrade, url)
+        pg = PostgresStore(url, prepare=prepare)
         register_scheme(COLD_SCHEME, pg.read_uri)  # a reader built without a root (tools) finds it too
         kept = _COLD[key] = (pg, ArchiveReader(opener=_opener(pg)))
     return kept[0]

@@ -176,8 +176,9 @@ class StoreSettings(_Section):
     """A deployment's cold store: ``postgresql://user:password@host:5432/taproom`` (archived games and the results
     table, read by every process; ``services.infrastructure.coldstore``). Unset: the directory ``archive_dir``."""
     cold_store_migrate: bool = False
-    """Move the cold store's schema to this version's (Alembic) when a part starts; otherwise run
-    ``taproom migrate`` (the deployments run it as a one-shot job before the parts)."""
+    """Move the cold store's schema to this version's (Alembic) when the part first uses the cold store (so a
+    part starts even while PostgreSQL is down); otherwise run ``taproom migrate``. The deployments set it on the
+    worker, which writes the archives (no archive can be read before one was written)."""
     max_body_bytes: int = 64 * 1024
 
 

@@ -99,12 +99,14 @@ def test_postgresql_is_the_cold_store_of_every_part_with_its_volume_and_backups(
     assert {"postgres-data", "postgres-backups"} <= set(compose["volumes"])
     backup = services["postgres-backup"]
     assert any(v.startswith("postgres-backups:") for v in backup["volumes"]) and "pg_dump" in " ".join(backup["command"])
-    assert services["migrate"]["command"] == ["taproom", "migrate"]
     for name in ("api", "processor", "projector", "reactor", "worker", "coach-worker"):
         part = services[name]
         url = part["environment"]["TAPROOM_COLD_STORE_URL"]
         assert url.startswith("postgresql://") and "@postgres:5432/" in url, name
-        assert part["depends_on"]["migrate"]["condition"] == "service_completed_successfully", name
+        assert part["environment"]["PGPASSWORD"] and part["depends_on"]["postgres"]["condition"] == "service_healthy"
+    # the writer of the archives migrates the schema at its first use; it keeps every other setting
+    worker = services["worker"]["environment"]
+    assert worker["TAPROOM_COLD_STORE_MIGRATE"] == "true" and worker["REDIS_URL"] == services["api"]["environment"]["REDIS_URL"]
 
 
 def test_the_cluster_is_created_with_ranges_that_spread_its_shards_evenly():

@@ -120,7 +120,7 @@ def test_postgresql_down_is_an_outage_the_parts_ride_out():
 
 
 @pytest.mark.integration
-def test_a_part_started_with_cold_store_migrate_moves_the_schema_and_taproom_migrate_checks_it(settings):
+def test_a_part_with_cold_store_migrate_moves_the_schema_at_first_use_and_migrate_checks_it(settings):
     import json
     import os
     import subprocess
@@ -138,8 +138,9 @@ def test_a_part_started_with_cold_store_migrate_moves_the_schema_and_taproom_mig
         assert current(url) is None
         try:
             root = bootstrap(settings.model_copy(update={"cold_store_url": url, "cold_store_migrate": True}))
-            assert current(url) == "0001"
+            assert current(url) is None  # started without touching PostgreSQL (it may be down)
             assert root.cold.put_many({"tr/s0/g.jsonl.gz": b"x"}) == {"tr/s0/g.jsonl.gz": "pgcold:tr/s0/g.jsonl.gz"}
+            assert current(url) == "0001"  # migrated at the first use
         finally:
             close_cold_stores()
         check = subprocess.run([taproom, "migrate", "--check"], env=env, capture_output=True, text=True)
@@ -151,3 +152,23 @@ def test_a_cold_store_url_of_another_kind_is_refused_with_a_clear_error(settings
 
     with pytest.raises(ValueError, match="no cold store for 's3' URLs"):
         cold_store_for(settings.model_copy(update={"cold_store_url": "s3://bucket/archive"}))
+
+
+@pytest.mark.integration
+def test_a_migration_that_fails_while_postgresql_is_down_is_tried_again_at_the_next_use():
+    from services.infrastructure.resilience import UNAVAILABLE
+
+    calls: list[int] = []
+
+    def prepare() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise psycopg.OperationalError("PostgreSQL is starting up")
+
+    store = PostgresStore("postgresql://postgres@127.0.0.1:1/none", prepare=prepare, timeout=0.5, connect_timeout=1)
+    with pytest.raises(UNAVAILABLE):
+        store.get("tr/s0/g.jsonl.gz")
+    with pytest.raises(UNAVAILABLE):  # prepared this time; the pool still finds nobody on port 1
+        store.get("tr/s0/g.jsonl.gz")
+    assert len(calls) == 2
+    store.close()

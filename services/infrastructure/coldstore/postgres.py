@@ -16,7 +16,8 @@ Redis names it, and any process configured with the same ``TAPROOM_COLD_STORE_UR
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -60,9 +61,13 @@ class PostgresStore:
     """A cold store in PostgreSQL (see the module's doc). Thread-safe: connections come from a pool."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 3.0,
-                 connect_timeout: int = 2) -> None:
+                 connect_timeout: int = 2, prepare: Callable[[], object] | None = None) -> None:
         """``timeout``: the longest a read or write waits for a connection (PostgreSQL away: then it raises
-        ``PoolTimeout``, which the API answers 503 with ``Retry-After`` and an archive job retries)."""
+        ``PoolTimeout``, which the API answers 503 with ``Retry-After`` and an archive job retries).
+        ``prepare``: run once before the first use (the schema's migration, ``TAPROOM_COLD_STORE_MIGRATE``), and
+        again at the next use while it fails: a part starts even while PostgreSQL is down."""
+        self._prepare = prepare
+        self._prepare_lock = threading.Lock()
         self.url = conninfo(url)
         self.timeout = timeout
         self._pool_args = {"min_size": min_size, "max_size": max_size, "timeout": timeout,
@@ -75,6 +80,11 @@ class PostgresStore:
         return ConnectionPool(self.url, open=False, name="taproom-cold", **self._pool_args)  # type: ignore[arg-type]
 
     def _conn(self) -> Any:
+        if self._prepare is not None:
+            with self._prepare_lock:
+                if self._prepare is not None:
+                    self._prepare()
+                    self._prepare = None
         if not self._opened:
             self.pool.open(wait=False)
             self._opened = True
