@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import delivery
-from .actions import disc_gains
 from .barrels import claimable, goals
 from .board import MONK_COST, START_SLOTS, TRACK
 from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
+from .rewards import disc_gains
 from .rules import cart_loads, carter_value, disc_options, price_on, simulate_cart
 from .scoring import preview
 from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HeavenAndAleState, Player
