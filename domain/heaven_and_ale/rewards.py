@@ -84,13 +84,17 @@ def disc_gains(s: HeavenAndAleState, seat: int, spot: int, number: int | None) -
             if t != EMPTY and t < MONK_BASE and t // 5 == spot - COLOUR_SPOTS[0]:
                 gains.activate(i)
         return gains, f"{SCORING_SPOTS[spot]} activated"
-    code = MONK_BASE + spot - MONK_SPOTS[0]
+    _trigger_monks(gains, garden, MONK_BASE + spot - MONK_SPOTS[0])
+    return gains, f"{SCORING_SPOTS[spot]} monks triggered"
+
+
+def _trigger_monks(gains: Gains, garden: list[int], code: int) -> None:
+    """§3.8: each monk of type ``code`` activates every adjacent tile, one monk after another."""
     for m, t in enumerate(garden):
-        if t == code:  # §3.8: each triggered monk activates every adjacent tile, one monk after another
+        if t == code:
             for n in NEIGHBOURS[m]:
                 if garden[n] < MONK_BASE or TRIGGERED_MONKS_ACTIVATE_MONKS:
                     gains.activate(n)
-    return gains, f"{SCORING_SPOTS[spot]} monks triggered"
 
 
 def disc_error(s: HeavenAndAleState, c: cmd.TakeDisc) -> RuleError | None:
