@@ -135,12 +135,14 @@ def test_an_archive_that_does_not_read_back_the_same_is_never_released(client, p
 
 
 @pytest.mark.slow
-def test_another_process_reads_the_archived_game_over_http_and_verify_server_passes(prefix, pg_settings, tmp_path):
+def test_another_process_reads_the_archived_game_over_http_and_verify_server_passes(prefix, pg_settings, tmp_path,
+                                                                                    request):
     """The worker archives; an API process with no archive directory of its own (another machine) answers every
     read of the game from PostgreSQL, and ``taproom verify --server`` checks it."""
-    from .conftest import REAL_URL, real_redis
+    from .conftest import REAL_URL, cleanup, real_redis
 
     client = real_redis()
+    request.addfinalizer(lambda: cleanup(client, prefix))
     kernel = Kernel(client, pg_settings)
     gid, _ = play_whole_game(kernel, "heaven-and-ale", {}, 2, seed="cross-process")
     head = kernel.store.head(gid)[0]
