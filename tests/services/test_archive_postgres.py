@@ -183,3 +183,64 @@ def test_another_process_reads_the_archived_game_over_http_and_verify_server_pas
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_games_archived_to_a_directory_move_into_postgresql_and_read_the_same(client, settings, pg_settings,
+                                                                             postgres_url, tmp_path):
+    """An earlier deployment's archives (files on the worker's disk) move into the shared store: the pointer
+    names PostgreSQL afterwards, every read answers the same, the results table has the game."""
+    from services.infrastructure.archive import DirectoryStore
+    from services.infrastructure.eventstore import EventStore
+    from services.infrastructure.eventstore.archived import ArchiveReader
+
+    kernel = Kernel(client, settings)
+    gid = scored_counter(kernel)
+    events = [e.model_dump() for e in kernel.store.read(gid)]
+    assert Archiver(kernel.store, DirectoryStore(tmp_path / "old")).archive(gid).status == "archived"
+    assert orjson.loads(client.get(kernel.keys.archived(gid)))["uri"].startswith("file://")
+    root = bootstrap(pg_settings, client)
+    moved = Archiver.from_root(root).rehome(gid)
+    assert moved.status == "archived" and moved.uri.startswith("pgcold:")
+    assert orjson.loads(client.get(kernel.keys.archived(gid)))["uri"] == moved.uri
+    assert Archiver.from_root(root).rehome(gid).status == "already"
+    for path in (tmp_path / "old").rglob("*.gz"):
+        path.unlink()  # the old directory gone (the worker's pod replaced): the game reads from PostgreSQL
+    fresh = EventStore(client, kernel.keys, archive=root.archive_reader)
+    assert [e.model_dump() for e in fresh.read(gid)] == events
+    assert [e.model_dump() for e in EventStore(client, kernel.keys, archive=ArchiveReader(
+        opener=root.cold.read_uri)).read(gid)] == events  # type: ignore[union-attr]
+    assert len(root.cold.results_of(gid)) == 2  # type: ignore[union-attr]
+
+
+def test_taproom_archive_rehome_moves_every_archived_game_and_taproom_results_reads_them(
+        prefix, settings, postgres_url, tmp_path, monkeypatch, request):
+    from click.testing import CliRunner
+
+    from services.adapters.cli.main import cli
+    from services.infrastructure.archive import DirectoryStore
+    from services.infrastructure.settings import get_settings
+
+    from .conftest import REAL_URL, cleanup, real_redis
+
+    client = real_redis()
+    request.addfinalizer(lambda: cleanup(client, prefix))
+    kernel = Kernel(client, settings)
+    games = [scored_counter(kernel) for _ in range(2)]
+    for gid in games:
+        assert Archiver(kernel.store, DirectoryStore(tmp_path / "old")).archive(gid).status == "archived"
+    for name, value in (("REDIS_URL", REAL_URL), ("TAPROOM_KEY_PREFIX", prefix), ("TAPROOM_SHARDS", str(settings.shards)),
+                        ("TAPROOM_COLD_STORE_URL", postgres_url)):
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    request.addfinalizer(get_settings.cache_clear)
+    request.addfinalizer(close_cold_stores)
+    moved = CliRunner().invoke(cli, ["archive", "--rehome"])
+    assert moved.exit_code == 0, moved.output
+    lines = [orjson.loads(line) for line in moved.stdout.splitlines()]  # (the logs go to stderr)
+    assert sorted(line["game_id"] for line in lines) == sorted(games)
+    assert {line["status"] for line in lines} == {"archived"}
+    again = CliRunner().invoke(cli, ["archive", "--rehome", games[0]])
+    assert orjson.loads(again.stdout)["status"] == "already"
+    history = CliRunner().invoke(cli, ["results", "ann1"])
+    assert history.exit_code == 0, history.output
+    assert sorted(orjson.loads(line)["game"] for line in history.stdout.splitlines()) == sorted(games)

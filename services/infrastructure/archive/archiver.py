@@ -220,3 +220,43 @@ class Archiver:
             log.info("game archived", game_id=game_id, uri=uri, bytes=archive_bytes, events=version,
                      seconds=round(time.perf_counter() - started, 3))
         return ArchiveResult(status, uri, archive_bytes)
+
+    def rehome(self, game_id: str) -> ArchiveResult:
+        """Move an archived game's objects from where its pointer names them (a directory of an earlier
+        deployment) into this archiver's cold store, with its result rows, and point the game there. The bytes
+        are checked against the pointer's sha256 and read back before the pointer changes, and the pointer is
+        changed only if nobody changed it meanwhile. Safe to run twice ("already")."""
+        from services.infrastructure.audit import read_record
+        from services.infrastructure.eventstore.archived import open_uri
+
+        raw = self.redis.get(self.keys.archived(game_id))
+        if not raw:
+            return ArchiveResult("missing", reason="the game is not archived")
+        pointer = orjson.loads(raw)
+        name, side_name = object_name(self.keys, game_id, ".jsonl.gz"), object_name(self.keys, game_id, ".side.json.gz")
+        if pointer["uri"] == self.cold.uri(name):
+            return ArchiveResult("already", pointer["uri"])
+        packed = open_uri(pointer["uri"])
+        if hashlib.sha256(packed).hexdigest() != pointer["sha256"]:
+            raise RuntimeError(f"the archive of {game_id} at {pointer['uri']} does not match its summary")
+        objects = {name: packed}
+        if pointer.get("side_uri"):
+            objects[side_name] = open_uri(pointer["side_uri"])
+        record = read_record(gzip.decompress(packed).splitlines())
+        uris = self.cold.put_many(objects, self._results(game_id, record))
+        if any(self.cold.get(n) != data for n, data in objects.items()):
+            raise RuntimeError(f"the archive of {game_id} reads back different from the cold store")
+        moved = {**pointer, "uri": uris[name], **({"side_uri": uris[side_name]} if side_name in uris else {})}
+
+        def swap(pipe: Any) -> bool:
+            if pipe.get(self.keys.archived(game_id)) != raw:
+                return False
+            pipe.multi()
+            pipe.set(self.keys.archived(game_id), orjson.dumps(moved))
+            return True
+
+        if not self.redis.transaction(swap, self.keys.archived(game_id), value_from_callable=True):
+            return ArchiveResult("changed", reason="the pointer changed meanwhile")
+        log.info("archive moved to the cold store", game_id=game_id, was=pointer["uri"], uri=uris[name])
+        return ArchiveResult("archived", uris[name], sum(len(d) for d in objects.values()))
+
