@@ -236,6 +236,10 @@ def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
     c.get(f"/games/{gid}/analysis")  # 404 no_analysis
     c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202
     c.get(f"/games/{gid}/analysis")
+    done = wait_for(api, f"/games/{gid}/analysis", until=lambda b: b.get("status") == "done", timeout=120)
+    decision = next((s["seat"], d["version"]) for s in done["seats"] for d in s["decisions"])
+    c.get(f"/games/{gid}/analysis/better?seat={decision[0]}&version={decision[1]}", headers=bearer(ann["token"]))
+    c.get(f"/games/{gid}/analysis/better?seat={decision[0]}&version=99999")  # 404
     c.post(f"/games/{gid}/hint", headers=bearer(ann["token"]))  # 409 hints_off
     casual = c.post("/games", headers=bearer(ann["token"]), json={
         "game": "carcassonne", "options": {"stack_size": 1}, "seed": "hint", "rated": False, "hints": True,
