@@ -138,6 +138,10 @@ class Chat:
             return {"id": entry_id, **before, "version": int(version)}
         return {"id": _text(answer[1]), **message, "version": int(answer[2])}
 
+    def retract(self, game_id: str, channel: Channel, message_id: str) -> None:
+        """Take a message back (its post was refused for durability: an answer the client never had)."""
+        self.redis.xdel(self.keys.chat(game_id, channel), message_id)
+
     def read(self, game_id: str, channel: Channel, muted: Iterable[str] = (), after: str | None = None,
              limit: int = 100) -> list[dict[str, Any]]:
         """The newest ``limit`` messages (after ``after``, an id, when given), oldest first, muted authors left out."""

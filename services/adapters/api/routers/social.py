@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
@@ -20,6 +20,7 @@ from services.adapters.api.deps import (
     require_player,
     require_principal,
 )
+from services.adapters.api.durable import undo_on_refusal
 from services.adapters.api.errors import ApiError, error_responses
 from services.adapters.api.routers.games import GameId
 from services.application.chat import FINISHED, Chat, readable
@@ -107,18 +108,22 @@ def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
 
 @router.post("/games/{game_id}/chat", response_model=ChatMessage, status_code=201,
              responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429))
-def post_chat(body: NewChatMessage, game_id: str = GameId, principal: Principal = Depends(require_principal),
-              idempotency_key: str | None = IdempotencyKey,
+def post_chat(request: Request, body: NewChatMessage, game_id: str = GameId,
+              principal: Principal = Depends(require_principal), idempotency_key: str | None = IdempotencyKey,
               ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ChatMessage:
     """Say something at the table (`seats`, the seats only) or among the spectators (`spectators`, registered
     players without a seat). Rate-limited per caller (`rate_limit_chat`); open streams get it as `event: chat`.
     An archived game's chat is read-only (409 `game_archived`). With an `Idempotency-Key` a retry answers the
-    same message (another message under the same key: 409 `idempotency_key_reused`)."""
+    same message (another message under the same key: 409 `idempotency_key_reused`); without one, a message
+    refused for durability (503) is taken back."""
     meta = ctx.meta(game_id)
     speaker = speaker_of(ctx, principal, game_id, meta)
     assert speaker is not None
-    return ChatMessage(**chat.post(game_id, body.channel, speaker, body.text, body.seat,
-                                   over=meta["status"] in FINISHED, key=idempotency_key))
+    said = chat.post(game_id, body.channel, speaker, body.text, body.seat, over=meta["status"] in FINISHED,
+                     key=idempotency_key)
+    if idempotency_key is None:
+        undo_on_refusal(request, lambda: chat.retract(game_id, body.channel, said["id"]))
+    return ChatMessage(**said)
 
 
 @router.get("/games/{game_id}/chat/replay", response_model=ReplayChat, responses=error_responses(401, 403, 404, 422))
