@@ -143,3 +143,17 @@ def test_reports_and_blocks_refused_then_retried_are_one(flaky) -> None:
     refused(api.post("/players/me/blocks", headers=bearer(ann["token"]), json={"player_id": bob["player_id"]}))
     blocks = api.post("/players/me/blocks", headers=bearer(ann["token"]), json={"player_id": bob["player_id"]})
     assert [p["player_id"] for p in blocks.json()["blocked"]] == [bob["player_id"]]
+
+
+def test_a_refused_vacation_retried_is_the_same_vacation(flaky) -> None:
+    api, durability = flaky
+    ann = register(api, "Ann")
+    durability.lose()
+    refused(api.post("/players/me/vacation", headers=bearer(ann["token"]), json={"days": 3}))
+    again = api.post("/players/me/vacation", headers=bearer(ann["token"]), json={"days": 3})
+    assert again.status_code == 201, again.text
+    status = api.get("/players/me/vacation", headers=bearer(ann["token"])).json()
+    assert status == again.json()
+    # another length while one runs is a new request, refused as before
+    other = api.post("/players/me/vacation", headers=bearer(ann["token"]), json={"days": 5})
+    assert other.status_code == 422 and other.json()["code"] == "illegal_move", other.text

@@ -102,5 +102,5 @@ async def _undo(scope: dict) -> None:
     for action in scope.get("state", {}).get(UNDO, []):
         try:
             await run_in_threadpool(action)
-        except Exception as exc:  # noqa: BLE001 - the 503 goes out whatever; the retry then finds a copy
+        except Exception as exc:  # the 503 goes out whatever (an unkeyed retry then makes a copy)
             log.warning("undo_failed", error=type(exc).__name__, detail=str(exc)[:200])
