@@ -192,3 +192,14 @@ def test_the_mute_list_names_the_authors(api) -> None:
     api.post("/chat/mutes", headers=me, json={"author": "seat:g1:1"})
     names = {a["author"]: a["name"] for a in api.get("/chat/mutes", headers=me).json()["authors"]}
     assert names == {f"player:{bob['player_id']}": "Bob", "seat:g1:1": "a guest (seat 2)"}
+
+
+def test_a_rematch_does_not_invite_a_player_who_blocked_the_asker(api) -> None:
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    gid = two_player_game(api, ann, bob, target=2)
+    play_to_the_score(api, gid, ann, bob)
+    api.post("/players/me/blocks", headers=bearer(bob["token"]), json={"player_id": ann["player_id"]})
+    rematch = api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"]))
+    assert rematch.status_code == 200, rematch.text
+    assert rematch.json()["invited"] == []  # Bob's seat stays open, as for a guest
+    assert api.get("/players/me/invitations", headers=bearer(bob["token"])).json()["invitations"] == []

@@ -58,7 +58,7 @@ def blocks_service(ctx: Context = Depends(get_context)) -> Blocks:
 
 
 @router.post("/games/{game_id}/chat/reports", response_model=ReportOut, status_code=201,
-             responses=error_responses(401, 403, 404, 409, 422))
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 def report_message(body: NewReport, game_id: str = GameId, principal: Principal = Depends(require_principal),
                    ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ReportOut:
     """Report a chat message you can read to the service's operators (they list reports with `taproom
@@ -84,7 +84,8 @@ def list_blocks(player: Principal = Depends(require_player), service: Blocks = D
     return _list(service, player.player_id or "")
 
 
-@router.post("/players/me/blocks", response_model=BlockList, responses=error_responses(401, 403, 404, 409, 422))
+@router.post("/players/me/blocks", response_model=BlockList,
+             responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 def block(body: BlockRequest, player: Principal = Depends(require_player),
           service: Blocks = Depends(blocks_service)) -> BlockList:
     """Block a player: their chat is hidden for you (live and in replays, in every game) and their invitations

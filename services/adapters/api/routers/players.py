@@ -113,7 +113,7 @@ def rotate_token(authorization: str = Header(), idempotency_key: str | None = Id
 
 
 @router.post("/players/me/recovery-code", response_model=NewRecoveryCode, status_code=201,
-             responses=error_responses(401, 403))
+             responses=error_responses(401, 403, 422))
 def replace_recovery_code(authorization: str = Header(default=""), idempotency_key: str | None = IdempotencyKey,
                           player: Principal = Depends(require_player),
                           repo: Players = Depends(players)) -> NewRecoveryCode:

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
 from services.adapters.api.abuse import BotGames, caller_of
-from services.adapters.api.bounds import STREAM_ID_PATTERN, bounded_stream_id
+from services.adapters.api.bounds import MAX_INT, STREAM_ID_PATTERN, bounded_stream_id
 from services.adapters.api.chat_stream import speaker_of
 from services.adapters.api.deps import (
     Context,
@@ -127,7 +127,7 @@ def post_chat(request: Request, body: NewChatMessage, game_id: str = GameId,
 
 
 @router.get("/games/{game_id}/chat/replay", response_model=ReplayChat, responses=error_responses(401, 403, 404, 422))
-def replay_chat(game_id: str = GameId, upto: int | None = Query(None, ge=0, description="only what was said by "
+def replay_chat(game_id: str = GameId, upto: int | None = Query(None, ge=0, le=MAX_INT, description="only what was said by "
                                                                  "this version of the game"),
                 principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context),
                 chat: Chat = Depends(chat_service)) -> ReplayChat:

@@ -48,7 +48,7 @@ const NOT_RETRIED = [/^\/games$/, /^\/games\/[^/]+\/join$/, /^\/players\/recover
 export const WRITE_TRIES = 4;
 export const retrying = {
   // how long to wait before try `n` (1, 2, …): the server's Retry-After when it gave one, else 0.5 s, 1 s, 2 s
-  delay: (n, retryAfter) => (retryAfter > 0 ? Math.min(retryAfter, 5) * 1000 : 500 * 2 ** (n - 1)),
+  delay: (n, retryAfter) => (retryAfter > 0 ? Math.min(retryAfter, 2) * 1000 : 500 * 2 ** (n - 1)),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 
