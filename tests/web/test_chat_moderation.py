@@ -88,7 +88,7 @@ def test_report_a_message_and_block_its_author(web_server: WebServer, new_page: 
         chat = page.locator(".chat-list")
         expect(chat).to_contain_text("you will need it more")
         # report: the link opens a short form; the reason is optional
-        chat.get_by_role("button", name="Report this message of Bo").first.click()
+        chat.get_by_role("button", name="Report what Bo wrote").first.click()
         page.get_by_label("Why report it?").fill("taunting")
         page.locator(".chat").scroll_into_view_if_needed()
         shoot(page, "chat-report", width)

@@ -164,12 +164,12 @@ function ChatLine({ m, replaying, actions, canBlock, mute, block, report }) {
         ${canBlock ? html`<button type="button" class="link block" onClick=${() => setAsking("block")}
             aria-label=${`Block ${m.name}`}>block</button>` : null}
         <button type="button" class="link report" onClick=${() => setAsking("report")}
-            aria-label=${`Report this message of ${m.name}`}>report</button></span>` : null}
+            aria-label=${`Report what ${m.name} wrote`}>report</button></span>` : null}
     ${asking === "block" ? html`<div class="chat-ask" role="group" aria-label=${`Block ${m.name}`}>
         <p>Block ${m.name}? You will not see their chat in any game, and they cannot invite you.</p>
         <button type="button" class="danger" onClick=${() => { setAsking(null); block(m); }}>Block</button>
         <button type="button" onClick=${() => setAsking(null)}>Cancel</button></div>` : null}
-    ${asking === "report" ? html`<form class="chat-ask" aria-label="Report this message"
+    ${asking === "report" ? html`<form class="chat-ask" aria-label="Report"
         onSubmit=${(e) => { e.preventDefault(); setAsking(null); report(m, reason); }}>
         <label for=${`why-${m.id}`}>Why report it? (you may leave this empty)</label>
         <input id=${`why-${m.id}`} class="report-reason" maxlength="300" value=${reason}
