@@ -59,6 +59,7 @@ def chat_texts(api, gid: str) -> list[str]:
     return [m["text"] for m in api.get(f"/games/{gid}/chat").json()["messages"]]
 
 
+@pytest.mark.cluster  # the message and the record of its answer are written in one slot
 def test_a_keyed_chat_message_is_written_once_whatever_the_retries(flaky) -> None:
     api, durability = flaky
     ann, bob = register(api, "Ann"), register(api, "Bob")

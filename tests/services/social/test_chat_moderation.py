@@ -3,6 +3,8 @@ message (and the operator's listing), blocks (chat hidden, invitations refused) 
 
 from __future__ import annotations
 
+import pytest
+
 from services.infrastructure.archive import Archiver, DirectoryStore
 from tests.services.social.test_social_api import play_to_the_score, say, two_player_game
 from tests.services.test_api import bearer, wait_for
@@ -22,6 +24,7 @@ def replay(api, gid: str, who: dict | None = None, **params) -> list[tuple[int, 
     return [(m["version"], m["channel"], m["text"]) for m in answer.json()["messages"]]
 
 
+@pytest.mark.cluster  # the post script's keys and the mutes' and blocks' SUNION share a slot each
 def test_the_replay_shows_each_message_at_its_place_to_whoever_could_read_it(api, tmp_path) -> None:
     ann, bob, cat = register(api, "Ann"), register(api, "Bob"), register(api, "Cat")
     gid = two_player_game(api, ann, bob, target=4)
@@ -153,6 +156,7 @@ def test_a_block_hides_the_players_chat_everywhere_and_refuses_their_invitations
                     json={"handle": ann["handle"]}).status_code == 201
 
 
+@pytest.mark.cluster
 def test_the_stream_leaves_out_a_blocked_player(api) -> None:
     ann, bob = register(api, "Ann"), register(api, "Bob")
     gid = two_player_game(api, ann, bob)
