@@ -51,19 +51,21 @@ def chat_side_name(channel: str) -> str:
     return f"chat:{channel}"
 
 
+CHAT_REPORTS_SIDE_NAME = "chat:reports"
 REMATCH_SIDE_NAME = "rematch"
 ANALYSIS_SIDE_NAME = "analysis"
 
 
 def register_game_side_keys() -> None:
     """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
-    its chat channels (``Keys.chat_side_keys``), the id of its rematch (``Keys.rematch``) and the coach's analysis
+    its chat channels (``Keys.chat_side_keys``), the reports of its chat (``Keys.chat_reports``), the id of its rematch (``Keys.rematch``) and the coach's analysis
     (``Keys.analysis``)."""
     def chat_key(channel: str) -> Callable[[Keys, str], str]:
         return lambda keys, game_id: keys.chat(game_id, channel)
 
     for channel in CHAT_CHANNELS:
         register_side_key(chat_side_name(channel), chat_key(channel))
+    register_side_key(CHAT_REPORTS_SIDE_NAME, lambda keys, game_id: keys.chat_reports(game_id))
     register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
     register_side_key(ANALYSIS_SIDE_NAME, lambda keys, game_id: keys.analysis(game_id))
 

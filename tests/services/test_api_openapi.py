@@ -255,6 +255,12 @@ def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:
     c.get(f"/games/{gid}/chat"), c.get(f"/games/{gid}/chat", params={"channel": "spectators"}, headers=bearer(bob["token"]))
     c.post("/chat/mutes", headers=bearer(bob["token"]), json={"author": said["author"]})
     c.get("/chat/mutes", headers=bearer(bob["token"])), c.delete(f"/chat/mutes/{said['author']}", headers=bearer(bob["token"]))
+    c.get(f"/games/{gid}/chat/replay", headers=bearer(bob["token"])), c.get(f"/games/{gid}/chat/replay", params={"upto": 2})
+    c.post(f"/games/{gid}/chat/reports", headers=bearer(bob["token"]), json={"message_id": said["id"], "reason": "x"})
+    c.post(f"/games/{gid}/chat/reports", headers=bearer(bob["token"]), json={"message_id": "1-0"})  # 404
+    c.post("/players/me/blocks", headers=bearer(bob["token"]), json={"player_id": ann["player_id"]})
+    c.get("/players/me/blocks", headers=bearer(bob["token"]))
+    c.delete(f"/players/me/blocks/{ann['player_id']}", headers=bearer(bob["token"]))
     c.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])), c.post("/games/nosuchgame/rematch", headers=bearer(ann["token"]))
     c.get("/games/types/counter/leaderboard"), c.get("/games/types/chess/leaderboard")  # 200, 400
     c.get(f"/players/{ann['player_id']}/profile"), c.get("/players/nobody/profile")  # 200, 404

@@ -12,7 +12,8 @@ import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
-import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
+import { RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
+import { ChatPanel } from "../chat.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 import { HelpButton } from "../howto.js";
 import { TutorialPanel } from "./learn.js";
@@ -346,7 +347,7 @@ export function GamePage({ gameId, params }) {
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
-                      connection=${online ? connection : "offline"} />
+                      connection=${online ? connection : "offline"} at=${at} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
         ${live.status === "scored" ? html`<${AnalysisPanel} gameId=${gameId} live=${live} seat=${seat}
             board=${boardModule} at=${at} setAt=${setAt} events=${events} ghost=${ghost} setGhost=${setGhost} />`
