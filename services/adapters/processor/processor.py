@@ -32,6 +32,7 @@ from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_comma
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
+from services.adapters.processor.inline import inline_for
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.commands import CommandMessage, CommandOutcome
@@ -467,9 +468,12 @@ class Processor:
         self.repo.put(game_id, after)  # speculative: the next command of this game builds on it
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
+        # The game's views, meta and legal commands, written by the append script with the events. Serialized
+        # now, like the snapshot below: the cached record changes in place as later commands are decided.
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
-                               reply=self._reply_key(message))
+                               reply=self._reply_key(message),
+                               inline=inline_for(self.keys, game_id, new_record, new_version, now, command.seat))
         # Serialized now: the cached record changes in place as later commands of the batch are decided.
         snapshot = snapshot_bytes(new_record) if self._snapshot_due(game_id, loaded.version, after) else None
         return Plan(message, ack, outcome, append, after, snapshot)
