@@ -73,7 +73,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_port(port: int, timeout: float = 30.0) -> None:
+def wait_port(port: int, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -717,10 +717,10 @@ def _row(mine: dict[str, Any], theirs: dict[str, dict[str, Any]]) -> str:
             f"{mine['refused']} refused")
     text += f"\n    CPU ms per command, whole machine (every part, redis-server, load driver): {_machine(mine)}"
     for storage, peer in theirs.items():
-        ratio = mine["commands_per_s"] / peer["moves_per_s"] if peer["moves_per_s"] else float("nan")
+        ratio = mine["commands_per_s"] / peer["moves_per_s"] if peer.get("moves_per_s") else float("nan")
         label = "boardgame.io in memory" if storage == "memory" else "boardgame.io on PostgreSQL"
-        text += (f"\n    {label}: {peer['moves_per_s']:8.1f} moves/s, p50 {peer['p50_ms']:6.2f} "
-                 f"p99 {peer['p99_ms']:6.2f} ms; ratio Taproom/it {ratio:.2f}")
+        text += (f"\n    {label}: {peer.get('moves_per_s') or 0:8.1f} moves/s, p50 {peer.get('p50_ms') or float('nan'):6.2f} "
+                 f"p99 {peer.get('p99_ms') or float('nan'):6.2f} ms; ratio Taproom/it {ratio:.2f}")
     return text
 
 
