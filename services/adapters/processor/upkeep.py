@@ -39,7 +39,7 @@ class Upkeep:
     def _after_appends(self, plans: list[Plan]) -> None:
         """The snapshots due after these appends, and the compactions: the settled log before a command that
         crossed a multiple of ``compact_every``, compressed (the stream keeps at least the last command, so a
-        reader that finds nothing after its version is caught up; see aggregates.AsyncRecords). One
+        reader that finds nothing after its version is caught up). One
         compaction per game, up to the last such command of the batch, all in two round trips."""
         every = self.settings.compact_every
         snapshots: list[tuple[str, int, str, bytes, float]] = []
