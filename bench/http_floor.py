@@ -36,8 +36,18 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_bench import (WARMUP_SECONDS, Http, free_port, measure_bgio, measured_window, own_redis, pct, start_bgio,
-                        stop_process_group, wait_port)
+from load_bench import (
+    WARMUP_SECONDS,
+    Http,
+    free_port,
+    measure_bgio,
+    measured_window,
+    own_redis,
+    pct,
+    start_bgio,
+    stop_process_group,
+    wait_port,
+)
 
 STREAM = b"floor:cmds"
 

@@ -35,6 +35,7 @@ class SeatModels:
     meta: bytes
     views: list[tuple[int | None, bytes]]  # (seat or None for the public view, stored view)
     legal: list[bytes]  # per seat: the compressed body of GET /legal
+    legal_json: list[bytes]  # the same, uncompressed (for the answer to a move; not stored)
 
     def after(self, seat: int | None) -> bytes:
         """What the answer to a move by ``seat`` needs once the events are in (JSON): the version, the status,
@@ -42,7 +43,7 @@ class SeatModels:
         head = b'{"version":%d,"status":%s,"to_act":%s' % (self.version, orjson.dumps(self.status),
                                                           orjson.dumps(self.to_act))
         if seat is not None and self.status == "active" and seat in self.to_act and 0 <= seat < len(self.legal):
-            return head + b',"legal":' + zlib.decompress(self.legal[seat]) + b"}"
+            return head + b',"legal":' + self.legal_json[seat] + b"}"
         return head + b"}"
 
 
@@ -55,8 +56,6 @@ def legal_for(record: GameRecord, version: int, seat: int) -> dict[str, Any]:
                                                            for c in commands]}
 
 
-def dump_legal(answer: dict[str, Any]) -> bytes:
-    return _compress(orjson.dumps(answer), read_models.VIEW_LEVEL)
 
 
 def load_legal(raw: bytes) -> bytes:
@@ -71,5 +70,6 @@ def seat_models(record: GameRecord, version: int, updated: float) -> SeatModels:
     seats: list[int | None] = [None, *range(len(record.seats))]
     boards = record.game.views(record.state, seats) if record.state is not None else [None] * len(seats)
     views = list(zip(seats, read_models.dump_views(summary, seats, boards)))
-    legal = [dump_legal(legal_for(record, version, seat)) for seat in range(len(record.seats))]
-    return SeatModels(version, record.status, record.to_act(), summary, views, legal)
+    legal_json = [orjson.dumps(legal_for(record, version, seat)) for seat in range(len(record.seats))]
+    legal = [_compress(answer, read_models.VIEW_LEVEL) for answer in legal_json]
+    return SeatModels(version, record.status, record.to_act(), summary, views, legal, legal_json)

@@ -100,15 +100,7 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
     """Check and count the request's rates (429 ``rate_limited`` when one is spent) and read, in the same
     round trip, the token's record (``with_token``), what ``reads(pipe)`` queues, and the game's meta."""
     parts = ctx.loop_parts()
-    token, token_error = None, None
-    if with_token:
-        try:
-            token = token_of(call.authorization)
-        except ApiError as exc:
-            token_error = exc
-        if token is None and token_error is None:
-            token_error = ApiError("unauthorized", NEEDS_TOKEN)
-    token_hash = hash_token(token) if token else None
+    token_hash, token_error = _token(call) if with_token else (None, None)
     key = ctx.keys.token(token_hash) if token_hash else None
     caller = None
     if ctx.guard.needs_caller(call.method, call.route):
@@ -144,10 +136,21 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
     stored, head = replies.pop(0), replies.pop(0)
     meta = orjson.loads(stored) if stored is not None else None
     loaded = None
-    if (meta is None and head is not None) or (meta is not None and head is not None and meta["version"] < int(head)):
+    if head is not None and (meta is None or meta["version"] < int(head)):
         loaded = await fresh(ctx, game_id)  # models missing or behind the log: folded from the log here
         meta = ctx.meta_of(loaded) if loaded.record is not None else None
     return Admitted(meta, loaded, replies, token_error, principal, game_id)
+
+
+def _token(call: Call) -> tuple[str | None, ApiError | None]:
+    """The hash of the request's bearer token, or why it has none that can stand."""
+    try:
+        token = token_of(call.authorization)
+    except ApiError as exc:
+        return None, exc
+    if token is None:
+        return None, ApiError("unauthorized", NEEDS_TOKEN)
+    return hash_token(token), None
 
 
 async def fresh(ctx: Any, game_id: str) -> Loaded:

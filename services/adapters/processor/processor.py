@@ -29,7 +29,7 @@ from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_comma
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
-from services.adapters.processor.inline import inline_for
+from services.adapters.inline import inline_for
 from services.adapters.processor.plans import Plan, _accepted, _known, _settled_result
 from services.adapters.processor.settling import GROUP, Settling, _count
 from services.adapters.processor.upkeep import Upkeep

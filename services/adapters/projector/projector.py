@@ -21,7 +21,7 @@ import structlog
 
 from projections.inline import seat_models
 from services.adapters.feed import FeedFollower, carried_events
-from services.adapters.processor.inline import inline_of
+from services.adapters.inline import inline_of
 from services.infrastructure.aggregates import Loaded, fold_docs
 from services.infrastructure.bootstrap import Root
 from services.infrastructure.eventstore import GENESIS_HASH

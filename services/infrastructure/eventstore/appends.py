@@ -158,30 +158,8 @@ class Appends:
         """Run one append script per request, all in one round trip (one per master on a cluster); each is
         atomic on its own. With ``replicas`` the outcomes and acknowledgements follow once replicas have the
         appends (:class:`ReplicationShortfall` when they do not within the timeout: nothing acknowledged)."""
-        k = self.keys
         durable = self.replicas > 0
-        calls: list[tuple[list[str], list[Any]]] = []
-        for req in requests:
-            prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
-            group, entry = req.ack if req.ack and not durable else ("", "")
-            args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
-                               b"" if durable else req.outcome, req.outcome_ttl, group, entry,
-                               "reject" if req.reject else "append", len(req.envelopes),
-                               REPLY_TTL_SECONDS if req.reply and not durable else 0]
-            for env in req.envelopes:
-                args += [env.hash, env.to_json()]
-            args.append(settled_digest(req.command_id))
-            extra: list[str] = []
-            if not req.reject:
-                args += _feed_flags(req.envelopes)
-                if req.inline is not None:
-                    args += req.inline.args()
-                    extra = req.inline.keys()
-            shard = k.shard(req.game_id)
-            outcome_key = k.outcome(req.game_id, req.command_id)
-            calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
-                           k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
-                           req.reply or outcome_key, k.settled(req.game_id), *extra], args))
+        calls = [self._call(req, durable) for req in requests]
         replies = self._run_cluster(calls, durable) if is_cluster(self.redis) else self._run(calls, durable)
         results = [self._result(reply) for reply in replies]
         for req, (_, args), result in zip(requests, calls, results):
@@ -190,6 +168,30 @@ class Appends:
         if durable:
             self._acknowledge([(req, res) for req, res in zip(requests, results) if res.status == "ok"])
         return results
+
+    def _call(self, req: AppendRequest, durable: bool) -> tuple[list[str], list[Any]]:
+        """The append script's KEYS and ARGV for one request (see append.lua)."""
+        k = self.keys
+        prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
+        group, entry = req.ack if req.ack and not durable else ("", "")
+        args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
+                           b"" if durable else req.outcome, req.outcome_ttl, group, entry,
+                           "reject" if req.reject else "append", len(req.envelopes),
+                           REPLY_TTL_SECONDS if req.reply and not durable else 0]
+        for env in req.envelopes:
+            args += [env.hash, env.to_json()]
+        args.append(settled_digest(req.command_id))
+        extra: list[str] = []
+        if not req.reject:
+            args += _feed_flags(req.envelopes)
+            if req.inline is not None:
+                args += req.inline.args()
+                extra = req.inline.keys()
+        shard = k.shard(req.game_id)
+        outcome_key = k.outcome(req.game_id, req.command_id)
+        return ([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
+                 k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
+                 req.reply or outcome_key, k.settled(req.game_id), *extra], args)
 
     def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
         for keys, args in calls:
