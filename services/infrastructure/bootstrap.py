@@ -23,7 +23,7 @@ import fakeredis
 import redis
 from redis import Redis
 
-from services.infrastructure.aggregates import AsyncRecords, Repository, SharedRepository
+from services.infrastructure.aggregates import Repository
 from services.infrastructure.archive import register_side_key
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.clock import Clock
@@ -155,17 +155,16 @@ class Root:
 
         return Queue(name or self.settings.rq_queue, connection=self.queue_redis or self.redis)
 
-    def records(self, cache_size: int | None = None, *, shared: bool = False) -> Repository:
-        """A record cache of its own over the event store (one per part: each keeps the games it works on;
-        default size ``settings.aggregate_cache_size``); ``shared``: used from many threads (the API's)."""
+    def records(self, cache_size: int | None = None) -> Repository:
+        """A record cache of its own over the event store (one per part that decides or folds: each keeps the
+        games it works on; default size ``settings.aggregate_cache_size``; 0: a fold kept nowhere)."""
         size = self.settings.aggregate_cache_size if cache_size is None else cache_size
-        return SharedRepository(self.store, size) if shared else Repository(self.store, size)
+        return Repository(self.store, size)
 
-    def async_parts(self, client: AsyncRedis) -> tuple[AsyncRecords, AsyncCommandBus]:
-        """The record cache and command bus of one event loop, over ``client`` (that loop's asyncio twin of
-        :attr:`redis`), falling back on :attr:`store` for what Redis no longer holds."""
-        return (AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
-                AsyncCommandBus(client, self.keys, store=self.store))
+    def async_bus(self, client: AsyncRedis) -> AsyncCommandBus:
+        """The command bus of one event loop, over ``client`` (that loop's asyncio twin of :attr:`redis`),
+        falling back on :attr:`store` for what Redis no longer holds."""
+        return AsyncCommandBus(client, self.keys, store=self.store)
 
 
 def keys_for(settings: Settings) -> Keys:

@@ -93,6 +93,11 @@ class Keys:
     def view(self, game_id: str, seat: int | None) -> str:
         return self._g(game_id, "view:public" if seat is None else f"view:{seat}")
 
+    def legal(self, game_id: str) -> str:
+        """Hash: seat -> that seat's legal commands (the compressed body of ``GET /legal``), written with
+        every append (inline projections, ``projections/inline.py``)."""
+        return self._g(game_id, "legal")
+
     def meta(self, game_id: str) -> str:
         return self._g(game_id, "meta")
 
@@ -326,6 +331,6 @@ class Keys:
 
     def all_read_model_patterns(self) -> list[str]:
         """Patterns of every projected key (deleted by a projections rebuild)."""
-        return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:meta",
+        return [f"{self.prefix}g:*:view:*", f"{self.prefix}g:*:meta", f"{self.prefix}g:*:legal",
                 f"{self.prefix}inbox:*", f"{self.prefix}invites:*", f"{self.prefix}lobby", f"{self.prefix}finished",
                 f"{self.prefix}ckpt:projector:*"]
