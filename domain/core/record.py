@@ -105,6 +105,9 @@ class GameRecord:
     """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
     while there is none, so a snapshot never needs to carry one."""
     acting: int | None = None  # the seat whose command is being folded, until its first game event
+    ended_by: Literal["vote"] | None = None
+    """``vote``: the table voted to end the game (about a seat taken over or absent); the ratings' fair-play
+    policy does not rate the seats still playing when it ended before ``projections.ratings.EARLY_END_LINE``."""
 
     @property
     def game(self) -> Game[Any]:
@@ -278,6 +281,8 @@ def _vote_withdrawn(record: GameRecord, event: VoteWithdrawn) -> None:
 def _vote_passed(record: GameRecord, event: VotePassed) -> None:
     info = record.seats[event.about_seat]
     info.votes = info.choices = ()
+    if event.choice == "end":
+        record.ended_by = "vote"
     if event.choice == "replace":  # a bot plays the seat for good; the player keeps the record of it
         info.bot = event.level or "random"
         info.autopilot = None
