@@ -32,6 +32,12 @@ if TYPE_CHECKING:
     from .record import GameRecord
 
 
+class NothingToUndo(IllegalMove):
+    """The seat has nothing it may take back now (chance, a reveal, its turn over, another seat's move)."""
+
+    code = "nothing_to_undo"
+
+
 class Undo(Command):
     """Take back the seat's last command of this turn (legal when ``taproom.Undo`` is among its legal commands)."""
 
@@ -202,6 +208,6 @@ def decide_undo(record: GameRecord, command: Undo) -> Sequence[Event]:
         raise GameNotActive(f"game {record.game_id} is {record.status}; moves are undone while it runs")
     to_version = undo_point(record, command.seat)
     if to_version is None:
-        raise IllegalMove(f"seat {command.seat} has nothing to undo at version {record.version}: only its own "
+        raise NothingToUndo(f"seat {command.seat} has nothing to undo at version {record.version}: only its own "
                           "moves of this turn, back to the last draw, reveal or move of another seat")
     return [MoveUndone(seat=command.seat, to_version=to_version)]

@@ -90,6 +90,6 @@ def test_finishing_the_plan_is_final_and_a_second_undo_is_refused() -> None:
     try:
         play.do(Undo(seat=0), 0)
     except IllegalMove as refused:
-        assert refused.code == "illegal_move"
+        assert refused.code == "nothing_to_undo"
     else:
         raise AssertionError("an undo past FinishPlanning was accepted")
