@@ -190,3 +190,75 @@ def test_a_rebuild_from_the_games_in_order_gives_the_stored_ratings(ratings: Rat
         assert stored is not None
         assert (stored.mu, stored.sigma, stored.games, stored.wins) == (row.mu, row.sigma, row.games, row.wins)
     assert set(rebuilt) == {"player:ann", "player:bob", "player:cy"}
+
+
+# -- the same cases through the kernel: the record a real vote leaves --------------------------------------------
+
+def kernel_game(vote: str) -> GameRecord:
+    """Three players on the counter (target 20); seat 2 times out once and is taken over at once."""
+    from domain.core.lifecycle import execute, parse_command
+    from tests.services.async_play.test_kernel import Dice
+
+    command = parse_command(None, {"type": "taproom.CreateGame", "game": "counter", "options": {"target": 20},
+                                   "seats": [{"name": n, "player_id": n} for n in ("ann", "bob", "cy")],
+                                   "seed_commitment": "c",
+                                   "pace": {"per_move_seconds": 3600, "takeover_after": 1, "takeover_vote": vote}})
+    _, record = execute(None, "k1", command, Dice())
+    return record
+
+
+def kernel_run(record: GameRecord, command: object) -> None:
+    from domain.core.lifecycle import execute
+    from tests.services.async_play.test_kernel import Dice
+
+    execute(record, "k1", command, Dice())  # type: ignore[arg-type]
+
+
+def play_until_vote(record: GameRecord, total: int, vote: str) -> None:
+    from domain.core.lifecycle import ScoreGame, TimeOut, Vote
+    from tests.fixture_game import Add
+
+    while record.state.total < total:
+        seat = record.to_act()[0]
+        if seat == 2:
+            kernel_run(record, TimeOut(for_seat=2, at_version=record.version, move={"type": "Add", "amount": 3}))
+        else:
+            kernel_run(record, Add(seat=seat, amount=1))
+    kernel_run(record, Vote(seat=0, about_seat=2, choice=vote))
+    kernel_run(record, Vote(seat=1, about_seat=2, choice=vote))
+    if vote == "replace":  # a bot plays the seat to the end
+        while record.status == "active":
+            seat = record.to_act()[0]
+            kernel_run(record, Add(seat=seat, amount=3) if seat == 2 else Add(seat=seat, amount=1))
+    assert record.status == "ended"
+    kernel_run(record, ScoreGame())
+
+
+def test_through_the_kernel_an_early_vote_to_end_rates_only_the_absent_holder(ratings: Ratings) -> None:
+    record = kernel_game("end")
+    play_until_vote(record, 6, "end")
+    assert record.ended_by == "vote" and record.seats[2].autopilot is not None
+    result = ratings.rate(record, ts=1.0)
+    assert result["early"] is True
+    assert mu_of(ratings, "ann") is None and mu_of(ratings, "bob") is None
+    cy = mu_of(ratings, "cy")
+    assert cy is not None and cy < 25  # last, although the autopilot added the most
+
+
+def test_through_the_kernel_a_late_vote_to_end_rates_the_others_among_themselves(ratings: Ratings) -> None:
+    record = kernel_game("end")
+    play_until_vote(record, 12, "end")
+    result = ratings.rate(record, ts=1.0)
+    assert result["early"] is False
+    assert {s["name"]: s["place"] for s in result["seats"]}["cy"] == 3
+    assert mu_of(ratings, "ann") is not None and mu_of(ratings, "bob") is not None
+
+
+def test_through_the_kernel_a_vote_to_replace_leaves_the_holder_last(ratings: Ratings) -> None:
+    record = kernel_game("replace")
+    play_until_vote(record, 6, "replace")
+    assert record.ended_by is None and record.seats[2].bot is not None and record.seats[2].player_id == "cy"
+    result = ratings.rate(record, ts=1.0)
+    by_name = {s["name"]: s for s in result["seats"]}
+    assert by_name["cy"]["away"] and by_name["cy"]["place"] == 3
+    assert ratings.reliability("cy").percent == 0 and ratings.reliability("ann").percent == 100
