@@ -99,6 +99,8 @@ class GameRecord:
     rated: bool = True
     """False: a casual game (``CreateGame.rated``), left out of the ratings."""
     hints: bool = False
+    min_reliability: int | None = None
+    """Reliability (per cent) a player needs to take a seat (``CreateGame.min_reliability``); None: anyone."""
     hints_asked: dict[int, int] = field(default_factory=dict)
     """Hints each seat asked for (``taproom.HintAsked``)."""
     undo: UndoTrail | None = None
@@ -198,7 +200,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
                             seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
                             hot_seat=event.hot_seat, tutorial=event.tutorial, rated=event.rated is not False,
-                            hints=bool(event.hints))
+                            hints=bool(event.hints), min_reliability=event.min_reliability)
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))
