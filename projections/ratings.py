@@ -162,17 +162,27 @@ def _new_ratings(table: Table, current: Sequence[tuple[float, float]], places: M
     """Seat -> rating after the game, for the seats the policy rates (before the self-play rule)."""
     if not table.rated:
         return {}
-    out: dict[int, tuple[float, float]] = {}
     gone = [s for s in table.seats if s.away or (table.early and s.left)]
     others = [s for s in table.seats if s not in gone]
+    out: dict[int, tuple[float, float]] = {}
     if len(others) >= 2 and not table.early:  # among themselves, as if the away seats had not been there
         ranks = competition_ranks([places[s.seat] for s in others])
         out.update(zip((s.seat for s in others), _rate([current[s.seat] for s in others], ranks)))
     if gone and others:  # the away (and, early, the voted-out) holders: last against the whole table
-        order = {s.seat: (1 if table.early and s in others else places[s.seat]) for s in table.seats}
-        full = _rate([current[s.seat] for s in table.seats], competition_ranks([order[s.seat] for s in table.seats]))
+        order = [1 if table.early and s in others else places[s.seat] for s in table.seats]
+        full = _rate([current[s.seat] for s in table.seats], competition_ranks(order))
         out.update({s.seat: full[s.seat] for s in gone})
     return out
+
+
+def _seat_row(table: Table, s: TableSeat, places: Mapping[int, int], before: tuple[float, float],
+              after: tuple[float, float], updated: bool, won: bool) -> dict[str, Any]:
+    row = {"seat": s.seat, "identity": s.identity, "name": s.name, "place": places[s.seat],
+           "game_place": s.game_place, "away": s.away, "won": won, "rated": updated,
+           "clean": not s.away and s.left not in ("abandoned", "idle"), "before": list(before), "after": list(after)}
+    if s.left:
+        row["left"] = s.left
+    return row
 
 
 def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
@@ -183,17 +193,14 @@ def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
     new = _new_ratings(table, current, places)
     counts = Counter(s.identity for s in table.seats if s.identity)  # an identity on two seats is not rated
     firsts = [s.seat for s in table.seats if places[s.seat] == 1]
+    winner = firsts[0] if len(firsts) == 1 and not table.early else None  # a shared first place is a draw
     standings: dict[str, dict[str, Any]] = {}
     seats_out: list[dict[str, Any]] = []
     for s in table.seats:
         updated = s.identity is not None and counts[s.identity] == 1 and s.seat in new
         after = new[s.seat] if updated else current[s.seat]
-        won = len(firsts) == 1 and firsts[0] == s.seat and not s.away and not table.early
-        seats_out.append({"seat": s.seat, "identity": s.identity, "name": s.name, "place": places[s.seat],
-                          "game_place": s.game_place, "away": s.away, "won": won, "rated": updated,
-                          "clean": not s.away and s.left not in ("abandoned", "idle"),
-                          "before": list(current[s.seat]), "after": list(after),
-                          **({"left": s.left} if s.left else {})})
+        won = s.seat == winner and not s.away
+        seats_out.append(_seat_row(table, s, places, current[s.seat], after, updated, won))
         if updated and s.identity is not None:
             row = known.get(s.identity)
             standings[s.identity] = Row(mu=after[0], sigma=after[1], games=(row.games if row else 0) + 1,

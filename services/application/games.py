@@ -108,14 +108,7 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
     game = get_game(new.game)
     options = game.parse_options(new.options)
     game.check_seats(options, len(new.seats))
-    if new.dev_seed is not None and not root.settings.allow_client_seed:
-        raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
-                        code="seed_not_allowed")
-    if new.hints and new.rated:
-        raise RuleError("hints are for casual games: create the game with rated false to allow them",
-                        code="hints_in_rated_game")
-    if new.min_reliability is not None and new.creator is not None:
-        check_reliability(root, new.creator, new.min_reliability)
+    _check_flags(root, new)
     pace = new_game_pace(new.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
     if pace is not None:
         _check_level(pace.autopilot_level, "autopilot")
@@ -134,6 +127,18 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
                       creator=new.creator, hot_seat=new.hot_seat, pace=pace, tutorial=True if new.tutorial else None,
                       rated=None if new.rated else False, hints=True if new.hints else None,
                       min_reliability=new.min_reliability)
+
+
+def _check_flags(root: Root, new: NewGame) -> None:
+    """The service's checks of a new game's flags: a chosen seed, hints, the creator's own reliability."""
+    if new.dev_seed is not None and not root.settings.allow_client_seed:
+        raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
+                        code="seed_not_allowed")
+    if new.hints and new.rated:
+        raise RuleError("hints are for casual games: create the game with rated false to allow them",
+                        code="hints_in_rated_game")
+    if new.min_reliability is not None and new.creator is not None:
+        check_reliability(root, new.creator, new.min_reliability)
 
 
 def check_reliability(root: Root, player_id: str | None, minimum: int) -> None:

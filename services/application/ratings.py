@@ -22,7 +22,6 @@ the game is filed already, so a re-run changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,9 @@ import redis
 
 from domain.core.lifecycle import GameRecord
 from projections.ratings import (
+    DISPLAY_BASE,
+    DISPLAY_SCALE,
+    EARLY_END_LINE,
     MODEL,
     PROVISIONAL_GAMES,
     Row,
@@ -42,7 +44,8 @@ from projections.ratings import (
 )
 from services.infrastructure.eventstore import Keys
 
-__all__ = ["HISTORY_LIMIT", "MODEL", "PROVISIONAL_GAMES", "Ratings", "Reliability", "Standing", "identity_of"]
+__all__ = ["DISPLAY_BASE", "DISPLAY_SCALE", "EARLY_END_LINE", "HISTORY_LIMIT", "MODEL", "PROVISIONAL_GAMES", "Ratings",
+           "Reliability", "Standing", "identity_of"]
 
 HISTORY_LIMIT = 1000
 """Finished games kept per player for the profile (the newest)."""

@@ -23,7 +23,7 @@ from services.adapters.api.deps import (
 from services.adapters.api.errors import ApiError, error_responses
 from services.adapters.api.routers.games import GameId
 from services.application.chat import Chat, readable
-from services.application.ratings import Ratings
+from services.application.ratings import DISPLAY_BASE, DISPLAY_SCALE, EARLY_END_LINE, PROVISIONAL_GAMES, Ratings
 from services.application.rematch import Rematches
 from services.infrastructure.players import Players
 
@@ -210,6 +210,22 @@ def leaderboard(game: str = Path(max_length=64), limit: int = Query(50, ge=1, le
     rows = Ratings(ctx.redis, ctx.keys).leaderboard(game_id, limit, offset)
     return Leaderboard(game=game_id, rows=[RatingRow(game=game_id, rank=offset + i + 1, **r.to_dict())
                                            for i, r in enumerate(rows)])
+
+
+class FairPlay(BaseModel):
+    provisional_games: int = Field(description="rated games before a rating is established (no ? mark, listed on "
+                                               "leaderboards)")
+    early_end_percent: int = Field(description="a game the table ended by vote before this share of it was played "
+                                               "rates only the absent player (as last)")
+    display_base: int = Field(description="the display rating of a newcomer")
+    display_scale: int = Field(description="display points per unit of openskill's mu - 3 sigma")
+
+
+@router.get("/fair-play", response_model=FairPlay)
+def fair_play() -> FairPlay:
+    """The figures of the fair-play policy (README, "Fair play"), for the page that explains it."""
+    return FairPlay(provisional_games=PROVISIONAL_GAMES, early_end_percent=round(100 * EARLY_END_LINE),
+                    display_base=DISPLAY_BASE, display_scale=DISPLAY_SCALE)
 
 
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=error_responses(404, 422))
