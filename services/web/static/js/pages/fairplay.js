@@ -40,8 +40,8 @@ export function FairPlayPage() {
       place), not reliability. A game you are still playing does not count yet. Anyone may create a game that
       admits only players at or above a reliability; a new player with no finished game is admitted.</p>
     <h2>Ratings you can read</h2>
-    <p>Everybody starts at <strong>${base}</strong>, and a rating is never below 0. It is marked with a
-      <strong>?</strong> and the word <em>provisional</em> until you have played <strong>${games}</strong> rated
+    <p>Everybody starts at <strong>${base}</strong>, and a rating is never below 0. It is marked with${" a "}<strong
+      >?</strong> and the word <em>provisional</em> until you have played <strong>${games}</strong> rated
       games of that game: until then the service is not yet sure of your strength and the number moves a lot. The
       leaderboards list only players with ${games} rated games or more. Bots are rated too, one rating per level.</p>
     <h2>Unrated games</h2>

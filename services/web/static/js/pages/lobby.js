@@ -9,7 +9,8 @@ import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
-const RELIABILITY = [["", "Anyone"], ["80", "80% or more"], ["90", "90% or more"], ["95", "95% or more"]];
+const RELIABILITY = [["", "Anyone"], ["80", "Reliability 80% or more"], ["90", "Reliability 90% or more"],
+                     ["95", "Reliability 95% or more"]];
 const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
                ["bank", "Time bank"]];
 
@@ -243,16 +244,16 @@ function NewGameForm({ types, initial }) {
       <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
         ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
     <fieldset class="fair"><legend>Fair play</legend>
-      <div class="field"><label><input type="checkbox" id="ng-casual" checked=${casual}
+      <div class="field"><label class="check-line"><input type="checkbox" id="ng-casual" checked=${casual}
           onChange=${(e) => setCasual(e.target.checked)} /> Casual game (not rated)</label>
-        ${casual ? html`<label><input type="checkbox" checked=${hints} onChange=${(e) => setHints(e.target.checked)} />
+        ${casual ? html`<label class="check-line"><input type="checkbox" checked=${hints}
+          onChange=${(e) => setHints(e.target.checked)} />
           Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
       <div class="field"><label for="ng-reliable">Who may join</label>
         <select id="ng-reliable" value=${reliable} onChange=${(e) => setReliable(e.target.value)}>
-          ${RELIABILITY.map(([v, label]) => html`<option value=${v}>${label === "Anyone" ? label
-            : `Players who finished ${label} of their games`}</option>`)}</select>
-        <small>Reliability: the share of their games a player finished without the autopilot.
-          <a href="#/fair-play">Fair play</a></small></div>
+          ${RELIABILITY.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select>
+        <small>${"Reliability: the share of their games a player finished without the autopilot. "}<a
+          href="#/fair-play">Fair play</a></small></div>
     </fieldset>
     <${ErrorLine} error=${error} />
     <button type="submit" class="primary">Create game</button>

@@ -33,12 +33,12 @@ function Rating({ rating, games }) {
 // "Reliability 90% · 9 of 10 games played to the end": the share of finished games without a takeover.
 function ReliabilityLine({ reliability: r }) {
   if (!r || r.percent === null) {
-    return html`<p class="facts-line" data-stat="reliability">Reliability: no finished game yet ·
-      <a href="#/fair-play">what is this?</a></p>`;
+    return html`<p class="facts-line" data-stat="reliability">${"Reliability: no finished game yet · "}<a
+      href="#/fair-play">what is this?</a></p>`;
   }
   return html`<p class="facts-line" data-stat="reliability">Reliability <strong>${r.percent}%</strong>
-    <span class="muted"> · ${r.finished} of ${r.started} games played to the end</span> ·
-    <a href="#/fair-play">what is this?</a></p>`;
+    <span class="muted">${` · ${r.finished} of ${r.started} games played to the end · `}</span><a
+      href="#/fair-play">what is this?</a></p>`;
 }
 const day = (ts) => new Date(ts * 1000).toLocaleDateString();
 
@@ -82,7 +82,8 @@ export function ProfilePage({ playerId }) {
       ${p.ratings.length ? null : html`<p class="muted">No rated game yet.</p>`}
       <ul class="list">${p.ratings.map((r) => html`<li key=${r.game} class="row" data-game=${r.game}>
         <span><a href=${`#/leaderboard/${r.game}`}>${gameTitle(types, r.game)}</a>
-          <span class="muted"> · rank ${r.rank ?? "–"} · ${r.games} games, ${r.wins} won</span></span>
+          <span class="muted">${` · ${r.rank ? `rank ${r.rank}` : "not on the leaderboard yet"} · ${r.games} rated `
+            + `game${r.games === 1 ? "" : "s"}, ${r.wins} won`}</span></span>
         <span class="rating"><${Sparkline} points=${p.history[r.game] || []} />
           ${" "}<${Rating} rating=${r.rating} games=${r.games} /></span>
       </li>`)}</ul>
