@@ -36,8 +36,9 @@ MODEL = PlackettLuce()
 
 PROVISIONAL_GAMES = 10
 """Rated games before a rating is established (shown without the provisional mark, listed on leaderboards).
-In two-player games against equals sigma falls from 8.3 to about 5.2 by the tenth game (openskill's defaults),
-the point where a further game moves the shown rating by less than about 60 points of the display scale."""
+In two-player games against established equals sigma falls from 8.3 to about 5.1 by the tenth game (openskill's
+defaults), and a game moves the display rating by about 67 points instead of about 121 in the first three
+(``bench/rating_settle.py``)."""
 EARLY_END_LINE = 0.5
 """A game ended by vote before this share of it was played (``Game.progress``) rates the players still in
 not at all: before half of a game the end-game scoring (Carcassonne's farms and unfinished features, Heaven &
