@@ -120,8 +120,8 @@ export function LeaderboardPage({ game }) {
         class=${t.id === shown ? "tab on" : "tab"}
         href=${`#/leaderboard/${t.id}`} aria-current=${t.id === shown ? "page" : undefined}>${t.title}</a>`)}</nav>
     <${ErrorLine} error=${error} />
-    ${board && !board.rows.length ? html`<p class="muted">Nobody is listed yet: a player appears here after
-      ${PROVISIONAL_GAMES} rated games (<a href="#/fair-play">fair play</a>).</p>` : null}
+    ${board && !board.rows.length ? html`<p class="muted">${`Nobody is listed yet: a player appears here after `
+      + `${PROVISIONAL_GAMES} rated games (`}<a href="#/fair-play">fair play</a>).</p>` : null}
     ${board?.rows.length ? html`<div class="table-scroll"><table class="leaderboard">
       <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th>
         <th scope="col">Games</th><th scope="col">Won</th></tr></thead>
