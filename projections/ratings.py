@@ -176,7 +176,7 @@ def _new_ratings(table: Table, current: Sequence[tuple[float, float]], places: M
     return out
 
 
-def _seat_row(table: Table, s: TableSeat, places: Mapping[int, int], before: tuple[float, float],
+def _seat_row(s: TableSeat, places: Mapping[int, int], before: tuple[float, float],
               after: tuple[float, float], updated: bool, won: bool) -> dict[str, Any]:
     row = {"seat": s.seat, "identity": s.identity, "name": s.name, "place": places[s.seat],
            "game_place": s.game_place, "away": s.away, "won": won, "rated": updated,
@@ -201,7 +201,7 @@ def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
         updated = s.identity is not None and counts[s.identity] == 1 and s.seat in new
         after = new[s.seat] if updated else current[s.seat]
         won = s.seat == winner and not s.away
-        seats_out.append(_seat_row(table, s, places, current[s.seat], after, updated, won))
+        seats_out.append(_seat_row(s, places, current[s.seat], after, updated, won))
         if updated and s.identity is not None:
             row = known.get(s.identity)
             standings[s.identity] = Row(mu=after[0], sigma=after[1], games=(row.games if row else 0) + 1,

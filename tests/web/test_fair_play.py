@@ -100,6 +100,8 @@ def test_an_unrated_game_with_a_reliability_floor_is_marked_in_the_lobby_and_on_
     flags = page.locator("h1 .flags")
     expect(flags).to_contain_text("unrated")
     expect(flags).to_contain_text("reliability 80%+")
+    if SHOTS:
+        page.screenshot(path=str(SHOTS / "fair-game-1280.png"), full_page=False)
     gid = page.url.rsplit("/", 1)[1]
     page.goto("/#/lobby")
     row = page.locator(".lobby-open li", has=page.locator(f'a[href="#/game/{gid}"]'))
