@@ -263,6 +263,7 @@ def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:
     c.delete(f"/players/me/blocks/{ann['player_id']}", headers=bearer(bob["token"]))
     c.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])), c.post("/games/nosuchgame/rematch", headers=bearer(ann["token"]))
     c.get("/games/types/counter/leaderboard"), c.get("/games/types/chess/leaderboard")  # 200, 400
+    c.get("/fair-play")
     c.get(f"/players/{ann['player_id']}/profile"), c.get("/players/nobody/profile")  # 200, 404
 
 

@@ -66,6 +66,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_command": 422,
     "invalid_options": 422,
     "illegal_move": 422,
+    "nothing_to_undo": 422,
+    "reliability_too_low": 403,
     "seed_not_allowed": 422,
     "rate_limited": 429,
     "too_many_bot_games": 429,

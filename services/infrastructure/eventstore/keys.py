@@ -309,6 +309,10 @@ class Keys:
         """Zset: the player's finished (rated) games -> when they were rated."""
         return f"{self.prefix}pgames:{self.player_tag(player_id)}"
 
+    def player_reliability(self, player_id: str) -> str:
+        """Hash: ``started`` and ``finished`` (without a takeover) counts of the player's finished games."""
+        return f"{self.prefix}preliab:{self.player_tag(player_id)}"
+
     def player_results(self, player_id: str) -> str:
         """Hash: game id -> JSON of the player's result in it (place, rating after, the table)."""
         return f"{self.prefix}presults:{self.player_tag(player_id)}"

@@ -71,7 +71,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     player_id = principal.player_id if principal and principal.kind == "player" else None
     new = games.NewGame(game=body.game, seats=_seat_specs(body, player_id), options=body.options, pace=body.pace,
                         hot_seat=body.hot_seat, creator=player_id, dev_seed=body.seed, rated=body.rated,
-                        hints=body.hints, tutorial=body.tutorial)
+                        hints=body.hints, tutorial=body.tutorial, min_reliability=body.min_reliability)
     created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id))
     seats = [SeatCreated(seat=s.seat, name=s.name, bot=s.bot, token=s.token) for s in created.seats]
     result = created.result

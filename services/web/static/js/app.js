@@ -11,6 +11,7 @@ import { InboxPage } from "./pages/inbox.js";
 import { GamePage } from "./pages/game.js";
 import { SettingsPage } from "./pages/settings.js";
 import { LeaderboardPage, ProfilePage } from "./pages/players.js";
+import { FairPlayPage } from "./pages/fairplay.js";
 
 function parseRoute() {
   const raw = location.hash.replace(/^#\/?/, "");
@@ -76,8 +77,10 @@ function App() {
   else if (page === "learn" && arg) body = html`<${LearnPage} key=${arg} game=${arg} />`;
   else if (page === "player" && arg) body = html`<${ProfilePage} key=${arg} playerId=${arg} />`;
   else if (page === "leaderboard") body = html`<${LeaderboardPage} key=${arg || ""} game=${arg} />`;
+  else if (page === "fair-play") body = html`<${FairPlayPage} />`;
   else body = html`<${StartPage} />`;
-  return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
+  return html`<${Nav} route=${route} /><main id="main">${body}</main>
+    <footer class="foot"><a href="#/fair-play">Fair play</a></footer>`;
 }
 
 takeSignInLink();

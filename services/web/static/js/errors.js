@@ -49,6 +49,10 @@ const WORDS = {
   invalid_command: "That move is not possible as sent. Reload the page and try again.",
   invalid_options: "These game options do not fit together. Change them and try again.",
   illegal_move: "That move is not allowed now.",
+  nothing_to_undo: "There is nothing of yours to take back now: a tile or card was drawn, dice were rolled, your " +
+    "turn is over, or another player moved since.",
+  reliability_too_low: "This game admits only players who usually finish their games, and your reliability is " +
+    "below what its creator asked for. Finish the games you start and it rises again.",
   seed_not_allowed: "This server does not accept a chosen seed.",
   unknown_game: "That game is not offered on this server.",
   rate_limited: "Too many requests from here in a short time. Wait a minute, then try again.",

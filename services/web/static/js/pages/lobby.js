@@ -2,13 +2,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
-import { CopyField, ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { CopyField, ErrorLine, GameFlags, ago, gameTitle, now, setTitle } from "../ui.js";
 import { NameField, ensurePlayer } from "../identity.js";
 import { PlainError } from "../errors.js";
 import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
+const RELIABILITY = [["", "Anyone"], ["80", "Reliability 80% or more"], ["90", "Reliability 90% or more"],
+                     ["95", "Reliability 95% or more"]];
 const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
                ["bank", "Time bank"]];
 
@@ -49,7 +51,8 @@ export function LobbyPage({ params }) {
         <ul class="list">
           ${lobby.open.map((g) => html`<li key=${g.game_id} class="row">
             <span><strong>${gameTitle(types, g.game)}</strong>
-              <span class="muted">${seatSummary(g.seats)}</span></span>
+              <span class="muted">${seatSummary(g.seats)}</span>
+              <${GameFlags} meta=${g} /></span>
             <span class="actions"><a href=${`#/game/${g.game_id}`}>Watch</a>
               <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
             ${joining === g.game_id && !auth.token() ? html`<form class="join-name"
@@ -136,6 +139,7 @@ function NewGameForm({ types, initial }) {
   const [pace, setPace] = useState("");
   const [casual, setCasual] = useState(false); // unrated; then hints may be allowed
   const [hints, setHints] = useState(false);
+  const [reliable, setReliable] = useState(""); // min_reliability, "" for anyone
   const [error, setError] = useState(null);
   const [invites, setInvites] = useState(null);
 
@@ -158,6 +162,7 @@ function NewGameForm({ types, initial }) {
     };
     if (pace) body.pace = pace;
     if (casual) Object.assign(body, { rated: false, hints });
+    if (reliable) body.min_reliability = Number(reliable);
     try {
       const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
         .filter((x, i) => seats[i].kind === "handle");
@@ -238,10 +243,18 @@ function NewGameForm({ types, initial }) {
     <div class="field"><label for="ng-pace">Pace</label>
       <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
         ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
-    <div class="field"><label><input type="checkbox" checked=${casual} onChange=${(e) => setCasual(e.target.checked)} />
-      Casual game (not rated)</label>
-      ${casual ? html`<label><input type="checkbox" checked=${hints} onChange=${(e) => setHints(e.target.checked)} />
-        Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
+    <fieldset class="fair"><legend>Fair play</legend>
+      <div class="field"><label class="check-line"><input type="checkbox" id="ng-casual" checked=${casual}
+          onChange=${(e) => setCasual(e.target.checked)} /> Casual game (not rated)</label>
+        ${casual ? html`<label class="check-line"><input type="checkbox" checked=${hints}
+          onChange=${(e) => setHints(e.target.checked)} />
+          Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
+      <div class="field"><label for="ng-reliable">Who may join</label>
+        <select id="ng-reliable" value=${reliable} onChange=${(e) => setReliable(e.target.value)}>
+          ${RELIABILITY.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select>
+        <small>${"Reliability: the share of their games a player finished without the autopilot. "}<a
+          href="#/fair-play">Fair play</a></small></div>
+    </fieldset>
     <${ErrorLine} error=${error} />
     <button type="submit" class="primary">Create game</button>
   </form>`;
