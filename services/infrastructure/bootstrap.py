@@ -234,7 +234,7 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
     keys = keys_for(settings)
     # an append waits for settings.append_replicas replicas (WAIT): only the processor appends events
     store = EventStore(client, keys, settings.append_replicas, settings.append_replica_timeout_ms,
-                       archive=DEFAULT_READER)
+                       archive=DEFAULT_READER, no_replica_policy=settings.no_replica_policy)
     return Root(settings=settings, redis=client, keys=keys, store=store, bus=CommandBus(store),
                 players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
                 queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER,

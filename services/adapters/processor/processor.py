@@ -32,6 +32,7 @@ from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_comma
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
+from services.adapters.processor.stalls import Stalls, by_master
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.commands import CommandMessage, CommandOutcome
@@ -39,8 +40,8 @@ from services.infrastructure.eventstore import seal
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
 from services.infrastructure.gctuning import tune_for_throughput
 from services.infrastructure.leases import ShardLeases
-from services.infrastructure.redisconn import read_streams
-from services.infrastructure.resilience import UNAVAILABLE, ride_out
+from services.infrastructure.redisconn import is_cluster, read_streams
+from services.infrastructure.resilience import UNAVAILABLE, ReplicationShortfall, ride_out
 from services.infrastructure.settings import Settings
 
 GROUP = "processors"
@@ -80,6 +81,7 @@ class Processor:
         self._trimmed_at = time.monotonic()
         self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
+        self.stalls = Stalls(client, self.keys)  # the shards whose master fails now (a cluster only)
 
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
@@ -99,35 +101,95 @@ class Processor:
         self.repo.clear()
         self._groups.clear()
         self._resume = True
+        for shard in list(self.stalls.shards):  # tried with every shard once Redis answers
+            self.stalls.forget(shard)
 
     def step(self, block_ms: int = 0, count: int = 200) -> int:
-        """Renew leases, reclaim abandoned work, process one batch; returns messages handled."""
+        """Renew leases, reclaim abandoned work, process one batch per master; returns messages handled.
+
+        On a Redis Cluster the owned shards are worked in groups, one per master: a group whose master fails
+        stalls its shards alone (``stalls.py``) and the others carry on; a stalled shard is tried again after
+        a backoff. On one server a failure is the whole processor's outage (``ride_out``)."""
         acquired = self.leases.refresh(force=self._resume)
-        if self._resume:
-            for shard in sorted(self.leases.owned):
+        owned = self.leases.owned
+        for shard in [s for s in self.stalls.shards if s not in owned]:
+            self.stalls.forget(shard)  # another processor holds it now
+        handled = sum(self._retry(shard) for shard in self.stalls.due())
+        resume, self._resume = self._resume, False
+        reclaim = time.monotonic() - self._last_claim > self.settings.lease_ms / 2000
+        if reclaim:
+            self._last_claim = time.monotonic()
+        trim = time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS
+        if trim:
+            self._trimmed_at = time.monotonic()
+        active = {s: self.keys.cmd_stream(s) for s in sorted(owned) if s not in self.stalls}
+        if not active:
+            time.sleep(block_ms / 1000 or 0.01)
+            return handled
+        cluster = is_cluster(self.redis)
+        for shards in by_master(self.redis, active):
+            turn = Turn(shards, resume, acquired, reclaim, trim, count, 0 if cluster else block_ms)
+            handled += self._guarded(shards, lambda turn=turn: self._step_shards(turn))  # type: ignore[misc]
+        if cluster and not handled and block_ms:
+            time.sleep(min(block_ms, 5) / 1000)
+        return handled
+
+    def _step_shards(self, turn: Turn) -> int:
+        """One step over the shards of one master (all of them on one server)."""
+        for shard in turn.shards:
+            if turn.resume:
                 self._ensure_group(shard)
                 self.resume_own(shard)
-            self._resume = False
-        for shard in acquired:
-            self.repo.clear()  # another processor may have written while we did not own the shard
-            self._ensure_group(shard)
-            self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
-        if time.monotonic() - self._last_claim > self.settings.lease_ms / 2000:
-            self._last_claim = time.monotonic()
-            for shard in list(self.leases.owned):
+            if shard in turn.acquired:
+                if not self.store.replicas_ready(shard):  # its master lacks replicas: stall it untouched
+                    raise ReplicationShortfall(f"the master of shard {shard} lacks its replicas")
+                self.repo.clear()  # another processor may have written while we did not own the shard
+                self._ensure_group(shard)
+                self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
+            if turn.reclaim:
                 self.reclaim(shard, min_idle_ms=self.settings.lease_ms * 3)
-        if not self.leases.owned:
-            time.sleep(block_ms / 1000 or 0.01)
-            return 0
-        if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
-            self.trim()
-        # One read over every owned shard, one batch for all it returns: a batch's loads, appends and
-        # settlements each take one round trip whatever the number of shards it spans.
-        streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
-        batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=count, block_ms=block_ms)
+            if turn.trim:
+                self._ensure_group(shard)
+                self.store.trim_commands(shard, GROUP)
+        # One read over the shards, one batch for all it returns: a batch's loads, appends and settlements each
+        # take one round trip whatever the number of shards it spans.
+        streams = {self.keys.cmd_stream(s): ">" for s in turn.shards}
+        batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=turn.count,
+                               block_ms=turn.block_ms)
         items = [(stream.decode() if isinstance(stream, bytes) else stream, entry_id, fields)
                  for stream, entries in batches or [] for entry_id, fields in entries]
         return self._handle_batch(items, fresh=True) if items else 0
+
+    def _guarded(self, shards: list[int], work: Any) -> int:
+        """``work()`` for ``shards`` (one master's); on a cluster an outage stalls those shards alone."""
+        try:
+            return int(work())
+        except UNAVAILABLE as exc:
+            if not is_cluster(self.redis):
+                raise
+            self._stall(shards, exc)
+            return 0
+
+    def _stall(self, shards: list[int], exc: BaseException) -> None:
+        """Forget what memory holds about ``shards`` (it may be ahead of their master) and back off."""
+        gone = set(shards)
+        self.repo.drop_where(lambda game_id: self.keys.shard(game_id) in gone)
+        self._groups -= gone
+        self.stalls.stall(shards, exc)
+
+    def _retry(self, shard: int) -> int:
+        """Try a stalled shard again: its own pending entries first, in stream order; then it is worked as before."""
+        try:
+            if self.stalls.shards[shard].replicas and not self.store.replicas_ready(shard):
+                self.stalls.wait_more(shard)  # its master still lacks replicas: nothing tried, nothing waited
+                return 0
+            self._ensure_group(shard)
+            handled = self.resume_own(shard)
+        except UNAVAILABLE as exc:
+            self._stall([shard], exc)
+            return 0
+        self.stalls.recovered(shard)
+        return handled
 
     def trim(self) -> int:
         """Drop the settled entries of the owned command streams (settled commands live on in their
@@ -135,6 +197,8 @@ class Processor:
         self._trimmed_at = time.monotonic()
         removed = 0
         for shard in sorted(self.leases.owned):
+            if shard in self.stalls:
+                continue
             self._ensure_group(shard)
             removed += self.store.trim_commands(shard, GROUP)
         return removed
@@ -531,6 +595,19 @@ class Processor:
         else:
             fresh = secrets.token_bytes(32)
         return self.store.ensure_seed(game_id, fresh)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one step does over the shards of one master."""
+
+    shards: list[int]
+    resume: bool  # after an outage: our own pending entries first
+    acquired: set[int]  # shards just acquired: what others left pending first
+    reclaim: bool  # time to take over entries a dead consumer left
+    trim: bool  # time to trim the command streams
+    count: int
+    block_ms: int
 
 
 @dataclass

@@ -134,6 +134,12 @@ class Keys:
     def dead_letters(self, shard: int) -> str:
         return f"{self.prefix}dead:{{s{shard}}}"
 
+    def stalled(self, shard: int) -> str:
+        """String with a time to live: the shard's appends fail (its master is gone, or lacks the replicas
+        ``append_replicas`` asks for), set and kept fresh by the processor holding it; while it lives the API
+        refuses the shard's commands with 503 (``submit.lua``) instead of queueing them."""
+        return f"{self.prefix}stalled:{{s{shard}}}"
+
     def lease(self, role: str, shard: int) -> str:
         return f"{self.prefix}lease:{role}:{{s{shard}}}"
 
