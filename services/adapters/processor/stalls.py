@@ -36,6 +36,10 @@ STALLED = Gauge("taproom_stalled_shards", "Shards whose appends fail now (the pr
                 multiprocess_mode="livesum")
 
 
+_UNMAPPED: tuple[type[BaseException], ...] = (AssertionError, *UNAVAILABLE, redis.exceptions.RedisClusterException)
+"""What asking the slot map may raise during a failover (``by_node`` asserts a master serves each slot)."""
+
+
 @dataclass
 class Stall:
     outage: Outage
@@ -55,7 +59,7 @@ def by_master(client: Any, streams: dict[int, str]) -> list[list[int]]:
     shards = sorted(streams)
     try:
         groups = by_node(client, [streams[s] for s in shards])
-    except (AssertionError, *UNAVAILABLE, redis.exceptions.RedisClusterException):
+    except _UNMAPPED:
         return [[s] for s in shards]
     return [[shards[i] for i in positions] for _, positions in groups.values()]
 
