@@ -15,6 +15,7 @@ pops expires after ``REPLY_TTL_SECONDS``.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -26,11 +27,23 @@ from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from services.infrastructure.commands import CommandMessage, CommandOutcome, new_reply, reply_values
 from services.infrastructure.eventstore import Envelope, Keys
+from services.infrastructure.eventstore.appends import settled_digest
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS
 from services.infrastructure.resilience import ReplicationShortfall
 
-SUBMIT_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("submit.lua").read_text()
-SPEND_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("spend.lua").read_text()
+_LUA = resources.files("services.infrastructure.eventstore")
+CLAIMS = _LUA.joinpath("claims.lua").read_text()
+"""The compact command-id claims (16 bytes a command; ``claims.lua``), the functions the scripts below use."""
+SUBMIT_SCRIPT = CLAIMS + _LUA.joinpath("submit.lua").read_text()
+SPEND_SCRIPT = CLAIMS + _LUA.joinpath("spend.lua").read_text()
+UNCLAIM_SCRIPT = CLAIMS + "UNCLAIM(KEYS[1], ARGV[1])\nreturn 1\n"
+
+
+def claim_of(command_id: str, fingerprint: str) -> bytes:
+    """A command id's claim for a body (``claims.lua``): 8 bytes of the id's SHA-1 (as the settled-ids index
+    has it), 8 of the body fingerprint's. 64-bit digests: two ids of one game meeting by chance, or another body
+    passing for the claimed one, is a chance in about 10^19 per pair."""
+    return settled_digest(command_id) + hashlib.sha1(fingerprint.encode()).digest()[:8]
 
 
 class ShardStalled(ReplicationShortfall):
@@ -95,10 +108,10 @@ class AsyncCommandBus:
         pipe = self.redis.pipeline(transaction=False)
         # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
         pipe.eval(SUBMIT_SCRIPT if gate is None else gate.script, 4 + (len(gate.keys) if gate else 0),
-                  self.keys.cmd_stream_for(game_id), self.keys.command_bodies(game_id),
+                  self.keys.cmd_stream_for(game_id), self.keys.command_claims(game_id),
                   self.keys.commands(game_id), key, *(gate.keys if gate else ()),
                   message.json_with_reply(reply), self.stream_maxlen,
-                  claim or "", self.keys.stalled(self.keys.shard(game_id)), command_id, REPLY_TTL_SECONDS,
+                  claim_of(command_id, claim) if claim else "", self.keys.stalled(self.keys.shard(game_id)), command_id, REPLY_TTL_SECONDS,
                   *(gate.args if gate else ()))
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
@@ -113,7 +126,8 @@ class AsyncCommandBus:
         if status == "check":  # no fingerprint, the applied record remembers the body
             applied = orjson.loads(queued[1])
             if applied.get("command") != body:
-                await self.redis.hdel(self.keys.command_bodies(game_id), command_id)  # type: ignore[misc]
+                await self.redis.eval(UNCLAIM_SCRIPT, 1, self.keys.command_claims(game_id),  # type: ignore[misc]
+                                      settled_digest(command_id))
                 raise CommandIdReused(command_id)
             return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
@@ -143,9 +157,9 @@ class AsyncCommandBus:
     async def spend(self, game_id: str, command_id: str, fingerprint: str, rejection: bytes) -> str:
         """Give ``command_id`` the outcome ``rejection`` of a request refused as malformed (``spend.lua``):
         ``recorded``, ``same`` (it had it already) or ``reused`` (the id names another command)."""
-        answer = await self.redis.eval(SPEND_SCRIPT, 3, self.keys.command_bodies(game_id),  # type: ignore[misc]
+        answer = await self.redis.eval(SPEND_SCRIPT, 3, self.keys.command_claims(game_id),  # type: ignore[misc]
                                        self.keys.commands(game_id), self.keys.rejections(game_id),
-                                       command_id, fingerprint, rejection)
+                                       command_id, claim_of(command_id, fingerprint), rejection)
         return answer.decode() if isinstance(answer, bytes) else str(answer)
 
     async def read(self, game_id: str, after: int, until: int) -> list[Envelope]:
