@@ -239,4 +239,4 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
                 players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
                 queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER,
                 durability=Durability(client, settings.append_replicas, settings.append_replica_timeout_ms,
-                                      settings.key_prefix))
+                                      settings.key_prefix, settings.no_replica_policy))
