@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.adapters.feed import TRIM_EVERY_SECONDS
+from services.adapters.processor.settling import GROUP
 from services.adapters.processor.stalls import by_master
 from services.infrastructure.redisconn import is_cluster, read_streams
 from services.infrastructure.resilience import UNAVAILABLE, ReplicationShortfall
-
-GROUP = "processors"
 
 
 @dataclass(frozen=True)
