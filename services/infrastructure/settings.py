@@ -145,10 +145,24 @@ class StoreSettings(_Section):
     """Acknowledge a command only once this many replicas have its append (``WAIT``): set it to 1 on a
     cluster (or any replicated Redis) so a failover cannot lose an acknowledged command. 0: do not wait."""
     append_replica_timeout_ms: int = 1000
+    """How long an append waits for its replicas before the processor backs off and takes it up again."""
+    no_replica_policy: Literal["refuse", "local_fsync"] = "refuse"
+    """What a master without the replicas ``append_replicas`` asks for (a promoted replica whose old master is
+    not back yet) does with the commands of its shards. ``refuse`` (the default): they are not acknowledged;
+    those shards stop alone (the processor carries on with its other shards and tries them again with backoff)
+    and the API answers 503 with ``Retry-After`` to their games only. ``local_fsync``: a command is
+    acknowledged once that master has it on its own disk (``WAITAOF`` on Redis >= 7.2, else AOF on with
+    ``appendfsync always``), and ``taproom_appends_without_replica_total`` counts each one (alert on it); a
+    master that cannot say so refuses as above."""
+    redis_socket_timeout_seconds: float = 2.0
+    """The longest any Redis call waits for its answer beyond the wait it asked for itself (a ``BLPOP`` of a
+    command's outcome, a ``WAIT`` for replicas): a frozen Redis (a stopped process, a partition that drops
+    packets) is then an outage like a dead one, and a request gets 503 with ``Retry-After`` after this long
+    instead of hanging."""
+    redis_connect_timeout_seconds: float = 2.0
     feed_rewind_seconds: float = 5.0
     """After a Redis outage the projector and reactor resume this long before their checkpoints: a failover
     can lose the last writes made before it, and handling those feed entries again restores them."""
-    """How long an append waits for its replicas before the processor backs off and takes it up again."""
     key_prefix: str = "tr:"
     shards: int = 16
     snapshot_every: int = 100

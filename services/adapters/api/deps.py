@@ -24,6 +24,7 @@ from services.infrastructure.aggregates import Loaded
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.clock import Clock
+from services.infrastructure.redisconn import read_timeout
 from services.infrastructure.settings import Settings
 
 T = TypeVar("T")
@@ -76,10 +77,12 @@ class Context:
         loop = asyncio.get_running_loop()
         parts = self._loop_parts
         if parts is None or parts.loop is not loop:
-            client = async_twin(self.redis)
+            # every call bounded (a frozen Redis answers 503 within seconds), the outcome's BLPOP on top
+            timeout = read_timeout(self.settings, self.settings.command_wait_seconds)
+            client = async_twin(self.redis, timeout)
             # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
             # on the event store's own server they share its client (and its pipelines)
-            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
+            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis, timeout)
             parts = LoopParts(loop, client, self.root.async_bus(client), counters)
             self._loop_parts = parts
         return parts

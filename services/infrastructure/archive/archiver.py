@@ -228,7 +228,8 @@ class Archiver:
         seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
         doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id),
                   k.view(game_id, None), *(k.view(game_id, s) for s in range(seats)), k.clock(game_id),
-                  k.guest_seats(game_id), k.legal(game_id), k.verdict(game_id), k.command_bodies(game_id)]
+                  k.guest_seats(game_id), k.legal(game_id), k.verdict(game_id), k.command_bodies(game_id),
+                  k.command_claims(game_id)]
         settled = [c["command_id"] for c in record.commands] + rejected
         return doomed + [k.outcome(game_id, c) for c in settled] + [k.command_body(game_id, c) for c in settled]
 
