@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import email.policy
 import smtplib
 import ssl
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
+from services.application.notifications.compose import compose, digest_content, game_link, settings_link
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 from services.infrastructure.bootstrap import job_root_of
 from services.infrastructure.clock import Clock
@@ -59,11 +61,6 @@ def check_address(address: str) -> str:
             or any(c.isspace() or c in '<>,;:"\\' or ord(c) < 32 for c in address)):
         raise InvalidCommand(f"not an e-mail address: {address!r}")
     return address
-
-
-def game_link(settings: AsyncSettings, game_id: str) -> str:
-    """The game's page for a person (the web client's route), not its JSON."""
-    return f"{settings.public_url.rstrip('/')}/#/game/{game_id}"
 
 
 def _link(settings: AsyncSettings, path: str) -> str:
@@ -191,19 +188,28 @@ def _leaving_words(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+MAIL_POLICY = email.policy.default.clone(refold_source="none")
+"""Headers set with ``set_raw`` go on the wire as given: ``List-Unsubscribe`` holds one long URL that the default
+policy would fold into RFC 2047 encoded-words (``=?utf-8?q?...?=``), which mail providers do not read as a
+link, so they would offer no one-click unsubscribe. The line stays far below RFC 5322's 998 characters."""
+
+
 def build_message(settings: AsyncSettings, to: str, subject: str, text: str,
-                  unsubscribe_url: str | None) -> EmailMessage:
-    message = EmailMessage()
+                  unsubscribe_url: str | None, html_part: str | None = None) -> EmailMessage:
+    """One message: plain text, with ``html_part`` as its multipart/alternative HTML twin when given."""
+    message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.mail_from
     message["To"] = to
     message["Subject"] = subject
     message["Message-ID"] = make_msgid(domain="taproom")
     if unsubscribe_url:
-        # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to the URL without asking again
-        message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        text += f"\n\nStop these e-mails: {unsubscribe_url}\n"
+        # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to the URL without asking again.
+        # Raw: one unfolded line with the URL in angle brackets (RFC 2369), never encoded-words.
+        message.set_raw("List-Unsubscribe", f"<{unsubscribe_url}>")
+        message.set_raw("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
     message.set_content(text)
+    if html_part is not None:
+        message.add_alternative(html_part, subtype="html")
     return message
 
 
@@ -309,7 +315,8 @@ def deliver_verification(player_id: str, token: str, *,
     link = _link(settings, f"/email/verify?token={token}")
     message = build_message(settings, address, "Taproom: confirm your e-mail address",
                             f"Follow this link to receive Taproom notifications at this address:\n{link}\n\n"
-                            "If you did not ask for this, ignore this message.", None)
+                            "If you did not ask for this, ignore this message.\n\n"
+                            f"Your notification settings: {settings_link(settings)}\n", None)
     smtp_send(settings, message)
     return {"sent": "verification"}
 
@@ -337,10 +344,9 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
                 return {"skipped": "a your-turn e-mail for this game went out within the interval"}
         client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
     title, line = describe(kind, data)
-    text = line + (f"\n\nOpen the game: {game_link(settings, game_id)}" if game_id else "")
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
-    smtp_send(settings, build_message(settings, to, f"Taproom: {title.lower()}" if game_id else title, text,
-                                      unsubscribe))
+    content = compose(kind, data, title, line, settings, prefs.zone(), unsubscribe)
+    smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     log.info("email sent", player_id=player_id, kind=kind, delivery=delivery)
     return {"sent": delivery}
 
@@ -359,10 +365,10 @@ def deliver_digest(player_id: str, *, connection: redis.Redis | None = None, **_
     for item in items:
         if prefs.wants(item["kind"]) and prefs.email.mode(item["kind"]) == "digest":
             _, line = describe(item["kind"], item)
-            lines.append(f"- {line} {game_link(settings, item.get('game_id', ''))}")
+            lines.append((line, game_link(settings, item.get("game_id", ""))))
     if lines:
         unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, None)}")
-        smtp_send(settings, build_message(settings, to, f"Taproom: your daily digest ({len(lines)})",
-                                          "Since the last digest:\n\n" + "\n".join(lines), unsubscribe))
+        content = digest_content(lines, settings, unsubscribe)
+        smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     client.hdel(keys.digest(player_id), *waiting.keys())
     return {"sent": len(lines)}

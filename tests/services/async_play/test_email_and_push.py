@@ -41,6 +41,8 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[email.message.EmailMessage] = []
+        self.raw: list[bytes] = []
+        """Each message's bytes exactly as the SMTP client sent them (no parser between)."""
         self.fail = 0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -50,10 +52,18 @@ class Inbox:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert envelope.rcpt_tos == [message["To"]]
         self.messages.append(message)  # type: ignore[arg-type]
+        self.raw.append(envelope.original_content or envelope.content)
         return "250 OK"
 
     def texts(self) -> list[str]:
-        return [m.get_content() for m in self.messages]  # type: ignore[attr-defined]
+        return [plain(m) for m in self.messages]
+
+
+def plain(message: email.message.EmailMessage) -> str:
+    """The text part (every notification also has an HTML one; a verification e-mail is text only)."""
+    part = message.get_body(("plain",))
+    assert part is not None
+    return part.get_content()  # type: ignore[no-any-return,attr-defined]
 
 
 def free_port() -> int:
@@ -132,7 +142,7 @@ def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_un
     gid = table.create([{"name": "alice", "player_id": pid}, {"bot": "random"}], target=1000)
     assert len(inbox.messages) == 1
     message = inbox.messages[0]
-    text = message.get_content()  # type: ignore[attr-defined]
+    text = plain(message)
     assert message["Subject"] == "Taproom: your turn" and message["From"] == "Taproom <turns@taproom.test>"
     assert f"{PUBLIC_URL}/#/game/{gid}" in text
     assert token not in message.as_string()  # never the player's credential
@@ -188,7 +198,7 @@ def test_game_over_carries_the_result(table: Table, http: TestClient, smtp: tupl
         assert table.add(gid, 0, 3).accepted
     over = [m for m in inbox.messages if m["Subject"] == "Taproom: game over"]
     assert len(over) == 1
-    assert re.search(rf"Game {gid} has ended: you placed [12] \(seat 0: \d+, seat 1: \d+\)\.", over[0].get_content())
+    assert re.search(rf"Game {gid} has ended: you placed [12] \(seat 0: \d+, seat 1: \d+\)\.", plain(over[0]))
 
 
 def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: TestClient,
