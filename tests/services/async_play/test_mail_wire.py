@@ -105,3 +105,30 @@ def test_the_digest_has_both_parts_with_game_pages(table: Table, http: TestClien
     assert message.get_content_type() == "multipart/alternative"
     page = message.get_body(("html",)).get_content()  # type: ignore[union-attr]
     assert f'href="{PUBLIC_URL}/#/game/{gid}"' in page and f"{PUBLIC_URL}/#/game/{gid}" in plain(message)
+
+
+def test_every_link_of_an_email_opens_a_page_a_browser_shows(table: Table, http: TestClient,
+                                                            smtp: tuple[Inbox, int]) -> None:
+    """The game page and the settings are the web client's routes (``/#/...``, the page at ``/``); the server's
+    own links (verify, unsubscribe) answer HTML, their refusals too; none is a JSON route."""
+    inbox = smtp[0]
+    pid, auth, _ = register(http)
+    verified(http, table, inbox, auth, "alice@example.org")
+    table.create([{"name": "alice", "player_id": pid}, {"bot": "random"}], target=1000)
+    links = set()
+    for message in inbox.messages:
+        for part in message.walk():
+            if part.get_content_maintype() == "text":
+                links |= set(re.findall(r"https://taproom\.test[^\s\"<>]*", part.get_content()))
+    assert len(links) >= 4, links  # verify, game, settings, unsubscribe
+    for link in links:
+        path = html.unescape(link).removeprefix(PUBLIC_URL)
+        if "#/" in path:
+            assert path.split("#/")[0] == "/" and re.fullmatch(r"(game/[0-9a-f]+|settings)", path.split("#/")[1])
+            path = "/"
+        page = http.get(path)
+        assert page.status_code in (200, 404) and page.headers["content-type"].startswith("text/html"), path
+    for path in ("/email/verify", "/email/unsubscribe", "/email/unsubscribe?token=" + "x" * 101):
+        page = http.get(path)  # a truncated or mangled link: still a page
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html"), path
+        assert 'href="/#/settings"' in page.text
