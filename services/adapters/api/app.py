@@ -23,6 +23,7 @@ from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.routers import (
     coach,
+    friends,
     games,
     invitations,
     lobby,
@@ -181,6 +182,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(friends.router)
     app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
