@@ -136,7 +136,7 @@ class AsyncPlay(Clockwork):
         dedupe = f"turn:{gid}:{seat}:{wait.version}"
         if not unsent and self.notifier.sent(player, dedupe):
             return
-        message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version}
+        message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version, "title": record.game.title}
         mover = self.mover(record, wait.version)
         if mover:
             message["mover"] = mover

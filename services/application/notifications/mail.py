@@ -142,7 +142,8 @@ def describe(kind: str, data: dict[str, Any]) -> tuple[str, str]:
     """(title, one line) of a message, from the fields every channel shows (nothing private)."""
     game = data.get("game_id", "")
     if kind == "your_turn":
-        return "Your turn", f"It is your turn in game {game}."
+        title = data.get("title")
+        return "Your turn", (f"It is your turn in {title} (game {game})." if title else f"It is your turn in game {game}.")
     if kind == "deadline_soon":
         return "Your deadline is near", f"Your turn in game {game} times out in {data.get('hours')} hours."
     if kind == "invited":

@@ -292,7 +292,7 @@ def test_your_turn_push_decrypts_to_what_the_page_shows(table: Table, http: Test
     assert claims["aud"] == f"http://127.0.0.1:{receiver.server_address[1]}" and claims["sub"] == "mailto:ops@taproom.test"
     plain = http_ece.decrypt(body, private_key=key, auth_secret=secret, version="aes128gcm")
     assert json.loads(plain) == {"kind": "your_turn", "title": "Your turn", "game_id": gid,
-                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/#/game/{gid}"}
+                                 "body": f"It is your turn in Counter (test fixture) (game {gid}).", "url": f"{PUBLIC_URL}/#/game/{gid}"}
     assert token.encode() not in plain
 
     receiver.statuses.append(410)  # the browser dropped it: the subscription goes
