@@ -11,10 +11,10 @@ after a message was queued (a new address, an unsubscribe) applies to it.
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 import re
 import secrets
-import email.policy
 import smtplib
 import ssl
 from datetime import UTC, datetime

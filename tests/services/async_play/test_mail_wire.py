@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from services.application.notifications.prefs import Preferences
 
 from .conftest import Table
-from .test_email_and_push import (  # noqa: F401  (fixtures)
+from .test_email_and_push import (
     PUBLIC_URL,
     Inbox,
     async_settings,
@@ -22,6 +22,9 @@ from .test_email_and_push import (  # noqa: F401  (fixtures)
     vapid,
     verified,
 )
+
+FIXTURES = (async_settings, http, smtp, vapid)
+"""The e-mail tests' fixtures (an SMTP server, VAPID keys, the settings and API over them), used here by name."""
 
 
 def raw_headers(raw: bytes) -> list[bytes]:

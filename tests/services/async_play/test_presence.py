@@ -19,7 +19,7 @@ from services.infrastructure.settings import Settings
 
 from ..test_api import served
 from .conftest import Table
-from .test_email_and_push import (  # noqa: F401  (fixtures)
+from .test_email_and_push import (
     Inbox,
     async_settings,
     http,
@@ -28,6 +28,9 @@ from .test_email_and_push import (  # noqa: F401  (fixtures)
     vapid,
     verified,
 )
+
+FIXTURES = (async_settings, http, smtp, vapid)
+"""The e-mail tests' fixtures (an SMTP server, VAPID keys, the settings and API over them), used here by name."""
 
 GRACE = 120  # the default presence_grace_seconds
 

@@ -39,7 +39,8 @@ export function LobbyPage({ params }) {
   return html`<h1>Lobby</h1>
     <${ErrorLine} error=${error} />
     <div class="columns">
-      <section aria-labelledby="new-h" class=${params.get("game") || params.get("invite") ? "lobby-new first-on-phone" : "lobby-new"}>
+      <section aria-labelledby="new-h"
+               class=${params.get("game") || params.get("invite") ? "lobby-new first-on-phone" : "lobby-new"}>
         <h2 id="new-h">New game</h2>
         ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")}
           invite=${params.get("invite")} />` : html`<p>Loading…</p>`}
@@ -142,12 +143,14 @@ function FriendPicks({ seats, max, onPick }) {
   }, []);
   if (!friends.length) return null;
   const seated = new Set(seats.filter((s) => s.kind === "handle").map((s) => s.handle));
+  const full = seats.length >= max && !seats.some((s) => s.kind === "bot" || s.kind === "open");
+  const online = html`<span class="dot on" aria-hidden="true"></span>`;
+  const onlineWords = html`<span class="sr-only"> (online)</span>`;
   return html`<div class="friend-picks" role="group" aria-label="Invite a friend">
     <span class="muted">Invite a friend:</span>
     ${friends.map((f) => html`<button type="button" key=${f.player_id} aria-pressed=${seated.has(f.handle)}
-        disabled=${seated.has(f.handle) || (seats.length >= max && !seats.some((s) => s.kind === "bot" || s.kind === "open"))}
-        onClick=${() => onPick(f.handle)}>${f.online ? html`<span class="dot on" aria-hidden="true"></span>` : null}${
-        seated.has(f.handle) ? `${f.name} ✓` : f.name}${f.online ? html`<span class="sr-only"> (online)</span>` : null}</button>`)}
+        disabled=${seated.has(f.handle) || full} onClick=${() => onPick(f.handle)}>${f.online ? online : null}${
+        seated.has(f.handle) ? `${f.name} ✓` : f.name}${f.online ? onlineWords : null}</button>`)}
   </div>`;
 }
 
