@@ -40,7 +40,6 @@ import structlog
 from rq.job import Job
 
 from domain.core.lifecycle import GameRecord, voters
-from domain.core.undo import actor_seat
 from services.adapters.workers import async_play as jobs
 from services.adapters.workers.absence import cancel_absence, notify_absent_votes, schedule_absence
 from services.adapters.workers.async_play import Clockwork
@@ -137,28 +136,9 @@ class AsyncPlay(Clockwork):
         if not unsent and self.notifier.sent(player, dedupe):
             return
         message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version, "title": record.game.title}
-        mover = self.mover(record, wait.version)
-        if mover:
-            message["mover"] = mover
         if record.pace is not None and record.pace.timed:
             message["deadline"] = self.clocks.deadline(record, seat, wait)
         self.notifier.send(player, "your_turn", message, dedupe=dedupe, unsent=True)
-
-    def mover(self, record: GameRecord, version: int) -> str | None:
-        """The name of who made the move that began a wait (the command's actor at ``version``): a seat's
-        holder or a bot; None for the service (a timeout, the game's start)."""
-        found = self.store.read(record.game_id, after=version - 1, until=version) if version > 0 else []
-        if not found:
-            return None
-        actor = found[0].actor
-        seat = actor_seat(record, actor)
-        if seat is not None and 0 <= seat < len(record.seats):
-            return record.seats[seat].name
-        kind, _, level = actor.partition(":")
-        if kind == "bot":
-            names = [s.name for s in record.seats if s.bot == level and s.name]
-            return names[0] if len(names) == 1 else f"The {level} bot"
-        return None
 
     def send_your_turns(self) -> None:
         """The "your turn" messages the batch's games call for: which were sent before is asked in one round

@@ -14,6 +14,9 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from domain.core.lifecycle import GameRecord
+from domain.core.undo import actor_seat
+from services.infrastructure.bootstrap import Root
 from services.infrastructure.settings import AsyncSettings
 
 
@@ -25,6 +28,28 @@ def game_link(settings: AsyncSettings, game_id: str) -> str:
 def settings_link(settings: AsyncSettings) -> str:
     """The page where a person chooses which e-mails they get (the web client's settings)."""
     return f"{settings.public_url.rstrip('/')}/#/settings"
+
+
+def mover_name(record: GameRecord, actor: str) -> str | None:
+    """Who a command's actor is, by name: a seat's holder or a bot; None for the service (a timeout, the start)."""
+    seat = actor_seat(record, actor)
+    if seat is not None and 0 <= seat < len(record.seats):
+        return record.seats[seat].name
+    kind, _, level = actor.partition(":")
+    if kind == "bot":
+        names = [s.name for s in record.seats if s.bot == level and s.name]
+        return names[0] if len(names) == 1 else f"The {level} bot"
+    return None
+
+
+def who_moved(root: Root, game_id: str, version: int) -> str | None:
+    """The name of who made the move that began a wait at ``version`` (read when the e-mail is written, by its
+    job: the reactor, which follows the feeds without reading logs, does not look it up for every turn)."""
+    if version <= 0:
+        return None
+    found = root.store.read(game_id, after=version - 1, until=version)
+    record = root.records(cache_size=1).current(game_id).record
+    return mover_name(record, found[0].actor) if found and record is not None else None
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,13 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
-from services.application.notifications.compose import compose, digest_content, game_link, settings_link
+from services.application.notifications.compose import (
+    compose,
+    digest_content,
+    game_link,
+    settings_link,
+    who_moved,
+)
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 from services.infrastructure.bootstrap import job_root_of
 from services.infrastructure.clock import Clock
@@ -344,6 +350,8 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
             if last_delivery != delivery and clock.now() - float(last_ts) < settings.mail_turn_interval_seconds:
                 return {"skipped": "a your-turn e-mail for this game went out within the interval"}
         client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
+    if kind == "your_turn" and game_id and "mover" not in data and isinstance(data.get("version"), int):
+        data["mover"] = who_moved(job_root_of(connection), game_id, data["version"])
     title, line = describe(kind, data)
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
     content = compose(kind, data, title, line, settings, prefs.zone(), unsubscribe)
