@@ -14,7 +14,6 @@ archive and is read from there afterwards (``EventStore.archived_side``).
 
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -88,7 +87,7 @@ class Coach:
             raise RuleError(f"game {game_id} is {status}: it is analysed once it has ended", code="game_not_over")
 
     def _enqueue(self, game_id: str) -> dict[str, Any]:
-        pending = {"status": "pending", "job_id": job_id_of(game_id), "requested_at": time.time(), "seats": []}
+        pending = {"status": "pending", "job_id": job_id_of(game_id), "requested_at": self.root.clock.now(), "seats": []}
         if self.redis.set(self.keys.analysis(game_id), orjson.dumps(pending), nx=True):
             self._job(game_id)
             return pending
@@ -140,10 +139,10 @@ class Coach:
     def run(self, game_id: str) -> dict[str, Any]:
         """Analyse every human decision of the finished game and store the result (``failed`` on an error)."""
         key = self.keys.analysis(game_id)
-        before = self.stored(game_id) or {"job_id": job_id_of(game_id), "requested_at": time.time()}
+        before = self.stored(game_id) or {"job_id": job_id_of(game_id), "requested_at": self.root.clock.now()}
         if before.get("status") == "done":
             return before
-        started = time.time()
+        started = self.root.clock.now()
         self.redis.set(key, orjson.dumps({**before, "status": "running", "started_at": started, "seats": []}))
         try:
             game_type, steps, versions, seed = self.human_steps(game_id)
@@ -157,7 +156,7 @@ class Coach:
             doc = {**before, "status": "failed", "error": f"{type(exc).__name__}: {exc}", "seats": []}
             self.redis.set(key, orjson.dumps(doc))
             return doc
-        doc = {**before, "status": "done", "started_at": started, "finished_at": time.time(),
+        doc = {**before, "status": "done", "started_at": started, "finished_at": self.root.clock.now(),
                "seats": analysis["seats"], "cost": analysis["cost"]}
         self.redis.set(key, orjson.dumps(doc))
         log.info("game analysed", game_id=game_id, **analysis["cost"])

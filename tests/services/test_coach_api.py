@@ -211,3 +211,18 @@ def test_with_coach_auto_the_reactor_asks_once_for_a_scored_game_with_a_human_se
     reactor.react(gid)  # the game's events were read already (by r0): react to its state as the feed would
     assert coach_queue.job_ids == [f"coach-{gid}"] and f"coach-{gid}" not in queue.job_ids
     assert reactor.coach_automatic(reactor.repo.current(gid).record) == []  # asked once
+
+
+def test_the_analysis_keeps_the_service_clock(fake_client, settings) -> None:
+    """Times in the analysis record are the service's (the injected clock), not the machine's wall clock."""
+    from services.infrastructure.clock import ShiftedClock
+
+    kernel = Kernel(fake_client, settings)
+    gid = _short_game(kernel, "carcassonne", {"stack_size": 3}, "coach-clock")
+    clock = ShiftedClock()
+    clock.advance(3 * 86400)
+    app = create_app(fake_client, settings, clock=clock)
+    with TestClient(app) as api:
+        asked = api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0))
+        assert asked.status_code == 202, asked.text
+        assert asked.json()["requested_at"] >= clock.now() - 60  # three days ahead of the wall clock
