@@ -127,3 +127,20 @@ def test_the_html_part_of_a_your_turn_email(new_page: Any) -> None:
         box = button.bounding_box()
         assert box is not None and box["height"] >= 44  # a target a thumb can hit
         page.screenshot(path=str(SHOTS / f"email-your-turn-{width}.png"), full_page=True)
+
+
+def test_the_pages_an_emails_links_open(new_page: Any, web_server: WebServer) -> None:
+    """The unsubscribe link (a button; a GET changes nothing) and a link that no longer works: pages in words,
+    with the way to the settings, never JSON."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(width, height)
+        page.goto("/email/unsubscribe?token=abc")
+        expect(page.get_by_role("heading", name="Unsubscribe")).to_be_visible()
+        expect(page.get_by_role("button", name="Stop these e-mails")).to_be_visible()
+        page.screenshot(path=str(SHOTS / f"email-unsubscribe-{width}.png"), full_page=True)
+        page.get_by_role("button", name="Stop these e-mails").click()  # an unknown token: a page says so
+        expect(page.get_by_role("heading", name="This link does not work")).to_be_visible()
+        expect(page.get_by_text("unknown or expired")).to_be_visible()
+        page.get_by_role("link", name="Your notification settings").click()
+        page.wait_for_url("**/#/settings")
+        expect(page.get_by_role("heading", name="Settings")).to_be_visible()

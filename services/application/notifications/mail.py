@@ -33,6 +33,7 @@ from services.application.notifications.compose import (
     compose,
     digest_content,
     game_link,
+    page,
     settings_link,
     who_moved,
 )
@@ -323,7 +324,11 @@ def deliver_verification(player_id: str, token: str, *,
     message = build_message(settings, address, "Taproom: confirm your e-mail address",
                             f"Follow this link to receive Taproom notifications at this address:\n{link}\n\n"
                             "If you did not ask for this, ignore this message.\n\n"
-                            f"Your notification settings: {settings_link(settings)}\n", None)
+                            f"Your notification settings: {settings_link(settings)}\n", None,
+                            page("Confirm your e-mail address",
+                                 ["Taproom will send your notifications to this address once you confirm it.",
+                                  "If you did not ask for this, ignore this message."],
+                                 "Confirm this address", link, settings, None))
     smtp_send(settings, message)
     return {"sent": "verification"}
 

@@ -25,6 +25,7 @@ from .test_email_and_push import (
     http,
     register,
     smtp,
+    subscription,
     vapid,
     verified,
 )
@@ -44,6 +45,10 @@ def bobs_move(table: Table, gid: str) -> None:
     table.settle()
 
 
+def pushes(receiver: Any) -> list[Any]:
+    return [h for h, _ in receiver.received if {k.lower(): v for k, v in h.items()}.get("content-encoding") == "aes128gcm"]
+
+
 def turns(inbox: Inbox) -> list[Any]:
     return [m for m in inbox.messages if m["Subject"] == "Taproom: your turn"]
 
@@ -51,9 +56,11 @@ def turns(inbox: Inbox) -> list[Any]:
 def alice_and_bob(table: Table, http: TestClient, inbox: Inbox, receiver: Any = None) -> tuple[str, str, dict]:
     pid, auth, _ = register(http)
     verified(http, table, inbox, auth, "alice@example.org")
-    if receiver is not None:
+    if receiver is not None:  # a webhook and a browser's push subscription, both answered by the receiver
         url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
         assert http.put("/players/me/webhook", json={"url": url}, headers=auth).status_code in (200, 201)
+        assert http.post("/players/me/push-subscriptions", json=subscription(receiver)[0],
+                         headers=auth).status_code == 201
     inbox.messages.clear()
     # bob (a seat token) is to act first: nothing for alice yet
     gid = table.create([{"name": "bob"}, {"name": "alice", "player_id": pid}], target=1000)
@@ -73,6 +80,7 @@ def test_watching_the_game_holds_the_email_and_one_goes_out_after_the_grace_once
             ][:1] == ["your_turn"]  # the in-app list has it
     hooks = [h for h, _ in receiver.received if h.get("X-Taproom-Event") == "your_turn"]
     assert len(hooks) == 1  # the webhook is unchanged: at once
+    assert not pushes(receiver)  # no push either
 
     for _ in range(5):  # she keeps the page open for ten minutes (the stream renews every 20 s; here every 2 min)
         table.tick(GRACE)
@@ -83,9 +91,9 @@ def test_watching_the_game_holds_the_email_and_one_goes_out_after_the_grace_once
     table.tick(GRACE - 1)
     assert not turns(inbox)
     table.tick(2)
-    assert len(turns(inbox)) == 1
+    assert len(turns(inbox)) == 1 and len(pushes(receiver)) == 1
     table.tick(3 * GRACE)
-    assert len(turns(inbox)) == 1  # one, not one per look
+    assert len(turns(inbox)) == 1 and len(pushes(receiver)) == 1  # one, not one per look
     assert len([h for h, _ in receiver.received if h.get("X-Taproom-Event") == "your_turn"]) == 1
 
 
