@@ -144,3 +144,33 @@ def test_the_pages_an_emails_links_open(new_page: Any, web_server: WebServer) ->
         page.get_by_role("link", name="Your notification settings").click()
         page.wait_for_url("**/#/settings")
         expect(page.get_by_role("heading", name="Settings")).to_be_visible()
+
+
+def test_the_game_page_in_chromium_marks_its_player_present_until_it_closes(new_page: Any,
+                                                                             web_server: WebServer) -> None:
+    """What holds a "your turn" e-mail back is the game page's own stream (its ticket names the player): open,
+    the player is present at that game for every process; closed, they are away."""
+    import time
+
+    from services.application.presence import Presence
+    from services.infrastructure.bootstrap import keys_for
+
+    tag = os.urandom(3).hex()
+    ann = player(web_server, "Ann", f"ann{tag}")
+    gid = create(web_server, ann["token"], [{"me": True}, {"bot": "random"}])
+    presence = Presence(web_server.client, keys_for(web_server.settings), web_server.clock)
+    page = new_page(1280, 800)
+    sign_in(page, ann)
+    page.goto(f"/#/game/{gid}")
+    expect(page.locator(".conn.live")).to_be_visible()  # the page says its stream is live
+    # the response's headers (which make the page say "live") may leave just before the stream's first write
+    deadline = time.monotonic() + 10
+    while not presence.watching(ann["player_id"], gid):
+        assert time.monotonic() < deadline, "the open game page does not count as open"
+        time.sleep(0.05)
+    page.goto("/#/inbox")  # leaving the game page closes its stream
+    deadline = time.monotonic() + 10  # the server notices within its next read of the stream
+    while presence.watching(ann["player_id"], gid):
+        assert time.monotonic() < deadline, "the closed game page still counts as open"
+        time.sleep(0.05)
+    assert presence.away_since(ann["player_id"], gid) is not None
