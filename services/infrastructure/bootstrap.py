@@ -23,7 +23,7 @@ import fakeredis
 import redis
 from redis import Redis
 
-from services.infrastructure.aggregates import AsyncRecords, Repository, SharedRepository
+from services.infrastructure.aggregates import Repository
 from services.infrastructure.archive import register_side_key
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.clock import Clock
@@ -51,19 +51,21 @@ def chat_side_name(channel: str) -> str:
     return f"chat:{channel}"
 
 
+CHAT_REPORTS_SIDE_NAME = "chat:reports"
 REMATCH_SIDE_NAME = "rematch"
 ANALYSIS_SIDE_NAME = "analysis"
 
 
 def register_game_side_keys() -> None:
     """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
-    its chat channels (``Keys.chat_side_keys``), the id of its rematch (``Keys.rematch``) and the coach's analysis
+    its chat channels (``Keys.chat_side_keys``), the reports of its chat (``Keys.chat_reports``), the id of its rematch (``Keys.rematch``) and the coach's analysis
     (``Keys.analysis``)."""
     def chat_key(channel: str) -> Callable[[Keys, str], str]:
         return lambda keys, game_id: keys.chat(game_id, channel)
 
     for channel in CHAT_CHANNELS:
         register_side_key(chat_side_name(channel), chat_key(channel))
+    register_side_key(CHAT_REPORTS_SIDE_NAME, lambda keys, game_id: keys.chat_reports(game_id))
     register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
     register_side_key(ANALYSIS_SIDE_NAME, lambda keys, game_id: keys.analysis(game_id))
 
@@ -153,17 +155,16 @@ class Root:
 
         return Queue(name or self.settings.rq_queue, connection=self.queue_redis or self.redis)
 
-    def records(self, cache_size: int | None = None, *, shared: bool = False) -> Repository:
-        """A record cache of its own over the event store (one per part: each keeps the games it works on;
-        default size ``settings.aggregate_cache_size``); ``shared``: used from many threads (the API's)."""
+    def records(self, cache_size: int | None = None) -> Repository:
+        """A record cache of its own over the event store (one per part that decides or folds: each keeps the
+        games it works on; default size ``settings.aggregate_cache_size``; 0: a fold kept nowhere)."""
         size = self.settings.aggregate_cache_size if cache_size is None else cache_size
-        return SharedRepository(self.store, size) if shared else Repository(self.store, size)
+        return Repository(self.store, size)
 
-    def async_parts(self, client: AsyncRedis) -> tuple[AsyncRecords, AsyncCommandBus]:
-        """The record cache and command bus of one event loop, over ``client`` (that loop's asyncio twin of
-        :attr:`redis`), falling back on :attr:`store` for what Redis no longer holds."""
-        return (AsyncRecords(self.keys, self.settings.aggregate_cache_size, self.store),
-                AsyncCommandBus(client, self.keys, store=self.store))
+    def async_bus(self, client: AsyncRedis) -> AsyncCommandBus:
+        """The command bus of one event loop, over ``client`` (that loop's asyncio twin of :attr:`redis`),
+        falling back on :attr:`store` for what Redis no longer holds."""
+        return AsyncCommandBus(client, self.keys, store=self.store)
 
 
 def keys_for(settings: Settings) -> Keys:

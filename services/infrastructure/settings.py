@@ -211,9 +211,13 @@ class LimitSettings(_Section):
     chat_max_chars: int = 500
     """The longest chat message (characters, after trimming)."""
     chat_keep: int = 500
+    """Chat messages kept per game and channel (the oldest go first)."""
     max_chat_mutes: int = 200
     """Chat authors one caller may mute (409 ``too_many_mutes`` beyond)."""
-    """Chat messages kept per game and channel (the oldest go first)."""
+    max_blocks: int = 200
+    """Players one player may block (409 ``too_many_blocks`` beyond)."""
+    chat_report_reason_chars: int = 300
+    """The longest reason a chat report may give."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20

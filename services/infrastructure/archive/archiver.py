@@ -185,7 +185,7 @@ class Archiver:
         seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
         k = self.keys
         doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id), k.view(game_id, None),
-                  *(k.view(game_id, s) for s in range(seats)), k.clock(game_id), k.guest_seats(game_id),
+                  *(k.view(game_id, s) for s in range(seats)), k.clock(game_id), k.guest_seats(game_id), k.legal(game_id),
                   k.verdict(game_id), k.command_bodies(game_id)]
         # Outcome keys (and the per-command fingerprints of before) expire by themselves; they go now.
         settled = [c["command_id"] for c in record.commands] + [r.decode() for r in rejections_raw]  # type: ignore[union-attr]
