@@ -101,6 +101,17 @@ class MailSettings(_Section):
     mail_verify_ttl_seconds: int = 2 * 86400
     mail_unsubscribe_ttl_seconds: int = 90 * 86400
     """How long the one-click unsubscribe link of a message works."""
+    presence_grace_seconds: int = 120
+    """``TAPROOM_PRESENCE_GRACE_SECONDS``: no "your turn" e-mail or push while the player has the game open (its
+    page's live stream connected); once they leave, one is sent if the turn is still theirs this long after."""
+    presence_ttl_seconds: int = 60
+    """An open stream says the page is there every 20 s; without a word for this long (a process that died),
+    the page counts as left from when it last spoke."""
+    online_seconds: int = 90
+    """A player counts as online when a page of theirs was open within this long: an open game stream (every
+    20 s) or any page's inbox poll (once a minute while visible), with half a minute to spare."""
+    max_follows_per_player: int = 200
+    """Players one player may follow (409 ``too_many_follows`` beyond)."""
 
 
 

@@ -20,6 +20,7 @@ from services.adapters.api.abuse import Guard
 from services.adapters.api.aio import async_twin
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, Principals, bearer_token, principal_of
+from services.application.presence import Presence
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.bootstrap import Root, bootstrap
@@ -50,6 +51,9 @@ class Context:
         self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self.principals = Principals()
         self._loop_parts: LoopParts | None = None
+        self.presence = Presence(client, self.keys, self.root.clock, settings.presence_ttl_seconds,
+                                 settings.online_seconds)
+        """Open game pages and who is online (see ``services.application.presence``)."""
         self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
 
     def fresh_record(self, game_id: str) -> Loaded:

@@ -295,6 +295,19 @@ class Keys:
         """Hash: subscription id -> Web Push subscription (endpoint and keys) as JSON."""
         return f"{self.prefix}push:{self.player_tag(player_id)}"
 
+    def presence(self, player_id: str) -> str:
+        """Zset: the player's open game streams (``<game>|<connection>``) -> when each lapses unless renewed (the
+        service clock's time); a closed stream's score is the time it closed (see ``application.presence``)."""
+        return f"{self.prefix}presence:{self.player_tag(player_id)}"
+
+    def follows(self, player_id: str) -> str:
+        """Zset: the players this player follows (their friends list) -> when they were followed."""
+        return f"{self.prefix}follows:{self.player_tag(player_id)}"
+
+    def online(self) -> str:
+        """Zset: player -> the last time a page of theirs was open (an open stream, an inbox poll)."""
+        return f"{self.prefix}online"
+
     def invitations(self, player_id: str) -> str:
         """Zset of "<game>:<seat>" seats the player is invited to (score = expiry); projected, checked on read."""
         return f"{self.prefix}invites:{self.player_tag(player_id)}"

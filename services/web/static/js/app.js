@@ -10,6 +10,7 @@ import { LobbyPage } from "./pages/lobby.js";
 import { InboxPage } from "./pages/inbox.js";
 import { GamePage } from "./pages/game.js";
 import { SettingsPage } from "./pages/settings.js";
+import { FriendsPage } from "./pages/friends.js";
 import { LeaderboardPage, ProfilePage } from "./pages/players.js";
 import { FairPlayPage } from "./pages/fairplay.js";
 
@@ -41,6 +42,7 @@ function Nav({ route }) {
     <nav aria-label="Main">
       ${link("#/lobby", "Lobby", "lobby")}
       ${auth.token() ? link("#/inbox", inbox, "inbox") : link("#/", "Sign in", "")}
+      ${auth.token() ? link("#/friends", "Friends", "friends") : null}
       ${link("#/leaderboard", "Ratings", "leaderboard")}
       ${auth.token() && auth.playerId() ? link("#/player/me", "Profile", "player") : null}
       ${auth.token() ? link("#/settings", "Settings", "settings") : null}
@@ -72,6 +74,7 @@ function App() {
   if (page === "lobby") body = html`<${LobbyPage} params=${route.params} />`;
   else if (page === "inbox") body = html`<${InboxPage} />`;
   else if (page === "settings") body = html`<${SettingsPage} />`;
+  else if (page === "friends") body = html`<${FriendsPage} />`;
   else if (page === "game" && arg) body = html`<${GamePage} key=${arg} gameId=${arg} params=${route.params} />`;
   else if (page === "rules" && arg) body = html`<${HowToPage} key=${arg} game=${arg} />`;
   else if (page === "learn" && arg) body = html`<${LearnPage} key=${arg} game=${arg} />`;

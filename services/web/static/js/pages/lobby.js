@@ -41,9 +41,11 @@ export function LobbyPage({ params }) {
   return html`<h1>Lobby</h1>
     <${ErrorLine} error=${error} />
     <div class="columns">
-      <section aria-labelledby="new-h" class=${params.get("game") ? "lobby-new first-on-phone" : "lobby-new"}>
+      <section aria-labelledby="new-h"
+               class=${params.get("game") || params.get("invite") ? "lobby-new first-on-phone" : "lobby-new"}>
         <h2 id="new-h">New game</h2>
-        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
+        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")}
+          invite=${params.get("invite")} />` : html`<p>Loading…</p>`}
       </section>
       <section aria-labelledby="open-h" class="lobby-open">
         <h2 id="open-h">Open games</h2>
@@ -127,7 +129,35 @@ function defaults(type) {
   return out;
 }
 
-function NewGameForm({ types, initial }) {
+// A friend's seat: the first seat that is not mine or already someone's, else one more seat.
+function withFriend(seats, handle, max) {
+  if (seats.some((s) => s.kind === "handle" && s.handle === handle)) return seats;
+  const free = seats.findIndex((s) => s.kind === "bot" || s.kind === "open" || (s.kind === "handle" && !s.handle));
+  if (free >= 0) return seats.map((s, i) => (i === free ? { kind: "handle", handle } : s));
+  return seats.length < max ? [...seats, { kind: "handle", handle }] : seats;
+}
+
+// The players I follow, as one-tap buttons that give each a seat of the game being set up.
+function FriendPicks({ seats, max, onPick }) {
+  const [friends, setFriends] = useState([]);
+  useEffect(() => {
+    get("/players/me/friends", auth.token()).then((d) => setFriends(d.friends.filter((f) => f.handle)))
+      .catch(() => setFriends([]));
+  }, []);
+  if (!friends.length) return null;
+  const seated = new Set(seats.filter((s) => s.kind === "handle").map((s) => s.handle));
+  const full = seats.length >= max && !seats.some((s) => s.kind === "bot" || s.kind === "open");
+  const online = html`<span class="dot on" aria-hidden="true"></span>`;
+  const onlineWords = html`<span class="sr-only"> (online)</span>`;
+  return html`<div class="friend-picks" role="group" aria-label="Invite a friend">
+    <span class="muted">Invite a friend:</span>
+    ${friends.map((f) => html`<button type="button" key=${f.player_id} aria-pressed=${seated.has(f.handle)}
+        disabled=${seated.has(f.handle) || full} onClick=${() => onPick(f.handle)}>${f.online ? online : null}${
+        seated.has(f.handle) ? `${f.name} ✓` : f.name}${f.online ? onlineWords : null}</button>`)}
+  </div>`;
+}
+
+function NewGameForm({ types, initial, invite }) {
   const [gameId, setGameId] = useState(types.find((t) => t.id === initial)?.id || types[0]?.id);
   const type = types.find((t) => t.id === gameId);
   const [options, setOptions] = useState(defaults(type));
@@ -135,7 +165,8 @@ function NewGameForm({ types, initial }) {
   const [name, setName] = useState(""); // a visitor's name: they register as the game is created
   const firstSeats = (t) => Array.from({ length: Math.max(2, t?.min_players || 2) }, (_, i) =>
     i === 0 ? { kind: "me" } : { kind: "bot", bot: "greedy" });
-  const [seats, setSeats] = useState(firstSeats(type));
+  const [seats, setSeats] = useState(invite ? withFriend(firstSeats(type), invite.replace(/^@/, ""),
+    type?.max_players || 8) : firstSeats(type));
   const [pace, setPace] = useState("");
   const [casual, setCasual] = useState(false); // unrated; then hints may be allowed
   const [hints, setHints] = useState(false);
@@ -228,6 +259,8 @@ function NewGameForm({ types, initial }) {
         ${s.kind === "invite" ? html`<input aria-label=${`Seat ${i + 1} player's name`} placeholder="their name"
             value=${s.name || ""} onInput=${(e) => setSeat(i, { name: e.target.value })} />` : null}
       </div>`)}
+      ${signedIn ? html`<${FriendPicks} seats=${seats} max=${type?.max_players || 8}
+        onPick=${(h) => setSeats(withFriend(seats, h, type?.max_players || 8))} />` : null}
       <p>
         <button type="button" disabled=${seats.length >= (type?.max_players || 8)}
           onClick=${() => setSeats([...seats, { kind: "bot", bot: "greedy" }])}>Add seat</button>
