@@ -107,9 +107,9 @@ def stop_these(link: str, locale: str | None) -> str:
 
 
 def digest_subject(count: int, when: datetime, locale: str | None) -> str:
-    """"Taproom: your daily digest (2)"; the German one names the day as German writes dates (Babel)."""
+    """"Taproom: your daily digest of 2 December 2026 (2)": the day as the locale writes dates (Babel's CLDR)."""
     day = format_date(when, format="long", locale=normalize(locale))
-    return translator(locale).gettext("Taproom: your daily digest (%(n)s)") % {
+    return translator(locale).gettext("Taproom: your daily digest of %(day)s (%(n)s)") % {
         "n": format_number(count, locale), "day": day}
 
 
