@@ -32,8 +32,8 @@ TARGETS = sorted(code for code in INDEX["locales"] if code != "en")
 
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
 _ARG = rf"(?:{_LITERAL})(?:\s*\+\s*(?:{_LITERAL}))*"
-CALL = re.compile(rf"(?<![\w.$])(?P<fn>tn|tx|t|N_)\(\s*(?P<first>{_ARG})(?:\s*,\s*(?P<second>{_ARG}))?")
-TEMPLATE_ID = re.compile(r"(?<![\w.$])(?:tn|tx|t|N_)\(\s*`[^`]*\$\{")
+CALL = re.compile(rf"(?<![\w.$])(?P<fn>tnx|tn|tx|t|N_)\(\s*(?P<first>{_ARG})(?:\s*,\s*(?P<second>{_ARG}))?")
+TEMPLATE_ID = re.compile(r"(?<![\w.$])(?:tnx|tn|tx|t|N_)\(\s*`[^`]*\$\{")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 PY_FIELD = re.compile(r"%\((\w+)\)[sd]")
 
@@ -54,14 +54,23 @@ def client_sources() -> list[Path]:
     return sorted(p for p in STATIC.rglob("*.js") if "vendor" not in p.parts and p.name != "sw.js")
 
 
+COMMENT = re.compile(r"^\s*//.*$|/\*[\s\S]*?\*/", re.MULTILINE)
+
+
+def without_comments(text: str) -> str:
+    """The source with its whole-line and block comments blanked (line numbers kept): an example in a comment
+    is not a msgid."""
+    return COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
 def client_msgids() -> dict[str, tuple[str, str | None, str]]:
     """msgid -> (function, plural or None, where first used)."""
     found: dict[str, tuple[str, str | None, str]] = {}
     for path in client_sources():
-        text = path.read_text(encoding="utf-8")
+        text = without_comments(path.read_text(encoding="utf-8"))
         for m in CALL.finditer(text):
             msgid = js_string(m["first"])
-            plural = js_string(m["second"]) if m["fn"] == "tn" and m["second"] else None
+            plural = js_string(m["second"]) if m["fn"] in ("tn", "tnx") and m["second"] else None
             where = f"{path.relative_to(STATIC)}:{text.count(chr(10), 0, m.start()) + 1}"
             found.setdefault(msgid, (m["fn"], plural, where))
     return found
@@ -90,7 +99,7 @@ def test_the_client_finds_msgids_and_the_two_sides_offer_the_same_languages() ->
 
 def test_no_msgid_is_a_template_with_holes() -> None:
     bad = [f"{p.relative_to(STATIC)}: {m.group(0)}" for p in client_sources()
-           for m in TEMPLATE_ID.finditer(p.read_text(encoding="utf-8"))]
+           for m in TEMPLATE_ID.finditer(without_comments(p.read_text(encoding="utf-8")))]
     assert not bad, "a msgid is one literal sentence with {placeholders}, not a template literal:\n" + "\n".join(bad)
 
 
@@ -102,7 +111,7 @@ def test_every_client_sentence_is_translated(code: str) -> None:
     for msgid, (fn, plural, where) in sorted(client_msgids().items()):
         entry = catalog.get(msgid)
         allowed = set(PLACEHOLDER.findall(msgid)) | set(PLACEHOLDER.findall(plural or ""))
-        if fn == "tn":
+        if fn in ("tn", "tnx"):
             allowed.add("n")
             if not isinstance(entry, dict) or any(not entry.get(f) for f in forms):
                 problems.append(f"{where}: {msgid!r} needs the plural forms {sorted(forms)}")

@@ -143,23 +143,22 @@ export function t(msgid, params) {
   return fill(typeof entry === "string" ? entry : msgid, params);
 }
 
+function pluralText(singular, plural, n) {
+  const entry = lookup(singular);
+  if (entry && typeof entry === "object") {
+    return entry[new Intl.PluralRules(current).select(n)] ?? entry.other ?? plural;
+  }
+  return new Intl.PluralRules(SOURCE).select(n) === "one" ? singular : plural;
+}
+
 // A sentence with a count: the catalog entry under `singular` holds the locale's plural forms
 // ({"one": …, "other": …}); `n` is also the placeholder {n} unless params says otherwise.
 export function tn(singular, plural, n, params) {
-  const all = { n, ...params };
-  const entry = lookup(singular);
-  if (entry && typeof entry === "object") {
-    const form = new Intl.PluralRules(current).select(n);
-    return fill(entry[form] ?? entry.other ?? plural, all);
-  }
-  return fill(new Intl.PluralRules(SOURCE).select(n) === "one" ? singular : plural, all);
+  return fill(pluralText(singular, plural, n), { n, ...params });
 }
 
-// A sentence with parts that are not text (a link, a <strong>): the translated sentence as an array of strings
-// and the given values, in the translation's order, for a template to render: html`<p>${tx(msgid, {link})}</p>`.
-export function tx(msgid, params = {}) {
-  const entry = lookup(msgid);
-  const text = typeof entry === "string" ? entry : msgid;
+// The translated text as parts: strings, and the values of the placeholders as given (a vnode stays a vnode).
+function parts(text, params) {
   const out = [];
   let last = 0;
   for (const m of text.matchAll(/\{(\w+)\}/g)) {
@@ -170,7 +169,19 @@ export function tx(msgid, params = {}) {
     last = m.index + m[0].length;
   }
   out.push(text.slice(last));
-  return out.filter((part) => part !== "");
+  return out.filter((part) => part !== "" && part !== null && part !== undefined);
+}
+
+// A sentence with parts that are not text (a link, a <strong>): the translated sentence as an array of strings
+// and the given values, in the translation's order, for a template to render: html`<p>${tx(msgid, {link})}</p>`.
+export function tx(msgid, params = {}) {
+  const entry = lookup(msgid);
+  return parts(typeof entry === "string" ? entry : msgid, params);
+}
+
+// tn's sentence as tx's parts: tnx("{n} game played", "{n} games played", 3, { n: html`<strong>3</strong>` }).
+export function tnx(singular, plural, n, params = {}) {
+  return parts(pluralText(singular, plural, n), { n, ...params });
 }
 
 // Marks a text for translation where it is written (a table made at load time); t() translates it when shown.
