@@ -20,7 +20,8 @@ export function HowToPage({ game }) {
   useEffect(() => { setTitle(guide?.title ? t("How to play {game}", { game: guide.title }) : t("How to play")); },
     [guide]);
   return html`<p><a href="#/">${t("← Back to the games")}</a></p>
-    <h1>${t("How to play: {game}", { game: guide?.title || gameTitle(types, game) })}</h1>
+    <h1>${tx("How to play: {game}",
+      { game: html`<span class="guide-text">${guide?.title || gameTitle(types, game)}</span>` })}</h1>
     ${guide === null ? html`<p>${t("There is no guide for this game yet.")}</p>` : null}
     ${guide ? html`<p class="learn-cta">${tx("New to it? {learn} {start}", {
       learn: html`<a class="button primary" href=${`#/learn/${game}`}>${t("Learn to play against a bot")}</a>`,
@@ -61,14 +62,15 @@ export function LearnPage({ game }) {
       { back: html`<a href="#/">${t("Back to the games")}</a>` })}</p>`;
   }
   return html`<p><a href="#/">${t("← Back to the games")}</a></p>
-    <h1>${t("Learn to play: {game}", { game: guide?.title || gameTitle(types, game) })}</h1>
+    <h1>${tx("Learn to play: {game}",
+      { game: html`<span class="guide-text">${guide?.title || gameTitle(types, game)}</span>` })}</h1>
     <div class="columns">
       <form class="card learn" onSubmit=${start}>
         <h2>${t("Your first game, with a coach")}</h2>
-        <p>${guide?.coach.intro}</p>
+        <p class="guide-text">${guide?.coach.intro}</p>
         <ol class="steps">
-          <li>${t("A short game against a friendly bot: {length}. It is not rated.",
-            { length: guide?.tutorial.length ?? "…" })}</li>
+          <li>${tx("A short game against a friendly bot: {length}. It is not rated.",
+            { length: html`<span class="guide-text">${guide?.tutorial.length ?? "…"}</span>` })}</li>
           <li>${t("At each decision the coach beside the board says what you are choosing and suggests a good move.")}
           </li>
           <li>${t("Follow it with one tap, or play your own move. The Help button opens the rules beside the board.")}
@@ -83,7 +85,7 @@ export function LearnPage({ game }) {
       </form>
       <section class="card">
         <h2>${t("Rather read first?")}</h2>
-        <p>${guide?.tagline}</p>
+        <p class="guide-text">${guide?.tagline}</p>
         <p><a class="button" href=${`#/rules/${game}`}>${t("How to play")}</a></p>
       </section>
     </div>`;
