@@ -15,20 +15,26 @@ export function InboxPage() {
   useEffect(() => {
     if (!auth.token()) return;
     gameTypes().then(setTypes).catch(() => {});
+    let gone = false; // an answer that comes after the page was left must not retitle the next page
     const load = () => get("/inbox", auth.token()).then(async (data) => {
-      setInbox(data);
       noteInbox(data); // the nav's count and the tab title, without a second request
+      if (gone) return;
+      setInbox(data);
       setTitle(t("Inbox"));
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));
+      if (gone) return;
       setClocks(Object.fromEntries(timed.map((g, i) => [g.game_id, rows[i]])));
       setError(null);
-    }).catch((err) => setError(errorText(err)));
+    }).catch((err) => !gone && setError(errorText(err)));
     load();
     // an inbox left open in a tab keeps its count (and the tab title) current
     const timer = setInterval(load, 30000);
-    return () => clearInterval(timer);
+    return () => {
+      gone = true;
+      clearInterval(timer);
+    };
   }, []);
   if (!auth.token()) {
     return html`<h1>${t("Inbox")}</h1><${ErrorLine} error=${error} />
