@@ -4,7 +4,7 @@ import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, listText, now, setTitle, statusText, until } from "../ui.js";
 import { noteInbox } from "../waiting.js";
-import { botName, seatNews } from "../words.js";
+import { botName, seatName, seatNews } from "../words.js";
 import { t, tn, tx } from "../i18n.js";
 
 export function InboxPage() {
@@ -54,7 +54,8 @@ export function InboxPage() {
     const rest = g.seats.filter((s, i) => !g.my_seats.includes(i));
     const named = rest.filter((s) => !s.open)
       .map((s) => (s.bot && s.name ? botName(s.name) : s.name)
-        || (s.invited ? t("{name} (invited)", { name: s.invited.name || t("a player") }) : t("a bot")));
+        || (s.invited ? (s.invited.name ? t("{name} (invited)", { name: s.invited.name }) : t("an invited player"))
+          : t("a bot")));
     const open = rest.length - named.length;
     if (open) named.push(tn("{n} open seat", "{n} open seats", open));
     return named.length ? listText(named) : t("nobody");
@@ -100,7 +101,7 @@ export function InboxPage() {
           others: others(g) })}</a>
         <span class="muted">${g.status === "open" ? t("waiting for players")
           : tn("{names} to act", "{names} to act", (g.to_act || []).length,
-            { names: listText((g.to_act || []).map((s) => g.seats[s]?.name || t("bot"))) })
+            { names: listText((g.to_act || []).map((s) => (g.seats[s]?.name ? seatName(g.seats, s) : t("bot")))) })
           }${news(g)}</span>
       </li>`)}</ul>
     </section>
