@@ -4,6 +4,13 @@ player's language setting is kept, checked, and used when the request names no l
 from __future__ import annotations
 
 
+def test_every_api_code_has_a_sentence_for_people() -> None:
+    from services.adapters.api.error_words import SENTENCES
+    from services.adapters.api.errors import STATUS_BY_CODE
+
+    assert set(STATUS_BY_CODE) <= set(SENTENCES), "a new API code needs its sentence (and its translations)"
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -73,5 +73,9 @@ SENTENCES: dict[str, str] = {
     "client_key_used": N_("This sign-up is already done and its key "
                           "was changed since. Sign in with your sign-in link."),
     "internal_error": N_("Something went wrong on the server. Try again in a moment; if it keeps happening, tell us."),
+    "too_many_blocks": N_("You have blocked as many players as you can. Unblock someone in Settings first."),
+    "invitation_refused": N_("This player does not take invitations from you."),
+    "message_not_found": N_("That message is no longer kept, so it cannot be reported."),
+    "idempotency_key_reused": N_("The page sent two different things as one. Reload the page and try again."),
     "http_error": N_("Something went wrong. Try again in a moment."),
 }

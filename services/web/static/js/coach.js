@@ -78,9 +78,9 @@ function Compare({ d, seat, head, events, at, setAt, ghost, setGhost }) {
   };
   const choice = (which, label) => html`<button type="button" aria-pressed=${mode === which ? "true" : "false"}
       class=${mode === which ? "chosen" : ""} onClick=${() => show(which)}>${label}</button>`;
-  return html`<div class="compare-board" role="group" aria-label="What the board shows">
-    ${choice("before", "Before")}${played !== null ? choice("played", "As played") : null}
-    ${choice("coach", "The coach's move")}
+  return html`<div class="compare-board" role="group" aria-label=${t("What the board shows")}>
+    ${choice("before", t("Before"))}${played !== null ? choice("played", t("As played")) : null}
+    ${choice("coach", t("The coach's move"))}
   </div>`;
 }
 

@@ -208,7 +208,10 @@ export function GamePage({ gameId, params }) {
     get(`/games/${gameId}/analysis/better?seat=${ghost.seat}&version=${ghost.version}`, token)
       .then((v) => !gone && setGhostView(v))
       .catch((err) => {
-        if (!gone) { setGhost(null); setError(`The coach's move cannot be shown: ${errorText(err)}`); }
+        if (!gone) {
+          setGhost(null);
+          setError(t("The coach's move cannot be shown: {error}", { error: errorText(err) }));
+        }
       });
     return () => { gone = true; };
   }, [ghost, gameId, token]);
