@@ -362,6 +362,10 @@ def notification_routes(c: Checked, api, token: str) -> None:
     c.get("/players/me/notification-settings", headers=bearer(token))
     c.put("/players/me/notification-settings", headers=bearer(token), json={"kinds": ["your_turn"]})
     c.put("/players/me/notification-settings", headers=bearer(token), json={"kinds": ["gossip"]})  # 422
+    c.get("/players/me/language", headers=bearer(token))
+    c.put("/players/me/language", headers=bearer(token), json={"language": "de"})
+    c.put("/players/me/language", headers=bearer(token), json={"language": "tlh"})  # 422
+    c.get("/games/nosuchgame", headers={"Accept-Language": "de"})  # 404, worded in German
     c.put("/players/me/email", headers=bearer(token), json={"address": "ann@example.org"})
     c.put("/players/me/email", headers=bearer(token), json={"address": "not an address"})  # 422
     queue = Queue(api.app.state.context.settings.rq_queue, connection=api.app.state.context.redis)

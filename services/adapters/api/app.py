@@ -20,11 +20,13 @@ from services.adapters.api.deps import Context
 from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.limits import BodySizeLimit
+from services.adapters.api.localized import LocalizedErrors
 from services.adapters.api.routers import (
     coach,
     friends,
     games,
     invitations,
+    language,
     lobby,
     moderation,
     notifications,
@@ -36,6 +38,7 @@ from services.adapters.api.routers import (
     web,
 )
 from services.adapters.api.security_headers import SecurityHeaders
+from services.application.notifications.prefs import Preferences
 from services.infrastructure.clock import Clock
 from services.infrastructure.durability import Durability
 from services.infrastructure.settings import Settings
@@ -125,8 +128,12 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
 
     # innermost: a write's success leaves once the write is as durable as a command (see its module)
     app.add_middleware(DurableWrites, durability=context.root.durability or Durability(client))
+    def setting_of(player_id: str) -> str | None:
+        return Preferences(context.redis, context.keys).language(player_id)
+
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(LocalizedErrors, setting_of=setting_of)  # an error's message in the caller's language
     app.add_middleware(SecurityHeaders)  # every answer carries them, errors of the layers inside too
     # outermost, outside the security policy (it hashes the page's import map as sent, uncompressed): JSON answers
     # and the game descriptions; streams (text/event-stream) and the precompressed files pass
@@ -145,4 +152,5 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
     app.include_router(notifications.router)
+    app.include_router(language.router)
     return app

@@ -16,7 +16,9 @@ from zoneinfo import ZoneInfo
 
 from domain.core.lifecycle import GameRecord
 from domain.core.undo import actor_seat
+from services.application.notifications import words
 from services.infrastructure.bootstrap import Root
+from services.infrastructure.i18n import normalize, translator
 from services.infrastructure.settings import AsyncSettings
 
 
@@ -59,52 +61,64 @@ class Content:
     html: str
 
 
-ASKS = {"your_turn": "Play your move", "deadline_soon": "Play your move before the deadline",
-        "invited": "Accept or decline the seat", "absence_warning": "Play a move to keep your seat",
-        "absent": "Play a move to stop the vote", "game_over": "See the final scores"}
+def N_(message: str) -> str:  # gettext's marker: translated where it is shown
+    return message
+
+
+ASKS = {"your_turn": N_("Play your move"), "deadline_soon": N_("Play your move before the deadline"),
+        "invited": N_("Accept or decline the seat"), "absence_warning": N_("Play a move to keep your seat"),
+        "absent": N_("Play a move to stop the vote"), "game_over": N_("See the final scores")}
 """What is asked of the player, per kind (the button's words)."""
 
 
-def when_text(ts: float, zone: ZoneInfo) -> str:
-    """A deadline as a person reads it, in their zone: "Wed 2 Dec, 14:05 (Europe/Berlin)"."""
+def when_text(ts: float, zone: ZoneInfo, locale: str | None = None) -> str:
+    """A deadline as a person reads it, in their zone and language: "Wed, Dec 2, 2:05 PM (Europe/Berlin)"."""
+    from babel.dates import format_datetime
+
     local = datetime.fromtimestamp(ts, zone)
-    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M} ({zone.key})"
+    return f"{format_datetime(local, format='medium', locale=normalize(locale))} ({zone.key})"
 
 
 def compose(kind: str, data: dict[str, Any], title: str, line: str, settings: AsyncSettings, zone: ZoneInfo,
-            unsubscribe_url: str | None) -> Content:
-    """The subject, text and HTML of one message (``title`` and ``line`` from :func:`.mail.describe`)."""
+            unsubscribe_url: str | None, locale: str | None = None) -> Content:
+    """The subject, text and HTML of one message (``title`` and ``line`` from :func:`.words.describe`), in the
+    player's language."""
+    tr = translator(locale)
     game_id = str(data.get("game_id") or "")
     link = game_link(settings, game_id) if game_id else settings.public_url.rstrip("/") + "/"
     mover = data.get("mover")
     deadline = data.get("deadline")
     facts: list[str] = []
     if mover:
-        facts.append(f"{mover} moved." if kind == "your_turn" else f"From {mover}.")
+        facts.append((tr.gettext("%(name)s moved.") if kind == "your_turn" else tr.gettext("From %(name)s."))
+                     % {"name": mover})
     facts.append(line)
     if isinstance(deadline, int | float):
-        facts.append(f"Deadline: {when_text(float(deadline), zone)}.")
-    ask = ASKS.get(kind, "Open the game")
+        facts.append(tr.gettext("Deadline: %(when)s.") % {"when": when_text(float(deadline), zone, locale)})
+    ask = tr.gettext(ASKS.get(kind, N_("Open the game")))
     text = "\n".join(facts) + (f"\n\n{ask}: {link}" if game_id else "")
-    text += f"\n\nChoose which e-mails you get: {settings_link(settings)}"
+    text += "\n\n" + tr.gettext("Choose which e-mails you get: %(link)s") % {"link": settings_link(settings)}
     if unsubscribe_url:
-        text += f"\nStop these e-mails: {unsubscribe_url}"
-    subject = f"Taproom: {title.lower()}" if game_id else title
-    return Content(subject, text + "\n", page(title, facts, ask, link if game_id else None, settings, unsubscribe_url))
+        text += "\n" + words.stop_these(unsubscribe_url, locale)
+    html_part = page(title, facts, ask, link if game_id else None, settings, unsubscribe_url, locale=locale)
+    return Content(words.subject(title, locale, bool(game_id)), text + "\n", html_part)
 
 
 def page(title: str, facts: list[str], ask: str, link: str | None, settings: AsyncSettings,
-         unsubscribe_url: str | None, extra: str = "") -> str:
+         unsubscribe_url: str | None, extra: str = "", locale: str | None = None) -> str:
     """The HTML part: inline styles only (mail clients drop style sheets), high contrast, a 44 px button."""
     e = html.escape
+    tr = translator(locale)
     paragraphs = "".join(f'<p style="margin:0 0 12px">{e(f)}</p>' for f in facts)
     button = (f'<p style="margin:20px 0"><a href="{e(link, quote=True)}" style="display:inline-block;'
               'background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;font-weight:bold;'
               f'text-decoration:none;min-height:20px">{e(ask)}</a></p>') if link else ""
-    footer = f'<a href="{e(settings_link(settings), quote=True)}" style="color:#1d4ed8">Choose which e-mails you get</a>'
+    footer = (f'<a href="{e(settings_link(settings), quote=True)}" style="color:#1d4ed8">'
+              f'{e(tr.gettext("Choose which e-mails you get"))}</a>')
     if unsubscribe_url:
-        footer += f' · <a href="{e(unsubscribe_url, quote=True)}" style="color:#1d4ed8">Stop these e-mails</a>'
-    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        footer += (f' · <a href="{e(unsubscribe_url, quote=True)}" style="color:#1d4ed8">'
+                   f'{e(tr.gettext("Stop these e-mails"))}</a>')
+    return (f'<!doctype html><html lang="{e(normalize(locale))}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(title)}</title></head>"
             '<body style="margin:0;padding:16px;background:#ffffff;color:#111827;'
@@ -115,16 +129,20 @@ def page(title: str, facts: list[str], ask: str, link: str | None, settings: Asy
             "</main></body></html>")
 
 
-def digest_content(items: list[tuple[str, str]], settings: AsyncSettings, unsubscribe_url: str | None) -> Content:
-    """The daily digest: ``items`` are (line, game link) pairs, one per message."""
+def digest_content(items: list[tuple[str, str]], settings: AsyncSettings, unsubscribe_url: str | None,
+                   locale: str | None, day: datetime) -> Content:
+    """The daily digest: ``items`` are (line, game link) pairs, one per message; ``day`` names it."""
     e = html.escape
-    text = "Since the last digest:\n\n" + "\n".join(f"- {line} {link}" for line, link in items)
-    text += f"\n\nChoose which e-mails you get: {settings_link(settings)}"
+    tr = translator(locale)
+    intro = words.digest_intro(locale)
+    text = intro + "\n\n" + "\n".join(f"- {line} {link}" for line, link in items)
+    text += "\n\n" + tr.gettext("Choose which e-mails you get: %(link)s") % {"link": settings_link(settings)}
     if unsubscribe_url:
-        text += f"\nStop these e-mails: {unsubscribe_url}"
+        text += "\n" + words.stop_these(unsubscribe_url, locale)
     rows = "".join(f'<li style="margin:0 0 10px">{e(line)} <a href="{e(link, quote=True)}" style="color:#1d4ed8">'
-                   "Open the game</a></li>" for line, link in items)
-    title = f"Your daily digest ({len(items)})"
-    body = page(title, ["Since the last digest:"], "", None, settings, unsubscribe_url,
-                extra=f'<ul style="padding-left:20px">{rows}</ul>')
-    return Content(f"Taproom: your daily digest ({len(items)})", text + "\n", body)
+                   f'{e(tr.gettext("Open the game"))}</a></li>' for line, link in items)
+    title = tr.gettext("Your daily digest (%(n)s)") % {"n": len(items)}
+    body = page(title, [intro], "", None, settings, unsubscribe_url,
+                extra=f'<ul style="padding-left:20px">{rows}</ul>', locale=locale)
+    subject = words.digest_subject(len(items), day, locale)
+    return Content(subject, text + "\n", body)

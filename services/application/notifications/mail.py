@@ -29,6 +29,7 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
+from services.application.notifications import words
 from services.application.notifications.compose import (
     compose,
     digest_content,
@@ -38,9 +39,11 @@ from services.application.notifications.compose import (
     who_moved,
 )
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
+from services.application.notifications.words import describe
 from services.infrastructure.bootstrap import job_root_of
 from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
+from services.infrastructure.i18n import translator
 from services.infrastructure.settings import AsyncSettings
 
 log = structlog.get_logger("taproom.email")
@@ -143,58 +146,7 @@ class Addresses:
         return data["player_id"], data["kind"]
 
 
-# -- what a message says ---------------------------------------------------------------------------------
-
-def describe(kind: str, data: dict[str, Any]) -> tuple[str, str]:
-    """(title, one line) of a message, from the fields every channel shows (nothing private)."""
-    game = data.get("game_id", "")
-    if kind == "your_turn":
-        title = data.get("title")
-        return "Your turn", (f"It is your turn in {title} (game {game})." if title else f"It is your turn in game {game}.")
-    if kind == "deadline_soon":
-        return "Your deadline is near", f"Your turn in game {game} times out in {data.get('hours')} hours."
-    if kind == "invited":
-        return "You are invited", f"You are invited to seat {data.get('seat')} of a {data.get('game', 'game')} " \
-                                  f"game ({game})."
-    if kind == "game_over":
-        place = data.get("place")
-        totals = ", ".join(f"seat {s['seat']}: {s['total']:g}" for s in data.get("scores", []))
-        return "Game over", f"Game {game} has ended" + (f": you placed {place}" if place else "") + \
-            (f" ({totals})." if totals else ".")
-    leaving = _leaving_words(kind, data)
-    if leaving is not None:
-        return leaving
-    return kind.replace("_", " ").capitalize(), f"Game {game}: {kind.replace('_', ' ')}."
-
-
-def _days(seconds: float) -> str:
-    days = max(1, round(seconds / 86400))
-    return f"{days} day" + ("s" if days != 1 else "")
-
-
-def _leaving_words(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
-    """The words of the messages about leaving a game (an absent seat, a resignation, an idle end)."""
-    game = data.get("game_id", "")
-    if kind == "absence_warning":
-        return "Your game is waiting for you", (
-            f"It has been your turn in game {game} for {_days(data.get('idle_seconds', 0))}. Play a move within "
-            f"{_days(data.get('vote_in_seconds', 0))}, or the other players may end the game (you placed last) "
-            "or give your seat to a bot.")
-    if kind == "absent":
-        return "The table may now vote about your seat", (
-            f"You have not moved in game {game} for {_days(data.get('idle_seconds', 0))}: the other players may now "
-            "vote to end the game (you placed last) or to give your seat to a bot. Play a move to stop the vote.")
-    if kind == "absent_vote":
-        return "A player is away", (
-            f"{data.get('name', 'A player')} has not moved in game {game} for {_days(data.get('idle_seconds', 0))}. "
-            "You may vote to end the game or to give their seat to a bot.")
-    if kind == "left":
-        name = data.get("name", "A player")
-        how = "resigned" if data.get("how") == "resigned" else "left the game"
-        return f"{name} {how}", f"{name} {how} in game {game}" + (
-            "; a bot plays their seat to the end." if data.get("bot") else "; the game is over.")
-    return None
-
+# -- what a message says: services/application/notifications/words.py (in the player's language) ----------
 
 MAIL_POLICY = email.policy.default.clone(refold_source="none")
 """Headers set with ``set_raw`` go on the wire as given: ``List-Unsubscribe`` holds one long URL that the default
@@ -321,14 +273,16 @@ def deliver_verification(player_id: str, token: str, *,
     if Addresses(client, keys, settings).status(player_id)["pending"] != address:
         return {"skipped": "another address was asked for"}
     link = _link(settings, f"/email/verify?token={token}")
-    message = build_message(settings, address, "Taproom: confirm your e-mail address",
-                            f"Follow this link to receive Taproom notifications at this address:\n{link}\n\n"
-                            "If you did not ask for this, ignore this message.\n\n"
-                            f"Your notification settings: {settings_link(settings)}\n", None,
-                            page("Confirm your e-mail address",
-                                 ["Taproom will send your notifications to this address once you confirm it.",
-                                  "If you did not ask for this, ignore this message."],
-                                 "Confirm this address", link, settings, None))
+    locale = Preferences(client, keys).language(player_id)
+    subject, text = words.verification(link, locale)
+    tr = translator(locale)
+    message = build_message(settings, address, subject,
+                            text + "\n\n" + tr.gettext("Choose which e-mails you get: %(link)s") % {
+                                "link": settings_link(settings)} + "\n", None,
+                            page(tr.gettext("Confirm your e-mail address"),
+                                 [tr.gettext("Taproom will send your notifications to this address once you confirm "
+                                             "it."), tr.gettext("If you did not ask for this, ignore this message.")],
+                                 tr.gettext("Confirm this address"), link, settings, None, locale=locale))
     smtp_send(settings, message)
     return {"sent": "verification"}
 
@@ -357,9 +311,10 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
         client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
     if kind == "your_turn" and game_id and "mover" not in data and isinstance(data.get("version"), int):
         data["mover"] = who_moved(job_root_of(connection), game_id, data["version"])
-    title, line = describe(kind, data)
+    locale = prefs.language
+    title, line = describe(kind, data, locale)
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
-    content = compose(kind, data, title, line, settings, prefs.zone(), unsubscribe)
+    content = compose(kind, data, title, line, settings, prefs.zone(), unsubscribe, locale)
     smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     log.info("email sent", player_id=player_id, kind=kind, delivery=delivery)
     return {"sent": delivery}
@@ -378,11 +333,12 @@ def deliver_digest(player_id: str, *, connection: redis.Redis | None = None, **_
     lines = []
     for item in items:
         if prefs.wants(item["kind"]) and prefs.email.mode(item["kind"]) == "digest":
-            _, line = describe(item["kind"], item)
+            _, line = describe(item["kind"], item, prefs.language)
             lines.append((line, game_link(settings, item.get("game_id", ""))))
     if lines:
         unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, None)}")
-        content = digest_content(lines, settings, unsubscribe)
+        day = datetime.fromtimestamp(_job_clock(connection).now(), prefs.zone())
+        content = digest_content(lines, settings, unsubscribe, prefs.language, day)
         smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     client.hdel(keys.digest(player_id), *waiting.keys())
     return {"sent": len(lines)}

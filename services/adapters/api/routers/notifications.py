@@ -4,6 +4,7 @@ its verification link and one-click unsubscribe (RFC 8058), and Web Push subscri
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -17,9 +18,19 @@ from services.adapters.api.routers.players_async import _settings
 from services.application.notifications.mail import Addresses, Mailer, check_address
 from services.application.notifications.prefs import NotificationPrefs, Preferences
 from services.application.notifications.webpush import PushSubscriptions, Subscription
+from services.infrastructure.i18n import negotiate, translator
 from services.infrastructure.urls import check_url
 
 router = APIRouter(tags=["notifications"])
+
+
+def N_(message: str) -> str:  # gettext's marker: the sentence is translated where it is shown
+    return message
+
+
+KIND_WORDS = {"your_turn": N_("your turn"), "game_over": N_("game over"), "invited": N_("invitation"),
+              "deadline_soon": N_("deadline near"), "absence_warning": N_("game waiting"),
+              "absent": N_("vote about your seat")}
 
 
 class NotificationSettings(BaseModel):
@@ -71,19 +82,36 @@ BUTTON_STYLE = ("font:inherit;padding:.6rem 1.1rem;min-height:44px;border-radius
 """Style attributes only: the site's policy (``style-src 'self'``) refuses a page's own style element."""
 
 
-def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    """A small page of its own (no script): what happened, and the way to the settings and the site."""
+def _page(t: _Reader, title: str, body: str, status: int = 200) -> HTMLResponse:
+    """A small page of its own (no script) in the reader's language: what happened, and the way to the settings
+    and the site."""
     return HTMLResponse(
-        f'<!doctype html><html lang="en"><head><meta charset=utf-8>'
+        f'<!doctype html><html lang="{html.escape(t.locale)}"><head><meta charset=utf-8>'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)} · Taproom'
         f'</title></head><body style="{BODY_STYLE}"><main style="max-width:34rem;margin:0 auto">'
         f"<h1>{html.escape(title)}</h1>{body}"
-        '<p><a href="/#/settings" style="color:#1d4ed8">Your notification settings</a> · '
-        '<a href="/" style="color:#1d4ed8">Taproom</a></p></main></body></html>', status_code=status)
+        f'<p><a href="/#/settings" style="color:#1d4ed8">{html.escape(t.gettext("Your notification settings"))}</a>'
+        ' · <a href="/" style="color:#1d4ed8">Taproom</a></p></main></body></html>', status_code=status)
 
 
-def _bad_link(what: str) -> HTMLResponse:
-    return _page("This link does not work", f"<p>{html.escape(what)}</p>", 404)
+def _bad_link(t: _Reader, what: str) -> HTMLResponse:
+    return _page(t, t.gettext("This link does not work"), f"<p>{html.escape(what)}</p>", 404)
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """Whoever opened an e-mail's link: the page's language and its sentences."""
+
+    locale: str
+
+    def gettext(self, message: str) -> str:
+        return translator(self.locale).gettext(message)
+
+
+def _reader(request: Request, ctx: Context | None = None, player_id: str | None = None) -> _Reader:
+    """The reader of a link: their setting when the link names them, else the browser's languages."""
+    setting = Preferences(ctx.redis, ctx.keys).language(player_id) if ctx is not None and player_id else None
+    return _Reader(negotiate(request.headers.get("accept-language"), setting))
 
 
 def _token_ok(token: str) -> bool:
@@ -112,8 +140,12 @@ def show_settings(request: Request, player: Principal = Depends(require_player),
             responses=error_responses(400, 401, 403, 413, 422))
 def put_settings(body: NotificationPrefs, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    """Replace the caller's choices; they apply to the webhook, e-mail and Web Push alike."""
-    prefs = Preferences(ctx.redis, ctx.keys).put(player.player_id or "", body)
+    """Replace the caller's choices; they apply to the webhook, e-mail and Web Push alike. A body without
+    ``language`` keeps the one chosen (``PUT /players/me/language``)."""
+    store = Preferences(ctx.redis, ctx.keys)
+    if "language" not in body.model_fields_set:
+        body.language = store.language(player.player_id or "")
+    prefs = store.put(player.player_id or "", body)
     return {"preferences": prefs.model_dump(mode="json")}
 
 
@@ -151,20 +183,26 @@ def verify_email(request: Request, token: str = TokenQuery, ctx: Context = Depen
     """The link of a verification e-mail (a page; ``404`` a page saying the link is used or expired)."""
     done = Addresses(ctx.redis, ctx.keys, _settings(request)).verify(token) if _token_ok(token) else None
     if done is None:
-        return _bad_link("This confirmation link is unknown, used or expired. Ask for a new one in your "
-                         "notification settings.")
-    return _page("E-mail confirmed", f"<p>Taproom will write to {html.escape(done[1])}.</p>")
+        t = _reader(request)
+        return _bad_link(t, t.gettext("This confirmation link is unknown, used or expired. Ask for a new one in "
+                                      "your notification settings."))
+    t = _reader(request, ctx, done[0])
+    return _page(t, t.gettext("E-mail confirmed"), "<p>" + html.escape(
+        t.gettext("Taproom will write to %(address)s.") % {"address": done[1]}) + "</p>")
 
 
 @router.get("/email/unsubscribe", response_class=HTMLResponse, responses=_html_errors(404))
-def unsubscribe_page(token: str = TokenQuery) -> HTMLResponse:
+def unsubscribe_page(request: Request, token: str = TokenQuery) -> HTMLResponse:
     """The unsubscribe link opened in a browser: one button (a GET changes nothing, since mail scanners
     follow links)."""
+    t = _reader(request)
     if not _token_ok(token):
-        return _bad_link("This unsubscribe link is incomplete. Choose your e-mails in your notification settings.")
+        return _bad_link(t, t.gettext("This unsubscribe link is incomplete. Choose your e-mails in your "
+                                      "notification settings."))
     action = html.escape(f"/email/unsubscribe?token={token}", quote=True)
-    return _page("Unsubscribe", f'<form method="post" action="{action}">'
-                                f'<button type="submit" style="{BUTTON_STYLE}">Stop these e-mails</button></form>')
+    button = html.escape(t.gettext("Stop these e-mails"))
+    return _page(t, t.gettext("Unsubscribe"), f'<form method="post" action="{action}">'
+                                              f'<button type="submit" style="{BUTTON_STYLE}">{button}</button></form>')
 
 
 @router.post("/email/unsubscribe", response_class=HTMLResponse, responses=_html_errors(404))
@@ -173,11 +211,14 @@ def unsubscribe(request: Request, token: str = TokenQuery, ctx: Context = Depend
     login: the token in the URL is the authority); a person's button on the GET page posts here too."""
     done = Addresses(ctx.redis, ctx.keys, _settings(request)).unsubscribe(token) if _token_ok(token) else None
     if done is None:
-        return _bad_link("This unsubscribe link is unknown or expired. Choose your e-mails in your notification "
-                         "settings.")
-    what = done[1].replace("_", " ") if done[1] else "all"
-    return _page("Unsubscribed", f"<p>No more {html.escape(what)} e-mails. You can turn them on again in your "
-                                 "notification settings.</p>")
+        t = _reader(request)
+        return _bad_link(t, t.gettext("This unsubscribe link is unknown or expired. Choose your e-mails in your "
+                                      "notification settings."))
+    t = _reader(request, ctx, done[0])
+    what = t.gettext(KIND_WORDS[done[1]]) if done[1] in KIND_WORDS else None
+    said = t.gettext("No more \"%(kind)s\" e-mails.") % {"kind": what} if what else t.gettext("No more e-mails.")
+    return _page(t, t.gettext("Unsubscribed"), f"<p>{html.escape(said)} " + html.escape(
+        t.gettext("You can turn them on again in your notification settings.")) + "</p>")
 
 
 @router.get("/push/key", response_model=PushKey, responses=error_responses(404))

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { auth, del, errorText, get } from "./api.js";
 import { ErrorLine } from "./ui.js";
+import { t } from "./i18n.js";
 
 export function ChatPeopleSection() {
   const [muted, setMuted] = useState(null);
@@ -28,22 +29,29 @@ export function ChatPeopleSection() {
   const unblock = (id) => change(async () =>
     setBlocks(await del(`/players/me/blocks/${encodeURIComponent(id)}`, token)));
   return html`<section class="card people" aria-labelledby="people-h">
-    <h2 id="people-h">Muted and blocked</h2>
-    <p class="muted">A muted author's chat is hidden for you. A blocked player's chat is hidden too, in live games
-      and replays, and their invitations to you are refused. Neither is told. Mute or block from a message's
-      links in a game's chat.</p>
-    <h3>Blocked players${blocks ? ` (${blocks.blocked.length} of at most ${blocks.limit})` : ""}</h3>
-    ${blocks === null ? html`<p class="muted">Loading…</p>` : blocks.blocked.length ? html`<ul class="people-list"
+    <h2 id="people-h">${t("Muted and blocked")}</h2>
+    <p class="muted">${t("A muted author's chat is hidden for you. A blocked player's chat is hidden too, in live " +
+      "games and replays, and their invitations to you are refused. Neither is told. Mute or block from a " +
+      "message's links in a game's chat.")}</p>
+    <h3>${blocks ? t("Blocked players ({n} of at most {limit})", { n: blocks.blocked.length, limit: blocks.limit })
+      : t("Blocked players")}</h3>
+    ${blocks === null ? html`<p class="muted">${t("Loading…")}</p>`
+      : blocks.blocked.length ? html`<ul class="people-list"
         data-list="blocked">${blocks.blocked.map((p) => html`<li key=${p.player_id}>
           <span>${p.name}${p.handle ? html` <span class="muted">@${p.handle}</span>` : null}</span>
-          <button type="button" onClick=${() => unblock(p.player_id)} aria-label=${`Unblock ${p.name}`}>Unblock</button>
-        </li>`)}</ul>` : html`<p class="muted">You have blocked nobody.</p>`}
-    <h3>Muted in chat</h3>
-    ${muted === null ? html`<p class="muted">Loading…</p>` : muted.authors.length ? html`<ul class="people-list"
+          <button type="button" onClick=${() => unblock(p.player_id)}
+            aria-label=${t("Unblock {name}", { name: p.name })}
+            >${t("Unblock")}</button>
+        </li>`)}</ul>` : html`<p class="muted">${t("You have blocked nobody.")}</p>`}
+    <h3>${t("Muted in chat")}</h3>
+    ${muted === null ? html`<p class="muted">${t("Loading…")}</p>`
+      : muted.authors.length ? html`<ul class="people-list"
         data-list="muted">${muted.authors.map((a) => html`<li key=${a.author}>
           <span>${a.name}</span>
-          <button type="button" onClick=${() => unmute(a.author)} aria-label=${`Unmute ${a.name}`}>Unmute</button>
-        </li>`)}</ul>` : html`<p class="muted">You have muted nobody.</p>`}
+          <button type="button" onClick=${() => unmute(a.author)}
+            aria-label=${t("Unmute {name}", { name: a.name })}
+            >${t("Unmute")}</button>
+        </li>`)}</ul>` : html`<p class="muted">${t("You have muted nobody.")}</p>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }

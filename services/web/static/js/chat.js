@@ -6,8 +6,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { auth, del, errorText, get, post } from "./api.js";
 import { ErrorLine, seatColour } from "./ui.js";
+import { N_, t, tn } from "./i18n.js";
 
-const CHANNEL_NAMES = { seats: "Table", spectators: "Spectators" };
+const CHANNEL_NAMES = { seats: N_("Table"), spectators: N_("Spectators") };
 const FINISHED = ["ended", "scored", "expired"];
 
 // `incoming` is the list of messages that arrived on the stream since the page opened; `at` the version the
@@ -91,17 +92,17 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection, a
   const mute = (m) => act(async () => {
     const found = await post("/chat/mutes", { author: m.author }, token);
     setHidden((h) => ({ ...h, muted: found.muted }));
-    return `${m.name} is muted: you no longer see what they write.`;
+    return t("{name} is muted: you no longer see what they write.", { name: m.name });
   });
   const block = (m) => act(async () => {
     const found = await post("/players/me/blocks", { player_id: m.author.slice("player:".length) }, token);
     setHidden((h) => ({ ...h, blocked: found.blocked.map((p) => `player:${p.player_id}`) }));
-    return `${m.name} is blocked: you no longer see their chat, and they cannot invite you. Settings lists whom ` +
-      "you blocked.";
+    return t("{name} is blocked: you no longer see their chat, and they cannot invite you. Settings lists whom " +
+      "you blocked.", { name: m.name });
   });
   const report = (m, reason) => act(async () => {
     await post(`/games/${gameId}/chat/reports`, { channel: m.channel, message_id: m.id, reason }, token);
-    return "Thank you: the message is reported, and the people who run this server will look at it.";
+    return t("Thank you: the message is reported, and the people who run this server will look at it.");
   });
   async function unhideAll() {
     for (const author of hidden.muted) await del(`/chat/mutes/${encodeURIComponent(author)}`, token).catch(() => {});
@@ -109,30 +110,33 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection, a
   }
   const mine = (m) => m.author === me || (seat !== null && m.seat === seat && m.channel === "seats");
   return html`<section class="chat" aria-labelledby="chat-h">
-    <h2 id="chat-h">${at === null ? "Chat" : `Chat at version ${at}`}</h2>
+    <h2 id="chat-h">${at === null ? t("Chat") : t("Chat at version {version}", { version: at })}</h2>
     ${at === null && channels.length > 1 ? html`<div class="tabs" role="tablist">${channels.map((c) => html`<button
         type="button" role="tab" aria-selected=${c === channel} class=${c === channel ? "tab on" : "tab"} key=${c}
-        onClick=${() => setChannel(c)}>${CHANNEL_NAMES[c]}</button>`)}</div>` : null}
-    ${at !== null ? html`<p class="muted chat-replay-note">What had been said by this point of the game.</p>` : null}
+        onClick=${() => setChannel(c)}>${t(CHANNEL_NAMES[c])}</button>`)}</div>` : null}
+    ${at !== null ? html`<p class="muted chat-replay-note">${t("What had been said by this point of the game.")}</p>`
+      : null}
     <ol ref=${list} class="chat-list" aria-live=${at === null ? "polite" : "off"}
         data-channel=${at === null ? channel : "replay"}>
-      ${shown.length ? null : html`<li class="muted">No messages${at === null ? " yet" : " by then"}.</li>`}
+      ${shown.length ? null : html`<li class="muted">${at === null ? t("No messages yet.") : t("No messages by then.")
+        }</li>`}
       ${shown.map((m) => html`<${ChatLine} key=${`${m.channel}:${m.id}`} m=${m} replaying=${at !== null}
           actions=${token && !mine(m)} canBlock=${asPlayer && m.author.startsWith("player:")}
           mute=${mute} block=${block} report=${report} />`)}
     </ol>
-    ${hidden.muted.length ? html`<p class="muted">${hidden.muted.length} muted ·
-      <button type="button" class="link" onClick=${unhideAll}>unmute all</button></p>` : null}
+    ${hidden.muted.length ? html`<p class="muted">${tn("{n} muted", "{n} muted", hidden.muted.length)} ·
+      <button type="button" class="link" onClick=${unhideAll}>${t("unmute all")}</button></p>` : null}
     ${note ? html`<p class="chat-note" role="status">${note}</p>` : null}
     ${at !== null ? null : page.can_write ? html`<form class="chat-form" onSubmit=${send}>
-        <label class="sr-only" for="chat-input">Message</label>
+        <label class="sr-only" for="chat-input">${t("Message")}</label>
         <input id="chat-input" maxlength="500" autocomplete="off" value=${text}
                onInput=${(e) => setText(e.target.value)}
-               placeholder=${channel === "seats" ? "Say something to the table" : "Say something to the spectators"} />
-        <button type="submit">Send</button>
+               placeholder=${channel === "seats" ? t("Say something to the table")
+                 : t("Say something to the spectators")} />
+        <button type="submit">${t("Send")}</button>
       </form>`
-      : html`<p class="muted">${channel === "seats" ? "Only the players write here."
-          : token ? "" : "Sign in to write."}</p>`}
+      : html`<p class="muted">${channel === "seats" ? t("Only the players write here.")
+          : token ? "" : t("Sign in to write.")}</p>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }
@@ -157,24 +161,28 @@ function ChatLine({ m, replaying, actions, canBlock, mute, block, report }) {
   const colour = m.seat !== null && m.seat !== undefined ? `color:${seatColour(m.seat)}` : "";
   return html`<li data-author=${m.author} data-id=${m.id}>
     <strong style=${colour}>${m.name}</strong>
-    ${replaying && m.channel === "spectators" ? html`<span class="chat-channel">(spectators)</span> ` : null}
+    ${replaying && m.channel === "spectators" ? html`<span class="chat-channel">${t("(spectators)")}</span> ` : null}
     <span class="chat-text">${m.text}</span>
     ${actions && !asking ? html`<span class="chat-actions">
-        <button type="button" class="link mute" onClick=${() => mute(m)} aria-label=${`Mute ${m.name}`}>mute</button>
+        <button type="button" class="link mute" onClick=${() => mute(m)}
+          aria-label=${t("Mute {name}", { name: m.name })}
+          >${t("mute")}</button>
         ${canBlock ? html`<button type="button" class="link block" onClick=${() => setAsking("block")}
-            aria-label=${`Block ${m.name}`}>block</button>` : null}
+            aria-label=${t("Block {name}", { name: m.name })}>${t("block")}</button>` : null}
         <button type="button" class="link report" onClick=${() => setAsking("report")}
-            aria-label=${`Report what ${m.name} wrote`}>report</button></span>` : null}
-    ${asking === "block" ? html`<div class="chat-ask" role="group" aria-label=${`Block ${m.name}`}>
-        <p>Block ${m.name}? You will not see their chat in any game, and they cannot invite you.</p>
-        <button type="button" class="danger" onClick=${() => { setAsking(null); block(m); }}>Block</button>
-        <button type="button" onClick=${() => setAsking(null)}>Cancel</button></div>` : null}
-    ${asking === "report" ? html`<form class="chat-ask" aria-label="Report"
+            aria-label=${t("Report what {name} wrote", { name: m.name })}>${t("report")}</button></span>` : null}
+    ${asking === "block" ? html`<div class="chat-ask" role="group"
+        aria-label=${t("Block {name}", { name: m.name })}>
+        <p>${t("Block {name}? You will not see their chat in any game, and they cannot invite you.", { name: m.name })}
+        </p>
+        <button type="button" class="danger" onClick=${() => { setAsking(null); block(m); }}>${t("Block")}</button>
+        <button type="button" onClick=${() => setAsking(null)}>${t("Cancel")}</button></div>` : null}
+    ${asking === "report" ? html`<form class="chat-ask" aria-label=${t("Report")}
         onSubmit=${(e) => { e.preventDefault(); setAsking(null); report(m, reason); }}>
-        <label for=${`why-${m.id}`}>Why report it? (you may leave this empty)</label>
+        <label for=${`why-${m.id}`}>${t("Why report it? (you may leave this empty)")}</label>
         <input id=${`why-${m.id}`} class="report-reason" maxlength="300" value=${reason}
                onInput=${(e) => setReason(e.target.value)} />
-        <button type="submit" class="danger">Report</button>
-        <button type="button" onClick=${() => setAsking(null)}>Cancel</button></form>` : null}
+        <button type="submit" class="danger">${t("Report")}</button>
+        <button type="button" onClick=${() => setAsking(null)}>${t("Cancel")}</button></form>` : null}
   </li>`;
 }
