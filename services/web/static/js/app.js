@@ -2,6 +2,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
+import { loadCatalogs } from "./i18n.js";
 import { auth } from "./api.js";
 import { followWaiting, refreshWaiting, useWaiting } from "./waiting.js";
 import { StartPage } from "./pages/start.js";
@@ -83,4 +84,5 @@ function App() {
 takeSignInLink();
 const root = document.getElementById("app");
 root.textContent = ""; // the "Loading…" placeholder
+await loadCatalogs();
 render(html`<${App} />`, root);
