@@ -160,6 +160,7 @@ export function spotWords(figure, kind, entry) {
 }
 
 const names = (seats, nameOf) => listWords(seats.map(nameOf));
+const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 // "the completed city of three tiles": what a scoring was for
 function scoredWhat(e) {
@@ -175,7 +176,7 @@ function scoredWhat(e) {
 
 function scored(e, nameOf) {
   const what = scoredWhat(e);
-  if (!e.winners.length) return t("{what} scored for no one", { what: what[0].toUpperCase() + what.slice(1) });
+  if (!e.winners.length) return capital(t("{what} scored for no one", { what }));
   const who = names(e.winners, nameOf);
   if (!e.points) {
     return e.kind === "field" ? t("{who}: the field touches no completed city, no points", { who })
@@ -234,7 +235,7 @@ export function eventWords(e, nameOf, tiles) {
       : t("{name} drew the wolf", { name });
     case "TileDiscarded": {
       const tile = tileWords(tiles?.[e.tile]);
-      return t("{tile} fitted nowhere and was put aside", { tile: tile[0].toUpperCase() + tile.slice(1) });
+      return capital(t("{tile} fitted nowhere and was put aside", { tile }));
     }
     case "TileBuried": return t("{name}'s hill hides a tile from the stack", { name });
     case "GameEnded": return t("Game over");

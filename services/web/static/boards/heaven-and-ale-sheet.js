@@ -17,7 +17,7 @@ const CARD = { ducats: () => t("ducats"), brewmaster: () => t("brewmaster"), bar
   resource: () => t("resource"), discs: () => t("discs") };
 export const cardName = (card) => CARD[card]?.() || card;
 // a place on the delivery road
-const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"), wood: () => t("wood") };
+const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"), wood: () => t("woods") };
 export const placeName = (kind) => PLACE[kind]?.() || kind;
 
 /** The sheet's drawings for one description; ``colourOf(seat)`` is the seat's colour. */
@@ -106,7 +106,7 @@ export function sheet(desc, colourOf) {
       const x = 6 + i * S;
       const fill = { monastery: "#d9c7f0", tavern: "#f4c98a", wood: "#b9dba0" }[loc.kind] || "#f2eee6";
       const label = loc.kind === "monastery" ? t("Mon.") : loc.kind === "tavern" ? t("T{n}", { n: loc.tavern })
-        : loc.kind === "wood" ? t("wood") : loc.points ? t("{n} pt", { n: loc.points }) : t("road");
+        : loc.kind === "wood" ? t("woods") : loc.points ? t("{n} pt", { n: loc.points }) : t("road");
       const hint = tipAttr(t("Road {n}: {place}", { n: i, place: placeName(loc.kind) }),
         loc.points ? t("{n} VP per keg on the cart at the end.", { n: loc.points }) : "",
         loc.gate_after ? t("Gate after it: {gate}.", { gate: loc.gate_after.text }) : "",
