@@ -136,7 +136,7 @@ function pawn(x, y, colour) {
 // The starting area's four starting spaces, the barrel goals and the supply, from (x0, y0): returns its
 // markup and the height it took.
 function centre(v, tk, L) {
-  const { desc } = t;
+  const { desc } = tk;
   const out = [`<text x="${L.x0 + 4}" y="${L.y0 + 14}" font-size="13" font-weight="700">${esc(t("Starting area (space 0)"))}</text>`];
   const slotH = 56, gap = 6;
   desc.track.starting_spaces.forEach((slot, k) => {
