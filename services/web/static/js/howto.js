@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { get } from "./api.js";
 import { seatColour } from "./ui.js";
+import { locale } from "./i18n.js";
 
 const GUIDES = ["carcassonne", "heaven-and-ale", "tiefenthal"];
 const loaded = {};
@@ -11,8 +12,12 @@ const loaded = {};
 /** The guide of ``game`` (a module's default export), or null for a game without one. */
 export function loadGuide(game) {
   if (!GUIDES.includes(game)) return Promise.resolve(null);
-  loaded[game] ||= import(`../howto/${game}.js`).then((m) => m.default);
-  return loaded[game];
+  // the guide in the page's language when there is one (howto/<game>.<locale>.js), else the English one
+  const lang = locale();
+  const key = `${game}:${lang}`;
+  loaded[key] ||= (lang === "en" ? Promise.reject(new Error("en")) : import(`../howto/${game}.${lang}.js`))
+    .catch(() => import(`../howto/${game}.js`)).then((m) => m.default);
+  return loaded[key];
 }
 
 export function useGuide(game) {
