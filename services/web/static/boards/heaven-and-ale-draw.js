@@ -1,12 +1,12 @@
 // Small pieces the Heaven & Ale board modules share: colours, words and the hexagonal tile drawing.
-import { t } from "../js/i18n.js";
+import { formatNumber, t } from "../js/i18n.js";
 
 export const RES_COLOUR = { wood: "#8d5a2b", yeast: "#efe2b0", hops: "#6aa84f", water: "#3d85c6", barley: "#e0a92a" };
 const RES_TEXT = { wood: "#fff", yeast: "#3b3020", hops: "#fff", water: "#fff", barley: "#3b3020" };
 export const MONK_COLOUR = "#4a3b63";
 
 export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-export const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+export const fmt = (x) => formatNumber(Number.isInteger(x) ? x : Math.round(x * 10) / 10);
 
 /** "hops-3" -> "hops tile, fertility 3"; "monk-2" -> "monk tile (type 2)". */
 export function tileWords(name) {

@@ -2,7 +2,7 @@
 // (Kegs & More), drawn from the engine's description and the seat's board in the view.
 import { tipAttr } from "./tip-keys.js";
 import { MONK_COLOUR, RES_COLOUR, esc, fmt } from "./heaven-and-ale-draw.js";
-import { brewmasterAt, kegs, resourceName, storageShort } from "./heaven-and-ale-words.js";
+import { brewmasterAt, cardName, kegs, placeName, resourceName, spotName, storageShort } from "./heaven-and-ale-words.js";
 import { t } from "../js/i18n.js";
 
 // the score sheet's rows (scoring.breakdown's keys)
@@ -12,13 +12,6 @@ const ROW = {
   kegs_delivered: () => t("kegs delivered"), kegs_stored: () => t("kegs stored"), kegs_on_cart: () => t("kegs on the cart"),
 };
 const rowName = (k) => ROW[k]?.() || k.replaceAll("_", " ");
-// a privilege card's name (description.production.privilege_cards' ids)
-const CARD = { ducats: () => t("ducats"), brewmaster: () => t("brewmaster"), barrels: () => t("barrels"),
-  resource: () => t("resource"), discs: () => t("discs") };
-export const cardName = (card) => CARD[card]?.() || card;
-// a place on the delivery road
-const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"), wood: () => t("woods") };
-export const placeName = (kind) => PLACE[kind]?.() || kind;
 
 /** The sheet's drawings for one description; ``colourOf(seat)`` is the seat's colour. */
 export function sheet(desc, colourOf) {
@@ -64,12 +57,12 @@ export function sheet(desc, colourOf) {
     const pairs = b.pairs.map((pair) => {
       const spots = pair.spots.map((s) => {
         const colour = RES_COLOUR[s] || (s === "x" ? "#fff" : MONK_COLOUR);
-        const hint = tipAttr(t("Scoring spot {spot}", { spot: s }), discs.has(s) ? t("A disc is on it.")
+        const hint = tipAttr(t("Scoring spot {spot}", { spot: spotName(s) }), discs.has(s) ? t("A disc is on it.")
           : t("No disc yet: a disc space of the track can put one here."),
         choices.has(s) ? t("You can put your disc here now (the gain is on the button).") : "",
-        t("With its pair ({pair}) full, a privilege card is placed.", { pair: pair.spots.join(" + ") }));
+        t("With its pair ({pair}) full, a privilege card is placed.", { pair: pair.spots.map(spotName).join(" + ") }));
         return `<span${hint} style="display:inline-flex;align-items:center;gap:2px;margin-right:4px;${choices.has(s) ? "outline:2px dashed #f0b400;" : ""}">
-          <span style="display:inline-block;width:12px;height:12px;border-radius:2px;background:${colour};border:1px solid #0006"></span>${esc(s)}${discs.has(s) ? ` <b style="color:#7b3fa0">●</b>` : ""}</span>`;
+          <span style="display:inline-block;width:12px;height:12px;border-radius:2px;background:${colour};border:1px solid #0006"></span>${esc(spotName(s))}${discs.has(s) ? ` <b style="color:#7b3fa0">●</b>` : ""}</span>`;
       }).join("");
       const card = pair.card ? `<span class="ha-muted"> → ${esc(cardName(pair.card))}</span>` : "";
       return `<span style="display:inline-block;border:1px solid #d9ccb3;border-radius:5px;padding:1px 4px;margin:2px">${spots}${card}</span>`;

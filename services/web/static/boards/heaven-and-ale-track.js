@@ -7,13 +7,10 @@
 
 import { tipAttr } from "./tip-keys.js";
 import { esc, priceWords, tileSvg, tileWords } from "./heaven-and-ale-draw.js";
-import { bales, kegs, spaceLabel } from "./heaven-and-ale-words.js";
+import { bales, kegs, slotTitle, spaceLabel } from "./heaven-and-ale-words.js";
 import { t, tn } from "../js/i18n.js";
 
 const SPACE_FILL = { resource: "#f6efe0", monk: "#ece6f5", barrel: "#f3e3cf" };
-const SLOT_TITLE = { first: () => t("First player"), resource: () => t("+2 resource"), ducats: () => t("+2 ducats"),
-  brewmaster: () => t("+1 brewmaster") };
-const slotTitle = (name) => SLOT_TITLE[name]?.() || name;
 const RING = { C: 88 };
 const COMPACT = { cols: 7, w: 56, h: 66 };
 

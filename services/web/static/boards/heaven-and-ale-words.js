@@ -34,6 +34,25 @@ const RESOURCE = { wood: () => t("wood"), yeast: () => t("yeast"), hops: () => t
 /** A resource's name ("hops"). */
 export const resourceName = (c) => RESOURCE[c]?.() || c;
 
+const SLOT_TITLE = { first: () => t("First player"), resource: () => t("+2 resource"), ducats: () => t("+2 ducats"),
+  brewmaster: () => t("+1 brewmaster") };
+/** A starting space's name ("First player", "+2 ducats"). */
+export const slotTitle = (name) => SLOT_TITLE[name]?.() || name;
+
+// a privilege card's name (description.production.privilege_cards' ids)
+const CARD = { ducats: () => t("ducats"), brewmaster: () => t("brewmaster"), barrels: () => t("barrels"),
+  resource: () => t("resource"), discs: () => t("discs") };
+export const cardName = (card) => CARD[card]?.() || card;
+// a place on the delivery road
+const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"), wood: () => t("woods") };
+export const placeName = (kind) => PLACE[kind]?.() || kind;
+
+/** A scoring spot's name: a resource ("hops"), a monk type ("monk 2") or the number spot "x". */
+export function spotName(spot) {
+  const monk = /^monk(\d)$/.exec(String(spot));
+  return monk ? t("monk {n}", { n: monk[1] }) : RESOURCE[spot]?.() || spot;
+}
+
 const SPACE = { start: () => t("Start"), resource: () => t("Tiles"), monk: () => t("Monks"), A: () => t("Disc A"),
   B: () => t("Disc B"), C: () => t("Disc C"), ABC: () => "A / B / C", barrel: () => t("Barrels") };
 /** A track space's kind as its label says it. */
@@ -86,12 +105,12 @@ function goodsTaken(p, name) {
 function reasonWords(reason) {
   const r = String(reason);
   let m;
-  if ((m = r.match(/^starting space (.+)$/))) return t("starting space {slot}", { slot: m[1] });
-  if ((m = r.match(/^privilege (.+)$/))) return t("privilege card {card}", { card: m[1] });
+  if ((m = r.match(/^starting space (.+)$/))) return t("starting space {slot}", { slot: slotTitle(m[1]) });
+  if ((m = r.match(/^privilege (.+)$/))) return t("privilege card {card}", { card: cardName(m[1]) });
   if ((m = r.match(/^shed (\S+) activation$/))) return t("tiles around shed {shed}", { shed: m[1] });
   if ((m = r.match(/^shed (\S+)$/))) return t("shed {shed}", { shed: m[1] });
   if ((m = r.match(/^fertility (\d+) activated$/))) return t("fertility {n} activated", { n: m[1] });
-  if ((m = r.match(/^(\S+) monks triggered$/))) return t("{spot} monks triggered", { spot: m[1] });
+  if ((m = r.match(/^(\S+) monks triggered$/))) return t("{spot} monks triggered", { spot: spotName(m[1]) });
   if ((m = r.match(/^(\S+) activated$/))) return t("{resource} activated", { resource: resourceName(m[1]) });
   return r;
 }
@@ -111,10 +130,10 @@ export function describe(event, { seats } = {}) {
     case "FigureMoved": return t("{name} moved to space {space}.", { name, space: p.space });
     case "TileBought": return t("{name} bought {tile} for {cost} ducats and placed it on {spot}.", { name, tile: tileWords(p.tile), cost: p.cost,
       spot: p.spot });
-    case "DiscTaken": return p.number ? t("{name} put a disc on {spot} naming {number}.", { name, spot: p.spot, number: p.number })
-      : t("{name} put a disc on {spot}.", { name, spot: p.spot });
+    case "DiscTaken": return p.number ? t("{name} put a disc on {spot} naming {number}.", { name, spot: spotName(p.spot), number: p.number })
+      : t("{name} put a disc on {spot}.", { name, spot: spotName(p.spot) });
     case "ShedBuilt": return t("{name} built shed {shed} (type {type}).", { name, shed: p.shed, type: p.shed_type });
-    case "StartingSpaceTaken": return t("{name} took the starting space “{slot}”.", { name, slot: p.slot });
+    case "StartingSpaceTaken": return t("{name} took the starting space “{slot}”.", { name, slot: slotTitle(p.slot) });
     case "BarrelsClaimed": return tn("{name} claimed one barrel.", "{name} claimed {n} barrels.", p.large.length + p.small.length,
       { name });
     case "CartMoved": return cartMoved(p, name);
@@ -141,11 +160,11 @@ export function describe(event, { seats } = {}) {
       ? t("{name} activated {spots} around shed {shed}.", { name, spots: p.spots.join(", "), shed: p.shed })
       : t("{name} activated no tile around shed {shed}.", { name, shed: p.shed });
     case "PrivilegePlaced": return p.colour
-      ? t("{name} placed the “{card}” privilege card ({colour}) on pair {pair}.", { name, card: p.card, colour: resourceName(p.colour),
+      ? t("{name} placed the “{card}” privilege card ({colour}) on pair {pair}.", { name, card: cardName(p.card), colour: resourceName(p.colour),
         pair: p.pair })
-      : t("{name} placed the “{card}” privilege card on pair {pair}.", { name, card: p.card, pair: p.pair });
+      : t("{name} placed the “{card}” privilege card on pair {pair}.", { name, card: cardName(p.card), pair: p.pair });
     case "PrivilegeDeclined": return t("{name} placed no privilege card on pair {pair}.", { name, pair: p.pair });
-    case "EmergencyCoinUsed": return t("{name} returned the “{card}” privilege card for {ducats} ducats.", { name, card: p.card,
+    case "EmergencyCoinUsed": return t("{name} returned the “{card}” privilege card for {ducats} ducats.", { name, card: cardName(p.card),
       ducats: p.ducats });
     case "StorageTilePlaced": return t("{name} put the {tile} storage tile on shed {shed}.", { name, tile: storageShort(p.tile),
       shed: p.shed });

@@ -11,9 +11,9 @@ import { centreMarkup, trackMarkup } from "./heaven-and-ale-track.js";
 import { bringIntoView } from "./in-view.js";
 import { injectStyle } from "./heaven-and-ale-style.js";
 import { brewmasterAt, ducats, gainText, kegs, localDescription, resourceName, spaceLabel, stepName,
-  stepPrompt as STEP_PROMPT, storageShort, tileShort } from "./heaven-and-ale-words.js";
-import { goodsWords, resolveWords, storageWords } from "./heaven-and-ale-words.js";
-import { cardName, placeName, sheet } from "./heaven-and-ale-sheet.js";
+  slotTitle, spotName, stepPrompt as STEP_PROMPT, storageShort, tileShort } from "./heaven-and-ale-words.js";
+import { cardName, goodsWords, placeName, resolveWords, storageWords } from "./heaven-and-ale-words.js";
+import { sheet } from "./heaven-and-ale-sheet.js";
 import { t, tn } from "../js/i18n.js";
 
 export { describe } from "./heaven-and-ale-words.js";
@@ -231,7 +231,8 @@ export function mount(root, ctx) {
         case "EndBuying": rest.push({ i, label: t("End buying"), kind: "end" }); break;
         case "TakeDisc": {
           const p = (v.disc_choices || []).find((d) => d.spot === c.spot && d.number === c.number);
-          const label = c.number ? t("Disc on {spot} naming {number}", { spot: c.spot, number: c.number }) : t("Disc on {spot}", { spot: c.spot });
+          const q = { spot: spotName(c.spot), number: c.number };
+          const label = c.number ? t("Disc on {spot} naming {number}", q) : t("Disc on {spot}", q);
           buttons.push(btn(i, `${esc(label)}${p ? `<span class="ha-gain">${esc(gainText(p))}</span>` : ""}`, `data-kind="disc"`));
           break;
         }
@@ -359,7 +360,7 @@ export function mount(root, ctx) {
     const mine = seat === ctx.seat;
     const onTurn = v.turn === seat;
     const isOpen = mine || open.has(String(seat)) || (ctx.seat === null && onTurn);
-    const figure = b.figure === "start" ? (b.starting_space ? t("starting space “{name}”", { name: b.starting_space }) : t("starting area"))
+    const figure = b.figure === "start" ? (b.starting_space ? t("starting space “{name}”", { name: slotTitle(b.starting_space) }) : t("starting area"))
       : t("space {n}", { n: b.figure });
     const name = nameOf(seat);
     const head = mine ? (onTurn ? t("{name} (you) · on turn", { name }) : t("{name} (you)", { name }))
@@ -389,10 +390,11 @@ export function mount(root, ctx) {
     const d = b.delivery;
     return `<div class="ha-glance"><div class="ha-mini">${gardenSvg(v, b, false, true)}</div>
       <div class="ha-facts"><span><b>${esc(t("Markers"))}</b> ${markers}</span><span><b>${esc(t("Brewmaster"))}</b> ${esc(brewmasterAt(b.brewmaster))} (${b.exchange_rate}:1 ×${b.vp_per_spot})</span>
-      <span><b>${esc(t("Discs"))}</b> ${b.discs.length ? b.discs.map(esc).join(", ") : esc(t("none"))}</span>
+      <span><b>${esc(t("Discs"))}</b> ${b.discs.length ? esc(b.discs.map(spotName).join(", ")) : esc(t("none"))}</span>
       <span><b>${esc(t("Sheds"))}</b> ${Object.keys(b.sheds).length}</span>
-      ${d ? `<span><b>Kegs</b> ${d.kegs} · <b>bales</b> ${d.bales} · <b>cart</b> ${esc(d.cart_location)} (${d.cart_kegs}) · <b>delivered</b> ${d.delivered.reduce((a, x) => a + x, 0)}</span>` : ""}
-      <span class="ha-muted">(open for the whole board)</span></div></div>`;
+      ${d ? `<span>${esc(t("Kegs {kegs} · bales {bales} · cart {cart} ({load}) · delivered {delivered}", { kegs: d.kegs, bales: d.bales,
+    cart: placeName(d.cart_location), load: d.cart_kegs, delivered: d.delivered.reduce((a, x) => a + x, 0) }))}</span>` : ""}
+      <span class="ha-muted">${esc(t("(open for the whole board)"))}</span></div></div>`;
   }
 
   // small: the thumbnail of a folded board (no hints there: the open board has them)
