@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: serve test test-full bench arena tune-heaven-and-ale lint lint-client
+.PHONY: serve test test-full bench arena tune-heaven-and-ale lint lint-client i18n-extract i18n-update i18n-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,3 +58,17 @@ lint-client:  ## the web client's lint (ESLint on services/web; needs node and n
 		cd $(CLIENT) && npx --no-install eslint .; \
 	elif [ -n "$$CI" ]; then echo "CI lints the web client: node and npm are missing" >&2; exit 1; \
 	else echo "lint-client skipped: no npm here (apt-get install nodejs npm)"; fi
+
+# Translations (issue 38). The server's catalogs are gettext .po files under services/locale, read and compiled in
+# memory at start (no .mo to keep in step); the web client's are JSON under services/web/static/i18n.
+LOCALES := services/locale
+i18n-extract: $(STAMP)  ## every server msgid (gettext, ngettext, N_) into services/locale/messages.pot
+	$(BIN)/pybabel extract -F $(LOCALES)/babel.cfg -k N_ --no-location --sort-output --project=Taproom \
+		--copyright-holder=Taproom -o $(LOCALES)/messages.pot services
+
+i18n-update: i18n-extract  ## the .pot's new msgids into each language's .po (then translate the empty ones)
+	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete \
+		--no-location --width 0
+
+i18n-check: $(STAMP)  ## no msgid of the server or the client without a non-empty, non-fuzzy German entry
+	$(BIN)/pytest -q -p no:xdist tests/services/test_i18n_catalogs.py

@@ -21,10 +21,12 @@ from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
+from services.adapters.api.localized import LocalizedErrors
 from services.adapters.api.routers import (
     coach,
     games,
     invitations,
+    language,
     lobby,
     notifications,
     play,
@@ -35,6 +37,7 @@ from services.adapters.api.routers import (
     web,
 )
 from services.adapters.api.security_headers import SecurityHeaders
+from services.application.notifications.prefs import Preferences
 from services.infrastructure.clock import Clock
 from services.infrastructure.durability import Durability
 from services.infrastructure.settings import Settings
@@ -163,12 +166,16 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
 
     # innermost: a write's success leaves once the write is as durable as a command (see its module)
     app.add_middleware(DurableWrites, durability=context.root.durability or Durability(client))
+    def setting_of(player_id: str) -> str | None:
+        return Preferences(context.redis, context.keys).language(player_id)
+
     if hot_path:
         app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
-        app.front = CompressReads(SecurityHeaders(BodySizeLimit(RequestMetrics(HotPath(app.behind_front)),
-                                                                max_bytes=settings.max_body_bytes)))
+        app.front = CompressReads(SecurityHeaders(LocalizedErrors(
+            BodySizeLimit(RequestMetrics(HotPath(app.behind_front)), max_bytes=settings.max_body_bytes), setting_of)))
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(LocalizedErrors, setting_of=setting_of)  # an error's message in the caller's language
     app.add_middleware(SecurityHeaders)  # every answer carries them, errors of the layers inside too
     # outermost, outside the security policy (it hashes the page's import map as sent, uncompressed): JSON answers
     # and the game descriptions; streams (text/event-stream) and the precompressed files pass
@@ -185,4 +192,5 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
     app.include_router(notifications.router)
+    app.include_router(language.router)
     return app

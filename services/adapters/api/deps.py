@@ -211,7 +211,9 @@ async def optional_principal(request: Request, _: HTTPAuthorizationCredentials |
     found = await principal_of(request, ctx)
     if found is None:
         raise ApiError("unauthorized", "unknown or revoked token")
-    return Principal(**found)
+    principal = Principal(**found)
+    request.state.player_id = principal.player_id  # whose language an error is worded in (api/localized.py)
+    return principal
 
 
 async def require_principal(principal: Principal | None = Depends(optional_principal)) -> Principal:

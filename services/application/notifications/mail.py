@@ -28,7 +28,9 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
+from services.application.notifications import words
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
+from services.application.notifications.words import describe
 from services.infrastructure.bootstrap import job_root_of
 from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
@@ -139,60 +141,10 @@ class Addresses:
         return data["player_id"], data["kind"]
 
 
-# -- what a message says ---------------------------------------------------------------------------------
-
-def describe(kind: str, data: dict[str, Any]) -> tuple[str, str]:
-    """(title, one line) of a message, from the fields every channel shows (nothing private)."""
-    game = data.get("game_id", "")
-    if kind == "your_turn":
-        return "Your turn", f"It is your turn in game {game}."
-    if kind == "deadline_soon":
-        return "Your deadline is near", f"Your turn in game {game} times out in {data.get('hours')} hours."
-    if kind == "invited":
-        return "You are invited", f"You are invited to seat {data.get('seat')} of a {data.get('game', 'game')} " \
-                                  f"game ({game})."
-    if kind == "game_over":
-        place = data.get("place")
-        totals = ", ".join(f"seat {s['seat']}: {s['total']:g}" for s in data.get("scores", []))
-        return "Game over", f"Game {game} has ended" + (f": you placed {place}" if place else "") + \
-            (f" ({totals})." if totals else ".")
-    leaving = _leaving_words(kind, data)
-    if leaving is not None:
-        return leaving
-    return kind.replace("_", " ").capitalize(), f"Game {game}: {kind.replace('_', ' ')}."
-
-
-def _days(seconds: float) -> str:
-    days = max(1, round(seconds / 86400))
-    return f"{days} day" + ("s" if days != 1 else "")
-
-
-def _leaving_words(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
-    """The words of the messages about leaving a game (an absent seat, a resignation, an idle end)."""
-    game = data.get("game_id", "")
-    if kind == "absence_warning":
-        return "Your game is waiting for you", (
-            f"It has been your turn in game {game} for {_days(data.get('idle_seconds', 0))}. Play a move within "
-            f"{_days(data.get('vote_in_seconds', 0))}, or the other players may end the game (you placed last) "
-            "or give your seat to a bot.")
-    if kind == "absent":
-        return "The table may now vote about your seat", (
-            f"You have not moved in game {game} for {_days(data.get('idle_seconds', 0))}: the other players may now "
-            "vote to end the game (you placed last) or to give your seat to a bot. Play a move to stop the vote.")
-    if kind == "absent_vote":
-        return "A player is away", (
-            f"{data.get('name', 'A player')} has not moved in game {game} for {_days(data.get('idle_seconds', 0))}. "
-            "You may vote to end the game or to give their seat to a bot.")
-    if kind == "left":
-        name = data.get("name", "A player")
-        how = "resigned" if data.get("how") == "resigned" else "left the game"
-        return f"{name} {how}", f"{name} {how} in game {game}" + (
-            "; a bot plays their seat to the end." if data.get("bot") else "; the game is over.")
-    return None
-
+# -- what a message says: services/application/notifications/words.py (in the player's language) ----------
 
 def build_message(settings: AsyncSettings, to: str, subject: str, text: str,
-                  unsubscribe_url: str | None) -> EmailMessage:
+                  unsubscribe_url: str | None, locale: str | None = None) -> EmailMessage:
     message = EmailMessage()
     message["From"] = settings.mail_from
     message["To"] = to
@@ -202,7 +154,7 @@ def build_message(settings: AsyncSettings, to: str, subject: str, text: str,
         # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to the URL without asking again
         message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        text += f"\n\nStop these e-mails: {unsubscribe_url}\n"
+        text += f"\n\n{words.stop_these(unsubscribe_url, locale)}\n"
     message.set_content(text)
     return message
 
@@ -307,9 +259,8 @@ def deliver_verification(player_id: str, token: str, *,
     if Addresses(client, keys, settings).status(player_id)["pending"] != address:
         return {"skipped": "another address was asked for"}
     link = _link(settings, f"/email/verify?token={token}")
-    message = build_message(settings, address, "Taproom: confirm your e-mail address",
-                            f"Follow this link to receive Taproom notifications at this address:\n{link}\n\n"
-                            "If you did not ask for this, ignore this message.", None)
+    locale = Preferences(client, keys).language(player_id)
+    message = build_message(settings, address, *words.verification(link, locale), None, locale)
     smtp_send(settings, message)
     return {"sent": "verification"}
 
@@ -336,11 +287,12 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
             if last_delivery != delivery and clock.now() - float(last_ts) < settings.mail_turn_interval_seconds:
                 return {"skipped": "a your-turn e-mail for this game went out within the interval"}
         client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
-    title, line = describe(kind, data)
-    text = line + (f"\n\nOpen the game: {game_link(settings, game_id)}" if game_id else "")
+    locale = prefs.language
+    title, line = describe(kind, data, locale)
+    text = line + (f"\n\n{words.open_game(game_link(settings, game_id), locale)}" if game_id else "")
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
-    smtp_send(settings, build_message(settings, to, f"Taproom: {title.lower()}" if game_id else title, text,
-                                      unsubscribe))
+    smtp_send(settings, build_message(settings, to, words.subject(title, locale, bool(game_id)), text,
+                                      unsubscribe, locale))
     log.info("email sent", player_id=player_id, kind=kind, delivery=delivery)
     return {"sent": delivery}
 
@@ -358,11 +310,13 @@ def deliver_digest(player_id: str, *, connection: redis.Redis | None = None, **_
     lines = []
     for item in items:
         if prefs.wants(item["kind"]) and prefs.email.mode(item["kind"]) == "digest":
-            _, line = describe(item["kind"], item)
+            _, line = describe(item["kind"], item, prefs.language)
             lines.append(f"- {line} {game_link(settings, item.get('game_id', ''))}")
     if lines:
         unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, None)}")
-        smtp_send(settings, build_message(settings, to, f"Taproom: your daily digest ({len(lines)})",
-                                          "Since the last digest:\n\n" + "\n".join(lines), unsubscribe))
+        day = datetime.fromtimestamp(_job_clock(connection).now(), prefs.zone())
+        subject = words.digest_subject(len(lines), day, prefs.language)
+        smtp_send(settings, build_message(settings, to, subject, words.digest_intro(prefs.language) + "\n\n"
+                                          + "\n".join(lines), unsubscribe, prefs.language))
     client.hdel(keys.digest(player_id), *waiting.keys())
     return {"sent": len(lines)}

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from domain.core import InvalidCommand
 from services.infrastructure.batching import ReadAhead
 from services.infrastructure.eventstore import Keys
+from services.infrastructure.i18n import available_locales
 
 Kind = Literal["your_turn", "deadline_soon", "timed_out", "taken_over", "seat_vote", "replaced", "game_over",
                "invited", "absence_warning", "absent", "absent_vote", "left"]
@@ -94,6 +95,15 @@ class NotificationPrefs(BaseModel):
     kinds: list[Kind] = Field(default_factory=lambda: list(KINDS), description="kinds delivered by any channel")
     quiet_hours: QuietHours | None = None
     email: EmailPrefs = Field(default_factory=lambda: EmailPrefs())
+    language: str | None = Field(None, description="the player's language (``en``, ``de``): the pages, e-mails "
+                                 "and pushes; none chosen: the browser's")
+
+    @field_validator("language")
+    @classmethod
+    def _offered_language(cls, value: str | None) -> str | None:
+        if value is not None and value not in available_locales():
+            raise ValueError(f"no language {value!r}; choose among {list(available_locales())}")
+        return value
 
     @field_validator("kinds")
     @classmethod
@@ -140,6 +150,15 @@ class Preferences:
     def put(self, player_id: str, prefs: NotificationPrefs) -> NotificationPrefs:
         self.redis.set(self.keys.notify_prefs(player_id), prefs.model_dump_json())
         return prefs
+
+    def language(self, player_id: str) -> str | None:
+        """The player's chosen language, None when they never chose."""
+        return self.get(player_id).language
+
+    def set_language(self, player_id: str, language: str | None) -> NotificationPrefs:
+        prefs = self.get(player_id)
+        prefs.language = language
+        return self.put(player_id, NotificationPrefs.model_validate(prefs.model_dump()))
 
     def email_off(self, player_id: str, kind: str | None) -> NotificationPrefs:
         """Unsubscribe: one kind's e-mail, or every e-mail (``None``)."""

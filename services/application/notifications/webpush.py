@@ -74,8 +74,8 @@ class Subscription(BaseModel):
         return hashlib.sha256(self.endpoint.encode()).hexdigest()[:16]
 
 
-def payload(settings: AsyncSettings, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    title, body = describe(kind, data)
+def payload(settings: AsyncSettings, kind: str, data: dict[str, Any], locale: str | None = None) -> dict[str, Any]:
+    title, body = describe(kind, data, locale)
     game_id = data.get("game_id", "")
     return {"kind": kind, "title": title, "body": body, "game_id": game_id,
             "url": game_link(settings, game_id) if game_id else settings.public_url.rstrip("/") + "/"}
@@ -161,12 +161,13 @@ def deliver_push(player_id: str, sub_id: str, kind: str, body: str, *,
         return {"skipped": "unsubscribed"}
     from services.application.notifications.prefs import Preferences
 
-    if not Preferences(connection, keys).get(player_id).wants(kind):
+    prefs = Preferences(connection, keys).get(player_id)
+    if not prefs.wants(kind):
         return {"skipped": "not wanted"}
 
     # again at each send, as for webhooks: the endpoint's name may resolve somewhere private by now
     check_url(subscription.endpoint, settings.webhook_allow_private, settings.webhook_allow_loopback, what="push endpoint")
-    data = orjson.dumps(payload(settings, kind, orjson.loads(body)))
+    data = orjson.dumps(payload(settings, kind, orjson.loads(body), prefs.language))
     try:
         response = webpush(subscription.model_dump(), data=data,
                            vapid_private_key=settings.vapid_private_key.get_secret_value(),

@@ -208,7 +208,10 @@ def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: Te
     assert [m["Subject"] for m in inbox.messages] == []  # game_over was switched off by leaving it out
     due = NotificationPrefs.model_validate(choice).next_digest(clock.now())
     table.tick(due - clock.now() + 1)
-    assert len(inbox.messages) == 1 and inbox.messages[0]["Subject"] == "Taproom: your daily digest (2)"
+    assert len(inbox.messages) == 1
+    # the day as the player's locale writes dates (Babel), in the player's time zone (UTC here)
+    day = datetime.fromtimestamp(clock.now(), UTC)
+    assert inbox.messages[0]["Subject"] == f"Taproom: your daily digest of {day:%B} {day.day}, {day.year} (2)"
     text = inbox.texts()[0]
     # not a bare "g3": the random unsubscribe token can hold those two letters (a 1-in-100 flake seen in CI)
     assert f"{PUBLIC_URL}/#/game/g1" in text and f"{PUBLIC_URL}/#/game/g2" in text

@@ -83,8 +83,12 @@ def show_settings(request: Request, player: Principal = Depends(require_player),
             responses=error_responses(400, 401, 403, 413, 422))
 def put_settings(body: NotificationPrefs, player: Principal = Depends(require_player),
                  ctx: Context = Depends(get_context)) -> dict[str, Any]:
-    """Replace the caller's choices; they apply to the webhook, e-mail and Web Push alike."""
-    prefs = Preferences(ctx.redis, ctx.keys).put(player.player_id or "", body)
+    """Replace the caller's choices; they apply to the webhook, e-mail and Web Push alike. A body without
+    ``language`` keeps the one chosen (``PUT /players/me/language``)."""
+    store = Preferences(ctx.redis, ctx.keys)
+    if "language" not in body.model_fields_set:
+        body.language = store.language(player.player_id or "")
+    prefs = store.put(player.player_id or "", body)
     return {"preferences": prefs.model_dump(mode="json")}
 
 

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preac
 import { html } from "./html.js";
 import { ApiError } from "./api.js";
 import { UNDO } from "./social.js";
+import { t } from "./i18n.js";
 
 // -- move confirmation: a per-device setting (lichess's "confirm moves" in correspondence) --------------------
 const CONFIRM_KEY = "taproom.confirmMoves";
@@ -60,7 +61,7 @@ export function useActionBar({ post, confirmOn, version }) {
     if (!s) return;
     stagedRef.current = null;
     setStaged(null);
-    s.reject(new ApiError(0, CANCELLED, "The move was taken back before it was sent."));
+    s.reject(new ApiError(0, CANCELLED, t("The move was taken back before it was sent.")));
   }, []);
   const send = useCallback((command) => {
     // the frame's own commands (Undo, Resign, votes) are not moves: Resign and votes ask in their own words
@@ -106,9 +107,10 @@ export function ActionBar({ state, fallbackPrompt, legal, busy, undo, confirmOn,
   const { content, staged, confirm, withdraw } = state;
   const takeBack = legal.find((c) => c.type === UNDO);
   const actions = staged ? [] : content?.actions || [];
-  const ready = `${content?.stagedPrompt || "Your move is ready"}: confirm to send it, or undo it.`;
+  const ready = t("{move}: confirm to send it, or undo it.",
+    { move: content?.stagedPrompt || t("Your move is ready") });
   const prompt = staged ? ready : content?.prompt || fallbackPrompt;
-  return html`<div class="action-bar" role="region" aria-label="Your move" data-testid="action-bar"
+  return html`<div class="action-bar" role="region" aria-label=${t("Your move")} data-testid="action-bar"
       data-staged=${staged ? "1" : undefined}>
     <div class="bar-main">
       <${Preview} node=${content?.preview} />
@@ -119,14 +121,15 @@ export function ActionBar({ state, fallbackPrompt, legal, busy, undo, confirmOn,
           class=${a.primary ? "primary" : a.chosen ? "chosen" : ""} aria-pressed=${a.chosen ? "true" : undefined}
           title=${a.title || undefined} disabled=${busy || a.disabled} onClick=${a.onClick}>${a.label}</button>`)}
       ${staged ? html`<button type="button" class="primary" data-action="send" disabled=${busy} onClick=${confirm}>
-          ✓ Confirm</button>
+          ${t("✓ Confirm")}</button>
         <button type="button" class="undo" data-action="unstage" onClick=${withdraw}
-          title="Take this choice back: nothing has been sent">↶ Undo</button>` : null}
+          title=${t("Take this choice back: nothing has been sent")}>${t("↶ Undo")}</button>` : null}
       ${!staged && takeBack ? html`<button type="button" class="undo" data-action="undo" disabled=${busy}
-          onClick=${() => undo(takeBack)} title="Take back your last move of this turn">↶ Undo</button>` : null}
-      <label class="bar-confirm" title="Ask for a Confirm tap before a move is sent">
+          onClick=${() => undo(takeBack)} title=${t("Take back your last move of this turn")}>${t("↶ Undo")}</button>`
+        : null}
+      <label class="bar-confirm" title=${t("Ask for a Confirm tap before a move is sent")}>
         <input type="checkbox" role="switch" checked=${confirmOn} data-testid="confirm-moves"
-               onChange=${(e) => setConfirmOn(e.target.checked)} /> Confirm moves</label>
+               onChange=${(e) => setConfirmOn(e.target.checked)} /> ${t("Confirm moves")}</label>
     </div>
   </div>`;
 }

@@ -1,10 +1,12 @@
 // The public HTTP API, as any third-party client would use it. Tokens live in localStorage.
 import { friendlyError } from "./errors.js";
+import { locale } from "./i18n.js";
 
 const TOKEN = "taproom.token";
 const NAME = "taproom.name";
 const PLAYER = "taproom.player";
 const SEATS = "taproom.seatTokens";
+const signInListeners = new Set();
 
 export const auth = {
   token: () => localStorage.getItem(TOKEN),
@@ -14,6 +16,11 @@ export const auth = {
     localStorage.setItem(TOKEN, token);
     if (name) localStorage.setItem(NAME, name);
     if (playerId) localStorage.setItem(PLAYER, playerId);
+    for (const listener of signInListeners) listener(token);
+  },
+  // Told on each sign-in (a new name, a sign-in link, a recovery): the language setting is applied then.
+  onSignIn(listener) {
+    signInListeners.add(listener);
   },
   signOut() {
     for (const key of [TOKEN, NAME, PLAYER, SEATS]) localStorage.removeItem(key);
@@ -39,7 +46,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
+  // the server words its messages in the page's language (its codes stay English identifiers)
+  const headers = { Accept: "application/json", "Accept-Language": locale() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

@@ -2,8 +2,9 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
-import { loadCatalogs } from "./i18n.js";
 import { auth } from "./api.js";
+import { loadCatalogs, onLocaleChange, t, tn } from "./i18n.js";
+import { LanguageSwitch, followSignIns } from "./language.js";
 import { followWaiting, refreshWaiting, useWaiting } from "./waiting.js";
 import { StartPage } from "./pages/start.js";
 import { HowToPage, LearnPage } from "./pages/learn.js";
@@ -33,23 +34,27 @@ function Nav({ route }) {
   const waiting = useWaiting();
   const link = (href, label, key) =>
     html`<a href=${href} aria-current=${here === key ? "page" : undefined}>${label}</a>`;
-  const label = `: ${waiting} waiting for you`;
+  const label = tn("{n} game waiting for you", "{n} games waiting for you", waiting);
   const count = waiting ? html` <span class="count" aria-label=${label}>${waiting}</span>` : null;
-  const inbox = html`Inbox${count}`;
+  const inbox = html`${t("Inbox")}${count}`;
   return html`<header class="top">
     <a class="brand" href="#/">Taproom</a>
-    <nav aria-label="Main">
-      ${link("#/lobby", "Lobby", "lobby")}
-      ${auth.token() ? link("#/inbox", inbox, "inbox") : link("#/", "Sign in", "")}
-      ${link("#/leaderboard", "Ratings", "leaderboard")}
-      ${auth.token() && auth.playerId() ? link("#/player/me", "Profile", "player") : null}
-      ${auth.token() ? link("#/settings", "Settings", "settings") : null}
+    <nav aria-label=${t("Main")}>
+      ${link("#/lobby", t("Lobby"), "lobby")}
+      ${auth.token() ? link("#/inbox", inbox, "inbox") : link("#/", t("Sign in"), "")}
+      ${link("#/leaderboard", t("Ratings"), "leaderboard")}
+      ${auth.token() && auth.playerId() ? link("#/player/me", t("Profile"), "player") : null}
+      ${auth.token() ? link("#/settings", t("Settings"), "settings") : null}
+      <${LanguageSwitch} />
     </nav>
   </header>`;
 }
 
 function App() {
   const [route, setRoute] = useState(parseRoute());
+  // a switch of language renders every page again from the top, in the new words (each page asks anew)
+  const [lang, setLang] = useState(0);
+  useEffect(() => onLocaleChange(() => setLang((n) => n + 1)), []);
   useEffect(() => {
     const onHash = () => {
       takeSignInLink();
@@ -78,11 +83,13 @@ function App() {
   else if (page === "player" && arg) body = html`<${ProfilePage} key=${arg} playerId=${arg} />`;
   else if (page === "leaderboard") body = html`<${LeaderboardPage} key=${arg || ""} game=${arg} />`;
   else body = html`<${StartPage} />`;
-  return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
+  return html`<${Nav} route=${route} /><main id="main" key=${lang}>${body}</main>`;
 }
 
+// The catalogs first (the first render is already in the reader's language), then the sign-in link.
+await loadCatalogs();
+followSignIns();
 takeSignInLink();
 const root = document.getElementById("app");
 root.textContent = ""; // the "Loading…" placeholder
-await loadCatalogs();
 render(html`<${App} />`, root);

@@ -7,6 +7,7 @@ import { ApiError, auth, get, post } from "./api.js";
 import { askHint, useHintMark } from "./hint.js";
 import { describe, seatName } from "./words.js";
 import { seatColour } from "./ui.js";
+import { formatNumber, t, tn } from "./i18n.js";
 
 const TURNING_POINTS = 5;
 const MIN_TURNING_LOSS = 1; // points: smaller losses are the estimate's noise, not a lesson
@@ -16,7 +17,7 @@ const POLL_MS = 3000;
 export function moveWords(events, seat, seats, board) {
   const own = (events || []).filter((e) => e.payload?.seat === seat);
   const lines = (own.length ? own : events || []).slice(0, 3).map((e) => describe(e, seats, board));
-  return lines.length ? lines.join(" ") : "a move the coach cannot name";
+  return lines.length ? lines.join(" ") : t("a move the coach cannot name");
 }
 
 export function turningPoints(decisions, count = TURNING_POINTS) {
@@ -25,25 +26,24 @@ export function turningPoints(decisions, count = TURNING_POINTS) {
     .sort((a, b) => a.version - b.version);
 }
 
-const points = (loss) => {
-  const n = Math.max(1, Math.round(loss));
-  return `${n} point${n === 1 ? "" : "s"}`;
-};
+const points = (loss) => Math.max(1, Math.round(loss));
 
 function LossStrip({ decisions, head, seat, at, onPick }) {
   const max = Math.max(1, ...decisions.map((d) => d.loss));
   const width = 300;
   const height = 36;
   return html`<svg class="loss-strip" viewBox=${`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img"
-      aria-label=${`Losses over the game: ${decisions.filter((d) => d.loss >= MIN_TURNING_LOSS).length} decisions `
-        + "cost a point or more"}>
+      aria-label=${tn("Losses over the game: {n} decision cost a point or more",
+        "Losses over the game: {n} decisions cost a point or more",
+        decisions.filter((d) => d.loss >= MIN_TURNING_LOSS).length)}>
     <line x1="0" y1=${height - 0.5} x2=${width} y2=${height - 0.5} stroke="var(--line)" />
     ${at !== null ? html`<line x1=${(at / head) * width} y1="0" x2=${(at / head) * width} y2=${height}
         class="strip-now" />` : null}
     ${decisions.filter((d) => d.loss > 0).map((d) => {
       const h = Math.max(2, (d.loss / max) * (height - 2));
       return html`<rect key=${d.version} x=${(d.version / head) * width - 1.5} y=${height - h} width="3" height=${h}
-        fill=${seatColour(seat)} onClick=${() => onPick(d)}><title>Turn ${d.turn}: about ${points(d.loss)} lost</title>
+        fill=${seatColour(seat)} onClick=${() => onPick(d)}><title>${tn("Turn {turn}: about {n} point lost",
+          "Turn {turn}: about {n} points lost", points(d.loss), { turn: d.turn })}</title>
         </rect>`;
     })}
   </svg>`;
@@ -53,13 +53,15 @@ function TurningPoint({ d, seat, seats, board, chosen, onPick }) {
   const better = moveWords(d.best_events, seat, seats, board);
   return html`<li class=${chosen ? "chosen" : ""}>
     <button type="button" class="link turning" onClick=${() => onPick(d)} aria-expanded=${chosen ? "true" : "false"}>
-      Turn ${d.turn}: ${better.replace(/\.$/, "")} would have scored about ${points(d.loss)} more</button>
+      ${tn("Turn {turn}: {move} would have scored about {n} point more",
+        "Turn {turn}: {move} would have scored about {n} points more", points(d.loss),
+        { turn: d.turn, move: better.replace(/\.$/, "") })}</button>
     ${chosen ? html`<div class="compare">
-      <p><strong>Played:</strong> ${moveWords(d.played_events, seat, seats, board)}</p>
-      <p><strong>Better (the coach's move):</strong> ${better}</p>
-      <p class="muted">Estimated final margin ${d.value_played.toFixed(1)} as played, ${d.value_best.toFixed(1)}
-        with the
-        better move.</p>
+      <p><strong>${t("Played:")}</strong> ${moveWords(d.played_events, seat, seats, board)}</p>
+      <p><strong>${t("Better (the coach's move):")}</strong> ${better}</p>
+      <p class="muted">${t("Estimated final margin {played} as played, {best} with the better move.", {
+        played: formatNumber(d.value_played, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+        best: formatNumber(d.value_best, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })}</p>
     </div>` : null}
   </li>`;
 }
@@ -70,11 +72,12 @@ function SeatAnalysis({ row, seats, board, head, at, setAt }) {
   const pick = (d) => { setChosen(d.version); setAt(d.version >= head ? null : d.version); };
   return html`<div class="coach-seat" data-seat=${row.seat}>
     <h3><span class="swatch" style=${`background:${seatColour(row.seat)}`} aria-hidden="true"></span>
-      ${seatName(seats, row.seat)} · accuracy ${row.accuracy === null ? "—" : `${Math.round(row.accuracy)}%`}</h3>
+      ${t("{name} · accuracy {accuracy}", { name: seatName(seats, row.seat), accuracy: row.accuracy === null ? "—"
+        : formatNumber(row.accuracy / 100, { style: "percent", maximumFractionDigits: 0 }) })}</h3>
     <${LossStrip} decisions=${row.decisions} head=${head} seat=${row.seat} at=${at} onPick=${pick} />
     ${tops.length ? html`<ol class="turning-points">${tops.map((d) => html`<${TurningPoint} key=${d.version} d=${d}
         seat=${row.seat} seats=${seats} board=${board} chosen=${chosen === d.version} onPick=${pick} />`)}</ol>`
-      : html`<p class="muted">No decision cost a point or more: the coach agrees with this play.</p>`}
+      : html`<p class="muted">${t("No decision cost a point or more: the coach agrees with this play.")}</p>`}
   </div>`;
 }
 
@@ -88,7 +91,7 @@ export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
     get(`/games/${gameId}/analysis`).then((a) => !gone && setAnalysis(a)).catch((err) => {
       if (gone) return;
       if (err instanceof ApiError && err.code === "no_analysis") setAnalysis(null);
-      else setTrouble("The coach cannot be reached just now; the page will try again.");
+      else setTrouble(t("The coach cannot be reached just now; the page will try again."));
     });
     return () => { gone = true; };
   }, [gameId, tick]);
@@ -104,33 +107,33 @@ export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
       setAnalysis(await post(`/games/${gameId}/analysis`, {}, token));
     } catch (err) {
       setTrouble(err instanceof ApiError && err.code === "not_your_seat"
-        ? "Only the players of this game can ask the coach."
-        : "The coach could not take the request; try again shortly.");
+        ? t("Only the players of this game can ask the coach.")
+        : t("The coach could not take the request; try again shortly."));
     }
   }
   const seats = live.seats || [];
   let body;
-  if (analysis === undefined) body = html`<p class="muted">Looking for the coach's notes…</p>`;
+  if (analysis === undefined) body = html`<p class="muted">${t("Looking for the coach's notes…")}</p>`;
   else if (analysis === null) {
     body = seat !== null
-      ? html`<p>The coach can go over this game with the search bot: each decision of the players, from what they
-          could see then, and the moves that cost the most.</p>
-        <button type="button" class="primary" onClick=${ask}>Ask the coach</button>`
-      : html`<p class="muted">Nobody has asked the coach about this game yet.</p>`;
+      ? html`<p>${t("The coach can go over this game with the search bot: each decision of the players, from what " +
+          "they could see then, and the moves that cost the most.")}</p>
+        <button type="button" class="primary" onClick=${ask}>${t("Ask the coach")}</button>`
+      : html`<p class="muted">${t("Nobody has asked the coach about this game yet.")}</p>`;
   } else if (waiting) {
-    body = html`<p aria-live="polite">The coach is going over the game (a couple of minutes)…</p>`;
+    body = html`<p aria-live="polite">${t("The coach is going over the game (a couple of minutes)…")}</p>`;
   } else if (analysis.status === "failed") {
-    body = html`<p>The coach could not finish this game's analysis.</p>
-      ${seat !== null ? html`<button type="button" onClick=${ask}>Try again</button>` : null}`;
+    body = html`<p>${t("The coach could not finish this game's analysis.")}</p>
+      ${seat !== null ? html`<button type="button" onClick=${ask}>${t("Try again")}</button>` : null}`;
   } else {
     body = html`${analysis.seats.map((row) => html`<${SeatAnalysis} key=${row.seat} row=${row} seats=${seats}
         board=${board} head=${live.version} at=${at} setAt=${setAt} />`)}
-      <p class="muted small">Accuracy: 100% when every decision is the one the search bot finds; a decision that
-        costs a clear lead counts about a third. Points are the bot's estimate of the final margin.</p>`;
+      <p class="muted small">${t("Accuracy: 100% when every decision is the one the search bot finds; a decision " +
+        "that costs a clear lead counts about a third. Points are the bot's estimate of the final margin.")}</p>`;
   }
   const state = analysis?.status || (analysis === null ? "none" : "");
   return html`<section class="coach" aria-labelledby="coach-h" data-coach=${state}>
-    <h2 id="coach-h">Coach</h2>
+    <h2 id="coach-h">${t("Coach")}</h2>
     ${trouble ? html`<p class="error" role="alert">${trouble}</p>` : null}
     ${body}
   </section>`;
@@ -151,16 +154,16 @@ export function HintButton({ gameId, live, seat, board, version, legal }) {
       setHint(await askHint(gameId, seat));
     } catch (err) {
       setTrouble(err instanceof ApiError && err.code === "not_your_turn"
-        ? "A hint is for your own turn." : "No hint just now; try again in a moment.");
+        ? t("A hint is for your own turn.") : t("No hint just now; try again in a moment."));
     } finally {
       setBusy(false);
     }
   }
   return html`<div class="hint">
-    <button type="button" onClick=${ask} disabled=${busy || Boolean(hint)}>${busy ? "Thinking…" : "Hint"}</button>
-    ${hint ? html`<p class="hint-text" role="status" data-command=${JSON.stringify(hint.command)}><strong>The coach
-      suggests:</strong>${" "}${moveWords(hint.events, seat, live.seats || [], board)}${marked
-      ? html`${" "}<span class="coach-marked">Marked in green on the board.</span>` : null}</p>` : null}
+    <button type="button" onClick=${ask} disabled=${busy || Boolean(hint)}>${busy ? t("Thinking…") : t("Hint")}</button>
+    ${hint ? html`<p class="hint-text" role="status" data-command=${JSON.stringify(hint.command)}><strong>${
+      t("The coach suggests:")}</strong>${" "}${moveWords(hint.events, seat, live.seats || [], board)}${marked
+      ? html`${" "}<span class="coach-marked">${t("Marked in green on the board.")}</span>` : null}</p>` : null}
     ${trouble ? html`<p class="error" role="alert">${trouble}</p>` : null}
   </div>`;
 }

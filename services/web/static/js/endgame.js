@@ -4,29 +4,35 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { seatName } from "./words.js";
 import { seatColour } from "./ui.js";
+import { N_, t, tn } from "./i18n.js";
 
 // A seat whose player left is last whatever its points: the place says why.
-const LEFT = { resigned: "resigned", abandoned: "left", idle: "left" };
+const LEFT = { resigned: N_("resigned"), abandoned: N_("left"), idle: N_("left") };
 
 export function ScoreSheet({ meta }) {
-  if (!meta.scores) return html`<section class="card"><h2>Final scores</h2><p class="muted">Scoring…</p></section>`;
+  if (!meta.scores) {
+    return html`<section class="card"><h2>${t("Final scores")}</h2><p class="muted">${t("Scoring…")}</p></section>`;
+  }
   const scores = [...meta.scores].sort((a, b) => a.seat - b.seat);
   const categories = [...new Set(scores.flatMap((s) => Object.keys(s.breakdown || {})))];
   const place = (seat) => meta.places?.[String(seat)];
-  const left = (seat) => LEFT[meta.seats?.[seat]?.left];
-  const placeText = (seat) =>
-    `${place(seat) === 1 ? "1 · winner" : place(seat) ?? "–"}${left(seat) ? ` · ${left(seat)}` : ""}`;
+  const left = (seat) => (LEFT[meta.seats?.[seat]?.left] ? t(LEFT[meta.seats[seat].left]) : null);
+  const placeText = (seat) => {
+    const shown = place(seat) === 1 ? t("1 · winner") : place(seat) ?? "–";
+    return left(seat) ? `${shown} · ${left(seat)}` : shown;
+  };
   return html`<section class="card score-sheet" aria-labelledby="sheet-h">
-    <h2 id="sheet-h">Final scores</h2>
+    <h2 id="sheet-h">${t("Final scores")}</h2>
     <div class="table-scroll"><table>
-      <thead><tr><th scope="col">Category</th>
+      <thead><tr><th scope="col">${t("Category")}</th>
         ${scores.map((s) => html`<th scope="col"><span class="swatch" style=${`background:${seatColour(s.seat)}`}
             aria-hidden="true"></span>${seatName(meta.seats, s.seat)}</th>`)}</tr></thead>
       <tbody>
-        ${categories.map((c) => html`<tr><th scope="row">${c.replace(/_/g, " ")}</th>
+        ${categories.map((c) => html`<tr><th scope="row">${t(c.replace(/_/g, " "))}</th>
           ${scores.map((s) => html`<td>${s.breakdown?.[c] ?? 0}</td>`)}</tr>`)}
-        <tr class="total"><th scope="row">Total</th>${scores.map((s) => html`<td>${s.total}</td>`)}</tr>
-        <tr class="place"><th scope="row">Place</th>${scores.map((s) => html`<td>${placeText(s.seat)}</td>`)}</tr>
+        <tr class="total"><th scope="row">${t("Total")}</th>${scores.map((s) => html`<td>${s.total}</td>`)}</tr>
+        <tr class="place"><th scope="row">${t("Place")}</th>${scores.map((s) => html`<td>${placeText(s.seat)}</td>`)}
+        </tr>
       </tbody>
     </table></div>
   </section>`;
@@ -53,27 +59,30 @@ export function FairnessPanel({ meta, verdict }) {
     sha256Hex(hexToBytes(seed)).then((hash) => setLocal({ hash, ok: hash === meta.seed_commitment }));
   }, [seed, meta.seed_commitment]);
   return html`<section class="card fairness" aria-labelledby="fair-h">
-    <h2 id="fair-h">Fairness</h2>
-    <p>At the start the server published the SHA-256 of the game's secret seed. Every draw and roll comes
-      from that seed; it is revealed at the end so anyone can check.</p>
+    <h2 id="fair-h">${t("Fairness")}</h2>
+    <p>${t("At the start the server published the SHA-256 of the game's secret seed. Every draw and roll comes " +
+      "from that seed; it is revealed at the end so anyone can check.")}</p>
     <dl class="facts">
-      <dt>Seed commitment</dt><dd><code class="hash">${meta.seed_commitment}</code></dd>
-      ${seed ? html`<dt>Revealed seed</dt><dd><code class="hash">${seed}</code></dd>` : null}
+      <dt>${t("Seed commitment")}</dt><dd><code class="hash">${meta.seed_commitment}</code></dd>
+      ${seed ? html`<dt>${t("Revealed seed")}</dt><dd><code class="hash">${seed}</code></dd>` : null}
     </dl>
     ${seed ? html`<ul class="checks">
         <li class=${local?.ok ? "pass" : local ? "fail" : ""} data-check="browser-seed">
-          ${mark(local?.ok)} Checked in this browser: SHA-256 of the
-          seed ${local ? (local.ok ? "matches" : "does NOT match") : "…"} the commitment</li>
+          ${mark(local?.ok)} ${!local ? t("Checked in this browser: SHA-256 of the seed … the commitment")
+            : local.ok ? t("Checked in this browser: SHA-256 of the seed matches the commitment")
+            : t("Checked in this browser: SHA-256 of the seed does NOT match the commitment")}</li>
         ${verdict ? html`
-          <li class=${verdict.chain_ok ? "pass" : "fail"} data-check="chain">${mark(verdict.chain_ok)} Server: the hash
-            chain of ${verdict.events} events is intact</li>
-          <li class=${verdict.seed_ok ? "pass" : "fail"} data-check="seed">${mark(verdict.seed_ok)} Server: the seed
-            matches the commitment</li>
-          <li class=${verdict.replay_ok ? "pass" : "fail"} data-check="replay">${mark(verdict.replay_ok)} Server:
-            replaying ${verdict.commands} commands reproduces every event</li>
+          <li class=${verdict.chain_ok ? "pass" : "fail"} data-check="chain">${mark(verdict.chain_ok)} ${
+            tn("Server: the hash chain of {n} event is intact", "Server: the hash chain of {n} events is intact",
+              verdict.events)}</li>
+          <li class=${verdict.seed_ok ? "pass" : "fail"} data-check="seed">${mark(verdict.seed_ok)} ${
+            t("Server: the seed matches the commitment")}</li>
+          <li class=${verdict.replay_ok ? "pass" : "fail"} data-check="replay">${mark(verdict.replay_ok)} ${
+            tn("Server: replaying {n} command reproduces every event",
+              "Server: replaying {n} commands reproduces every event", verdict.commands)}</li>
           ${(verdict.problems || []).map((p) => html`<li class="fail">✗ ${p}</li>`)}`
-        : html`<li>… asking the server for its verdict</li>`}
+        : html`<li>${t("… asking the server for its verdict")}</li>`}
       </ul>`
-      : html`<p class="muted">The seed stays secret until the game ends; then this panel checks it.</p>`}
+      : html`<p class="muted">${t("The seed stays secret until the game ends; then this panel checks it.")}</p>`}
   </section>`;
 }

@@ -1,10 +1,10 @@
 // How to play: each game's guide (services/web/static/howto/<game>.js, one catalog per game) drawn as an article,
 // the page at #/rules/<game>, and the Help panel the game page opens beside the board.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { locale, t } from "./i18n.js"; // the article's chrome; the guide's own words come in the page's language
 import { html } from "./html.js";
 import { get } from "./api.js";
 import { seatColour } from "./ui.js";
-import { locale } from "./i18n.js";
 
 const GUIDES = ["carcassonne", "heaven-and-ale", "tiefenthal"];
 const loaded = {};
@@ -111,19 +111,19 @@ export function HowToArticle({ guide, compact = false }) {
   return html`<article class="howto" data-game=${guide.game}>
     <p class="tagline">${guide.tagline}</p>
     <dl class="glance">${guide.glance.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
-    <nav class="howto-toc" aria-label="Sections">
+    <nav class="howto-toc" aria-label=${t("Sections")}>
       ${guide.sections.map((s) => html`<a href=${`#howto-${s.id}`} onClick=${(e) => jump(e, s.id)}>${s.title}</a>`)}
-      <a href="#howto-choices" onClick=${(e) => jump(e, "choices")}>Rule choices</a>
+      <a href="#howto-choices" onClick=${(e) => jump(e, "choices")}>${t("Rule choices")}</a>
     </nav>
     ${guide.sections.map((s) => html`<section id=${`howto-${s.id}`} data-section=${s.id} aria-labelledby=${`howto-${s.id}-h`}>
       <${H} id=${`howto-${s.id}-h`}>${s.title}<//>
       ${s.blocks.map((b) => html`<${Block} block=${b} />`)}
     </section>`)}
     <section id="howto-choices" data-section="choices" aria-labelledby="howto-choices-h" class="appendix">
-      <${H} id="howto-choices-h">Appendix: rule choices on this site<//>
+      <${H} id="howto-choices-h">${t("Appendix: rule choices on this site")}<//>
       <p>${guide.choices.intro}</p>
       <div class="table-scroll"><table class="howto-table">
-        <thead><tr><th scope="col">Question</th><th scope="col">What Taproom does</th></tr></thead>
+        <thead><tr><th scope="col">${t("Question")}</th><th scope="col">${t("What Taproom does")}</th></tr></thead>
         <tbody>${guide.choices.rows.map(([q, a]) => html`<tr><th scope="row">${q}</th><td>${a}</td></tr>`)}</tbody>
       </table></div>
     </section>
@@ -149,12 +149,14 @@ export function HelpPanel({ game, title, onClose }) {
   }, []);
   return html`<aside class="help-panel" role="dialog" aria-modal="false" aria-labelledby="help-h">
     <div class="help-head">
-      <h2 id="help-h">How to play${title ? html`: <span>${title}</span>` : null}</h2>
-      <button type="button" class="help-close" ref=${closeButton} onClick=${onClose} aria-label="Close how to play">Close</button>
+      <h2 id="help-h">${title ? t("How to play: {game}", { game: title }) : t("How to play")}</h2>
+      <button type="button" class="help-close" ref=${closeButton} onClick=${onClose}
+        aria-label=${t("Close how to play")}>${t("Close")}</button>
     </div>
     <div class="help-body">
-      ${guide === undefined ? html`<p class="loading">Loading…</p>`
-        : guide === null ? html`<p>There is no guide for this game yet.</p>` : html`<${HowToArticle} guide=${guide} compact=${true} />`}
+      ${guide === undefined ? html`<p class="loading">${t("Loading…")}</p>`
+        : guide === null ? html`<p>${t("There is no guide for this game yet.")}</p>`
+        : html`<${HowToArticle} guide=${guide} compact=${true} />`}
     </div>
   </aside>`;
 }
@@ -166,6 +168,6 @@ export function HelpButton({ game, title }) {
   if (!hasGuide(game)) return null;
   const close = () => { setOpen(false); button.current?.focus(); };
   return html`<button type="button" class="help-button" ref=${button} aria-expanded=${open ? "true" : "false"}
-      onClick=${() => setOpen(!open)}>Help: how to play</button>
+      onClick=${() => setOpen(!open)}>${t("Help: how to play")}</button>
     ${open ? html`<${HelpPanel} game=${game} title=${title} onClose=${close} />` : null}`;
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { auth, del, errorText, get, post } from "./api.js";
 import { ErrorLine, seatColour } from "./ui.js";
+import { N_, t, tn } from "./i18n.js";
 
 export const UNDO = "taproom.Undo";
 export const RESIGN = "taproom.Resign";
@@ -21,35 +22,39 @@ export function ResignButton({ legal, submit, busy, seats }) {
   if (!resign) return null;
   if (!asking) {
     return html`<button type="button" class="resign" disabled=${busy} onClick=${() => setAsking(true)}
-      >Resign…</button>`;
+      >${t("Resign…")}</button>`;
   }
   const stillIn = (seats || []).filter((s) => !s.left).length;
   return html`<div class="confirm-resign" role="alertdialog" aria-labelledby="resign-q">
-    <p id="resign-q"><strong>Leave this game for good?</strong> You will be placed last, and your rating counts it
-      as a loss. ${stillIn > 2 ? "A bot plays your seat to the end." : "The game ends now."}</p>
+    <p id="resign-q"><strong>${t("Leave this game for good?")}</strong> ${stillIn > 2
+      ? t("You will be placed last, and your rating counts it as a loss. A bot plays your seat to the end.")
+      : t("You will be placed last, and your rating counts it as a loss. The game ends now.")}</p>
     <button type="button" class="danger" disabled=${busy}
-      onClick=${() => submit(resign).catch(() => {}).finally(() => setAsking(false))}>Resign</button>
-    <button type="button" onClick=${() => setAsking(false)}>Keep playing</button>
+      onClick=${() => submit(resign).catch(() => {}).finally(() => setAsking(false))}>${t("Resign")}</button>
+    <button type="button" onClick=${() => setAsking(false)}>${t("Keep playing")}</button>
   </div>`;
 }
 
 // Votes about a seat taken over by the autopilot or away too long, and "I'm back" for one's own away seat.
 export function VotePanel({ legal, submit, busy, seats, seat }) {
-  const name = (seat) => seats?.[seat]?.name || `Seat ${seat + 1}`;
+  const name = (seat) => seats?.[seat]?.name || t("Seat {n}", { n: seat + 1 });
   const votes = legal.filter((c) => c.type === "taproom.Vote" || c.type === "taproom.WithdrawVote");
   const back = legal.find((c) => c.type === "taproom.ReclaimSeat");
   if (!votes.length && !back) return null;
-  const words = (c) => c.type === "taproom.WithdrawVote" ? `Withdraw my vote about ${name(c.about_seat)}`
-    : c.choice === "end" ? `End the game (${name(c.about_seat)} last)` : `Give ${name(c.about_seat)}'s seat to a bot`;
+  const words = (c) => c.type === "taproom.WithdrawVote"
+    ? t("Withdraw my vote about {name}", { name: name(c.about_seat) })
+    : c.choice === "end" ? t("End the game ({name} last)", { name: name(c.about_seat) })
+    : t("Give {name}'s seat to a bot", { name: name(c.about_seat) });
   return html`<div class="votes">
-    ${votes.length ? html`<p>${name(votes[0].about_seat)} has been away a long while. The table decides together:</p>`
-      : seats?.[seat]?.absent ? html`<p>Your seat is waiting for you: play a move (or tell the table you are back)
-        before the others end the game or give your seat to a bot.</p>`
-      : html`<p>You missed a deadline: the autopilot played for you. Take your seat back:</p>`}
+    ${votes.length ? html`<p>${t("{name} has been away a long while. The table decides together:",
+        { name: name(votes[0].about_seat) })}</p>`
+      : seats?.[seat]?.absent ? html`<p>${t("Your seat is waiting for you: play a move (or tell the table you are " +
+        "back) before the others end the game or give your seat to a bot.")}</p>`
+      : html`<p>${t("You missed a deadline: the autopilot played for you. Take your seat back:")}</p>`}
     ${votes.map((c) => html`<button type="button" disabled=${busy} onClick=${() => submit(c).catch(() => {})}
       >${words(c)}</button>`)}
     ${back ? html`<button type="button" class="primary" disabled=${busy} onClick=${() => submit(back).catch(() => {})}
-      >I'm back</button>` : null}
+      >${t("I'm back")}</button>` : null}
   </div>`;
 }
 
@@ -69,12 +74,12 @@ export function RematchButton({ gameId, live, seat }) {
     }
   }
   return html`<div class="rematch">
-    <button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
-    <span class="muted">same players, options and pace; the next player starts</span>
+    <button type="button" class="primary" disabled=${busy} onClick=${ask}>${t("Rematch")}</button>
+    <span class="muted">${t("same players, options and pace; the next player starts")}</span>
     <${ErrorLine} error=${error} /></div>`;
 }
 
-const CHANNEL_NAMES = { seats: "Table", spectators: "Spectators" };
+const CHANNEL_NAMES = { seats: N_("Table"), spectators: N_("Spectators") };
 
 // The chat panel: `incoming` is the list of messages that arrived on the stream since the page opened.
 export function ChatPanel({ gameId, token, seat, status, incoming, connection }) {
@@ -150,30 +155,32 @@ export function ChatPanel({ gameId, token, seat, status, incoming, connection })
     setMuted([]);
   }
   return html`<section class="chat" aria-labelledby="chat-h">
-    <h2 id="chat-h">Chat</h2>
+    <h2 id="chat-h">${t("Chat")}</h2>
     ${channels.length > 1 ? html`<div class="tabs" role="tablist">${channels.map((c) => html`<button type="button"
         role="tab" aria-selected=${c === channel} class=${c === channel ? "tab on" : "tab"} key=${c}
-        onClick=${() => setChannel(c)}>${CHANNEL_NAMES[c]}</button>`)}</div>` : null}
+        onClick=${() => setChannel(c)}>${t(CHANNEL_NAMES[c])}</button>`)}</div>` : null}
     <ol ref=${list} class="chat-list" aria-live="polite" data-channel=${channel}>
-      ${shown.length ? null : html`<li class="muted">No messages yet.</li>`}
+      ${shown.length ? null : html`<li class="muted">${t("No messages yet.")}</li>`}
       ${shown.map((m) => html`<li key=${m.id} data-author=${m.author}>
         <strong style=${m.seat !== null && m.seat !== undefined ? `color:${seatColour(m.seat)}` : ""}>${m.name}</strong>
         <span class="chat-text">${m.text}</span>
         ${token && m.author !== me && !(seat !== null && m.seat === seat) ? html`<button type="button" class="link mute"
-            onClick=${() => mute(m.author)} aria-label=${`Mute ${m.name}`}>mute</button>` : null}
+            onClick=${() => mute(m.author)} aria-label=${t("Mute {name}", { name: m.name })}>${t("mute")}</button>`
+          : null}
       </li>`)}
     </ol>
-    ${muted.length ? html`<p class="muted">${muted.length} muted ·
-      <button type="button" class="link" onClick=${unmuteAll}>unmute all</button></p>` : null}
+    ${muted.length ? html`<p class="muted">${tn("{n} muted", "{n} muted", muted.length)} ·
+      <button type="button" class="link" onClick=${unmuteAll}>${t("unmute all")}</button></p>` : null}
     ${page.can_write ? html`<form class="chat-form" onSubmit=${send}>
-        <label class="sr-only" for="chat-input">Message</label>
+        <label class="sr-only" for="chat-input">${t("Message")}</label>
         <input id="chat-input" maxlength="500" autocomplete="off" value=${text}
                onInput=${(e) => setText(e.target.value)}
-               placeholder=${channel === "seats" ? "Say something to the table" : "Say something to the spectators"} />
-        <button type="submit">Send</button>
+               placeholder=${channel === "seats" ? t("Say something to the table")
+                 : t("Say something to the spectators")} />
+        <button type="submit">${t("Send")}</button>
       </form>`
-      : html`<p class="muted">${channel === "seats" ? "Only the players write here."
-          : token ? "" : "Sign in to write."}</p>`}
+      : html`<p class="muted">${channel === "seats" ? t("Only the players write here.")
+          : token ? "" : t("Sign in to write.")}</p>`}
     <${ErrorLine} error=${error} />
   </section>`;
 }

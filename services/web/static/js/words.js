@@ -1,49 +1,78 @@
 // The move log in words, built from the redacted events alone (a board module may word its own events).
+// Every sentence is one msgid with {placeholders}, translated when the log is drawn (i18n.js).
+import { t, tn } from "./i18n.js";
+
+const voteFor = (p, who, name) => (p.choice === "end"
+  ? t("{who} voted to end the game for {name}.", { who, name: name(p.about_seat) })
+  : t("{who} voted to let a bot take over for {name}.", { who, name: name(p.about_seat) }));
 
 const KERNEL = {
-  "taproom.GameCreated": () => "The game was created.",
-  "taproom.SeatClaimed": (p, who) => `${p.name || who} took seat ${(p.seat ?? 0) + 1}.`,
-  "taproom.GameStarted": () => "The game started.",
-  "taproom.GameEnded": () => "The game ended.",
-  "taproom.GameScored": () => "The final scores are in.",
-  "taproom.SeedRevealed": () => "The seed was revealed: anyone can now check every draw.",
-  "taproom.GameExpired": () => "The game expired before it filled.",
-  "taproom.SeatAutopiloted": (p, who) => `${who} ran out of time; the autopilot plays for them.`,
-  "taproom.SeatReclaimed": (p, who) => `${who} is back.`,
-  "taproom.TurnTimedOut": (p, who) => `${who} ran out of time; this turn is played for them.`,
-  "taproom.SeatReturned": (p, who) => `${who} has the seat back for the next turn.`,
-  "taproom.VoteCast": (p, who, name) =>
-    `${who} voted to ${p.choice === "end" ? "end the game" : "let a bot take over"} for ${name(p.about_seat)}.`,
-  "taproom.VoteWithdrawn": (p, who, name) => `${who} withdrew their vote about ${name(p.about_seat)}.`,
-  "taproom.MoveUndone": (p, who) => `${who} took back a move.`,
-  "taproom.HintAsked": (p, who) => `${who} asked the coach for a hint.`,
-  "taproom.VotePassed": (p, who, name) =>
-    `The table agreed: ${p.choice === "end" ? "the game ends as it stands"
-      : `a bot takes over from ${name(p.about_seat)}`}.`,
+  "taproom.GameCreated": () => t("The game was created."),
+  "taproom.SeatClaimed": (p, who) => t("{who} took seat {seat}.", { who: p.name || who, seat: (p.seat ?? 0) + 1 }),
+  "taproom.GameStarted": () => t("The game started."),
+  "taproom.GameEnded": () => t("The game ended."),
+  "taproom.GameScored": () => t("The final scores are in."),
+  "taproom.SeedRevealed": () => t("The seed was revealed: anyone can now check every draw."),
+  "taproom.GameExpired": () => t("The game expired before it filled."),
+  "taproom.SeatAutopiloted": (p, who) => t("{who} ran out of time; the autopilot plays for them.", { who }),
+  "taproom.SeatReclaimed": (p, who) => t("{who} is back.", { who }),
+  "taproom.TurnTimedOut": (p, who) => t("{who} ran out of time; this turn is played for them.", { who }),
+  "taproom.SeatReturned": (p, who) => t("{who} has the seat back for the next turn.", { who }),
+  "taproom.VoteCast": voteFor,
+  "taproom.VoteWithdrawn": (p, who, name) => t("{who} withdrew their vote about {name}.",
+    { who, name: name(p.about_seat) }),
+  "taproom.MoveUndone": (p, who) => t("{who} took back a move.", { who }),
+  "taproom.HintAsked": (p, who) => t("{who} asked the coach for a hint.", { who }),
+  "taproom.VotePassed": (p, who, name) => (p.choice === "end" ? t("The table agreed: the game ends as it stands.")
+    : t("The table agreed: a bot takes over from {name}.", { name: name(p.about_seat) })),
   "taproom.SeatLeft": (p, who) => leftWords(p, who),
-  "taproom.SeatAbsent": (p, who) =>
-    `${who} has not moved for a long while: the others may vote to end the game or to give the seat to a bot.`,
+  "taproom.SeatAbsent": (p, who) => t("{who} has not moved for a long while: the others may vote to end the game " +
+    "or to give the seat to a bot.", { who }),
 };
 
 // What happened to a game's seats, for the inbox, the lobby and the profile ("Ann resigned"); "" when nothing did.
 export function seatNews(seats) {
   const news = [];
   (seats || []).forEach((s, i) => {
-    const who = s.name || `Seat ${i + 1}`;
-    if (s.left === "resigned") news.push(`${who} resigned`);
-    else if (s.left === "idle") news.push(`${who} left the game; it ended after a long wait`);
-    else if (s.left) news.push(`${who} left the game; ${s.bot ? "a bot took the seat" : "the table ended it"}`);
-    else if (s.absent) news.push(`${who} is away; the table may vote`);
+    const who = s.name ? (s.bot ? botName(s.name) : s.name) : t("Seat {n}", { n: i + 1 });
+    if (s.left === "resigned") news.push(t("{who} resigned", { who }));
+    else if (s.left === "idle") news.push(t("{who} left the game; it ended after a long wait", { who }));
+    else if (s.left) {
+      news.push(s.bot ? t("{who} left the game; a bot took the seat", { who })
+        : t("{who} left the game; the table ended it", { who }));
+    } else if (s.absent) news.push(t("{who} is away; the table may vote", { who }));
   });
   return news.join(" · ");
 }
 
 // A seat's player left for good: who, how, and what became of the game.
 export function leftWords(p, who) {
-  const after = p.level ? `a bot plays the seat to the end` : null;
-  if (p.how === "resigned") return after ? `${who} resigned; ${after}.` : `${who} resigned.`;
-  if (p.how === "idle") return `${who} left the game: nobody moved for too long, so it ended.`;
-  return `${who} left the game; ${after ? `the table gave the seat to a bot` : "the table ended it"}.`;
+  if (p.how === "resigned") {
+    return p.level ? t("{who} resigned; a bot plays the seat to the end.", { who }) : t("{who} resigned.", { who });
+  }
+  if (p.how === "idle") return t("{who} left the game: nobody moved for too long, so it ended.", { who });
+  return p.level ? t("{who} left the game; the table gave the seat to a bot.", { who })
+    : t("{who} left the game; the table ended it.", { who });
+}
+
+// The server names bot seats in English ("Greedy bot", "Random bot 2", "Ann (greedy bot)"): said in the reader's
+// language here. Any other name is a person's and stays as it is.
+const BOT_LEVELS = ["Random", "Greedy", "Search"];
+export function botName(name) {
+  let m = /^(Random|Greedy|Search) bot(?: (\d+))?$/.exec(name || "");
+  if (m) {
+    const level = BOT_LEVELS.indexOf(m[1]);
+    const numbered = [t("Random bot {n}"), t("Greedy bot {n}"), t("Search bot {n}")];
+    const plain = [t("Random bot"), t("Greedy bot"), t("Search bot")];
+    return m[2] ? numbered[level].replace("{n}", m[2]) : plain[level];
+  }
+  m = /^(.*) \((random|greedy|search) bot\)$/.exec(name || "");
+  if (m) {
+    const level = [t("random bot"), t("greedy bot"), t("search bot")][BOT_LEVELS.indexOf(m[2][0].toUpperCase() +
+      m[2].slice(1))];
+    return t("{name} ({level})", { name: m[1], level });
+  }
+  return name;
 }
 
 const HIDDEN = "hidden"; // what the server puts in place of a private field
@@ -64,15 +93,18 @@ function phrase(type) {
 }
 
 function detail(value) {
-  if (value === HIDDEN || value === null) return "hidden";
-  if (Array.isArray(value)) return value.length > 6 ? `${value.length} items` : value.map(detail).join(" ");
+  if (value === HIDDEN || value === null) return t("hidden");
+  if (Array.isArray(value)) {
+    return value.length > 6 ? tn("{n} item", "{n} items", value.length) : value.map(detail).join(" ");
+  }
   if (typeof value === "object") return "…";
   return String(value);
 }
 
 export function seatName(seats, seat) {
   const s = seats?.[seat];
-  return s?.name || (s?.bot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`);
+  if (s?.name) return s.bot ? botName(s.name) : s.name;
+  return s?.bot ? t("Bot {n}", { n: seat + 1 }) : t("Seat {n}", { n: seat + 1 });
 }
 
 export function describe(event, seats, board) {
@@ -82,7 +114,7 @@ export function describe(event, seats, board) {
   const custom = board?.describe?.(event, { seats });
   if (custom) return custom;
   const kernel = KERNEL[event.type];
-  if (kernel) return kernel(p, who || "A seat", (n) => seatName(seats, n));
+  if (kernel) return kernel(p, who || t("A seat"), (n) => seatName(seats, n));
   const facts = Object.entries(p)
     .filter(([k, v]) => !["seat", "player", "type"].includes(k)
       && (typeof v !== "object" || v === null || Array.isArray(v)))

@@ -11,14 +11,17 @@ import { describe, seatName, seatNews } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
-import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
+import { ErrorLine, ago, gameTitle, listText, now, seatColour, setTitle, until } from "../ui.js";
 import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 import { HelpButton } from "../howto.js";
 import { TutorialPanel } from "./learn.js";
 import { AnalysisPanel, HintButton } from "../coach.js";
+import { N_, t, tn, tx } from "../i18n.js";
 
 const FINISHED = ["ended", "scored", "expired"];
+const BOT_LEVELS = { random: N_("random"), greedy: N_("greedy"), search: N_("search") };
+const botLevel = (level) => (Object.hasOwn(BOT_LEVELS, level) ? t(BOT_LEVELS[level]) : level);
 const NO_COMMANDS = [];
 
 export function GamePage({ gameId, params }) {
@@ -105,7 +108,8 @@ export function GamePage({ gameId, params }) {
       }
       // a page left open over days must heal by itself: try again, waiting longer each time, and say so
       const wait = isTransient(err) ? retryDelay(failures.current++) : null;
-      setError(wait ? `${errorText(err)} Trying again in ${Math.round(wait / 1000)} s.` : errorText(err));
+      setError(wait ? t("{error} Trying again in {seconds} s.",
+        { error: errorText(err), seconds: Math.round(wait / 1000) }) : errorText(err));
       if (wait) refreshTimer.current = setTimeout(() => refreshRef.current(), wait);
       return true;
     }
@@ -199,7 +203,8 @@ export function GamePage({ gameId, params }) {
     let gone = false;
     const timer = setTimeout(() => {
       get(`/games/${gameId}/at/${at}`, token).then((v) => !gone && setPast(v))
-        .catch((err) => !gone && setError(`Version ${at} cannot be shown: ${errorText(err)}`));
+        .catch((err) => !gone && setError(t("Version {version} cannot be shown: {error}",
+          { version: at, error: errorText(err) })));
     }, 60); // dragging the slider asks only for where it stops
     return () => { gone = true; clearTimeout(timer); };
   }, [at, gameId, token]);
@@ -225,10 +230,10 @@ export function GamePage({ gameId, params }) {
   const seat = live && Number.isInteger(live.seat) ? live.seat : null;
   const myTurn = at === null && boardCommands(legal).length > 0;
   useEffect(() => {
-    if (unknown) return setTitle("Game not found");
-    setTitle(myTurn ? "Your turn" : live ? gameTitle(types, live.game) : "Game", myTurn ? 1 : 0);
+    if (unknown) return setTitle(t("Game not found"));
+    setTitle(myTurn ? t("Your turn") : live ? gameTitle(types, live.game) : t("Game"), myTurn ? 1 : 0);
     if (myTurn && !wasMyTurn.current && document.hidden && window.Notification?.permission === "granted") {
-      new Notification("Your turn — Taproom", { body: `Game ${gameId}`, tag: gameId });
+      new Notification(t("Your turn — Taproom"), { body: t("Game {id}", { id: gameId }), tag: gameId });
     }
     if (myTurn !== wasMyTurn.current) refreshWaiting(); // the nav's count of games waiting changes with it
     wasMyTurn.current = myTurn;
@@ -263,7 +268,7 @@ export function GamePage({ gameId, params }) {
 
   if (unknown) return html`<${UnknownGame} gameId=${gameId} />`; // after every hook of the page
   if (!live) {
-    return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
+    return html`<${ErrorLine} error=${error} /><p class="loading">${t("Loading game {id}…", { id: gameId })}</p>`;
   }
   const shown = at === null ? live : past || live;
   const seats = live.seats || [];
@@ -278,7 +283,7 @@ export function GamePage({ gameId, params }) {
     readOnly, lastEvents,
   };
   const ctx = {
-    game: live.game, gameId, seat, seatInfo, t: (text) => text, bar: actionBar.bar,
+    game: live.game, gameId, seat, seatInfo, t, bar: actionBar.bar,
     api: {
       submit,
       description: () => get(`/games/types/${live.game}/description`).catch((err) =>
@@ -288,7 +293,7 @@ export function GamePage({ gameId, params }) {
   return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
       data-ready=${boardModule === undefined ? undefined : "1"} data-my-turn=${myTurn ? "1" : "0"}>
     <div class="game-head">
-      <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
+      <h1>${gameTitle(types, live.game)} <span class="muted">${t("· game {id}", { id: gameId })}</span></h1>
       <p class="status" aria-live="polite">
         ${statusLine(live, seat, myTurn, seats)}
         <${Connection} state=${connection} online=${online} />
@@ -298,7 +303,7 @@ export function GamePage({ gameId, params }) {
         <${ResignButton} legal=${legal} submit=${submit} busy=${busy} seats=${seats} />` : null}
       ${live.hints && !live.tutorial && myTurn && at === null ? html`<${HintButton} gameId=${gameId} live=${live}
           seat=${seat} board=${boardModule} version=${head} legal=${legal} />` : null}
-      ${seat === null ? html`<p class="muted">Watching as a spectator: you see what everyone sees.</p>` : null}
+      ${seat === null ? html`<p class="muted">${t("Watching as a spectator: you see what everyone sees.")}</p>` : null}
       ${seat !== null && !FINISHED.includes(live.status) ? html`<${NotifyButton} />` : null}
       <${HelpButton} game=${live.game} title=${gameTitle(types, live.game)} />
     </div>
@@ -310,7 +315,7 @@ export function GamePage({ gameId, params }) {
     <div class=${live.tutorial && seat !== null ? "game-grid coached" : "game-grid"}>
       ${live.tutorial && seat !== null ? html`<${TutorialPanel} gameId=${gameId} seat=${seat} game=${live.game}
           live=${live} legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
-      <section class="board-area" aria-label="Board">
+      <section class="board-area" aria-label=${t("Board")}>
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
                       : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />`
                       : null}
@@ -336,21 +341,21 @@ export function GamePage({ gameId, params }) {
 // (an EventSource may sit in "open" for a while after the network went away).
 function Connection({ state, online }) {
   if (!online) {
-    return html`<span class="conn offline" data-conn="offline">○ offline: moves wait until you are back</span>`;
+    return html`<span class="conn offline" data-conn="offline">${t("○ offline: moves wait until you are back")}</span>`;
   }
   if (state === "ended") return null;
-  const words = { live: "● live", connecting: "○ connecting…", reconnecting: "○ reconnecting…" };
+  const words = { live: t("● live"), connecting: t("○ connecting…"), reconnecting: t("○ reconnecting…") };
   return html`<span class=${`conn ${state}`} data-conn=${state}>${words[state] || `○ ${state}`}</span>`;
 }
 
 function UnknownGame({ gameId }) {
   return html`<section class="card not-found" aria-labelledby="nf-h">
-    <h1 id="nf-h">No game here</h1>
-    <p>There is no game <strong>${gameId}</strong> on this server. The link may be mistyped or cut short, or the
-      game was removed.</p>
-    <p class="actions"><a class="button primary" href="#/lobby">Go to the lobby</a>
-      ${auth.token() ? html`<a class="button" href="#/inbox">Your games</a>`
-                     : html`<a class="button" href="#/">Start page</a>`}</p>
+    <h1 id="nf-h">${t("No game here")}</h1>
+    <p>${tx("There is no game {id} on this server. The link may be mistyped or cut short, or the game was removed.",
+      { id: html`<strong>${gameId}</strong>` })}</p>
+    <p class="actions"><a class="button primary" href="#/lobby">${t("Go to the lobby")}</a>
+      ${auth.token() ? html`<a class="button" href="#/inbox">${t("Your games")}</a>`
+                     : html`<a class="button" href="#/">${t("Start page")}</a>`}</p>
   </section>`;
 }
 
@@ -358,14 +363,18 @@ function UnknownGame({ gameId }) {
 const inWords = (err) => new ApiError(err?.status ?? 0, err?.code ?? null, errorText(err));
 
 function statusLine(live, seat, myTurn, seats) {
-  if (live.status === "open") return "Waiting for players to join.";
+  if (live.status === "open") return t("Waiting for players to join.");
   if (FINISHED.includes(live.status)) {
     const news = seatNews(live.seats);
-    return live.status === "scored" ? `The game is over${news ? `: ${news}` : ""}.` : `The game has ${live.status}.`;
+    if (live.status === "scored") return news ? t("The game is over: {news}.", { news }) : t("The game is over.");
+    return live.status === "expired" ? t("The game has expired.") : t("The game has ended.");
   }
-  if (myTurn) return "Your turn.";
-  const acting = (live.to_act || []).map((s) => (s === seat ? "you" : seatName(seats, s)));
-  return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Thinking…";
+  if (myTurn) return t("Your turn.");
+  const others = (live.to_act || []).filter((s) => s !== seat).map((s) => seatName(seats, s));
+  if ((live.to_act || []).includes(seat)) {
+    return others.length ? t("Waiting for you and {names}.", { names: listText(others) }) : t("Waiting for you.");
+  }
+  return others.length ? t("Waiting for {names}.", { names: listText(others) }) : t("Thinking…");
 }
 
 // A registered board module, mounted once and told about every change (see services/web/README.md).
@@ -402,29 +411,31 @@ function Seats({ live, seat, clock }) {
   const scores = Object.fromEntries((live.scores || []).map((s) => [s.seat, s.total]));
   const clocks = Object.fromEntries((clock?.seats || []).map((r) => [r.seat, r]));
   return html`<section aria-labelledby="seats-h" class="seats">
-    <h2 id="seats-h">Seats</h2>
+    <h2 id="seats-h">${t("Seats")}</h2>
     <ul>${live.seats.map((s, i) => {
       const acting = (live.to_act || []).includes(i);
       const c = clocks[i];
       const waited = acting && c?.deadline
-        ? `waiting ${ago(now() - c.waiting_since)} · deadline ${until(c.deadline)}` : "";
+        ? t("waiting {time} · deadline {when}", { time: ago(now() - c.waiting_since), when: until(c.deadline) }) : "";
       return html`<li key=${i} class=${acting ? "acting" : ""}>
         <span class="swatch" style=${`background:${seatColour(i)}`} aria-hidden="true"></span>
-        <span class="seat-name">${seatName(live.seats, i)}${i === seat ? " (you)" : ""}</span>
-        ${s.bot ? html`<span class="badge">bot · ${s.bot}</span>` : null}
-        ${s.open ? html`<span class="badge">open</span>` : null}
-        ${s.invited ? html`<span class="badge">invited: ${s.invited.name || s.invited.handle}</span>` : null}
-        ${s.away ? html`<span class="badge">autopilot</span>` : null}
-        ${s.left ? html`<span class="badge left">${s.left === "resigned" ? "resigned" : "left"}</span>` : null}
-        ${s.absent ? html`<span class="badge">away</span>` : null}
-        ${s.timeouts ? html`<span class="badge">${s.timeouts} missed turn${s.timeouts === 1 ? "" : "s"}</span>` : null}
-        ${acting ? html`<span class="badge to-act">to act</span>` : null}
+        <span class="seat-name">${i === seat ? t("{name} (you)", { name: seatName(live.seats, i) })
+          : seatName(live.seats, i)}</span>
+        ${s.bot ? html`<span class="badge">${t("bot · {level}", { level: botLevel(s.bot) })}</span>` : null}
+        ${s.open ? html`<span class="badge">${t("open")}</span>` : null}
+        ${s.invited ? html`<span class="badge">${t("invited: {name}", { name: s.invited.name || s.invited.handle })
+          }</span>` : null}
+        ${s.away ? html`<span class="badge">${t("autopilot")}</span>` : null}
+        ${s.left ? html`<span class="badge left">${s.left === "resigned" ? t("resigned") : t("left")}</span>` : null}
+        ${s.absent ? html`<span class="badge">${t("away")}</span>` : null}
+        ${s.timeouts ? html`<span class="badge">${tn("{n} missed turn", "{n} missed turns", s.timeouts)}</span>` : null}
+        ${acting ? html`<span class="badge to-act">${t("to act")}</span>` : null}
         ${i in scores ? html`<strong class="score">${scores[i]}</strong>` : null}
         ${waited ? html`<small class="clock">${waited}</small>` : null}
       </li>`;
     })}</ul>
-    ${live.pace ? html`<p class="muted">Pace: ${live.pace.per_move_seconds ? `${ago(live.pace.per_move_seconds)} a move`
-      : "time bank"}</p>` : null}
+    ${live.pace ? html`<p class="muted">${live.pace.per_move_seconds
+      ? t("Pace: {time} a move", { time: ago(live.pace.per_move_seconds) }) : t("Pace: time bank")}</p>` : null}
   </section>`;
 }
 
@@ -432,16 +443,19 @@ function HistorySlider({ at, head, setAt, step }) {
   if (head < 2) return null;
   const value = at ?? head;
   return html`<section class="history" aria-labelledby="history-h">
-    <h2 id="history-h">History</h2>
+    <h2 id="history-h">${t("History")}</h2>
     <div class="slider-row">
-      <button type="button" onClick=${() => step(-1)} disabled=${value <= 1} aria-label="One version back">◀</button>
-      <input type="range" id="history" min="1" max=${head} value=${value} aria-label="Version shown"
-             aria-valuetext=${`version ${value} of ${head}`}
+      <button type="button" onClick=${() => step(-1)} disabled=${value <= 1} aria-label=${t("One version back")}
+        >◀</button>
+      <input type="range" id="history" min="1" max=${head} value=${value} aria-label=${t("Version shown")}
+             aria-valuetext=${t("version {value} of {head}", { value, head })}
              onInput=${(e) => { const v = Number(e.target.value); setAt(v >= head ? null : v); }} />
-      <button type="button" onClick=${() => step(1)} disabled=${at === null} aria-label="One version forward">▶</button>
+      <button type="button" onClick=${() => step(1)} disabled=${at === null} aria-label=${t("One version forward")}
+        >▶</button>
     </div>
-    <p class="muted">${at === null ? `Live · version ${head}` : html`Showing version ${value} of ${head}
-      <button type="button" class="link" onClick=${() => setAt(null)}>Back to live</button>`}</p>
+    <p class="muted">${at === null ? t("Live · version {head}", { head })
+      : html`${t("Showing version {value} of {head}", { value, head })}
+      <button type="button" class="link" onClick=${() => setAt(null)}>${t("Back to live")}</button>`}</p>
   </section>`;
 }
 
@@ -456,7 +470,7 @@ function MoveLog({ events, seats, board, upTo }) {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [lines.length]);
   return html`<section class="log" aria-labelledby="log-h">
-    <h2 id="log-h">Moves</h2>
+    <h2 id="log-h">${t("Moves")}</h2>
     <p class="sr-only" aria-live="polite">${lines.length ? lines[lines.length - 1].text : ""}</p>
     <ol ref=${list} class="log-list">
       ${lines.map((l) => html`<li key=${l.version} value=${l.version}
@@ -481,9 +495,9 @@ function JoinBar({ gameId, live, onJoined }) {
     }
   }
   return html`<form class="card join-bar" onSubmit=${join}>
-    <p>${open} seat${open === 1 ? "" : "s"} open.</p>
+    <p>${tn("{n} seat open.", "{n} seats open.", open)}</p>
     ${auth.token() ? null : html`<${NameField} id="join-name" value=${name} onInput=${setName} />`}
-    <button type="submit" class="primary">Join this game</button>
+    <button type="submit" class="primary">${t("Join this game")}</button>
     <${ErrorLine} error=${error} />
   </form>`;
 }
@@ -492,5 +506,5 @@ function NotifyButton() {
   const [permission, setPermission] = useState(window.Notification?.permission);
   if (!window.Notification || permission !== "default") return null;
   return html`<button type="button" class="link" onClick=${() => Notification.requestPermission().then(setPermission)}>
-    Notify me when it is my turn</button>`;
+    ${t("Notify me when it is my turn")}</button>`;
 }

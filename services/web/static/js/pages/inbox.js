@@ -2,9 +2,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
-import { ErrorLine, ago, gameTitle, now, setTitle, until } from "../ui.js";
+import { ErrorLine, ago, gameTitle, listText, now, setTitle, statusText, until } from "../ui.js";
 import { noteInbox } from "../waiting.js";
-import { seatNews } from "../words.js";
+import { botName, seatNews } from "../words.js";
+import { t, tn, tx } from "../i18n.js";
 
 export function InboxPage() {
   const [types, setTypes] = useState([]);
@@ -17,7 +18,7 @@ export function InboxPage() {
     const load = () => get("/inbox", auth.token()).then(async (data) => {
       setInbox(data);
       noteInbox(data); // the nav's count and the tab title, without a second request
-      setTitle("Inbox");
+      setTitle(t("Inbox"));
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));
@@ -30,25 +31,27 @@ export function InboxPage() {
     return () => clearInterval(timer);
   }, []);
   if (!auth.token()) {
-    return html`<h1>Inbox</h1><${ErrorLine} error=${error} />
-      <p>Register or sign in on the <a href="#/">start page</a> first.</p>`;
+    return html`<h1>${t("Inbox")}</h1><${ErrorLine} error=${error} />
+      <p>${tx("Register or sign in on the {start} first.", { start: html`<a href="#/">${t("start page")}</a>` })}</p>`;
   }
-  if (!inbox) return html`<h1>Inbox</h1><${ErrorLine} error=${error} /><p>Loading…</p>`;
+  if (!inbox) return html`<h1>${t("Inbox")}</h1><${ErrorLine} error=${error} /><p>${t("Loading…")}</p>`;
   const finished = inbox.others.filter((g) => g.status === "scored" || g.status === "ended" || g.status === "expired");
   const waiting = inbox.others.filter((g) => !finished.includes(g));
   const deadline = (g) => {
     const rows = clocks[g.game_id]?.seats || [];
     const mine = rows.filter((r) => g.my_seats.includes(r.seat) && r.deadline);
-    return mine.length ? `deadline ${until(Math.min(...mine.map((r) => r.deadline)))}` : "no deadline";
+    return mine.length ? t("deadline {when}", { when: until(Math.min(...mine.map((r) => r.deadline))) })
+      : t("no deadline");
   };
   // "Greedy bot and 1 open seat": an open seat is not a player's name
   const others = (g) => {
     const rest = g.seats.filter((s, i) => !g.my_seats.includes(i));
     const named = rest.filter((s) => !s.open)
-      .map((s) => s.name || (s.invited ? `${s.invited.name || "a player"} (invited)` : "a bot"));
+      .map((s) => (s.bot && s.name ? botName(s.name) : s.name)
+        || (s.invited ? t("{name} (invited)", { name: s.invited.name || t("a player") }) : t("a bot")));
     const open = rest.length - named.length;
-    if (open) named.push(`${open} open seat${open > 1 ? "s" : ""}`);
-    return named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}` : named[0] || "nobody";
+    if (open) named.push(tn("{n} open seat", "{n} open seats", open));
+    return named.length ? listText(named) : t("nobody");
   };
   async function answer(link, gameId) {
     try {
@@ -60,37 +63,46 @@ export function InboxPage() {
     }
   }
   const invitations = inbox.invitations || []; // servers with invitations by handle list them here
-  return html`<h1>Inbox</h1>
+  return html`<h1>${t("Inbox")}</h1>
     <${ErrorLine} error=${error} />
     ${invitations.length ? html`<section aria-labelledby="inv-h">
-      <h2 id="inv-h">Invitations (${invitations.length})</h2>
+      <h2 id="inv-h">${t("Invitations ({n})", { n: invitations.length })}</h2>
       <ul class="list">${invitations.map((i) => html`<li key=${i.game_id + i.seat} class="row turn">
-        <span><strong>${gameTitle(types, i.game)}</strong>${i.invited_by ? ` from ${i.invited_by.name}` : ""}
-          <span class="muted"> · seat ${i.seat + 1} · answer ${until(i.expires_at)}</span></span>
-        <span><button type="button" class="primary" onClick=${() => answer(i.accept, i.game_id)}>Accept</button>
-          <button type="button" onClick=${() => answer(i.decline, i.game_id)}>Decline</button></span>
+        <span>${i.invited_by ? tx("{game} from {name}", { game: html`<strong>${gameTitle(types, i.game)}</strong>`,
+          name: i.invited_by.name }) : html`<strong>${gameTitle(types, i.game)}</strong>`}
+          <span class="muted">${t(" · seat {seat} · answer {when}", { seat: i.seat + 1, when: until(i.expires_at) })}
+          </span></span>
+        <span><button type="button" class="primary" onClick=${() => answer(i.accept, i.game_id)}>${t("Accept")}</button>
+          <button type="button" onClick=${() => answer(i.decline, i.game_id)}>${t("Decline")}</button></span>
       </li>`)}</ul>
     </section>` : null}
     <section aria-labelledby="turn-h">
-      <h2 id="turn-h">Your turn (${inbox.awaiting.length})</h2>
+      <h2 id="turn-h">${t("Your turn ({n})", { n: inbox.awaiting.length })}</h2>
       ${inbox.awaiting.length ? null
-        : html`<p class="muted">Nothing awaits you. <a href="#/lobby">Start a game</a>.</p>`}
+        : html`<p class="muted">${tx("Nothing awaits you. {start}.",
+          { start: html`<a href="#/lobby">${t("Start a game")}</a>` })}</p>`}
       <ul class="list">${inbox.awaiting.map((g) => html`<li key=${g.game_id} class="row turn">
-        <a href=${`#/game/${g.game_id}`}><strong>${gameTitle(types, g.game)}</strong> with ${others(g)}</a>
-        <span class="muted">waiting ${ago(now() - (g.updated || now()))} · ${deadline(g)}${news(g)}</span></li>`)}</ul>
+        <a href=${`#/game/${g.game_id}`}>${tx("{game} with {others}", {
+          game: html`<strong>${gameTitle(types, g.game)}</strong>`, others: others(g) })}</a>
+        <span class="muted">${t("waiting {time}", { time: ago(now() - (g.updated || now())) })} · ${deadline(g)
+          }${news(g)}</span></li>`)}</ul>
     </section>
     <section aria-labelledby="others-h">
-      <h2 id="others-h">Waiting for others</h2>
+      <h2 id="others-h">${t("Waiting for others")}</h2>
       <ul class="list">${waiting.map((g) => html`<li key=${g.game_id} class="row">
-        <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
-        <span class="muted">${g.status === "open" ? "waiting for players"
-          : `${(g.to_act || []).map((s) => g.seats[s]?.name || "bot").join(", ")} to act`}${news(g)}</span>
+        <a href=${`#/game/${g.game_id}`}>${t("{game} with {others}", { game: gameTitle(types, g.game),
+          others: others(g) })}</a>
+        <span class="muted">${g.status === "open" ? t("waiting for players")
+          : tn("{names} to act", "{names} to act", (g.to_act || []).length,
+            { names: listText((g.to_act || []).map((s) => g.seats[s]?.name || t("bot"))) })
+          }${news(g)}</span>
       </li>`)}</ul>
     </section>
     <section aria-labelledby="done-h">
-      <h2 id="done-h">Finished</h2>
+      <h2 id="done-h">${t("Finished")}</h2>
       <ul class="list">${finished.map((g) => html`<li key=${g.game_id} class="row">
-        <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)} with ${others(g)}</a>
+        <a href=${`#/game/${g.game_id}`}>${t("{game} with {others}", { game: gameTitle(types, g.game),
+          others: others(g) })}</a>
         <span>${result(g)}${news(g)}</span></li>`)}</ul>
     </section>`;
 }
@@ -101,8 +113,9 @@ function news(g) {
 }
 
 function result(g) {
-  if (!g.places) return g.status;
+  if (!g.places) return statusText(g.status);
   const place = Math.min(...g.my_seats.map((s) => g.places[String(s)] ?? 99));
   const total = g.scores?.find((s) => g.my_seats.includes(s.seat))?.total;
-  return `${place === 1 ? "Won" : `Place ${place}`}${total === undefined ? "" : ` · ${total} points`}`;
+  const placed = place === 1 ? t("Won") : t("Place {place}", { place });
+  return total === undefined ? placed : tn("{placed} · {n} point", "{placed} · {n} points", total, { placed });
 }

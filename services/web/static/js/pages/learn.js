@@ -6,6 +6,7 @@ import { auth, errorText, get, post } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { HowToArticle, useGuide } from "../howto.js";
 import { askHint, useHintMark } from "../hint.js";
+import { t, tx } from "../i18n.js";
 
 function useTypes() {
   const [types, setTypes] = useState(null);
@@ -16,12 +17,15 @@ function useTypes() {
 export function HowToPage({ game }) {
   const guide = useGuide(game);
   const types = useTypes();
-  useEffect(() => { setTitle(`How to play ${guide?.title || ""}`.trim()); }, [guide]);
-  return html`<p><a href="#/">← Back to the games</a></p>
-    <h1>How to play: ${guide?.title || gameTitle(types, game)}</h1>
-    ${guide === null ? html`<p>There is no guide for this game yet.</p>` : null}
-    ${guide ? html`<p class="learn-cta">New to it? <a class="button primary" href=${`#/learn/${game}`}>Learn to play against a bot</a>
-      <a class="button" href=${`#/lobby?game=${game}`}>Start a game</a></p>
+  useEffect(() => { setTitle(guide?.title ? t("How to play {game}", { game: guide.title }) : t("How to play")); },
+    [guide]);
+  return html`<p><a href="#/">${t("← Back to the games")}</a></p>
+    <h1>${tx("How to play: {game}",
+      { game: html`<span class="guide-text">${guide?.title || gameTitle(types, game)}</span>` })}</h1>
+    ${guide === null ? html`<p>${t("There is no guide for this game yet.")}</p>` : null}
+    ${guide ? html`<p class="learn-cta">${tx("New to it? {learn} {start}", {
+      learn: html`<a class="button primary" href=${`#/learn/${game}`}>${t("Learn to play against a bot")}</a>`,
+      start: html`<a class="button" href=${`#/lobby?game=${game}`}>${t("Start a game")}</a>` })}</p>
       <${HowToArticle} guide=${guide} />` : null}`;
 }
 
@@ -32,7 +36,8 @@ export function LearnPage({ game }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const signedIn = Boolean(auth.token());
-  useEffect(() => { setTitle(`Learn ${guide?.title || "to play"}`); }, [guide]);
+  useEffect(() => { setTitle(guide?.title ? t("Learn {game}", { game: guide.title }) : t("Learn to play")); },
+    [guide]);
 
   async function start(e) {
     e.preventDefault();
@@ -52,28 +57,36 @@ export function LearnPage({ game }) {
       setBusy(false);
     }
   }
-  if (guide === null) return html`<p>There is no tutorial for this game yet. <a href="#/">Back to the games</a></p>`;
-  return html`<p><a href="#/">← Back to the games</a></p>
-    <h1>Learn to play: ${guide?.title || gameTitle(types, game)}</h1>
+  if (guide === null) {
+    return html`<p>${tx("There is no tutorial for this game yet. {back}",
+      { back: html`<a href="#/">${t("Back to the games")}</a>` })}</p>`;
+  }
+  return html`<p><a href="#/">${t("← Back to the games")}</a></p>
+    <h1>${tx("Learn to play: {game}",
+      { game: html`<span class="guide-text">${guide?.title || gameTitle(types, game)}</span>` })}</h1>
     <div class="columns">
       <form class="card learn" onSubmit=${start}>
-        <h2>Your first game, with a coach</h2>
-        <p>${guide?.coach.intro}</p>
+        <h2>${t("Your first game, with a coach")}</h2>
+        <p class="guide-text">${guide?.coach.intro}</p>
         <ol class="steps">
-          <li>A short game against a friendly bot: ${guide?.tutorial.length}. It is not rated.</li>
-          <li>At each decision the coach beside the board says what you are choosing and suggests a good move.</li>
-          <li>Follow it with one tap, or play your own move. The Help button opens the rules beside the board.</li>
+          <li>${tx("A short game against a friendly bot: {length}. It is not rated.",
+            { length: html`<span class="guide-text">${guide?.tutorial.length ?? "…"}</span>` })}</li>
+          <li>${t("At each decision the coach beside the board says what you are choosing and suggests a good move.")}
+          </li>
+          <li>${t("Follow it with one tap, or play your own move. The Help button opens the rules beside the board.")}
+          </li>
         </ol>
-        ${signedIn ? null : html`<label for="learn-name">Your name</label>
+        ${signedIn ? null : html`<label for="learn-name">${t("Your name")}</label>
           <input id="learn-name" required maxlength="64" autocomplete="nickname" value=${name}
                  onInput=${(e) => setName(e.target.value)} />`}
-        <button type="submit" class="primary" disabled=${busy || !guide}>${busy ? "Setting up…" : "Start the tutorial"}</button>
+        <button type="submit" class="primary" disabled=${busy || !guide}>${busy ? t("Setting up…")
+          : t("Start the tutorial")}</button>
         <${ErrorLine} error=${error} />
       </form>
       <section class="card">
-        <h2>Rather read first?</h2>
-        <p>${guide?.tagline}</p>
-        <p><a class="button" href=${`#/rules/${game}`}>How to play</a></p>
+        <h2>${t("Rather read first?")}</h2>
+        <p class="guide-text">${guide?.tagline}</p>
+        <p><a class="button" href=${`#/rules/${game}`}>${t("How to play")}</a></p>
       </section>
     </div>`;
 }
@@ -113,20 +126,24 @@ export function TutorialPanel({ gameId, seat, game, live, legal, myTurn, submit,
   const tip = coach.firstTurns[turns.current.size - 1];
   const over = ["ended", "scored", "expired"].includes(live.status);
   return html`<section class="tutor card" aria-labelledby="tutor-h" data-coach-state=${command ? "advice" : myTurn ? "thinking" : "waiting"}>
-    <h2 id="tutor-h">Coach</h2>
-    ${over ? html`<p>Well played! The final scores are at the top of the page. Ready for a real game? ${" "}
-        <a href=${`#/lobby?game=${game}`}>Start one</a>, or <a href=${`#/learn/${game}`}>play another tutorial</a>.</p>`
-      : !myTurn ? html`<p class="muted">The bot is playing. Watch the move log: the coach speaks again on your turn.</p>`
+    <h2 id="tutor-h">${t("Coach")}</h2>
+    ${over ? html`<p>${tx("Well played! The final scores are at the top of the page. Ready for a real game? {start}, " +
+        "or {another}.", { start: html`<a href=${`#/lobby?game=${game}`}>${t("Start one")}</a>`,
+        another: html`<a href=${`#/learn/${game}`}>${t("play another tutorial")}</a>` })}</p>`
+      : !myTurn ? html`<p class="muted">${t("The bot is playing. Watch the move log: the coach speaks again on your " +
+        "turn.")}</p>`
       : html`
         ${command ? html`<div class="coach-advice" data-command=${JSON.stringify(command)}>
-            <p><strong>Suggested:</strong> ${(coach.moves[command.type] || (() => command.type))(command, live.board)}
-              ${pointed ? html`${" "}<span class="coach-marked">Marked in green on the board.</span>` : null}</p>
-            <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}>Play this move</button>
-          </div>` : html`<p class="muted">The coach is looking at your position…</p>`}
+            <p><strong>${t("Suggested:")}</strong> ${(coach.moves[command.type] || (() => command.type))(command,
+              live.board)}
+              ${pointed ? html`${" "}<span class="coach-marked">${t("Marked in green on the board.")}</span>` : null}</p>
+            <button type="button" class="primary" disabled=${busy} onClick=${() => submit(command).catch(() => {})}
+              >${t("Play this move")}</button>
+          </div>` : html`<p class="muted">${t("The coach is looking at your position…")}</p>`}
         <details class="coach-more" open=${WIDE()}>
-          <summary>Why, and a tip</summary>
+          <summary>${t("Why, and a tip")}</summary>
           ${type && coach.decisions[type] ? html`<p class="coach-decision">${coach.decisions[type]}</p>` : null}
-          ${tip ? html`<p class="coach-tip"><strong>Tip:</strong> ${tip}</p>` : null}
+          ${tip ? html`<p class="coach-tip"><strong>${t("Tip:")}</strong> ${tip}</p>` : null}
         </details>`}
     <${ErrorLine} error=${error} />
   </section>`;

@@ -2,15 +2,16 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
-import { CopyField, ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { CopyField, ErrorLine, ago, gameTitle, listText, now, setTitle } from "../ui.js";
 import { NameField, ensurePlayer } from "../identity.js";
 import { PlainError } from "../errors.js";
 import { hasGuide } from "../howto.js";
-import { seatNews } from "../words.js";
+import { botName, seatNews } from "../words.js";
+import { N_, t, tn, tx } from "../i18n.js";
 
-const BOT_LEVELS = ["random", "greedy", "search"];
-const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
-               ["bank", "Time bank"]];
+const BOT_LEVELS = [["random", N_("random")], ["greedy", N_("greedy")], ["search", N_("search")]];
+const PACES = [["", N_("Untimed")], ["1h", N_("1 hour a move")], ["1d", N_("1 day a move")],
+               ["3d", N_("3 days a move")], ["bank", N_("Time bank")]];
 
 export function LobbyPage({ params }) {
   const [types, setTypes] = useState(null);
@@ -20,7 +21,7 @@ export function LobbyPage({ params }) {
   const [name, setName] = useState("");
   const load = () => get("/lobby").then(setLobby).catch((err) => setError(errorText(err)));
   useEffect(() => {
-    setTitle("Lobby");
+    setTitle(t("Lobby"));
     gameTypes().then(setTypes).catch((err) => setError(errorText(err)));
     load();
   }, []);
@@ -36,34 +37,35 @@ export function LobbyPage({ params }) {
       load();
     }
   }
-  return html`<h1>Lobby</h1>
+  return html`<h1>${t("Lobby")}</h1>
     <${ErrorLine} error=${error} />
     <div class="columns">
       <section aria-labelledby="new-h" class=${params.get("game") ? "lobby-new first-on-phone" : "lobby-new"}>
-        <h2 id="new-h">New game</h2>
-        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
+        <h2 id="new-h">${t("New game")}</h2>
+        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>${t("Loading…")}</p>`}
       </section>
       <section aria-labelledby="open-h" class="lobby-open">
-        <h2 id="open-h">Open games</h2>
-        ${lobby.open.length === 0 ? html`<p class="muted">No open game right now: start one.</p>` : null}
+        <h2 id="open-h">${t("Open games")}</h2>
+        ${lobby.open.length === 0 ? html`<p class="muted">${t("No open game right now: start one.")}</p>` : null}
         <ul class="list">
           ${lobby.open.map((g) => html`<li key=${g.game_id} class="row">
             <span><strong>${gameTitle(types, g.game)}</strong>
               <span class="muted">${seatSummary(g.seats)}</span></span>
-            <span class="actions"><a href=${`#/game/${g.game_id}`}>Watch</a>
-              <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
+            <span class="actions"><a href=${`#/game/${g.game_id}`}>${t("Watch")}</a>
+              <button type="button" onClick=${() => join(g.game_id)}>${t("Join")}</button></span>
             ${joining === g.game_id && !auth.token() ? html`<form class="join-name"
                 onSubmit=${(e) => { e.preventDefault(); join(g.game_id); }}>
               <${NameField} id=${`join-name-${g.game_id}`} value=${name} onInput=${setName} />
-              <button type="submit" class="primary">Join as ${name.trim() || "…"}</button></form>` : null}
+              <button type="submit" class="primary">${t("Join as {name}", { name: name.trim() || "…" })}</button>
+              </form>` : null}
           </li>`)}
         </ul>
-        <h2>Recently finished</h2>
+        <h2>${t("Recently finished")}</h2>
         <ul class="list">
           ${lobby.finished.slice(0, 10).map((g) => html`<li key=${g.game_id} class="row">
             <a href=${`#/game/${g.game_id}`}>${gameTitle(types, g.game)}</a>
-            <span class="muted">${winner(g)} · ${ago(now() - (g.updated || now()))} ago${seatNews(g.seats)
-              ? ` · ${seatNews(g.seats)}` : ""}</span>
+            <span class="muted">${winner(g)} · ${t("{time} ago", { time: ago(now() - (g.updated || now())) })}${
+              seatNews(g.seats) ? ` · ${seatNews(g.seats)}` : ""}</span>
           </li>`)}
         </ul>
       </section>
@@ -72,13 +74,15 @@ export function LobbyPage({ params }) {
 
 // " · Ana, Greedy bot · 1 open": one string, since htm drops the space where a text runs over a line break
 function seatSummary(seats) {
-  const seated = seats.filter((s) => !s.open).map((s) => s.name || "bot");
-  return ` · ${seated.length ? `${seated.join(", ")} · ` : ""}${seats.filter((s) => s.open).length} open`;
+  const seated = seats.filter((s) => !s.open).map((s) => (s.name ? (s.bot ? botName(s.name) : s.name) : t("bot")));
+  const open = tn("{n} open", "{n} open", seats.filter((s) => s.open).length);
+  return ` · ${seated.length ? `${seated.join(", ")} · ` : ""}${open}`;
 }
 
 function winner(meta) {
   const first = Object.entries(meta.places || {}).filter(([, place]) => place === 1).map(([seat]) => Number(seat));
-  return first.length ? `won by ${first.map((s) => meta.seats[s]?.name || `seat ${s + 1}`).join(" and ")}` : "ended";
+  const names = first.map((s) => meta.seats[s]?.name || t("seat {n}", { n: s + 1 }));
+  return first.length ? t("won by {names}", { names: listText(names) }) : t("ended");
 }
 
 function resolveRef(schema, root) {
@@ -93,8 +97,9 @@ function resolveRef(schema, root) {
 function OptionField({ name, schema, root, value, onChange }) {
   const s = resolveRef(schema, root);
   const id = `opt-${name}`;
-  const label = schema.title || s.title || name.replace(/_/g, " ");
-  const help = schema.description || s.description;
+  // the game's own words for its options (server text, English), in the reader's language where the catalog has it
+  const label = t(schema.title || s.title || name.replace(/_/g, " "));
+  const help = schema.description || s.description ? t(schema.description || s.description) : null;
   let input;
   if ("const" in s) return null; // nothing to choose
   if (s.type === "boolean") {
@@ -103,7 +108,7 @@ function OptionField({ name, schema, root, value, onChange }) {
       <label for=${id}>${label}</label>${help ? html`<small>${help}</small>` : null}</div>`;
   } else if (s.enum) {
     input = html`<select id=${id} value=${value} onChange=${(e) => onChange(e.target.value)}>
-      ${s.enum.map((v) => html`<option value=${v}>${String(v)}</option>`)}</select>`;
+      ${s.enum.map((v) => html`<option value=${v}>${typeof v === "string" ? t(v) : String(v)}</option>`)}</select>`;
   } else if (s.type === "integer" || s.type === "number") {
     input = html`<input type="number" id=${id} value=${value ?? ""} min=${s.minimum} max=${s.maximum}
       step=${s.type === "integer" ? 1 : "any"}
@@ -154,7 +159,7 @@ function NewGameForm({ types, initial }) {
       game: gameId, options,
       // a player invited by handle gets an open seat, reserved for them right after creation
       seats: seats.map((s) => s.kind === "me" ? { me: true } : s.kind === "bot" ? { bot: s.bot }
-        : s.kind === "invite" ? { name: (s.name || "").trim() || "Friend" } : {}),
+        : s.kind === "invite" ? { name: (s.name || "").trim() || t("Friend") } : {}),
     };
     if (pace) body.pace = pace;
     if (casual) Object.assign(body, { rated: false, hints });
@@ -162,11 +167,11 @@ function NewGameForm({ types, initial }) {
       const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
         .filter((x, i) => seats[i].kind === "handle");
       for (const x of invited) {
-        if (!x.handle) throw new PlainError(`Seat ${x.seat + 1}: whose handle? Type the player's handle.`);
+        if (!x.handle) throw new PlainError(t("Seat {n}: whose handle? Type the player's handle.", { n: x.seat + 1 }));
         // a typo fails before the game exists, naming the handle
         await get(`/players/by-handle/${encodeURIComponent(x.handle)}`).catch((err) => {
           if (err.code !== "player_not_found") throw err;
-          throw new PlainError(`Nobody here has the handle @${x.handle}. Check the spelling.`);
+          throw new PlainError(t("Nobody here has the handle @{handle}. Check the spelling.", { handle: x.handle }));
         });
       }
       // "me" or a bot needs a player behind the game: a visitor registers now, under the name they gave
@@ -189,60 +194,65 @@ function NewGameForm({ types, initial }) {
 
   if (invites) {
     return html`<div class="card">
-      <h3>Send each invited player their link</h3>
-      <p class="muted">A link is shown only now; it lets its holder play that seat.</p>
-      ${invites.links.map((l) => html`<div class="field"><span>${l.name} (seat ${l.seat + 1})</span>
-        <${CopyField} label=${`Invitation link for ${l.name} (seat ${l.seat + 1})`} value=${l.link} /></div>`)}
-      <a class="button" href=${`#/game/${invites.gameId}`}>Go to the game</a>
+      <h3>${t("Send each invited player their link")}</h3>
+      <p class="muted">${t("A link is shown only now; it lets its holder play that seat.")}</p>
+      ${invites.links.map((l) => html`<div class="field"><span>${t("{name} (seat {seat})",
+          { name: l.name, seat: l.seat + 1 })}</span>
+        <${CopyField} label=${t("Invitation link for {name} (seat {seat})", { name: l.name, seat: l.seat + 1 })}
+          value=${l.link} /></div>`)}
+      <a class="button" href=${`#/game/${invites.gameId}`}>${t("Go to the game")}</a>
     </div>`;
   }
   const props = type?.options?.properties || {};
   return html`<form class="card new-game" onSubmit=${create} aria-describedby="new-h">
     ${signedIn ? null : html`<${NameField} id="ng-name" value=${name} onInput=${setName} />`}
-    <div class="field"><label for="ng-game">Game</label>
+    <div class="field"><label for="ng-game">${t("Game")}</label>
       <select id="ng-game" value=${gameId} onChange=${(e) => pickGame(e.target.value)}>
-        ${types.map((t) => html`<option value=${t.id}>${t.title}</option>`)}</select>
-      ${hasGuide(gameId) ? html`<small class="howto-links">New to it? <a href=${`#/rules/${gameId}`}>How to play</a> ·
-        <a href=${`#/learn/${gameId}`}>Learn to play with a coach</a></small>` : null}</div>
-    <fieldset><legend>Seats (${type?.min_players}–${type?.max_players})</legend>
+        ${types.map((g) => html`<option value=${g.id}>${t(g.title)}</option>`)}</select>
+      ${hasGuide(gameId) ? html`<small class="howto-links">${tx("New to it? {rules} · {learn}", {
+        rules: html`<a href=${`#/rules/${gameId}`}>${t("How to play")}</a>`,
+        learn: html`<a href=${`#/learn/${gameId}`}>${t("Learn to play with a coach")}</a>` })}</small>` : null}</div>
+    <fieldset><legend>${t("Seats ({min}–{max})", { min: type?.min_players, max: type?.max_players })}</legend>
       ${seats.map((s, i) => html`<div class="seat-row" key=${i}>
-        <label for=${`seat-${i}`}>Seat ${i + 1}</label>
+        <label for=${`seat-${i}`}>${t("Seat {n}", { n: i + 1 })}</label>
         <select id=${`seat-${i}`} value=${s.kind}
                 onChange=${(e) => setSeat(i, { kind: e.target.value, bot: s.bot || "greedy" })}>
-          <option value="me">Me</option>
-          <option value="open">Open (anyone joins)</option>
-          <option value="bot">Bot</option>
-          <option value="handle">Player by handle (invitation)</option>
-          <option value="invite">Friend by link (no account needed)</option>
+          <option value="me">${t("Me")}</option>
+          <option value="open">${t("Open (anyone joins)")}</option>
+          <option value="bot">${t("Bot")}</option>
+          <option value="handle">${t("Player by handle (invitation)")}</option>
+          <option value="invite">${t("Friend by link (no account needed)")}</option>
         </select>
-        ${s.kind === "bot" ? html`<select aria-label=${`Seat ${i + 1} bot level`} value=${s.bot}
+        ${s.kind === "bot" ? html`<select aria-label=${t("Seat {n} bot level", { n: i + 1 })} value=${s.bot}
             onChange=${(e) => setSeat(i, { bot: e.target.value })}>
-            ${BOT_LEVELS.map((l) => html`<option value=${l}>${l}</option>`)}</select>` : null}
-        ${s.kind === "handle" ? html`<input aria-label=${`Seat ${i + 1} player's handle`} placeholder="@handle"
+            ${BOT_LEVELS.map(([l, label]) => html`<option value=${l}>${t(label)}</option>`)}</select>` : null}
+        ${s.kind === "handle" ? html`<input aria-label=${t("Seat {n} player's handle", { n: i + 1 })}
+            placeholder=${t("@handle")}
             value=${s.handle || ""} onInput=${(e) => setSeat(i, { handle: e.target.value })} />` : null}
-        ${s.kind === "invite" ? html`<input aria-label=${`Seat ${i + 1} player's name`} placeholder="their name"
+        ${s.kind === "invite" ? html`<input aria-label=${t("Seat {n} player's name", { n: i + 1 })}
+            placeholder=${t("their name")}
             value=${s.name || ""} onInput=${(e) => setSeat(i, { name: e.target.value })} />` : null}
       </div>`)}
       <p>
         <button type="button" disabled=${seats.length >= (type?.max_players || 8)}
-          onClick=${() => setSeats([...seats, { kind: "bot", bot: "greedy" }])}>Add seat</button>
+          onClick=${() => setSeats([...seats, { kind: "bot", bot: "greedy" }])}>${t("Add seat")}</button>
         <button type="button" disabled=${seats.length <= (type?.min_players || 1)}
-          onClick=${() => setSeats(seats.slice(0, -1))}>Remove seat</button>
+          onClick=${() => setSeats(seats.slice(0, -1))}>${t("Remove seat")}</button>
       </p>
     </fieldset>
-    ${Object.keys(props).length ? html`<fieldset><legend>Options</legend>
+    ${Object.keys(props).length ? html`<fieldset><legend>${t("Options")}</legend>
       ${Object.entries(props).map(([name, schema]) => html`<${OptionField} key=${gameId + name} name=${name}
           schema=${schema} root=${type.options} value=${options[name]}
           onChange=${(v) => setOptions({ ...options, [name]: v })} />`)}
     </fieldset>` : null}
-    <div class="field"><label for="ng-pace">Pace</label>
+    <div class="field"><label for="ng-pace">${t("Pace")}</label>
       <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
-        ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
+        ${PACES.map(([v, label]) => html`<option value=${v}>${t(label)}</option>`)}</select></div>
     <div class="field"><label><input type="checkbox" checked=${casual} onChange=${(e) => setCasual(e.target.checked)} />
-      Casual game (not rated)</label>
+      ${t("Casual game (not rated)")}</label>
       ${casual ? html`<label><input type="checkbox" checked=${hints} onChange=${(e) => setHints(e.target.checked)} />
-        Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
+        ${t("Allow hints from the coach (everyone sees when one is asked for)")}</label>` : null}</div>
     <${ErrorLine} error=${error} />
-    <button type="submit" class="primary">Create game</button>
+    <button type="submit" class="primary">${t("Create game")}</button>
   </form>`;
 }

@@ -6,25 +6,27 @@ import { auth, del, errorText, get, post, put } from "../api.js";
 import { plainDetail } from "../errors.js";
 import { ErrorLine, setTitle } from "../ui.js";
 import { useConfirmMoves } from "../action-bar.js";
+import { N_, locale, locales, setLocale, t, tn, tx } from "../i18n.js";
+import { saveLanguage, useLocale } from "../language.js";
 
 const KINDS = [
-  ["your_turn", "It is my turn"],
-  ["deadline_soon", "A deadline is close"],
-  ["timed_out", "I timed out"],
-  ["taken_over", "An autopilot took my seat"],
-  ["seat_vote", "Players vote on my seat"],
-  ["replaced", "My seat was given away"],
-  ["game_over", "A game ended"],
-  ["invited", "I am invited to a game"],
-  ["absence_warning", "A game has waited for me a long while"],
-  ["absent", "The table may vote on my seat"],
-  ["absent_vote", "A player is away: I may vote"],
-  ["left", "A player resigned or left"],
+  ["your_turn", N_("It is my turn")],
+  ["deadline_soon", N_("A deadline is close")],
+  ["timed_out", N_("I timed out")],
+  ["taken_over", N_("An autopilot took my seat")],
+  ["seat_vote", N_("Players vote on my seat")],
+  ["replaced", N_("My seat was given away")],
+  ["game_over", N_("A game ended")],
+  ["invited", N_("I am invited to a game")],
+  ["absence_warning", N_("A game has waited for me a long while")],
+  ["absent", N_("The table may vote on my seat")],
+  ["absent_vote", N_("A player is away: I may vote")],
+  ["left", N_("A player resigned or left")],
 ];
-const EMAIL_KINDS = [["your_turn", "My turn"], ["game_over", "Game over, with the result"],
-  ["invited", "Invitations"], ["deadline_soon", "Deadline close"],
-  ["absence_warning", "A game waits for me"], ["absent", "The table may vote on my seat"]];
-const MODES = [["off", "Off"], ["immediate", "At once"], ["digest", "In the daily digest"]];
+const EMAIL_KINDS = [["your_turn", N_("My turn")], ["game_over", N_("Game over, with the result")],
+  ["invited", N_("Invitations")], ["deadline_soon", N_("Deadline close")],
+  ["absence_warning", N_("A game waits for me")], ["absent", N_("The table may vote on my seat")]];
+const MODES = [["off", N_("Off")], ["immediate", N_("At once")], ["digest", N_("In the daily digest")]];
 
 const browserZone = () => {
   try {
@@ -41,22 +43,24 @@ export function SettingsPage() {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    setTitle("Settings");
+    setTitle(t("Settings"));
     if (!auth.token()) return;
     get("/players/me/notification-settings", auth.token()).then(setData).catch((err) => setError(errorText(err)));
   }, []);
   if (!auth.token()) {
-    return html`<div class="settings"><h1>Settings</h1><${PlayingSection} />
-      <p>Register or sign in on the <a href="#/">start page</a> for notifications.</p></div>`;
+    return html`<div class="settings"><h1>${t("Settings")}</h1><${LanguageSection} /><${PlayingSection} />
+      <p>${tx("Register or sign in on the {start} for notifications.",
+        { start: html`<a href="#/">${t("start page")}</a>` })}</p></div>`;
   }
   if (!data) {
-    return html`<div class="settings"><h1>Settings</h1><${PlayingSection} /><${ErrorLine} error=${error} />
-      <p>Loading…</p></div>`;
+    return html`<div class="settings"><h1>${t("Settings")}</h1><${LanguageSection} /><${PlayingSection} />
+      <${ErrorLine} error=${error} /><p>${t("Loading…")}</p></div>`;
   }
   return html`<div class="settings">
-    <h1>Settings</h1>
-    <p class="muted">Notifications reach you outside Taproom: by webhook, e-mail and Web Push. Everything also
-      stays in your inbox.</p>
+    <h1>${t("Settings")}</h1>
+    <p class="muted">${t("Notifications reach you outside Taproom: by webhook, e-mail and Web Push. Everything " +
+      "also stays in your inbox.")}</p>
+    <${LanguageSection} />
     <${PlayingSection} />
     <${PreferencesForm} initial=${data.preferences} emailEnabled=${data.email.enabled} />
     <${EmailSection} initial=${data.email} />
@@ -64,17 +68,38 @@ export function SettingsPage() {
   </div>`;
 }
 
+// The language of the pages and, for a signed-in player, of their e-mails and push notifications (kept by the
+// server; the page head's switch is the same setting).
+function LanguageSection() {
+  const current = useLocale();
+  async function choose(event) {
+    const code = event.currentTarget.value;
+    await setLocale(code);
+    saveLanguage(code);
+  }
+  return html`<section class="card" aria-labelledby="language-h">
+    <h2 id="language-h">${t("Language")}</h2>
+    <div class="field"><label for="language-select">${t("Language of the pages, e-mails and push notifications")}
+      </label>
+      <select id="language-select" value=${current} onChange=${choose}>
+        ${Object.entries(locales()).map(([code, name]) => html`<option value=${code} lang=${code}>${name}</option>`)}
+      </select>
+      <small>${auth.token() ? t("Kept with your account: your other devices switch to it when you sign in there.")
+        : t("Kept in this browser. Sign in to have your e-mails in it too.")}</small></div>
+  </section>`;
+}
+
 // Playing on this device: move confirmation (kept in this browser; the game page's bar has the same switch).
 function PlayingSection() {
   const [confirmOn, setConfirmOn] = useConfirmMoves();
   return html`<section class="card" aria-labelledby="playing-h">
-    <h2 id="playing-h">Playing on this device</h2>
+    <h2 id="playing-h">${t("Playing on this device")}</h2>
     <div class="field check">
       <input type="checkbox" role="switch" id="confirm-moves" checked=${confirmOn}
              onChange=${(e) => setConfirmOn(e.target.checked)} />
-      <label for="confirm-moves">Confirm moves</label>
-      <small>A move waits in the bar until you tap Confirm, and Undo takes it back until then. On by default on
-        touch screens, where a mis-tap is easy.</small>
+      <label for="confirm-moves">${t("Confirm moves")}</label>
+      <small>${t("A move waits in the bar until you tap Confirm, and Undo takes it back until then. On by default " +
+        "on touch screens, where a mis-tap is easy.")}</small>
     </div>
   </section>`;
 }
@@ -110,59 +135,59 @@ function PreferencesForm({ initial, emailEnabled }) {
     };
     try {
       await put("/players/me/notification-settings", body, auth.token());
-      setStatus("Saved.");
+      setStatus(t("Saved."));
     } catch (err) {
       const detail = err.status === 422 ? plainDetail(plain(err.message)) : null;
-      setError(detail ? `These settings were not saved: ${detail}` : errorText(err));
+      setError(detail && locale() === "en" ? t("These settings were not saved: {detail}", { detail }) : errorText(err));
     } finally {
       setBusy(false);
     }
   }
   const zoneList = zones();
   return html`<form class="card" onSubmit=${save} aria-labelledby="prefs-h">
-    <h2 id="prefs-h">Notifications</h2>
+    <h2 id="prefs-h">${t("Notifications")}</h2>
     <fieldset>
-      <legend>Tell me when</legend>
+      <legend>${t("Tell me when")}</legend>
       ${KINDS.map(([k, label]) => html`<div class="field check" key=${k}>
         <input type="checkbox" id=${`kind-${k}`} checked=${kinds.has(k)}
           onChange=${(e) => toggle(k, e.currentTarget.checked)} />
-        <label for=${`kind-${k}`}>${label}</label></div>`)}
+        <label for=${`kind-${k}`}>${t(label)}</label></div>`)}
     </fieldset>
     <fieldset>
-      <legend>Quiet hours</legend>
+      <legend>${t("Quiet hours")}</legend>
       <div class="field check">
         <input type="checkbox" id="quiet-on" checked=${quiet} onChange=${(e) => setQuiet(e.currentTarget.checked)} />
-        <label for="quiet-on">Hold notifications during quiet hours</label>
+        <label for="quiet-on">${t("Hold notifications during quiet hours")}</label>
       </div>
-      <p class="muted small">What falls into them is delivered when they end. They may span midnight.</p>
+      <p class="muted small">${t("What falls into them is delivered when they end. They may span midnight.")}</p>
       <div class="inline-fields">
-        <div class="field"><label for="quiet-start">From</label>
+        <div class="field"><label for="quiet-start">${t("From")}</label>
           <input type="time" id="quiet-start" value=${start} disabled=${!quiet} required=${quiet}
             onInput=${(e) => setStart(e.currentTarget.value)} /></div>
-        <div class="field"><label for="quiet-end">Until</label>
+        <div class="field"><label for="quiet-end">${t("Until")}</label>
           <input type="time" id="quiet-end" value=${end} disabled=${!quiet} required=${quiet}
             onInput=${(e) => setEnd(e.currentTarget.value)} /></div>
       </div>
-      <div class="field"><label for="quiet-zone">Time zone</label>
+      <div class="field"><label for="quiet-zone">${t("Time zone")}</label>
         <input id="quiet-zone" list="zone-list" value=${zone} disabled=${!quiet} required=${quiet}
           autocomplete="off" spellcheck="false" onInput=${(e) => setZone(e.currentTarget.value)} />
-        <small>An IANA name such as Europe/Berlin; this browser says ${browserZone()}. The daily digest uses it
-          too.</small>
+        <small>${t("An IANA name such as Europe/Berlin; this browser says {zone}. The daily digest uses it too.",
+          { zone: browserZone() })}</small>
         ${zoneList.length
           ? html`<datalist id="zone-list">${zoneList.map((z) => html`<option value=${z} />`)}</datalist>` : null}
       </div>
     </fieldset>
     <fieldset>
-      <legend>E-mail</legend>
+      <legend>${t("E-mail")}</legend>
       ${emailEnabled ? null
-        : html`<p class="muted small">This server sends no e-mail; these choices apply if it starts to.</p>`}
+        : html`<p class="muted small">${t("This server sends no e-mail; these choices apply if it starts to.")}</p>`}
       ${EMAIL_KINDS.map(([k, label]) => html`<div class="field mode-row" key=${k}>
-        <label for=${`mail-${k}`}>${label}</label>
+        <label for=${`mail-${k}`}>${t(label)}</label>
         <select id=${`mail-${k}`} value=${modes[k] || "off"}
           onChange=${(e) => setModes({ ...modes, [k]: e.currentTarget.value })}>
-          ${MODES.map(([m, text]) => html`<option value=${m}>${text}</option>`)}
+          ${MODES.map(([m, text]) => html`<option value=${m}>${t(text)}</option>`)}
         </select></div>`)}
-      <div class="field mode-row"><label for="digest-hour">Daily digest at</label>
+      <div class="field mode-row"><label for="digest-hour">${t("Daily digest at")}</label>
         <select id="digest-hour" value=${String(digestHour)}
                 onChange=${(e) => setDigestHour(Number(e.currentTarget.value))}>
           ${Array.from({ length: 24 }, (_, h) => html`<option value=${String(h)}>${pad(h)}:00</option>`)}
@@ -170,12 +195,12 @@ function PreferencesForm({ initial, emailEnabled }) {
       <div class="field check">
         <input type="checkbox" id="every-turn" checked=${everyTurn}
                onChange=${(e) => setEveryTurn(e.currentTarget.checked)} />
-        <label for="every-turn">An e-mail for every turn</label>
-        <small>Otherwise at most one "your turn" e-mail per game per hour.</small>
+        <label for="every-turn">${t("An e-mail for every turn")}</label>
+        <small>${t("Otherwise at most one \"your turn\" e-mail per game per hour.")}</small>
       </div>
     </fieldset>
     <${ErrorLine} error=${error} />
-    <p class="actions"><button type="submit" disabled=${busy}>Save notification settings</button>
+    <p class="actions"><button type="submit" disabled=${busy}>${t("Save notification settings")}</button>
       <span role="status" class="ok">${status}</span></p>
   </form>`;
 }
@@ -221,20 +246,25 @@ function EmailSection({ initial }) {
   }
   const any = state.address || state.pending;
   return html`<section class="card" aria-labelledby="email-h">
-    <h2 id="email-h">E-mail address</h2>
-    ${initial.enabled ? null : html`<p class="muted">This server sends no e-mail (no mail server is configured).</p>`}
-    ${state.address ? html`<p class="email-state">Verified: <strong>${state.address}</strong></p>` : null}
+    <h2 id="email-h">${t("E-mail address")}</h2>
+    ${initial.enabled ? null
+      : html`<p class="muted">${t("This server sends no e-mail (no mail server is configured).")}</p>`}
+    ${state.address ? html`<p class="email-state">${tx("Verified: {address}",
+      { address: html`<strong>${state.address}</strong>` })}</p>` : null}
     ${state.pending ? html`<p class="email-state" role=${sent ? "status" : undefined}
-      >Pending: <strong>${state.pending}</strong>.
-      ${sent ? " Check your inbox: " : " "}follow the link in the e-mail we sent to confirm it.</p>` : null}
-    ${any ? null : html`<p class="email-state muted">No address yet.</p>`}
+      >${sent ? tx("Pending: {address}. Check your inbox: follow the link in the e-mail we sent to confirm it.",
+        { address: html`<strong>${state.pending}</strong>` })
+        : tx("Pending: {address}. Follow the link in the e-mail we sent to confirm it.",
+          { address: html`<strong>${state.pending}</strong>` })}</p>` : null}
+    ${any ? null : html`<p class="email-state muted">${t("No address yet.")}</p>`}
     ${initial.enabled || any ? html`<form onSubmit=${add} class="email-form">
-      <div class="field"><label for="email-address">${any ? "Change address" : "Address"}</label>
+      <div class="field"><label for="email-address">${any ? t("Change address") : t("Address")}</label>
         <input type="email" id="email-address" autocomplete="email" required value=${value}
           onInput=${(e) => setValue(e.currentTarget.value)} /></div>
-      <p class="actions"><button type="submit" disabled=${busy || !initial.enabled}>Send confirmation link</button>
+      <p class="actions"><button type="submit" disabled=${busy || !initial.enabled}>${t("Send confirmation link")
+        }</button>
         ${any ? html`<button type="button" class="danger" disabled=${busy} onClick=${remove}
-          >Remove e-mail address</button>` : null}</p>
+          >${t("Remove e-mail address")}</button>` : null}</p>
     </form>` : null}
     <${ErrorLine} error=${error} />
   </section>`;
@@ -272,8 +302,8 @@ function PushSection({ push }) {
 
   async function turnOn() {
     if ((await Notification.requestPermission()) !== "granted") {
-      throw new Error("Notifications are blocked for this site. Allow them in the browser's site settings, " +
-        "then try again.");
+      throw new Error(t("Notifications are blocked for this site. Allow them in the browser's site settings, " +
+        "then try again."));
     }
     const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     await navigator.serviceWorker.ready;
@@ -282,8 +312,9 @@ function PushSection({ push }) {
     try {
       sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
     } catch (err) {
-      throw new Error("This browser could not subscribe to push notifications (the browser said: " +
-        `${err.message || err.name}). Try again later or in another browser, or use e-mail instead.`, { cause: err });
+      throw new Error(t("This browser could not subscribe to push notifications (the browser said: {reason}). Try " +
+        "again later or in another browser, or use e-mail instead.", { reason: err.message || err.name }),
+      { cause: err });
     }
     const saved = await post("/players/me/push-subscriptions", sub.toJSON(), auth.token());
     setKnown([...known, saved.id]);
@@ -310,7 +341,8 @@ function PushSection({ push }) {
       if (want) await turnOn();
       else await turnOff();
       setOn(want);
-      setStatus(want ? "Push notifications are on for this browser." : "Push notifications are off for this browser.");
+      setStatus(want ? t("Push notifications are on for this browser.")
+        : t("Push notifications are off for this browser."));
     } catch (err) {
       setOn(!want);
       setError(err.code ? errorText(err) : err.message);
@@ -320,19 +352,22 @@ function PushSection({ push }) {
   }
 
   let body;
-  if (!push.enabled) body = html`<p class="muted">This server sends no Web Push (no VAPID key is configured).</p>`;
-  else if (!pushSupported()) body = html`<p class="muted">This browser cannot receive Web Push notifications.</p>`;
+  if (!push.enabled) {
+    body = html`<p class="muted">${t("This server sends no Web Push (no VAPID key is configured).")}</p>`;
+  } else if (!pushSupported()) {
+    body = html`<p class="muted">${t("This browser cannot receive Web Push notifications.")}</p>`;
+  }
   else {
     body = html`<div class="field check">
       <input type="checkbox" id="push-on" checked=${!!on} disabled=${busy || on === null} onChange=${change} />
-      <label for="push-on">Push notifications on this browser</label>
-      <small>${known.length} browser${known.length === 1 ? "" : "s"} of yours
-        receive${known.length === 1 ? "s" : ""} push notifications.</small>
+      <label for="push-on">${t("Push notifications on this browser")}</label>
+      <small>${tn("{n} browser of yours receives push notifications.",
+        "{n} browsers of yours receive push notifications.", known.length)}</small>
     </div>
     <p role="status" class="ok">${status}</p>`;
   }
   return html`<section class="card" aria-labelledby="push-h">
-    <h2 id="push-h">Web Push</h2>
+    <h2 id="push-h">${t("Web Push")}</h2>
     ${body}
     <${ErrorLine} error=${error} />
   </section>`;
