@@ -29,7 +29,7 @@ OPTIONS = {"carcassonne": {"hills_and_sheep": True, "stack_size": 30}, "heaven-a
            "tiefenthal": {"rounds": 3}}
 STEPS = {"carcassonne": 8, "heaven-and-ale": 10, "tiefenthal": 16}
 # names and titles, not words of the interface
-ALLOWED = {"ana", "bot", "random", "taproom", "heaven", "ale", "carcassonne", "tiefenthal", "kegs", "more"}
+ALLOWED = {"ana", "bot", "taproom", "heaven", "ale", "carcassonne", "tiefenthal", "kegs", "more"}
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 # what the player may click, most specific first (a second step of a choice before its first)
@@ -37,9 +37,11 @@ CHOICES = {
     "carcassonne": [".carc-hotspot", "[data-testid=action-bar] [data-action=confirm]:not([disabled])",
                     ".carc-target", "[data-testid=action-bar] [data-action=gather]",
                     "[data-testid=action-bar] [data-action=pass]"],
-    "heaven-and-ale": [".ha .target[data-kind=spot]", ".ha .target[data-kind=pick-tile]", ".ha .target[data-kind=slot]",
-                       ".ha .target[data-kind=slot-colour]", ".ha .target[data-kind=move]", ".ha .target",
-                       "[data-testid=action-bar] [data-action^=ha-]"],
+    # the nearest space first: the game stays in its first rounds (the starting area ends a round)
+    "heaven-and-ale": [".ha .target[data-kind=spot]", ".ha .target[data-kind=pick-tile]",
+                       ".ha .target[data-kind=slot-colour]", ".ha .target[data-kind=move]",
+                       ".ha .target:not([data-kind=slot])", "[data-testid=action-bar] [data-action^=ha-]",
+                       ".ha .target[data-kind=slot]"],
     "tiefenthal": [".tf .target[data-kind=space]", ".tf .target[data-kind=die]", ".tf .target[data-kind=pick]",
                    ".tf .target[data-kind=guest]", ".tf .target[data-kind=choice]",
                    "[data-testid=action-bar] [data-action^=tf-]"],
@@ -141,7 +143,7 @@ def _click_something(page: Any, game: str, chooser: random.Random) -> None:
         visible = [found.nth(k) for k in range(found.count()) if found.nth(k).is_visible()]
         if not visible:
             continue
-        target = chooser.choice(visible[:6])
+        target = visible[0] if "move" in selector else chooser.choice(visible[:6])
         before = int(page.locator(".game").get_attribute("data-version") or 0)
         sends = (target.get_attribute("data-cmd") is not None or target.get_attribute("data-action") is not None
                  or "carc-hotspot" in (target.get_attribute("class") or ""))

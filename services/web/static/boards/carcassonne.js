@@ -10,6 +10,7 @@ import { figureShape, flockBadge, miniFigure } from "./carcassonne-figures.js";
 import { ROLE, completionWords, eventWords, featureAt, figureName, kindOfFeature, kindName, placeWords, roleName, spotWords,
   tileWords } from "./carcassonne-words.js";
 import { t, tn } from "../js/i18n.js";
+import { seatName } from "../js/words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
@@ -43,7 +44,7 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
 export function describe(event, { seats } = {}) {
-  const nameOf = (seat) => (seats && seats[seat] && seats[seat].name) || t("Seat {n}", { n: seat + 1 });
+  const nameOf = (seat) => seatName(seats, seat);
   return eventWords(payloadOf(event), nameOf, knownTiles);
 }
 

@@ -2,6 +2,7 @@
 // Every sentence is one catalog entry (static/i18n/<locale>/heaven-and-ale.json); terms follow
 // domain/heaven_and_ale/GLOSSARY.md.
 import { t, tn } from "../js/i18n.js";
+import { seatName } from "../js/words.js";
 import { localise } from "./localise.js";
 import { RES_COLOUR, esc, tileWords } from "./heaven-and-ale-draw.js";
 
@@ -124,7 +125,7 @@ function rewards(p, name) {
 // Move-log sentences for this game's events (the frame's wording otherwise).
 export function describe(event, { seats } = {}) {
   const p = event.payload || event;
-  const who = (s) => seats?.[s]?.name || (seats?.[s]?.bot ? t("Bot {n}", { n: s + 1 }) : t("Seat {n}", { n: s + 1 }));
+  const who = (s) => seatName(seats, s);
   const name = Number.isInteger(p.seat) ? who(p.seat) : "";
   switch (event.type) {
     case "FigureMoved": return t("{name} moved to space {space}.", { name, space: p.space });

@@ -2,6 +2,7 @@
 // sentences (the card, tile and phase names learnt from the engine's description once a board has loaded it).
 // Every sentence is one catalog entry (static/i18n/<locale>/tiefenthal.json); terms: domain/tiefenthal/GLOSSARY.md.
 import { t, tn } from "../js/i18n.js";
+import { seatName } from "../js/words.js";
 import { localise } from "./localise.js";
 
 export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
@@ -108,7 +109,7 @@ function dieTaken(p, name) {
 // Move-log sentences for this game's events (the frame's wording otherwise).
 export function describe(event, { seats } = {}) {
   const p = event.payload || event;
-  const who = (s) => seats?.[s]?.name || t("Seat {n}", { n: s + 1 });
+  const who = (s) => seatName(seats, s);
   const name = Number.isInteger(p.seat) ? who(p.seat) : "";
   switch (event.type) {
     case "GameSetUp": return t("The taverns open: {players}, {rounds}; {name} starts.", {
