@@ -183,7 +183,8 @@ function scored(e, nameOf) {
       : t("{who}: {what}, no points", { who, what });
   }
   const p = { who, what, points: points(e.points) };
-  return e.winners.length > 1 ? t("{who} scored {points} each for {what}", p) : t("{who} scored {points} for {what}", p);
+  return e.winners.length > 1 ? t("{who} scored {points} each for {what}", p) : t("{who} scored {points} for "
+    + "{what}", p);
 }
 
 function placedFigure(e, nameOf, figure) {
@@ -206,7 +207,8 @@ function gameSet(e) {
   const extras = [e.river && t("the River"), e.hills_and_sheep && t("Hills & Sheep"), e.abbot && t("the Abbot")]
     .filter(Boolean);
   const players = count(e.players);
-  return extras.length ? t("The game is set for {players} players, with {extras}", { players, extras: extras.join(", ") })
+  return extras.length ? t("The game is set for {players} players, with "
+    + "{extras}", { players, extras: extras.join(", ") })
     : t("The game is set for {players} players", { players });
 }
 
@@ -214,8 +216,10 @@ function gameSet(e) {
 export function eventWords(e, nameOf, tiles) {
   const name = Number.isInteger(e.seat) ? nameOf(e.seat) : "";
   switch (e.type) {
-    case "TileDrawn": return t("{name} drew {tile}", { name, tile: e.tile && tiles?.[e.tile] ? tileWords(tiles[e.tile]) : t("a tile") });
-    case "TilePlaced": return t("{name} placed {tile} {place}", { name, tile: tileWords(tiles?.[e.tile]), place: placeWords(e.x, e.y) });
+    case "TileDrawn": return t("{name} drew "
+      + "{tile}", { name, tile: e.tile && tiles?.[e.tile] ? tileWords(tiles[e.tile]) : t("a tile") });
+    case "TilePlaced": return t("{name} placed {tile} "
+      + "{place}", { name, tile: tileWords(tiles?.[e.tile]), place: placeWords(e.x, e.y) });
     case "FollowerPlaced": return placedFigure(e, nameOf, "follower");
     case "ShepherdPlaced": return placedFigure(e, nameOf, "shepherd");
     case "AbbotPlaced": return placedFigure(e, nameOf, "abbot");
@@ -223,7 +227,8 @@ export function eventWords(e, nameOf, tiles) {
     case "FeatureScored": return scored(e, nameOf);
     case "FlockGathered": {
       const p = { who: names(e.seats, nameOf), points: points(e.points) };
-      return e.seats.length > 1 ? t("{who} gathered the flock: {points} each", p) : t("{who} gathered the flock: {points}", p);
+      return e.seats.length > 1 ? t("{who} gathered the flock: {points} each", p) : t("{who} gathered the flock: "
+        + "{points}", p);
     }
     case "FlockScattered": return t("A wolf! {who}'s flock is scattered, no points", { who: names(e.seats, nameOf) });
     case "AbbotRecalled": {
@@ -240,7 +245,8 @@ export function eventWords(e, nameOf, tiles) {
     case "TileBuried": return t("{name}'s hill hides a tile from the stack", { name });
     case "GameEnded": return t("Game over");
     case "GameStarted": return gameSet(e);
-    case "FlockFieldExtended": return t("{name}'s tile made the shepherd's field bigger: grow the flock or gather it", { name });
+    case "FlockFieldExtended": return t("{name}'s tile made the shepherd's field bigger: grow the flock or gather "
+      + "it", { name });
     default: return null;
   }
 }

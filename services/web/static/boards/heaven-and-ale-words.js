@@ -45,7 +45,8 @@ const CARD = { ducats: () => t("ducats"), brewmaster: () => t("brewmaster"), bar
   resource: () => t("resource"), discs: () => t("discs") };
 export const cardName = (card) => CARD[card]?.() || card;
 // a place on the delivery road
-const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"), wood: () => t("woods") };
+const PLACE = { monastery: () => t("monastery"), tavern: () => t("tavern"), road: () => t("road"),
+  wood: () => t("woods") };
 export const placeName = (kind) => PLACE[kind]?.() || kind;
 
 /** A scoring spot's name: a resource ("hops"), a monk type ("monk 2") or the number spot "x". */
@@ -83,13 +84,15 @@ export function gainText(g) {
 
 // a turn step's name in the log ("buy", "shed"): the prompt's subject
 const STEP = { move: () => t("move"), buy: () => t("buy"), disc: () => t("disc"), barrel: () => t("barrels"),
-  storage: () => t("storage tile"), shed: () => t("shed"), privilege: () => t("privilege card"), goods: () => t("goods"),
+  storage: () => t("storage tile"), shed: () => t("shed"), privilege: () => t("privilege "
+    + "card"), goods: () => t("goods"),
   cart: () => t("cart") };
 export const stepName = (step) => STEP[step]?.() || step;
 
 function cartMoved(p, name) {
   const q = { name, steps: p.steps, to: p.to, loaded: p.loaded, delivered: p.delivered.reduce((a, b) => a + b, 0) };
-  if (p.loaded && q.delivered) return t("{name} moved the cart {steps} to location {to}, loading {loaded}, delivering {delivered}.", q);
+  if (p.loaded && q.delivered) return t("{name} moved the cart {steps} to location {to}, loading {loaded}, "
+    + "delivering {delivered}.", q);
   if (p.loaded) return t("{name} moved the cart {steps} to location {to}, loading {loaded}.", q);
   if (q.delivered) return t("{name} moved the cart {steps} to location {to}, delivering {delivered}.", q);
   return t("{name} moved the cart {steps} to location {to}.", q);
@@ -97,7 +100,8 @@ function cartMoved(p, name) {
 
 function goodsTaken(p, name) {
   const what = [p.kegs && kegs(p.kegs), p.bales && bales(p.bales)].filter(Boolean);
-  const q = { name, what: what.length === 2 ? t("{kegs} and {bales}", { kegs: what[0], bales: what[1] }) : what[0] || t("nothing"),
+  const q = { name, what: what.length === 2 ? t("{kegs} and "
+    + "{bales}", { kegs: what[0], bales: what[1] }) : what[0] || t("nothing"),
     space: p.space };
   return p.space >= 0 ? t("{name} took {what} from space {space}.", q) : t("{name} took {what}.", q);
 }
@@ -118,7 +122,8 @@ function reasonWords(reason) {
 
 function rewards(p, name) {
   const markers = Object.fromEntries(Object.keys(RES_COLOUR).map((c, k) => [c, p.markers[k]]).filter(([, n]) => n));
-  return t("{name} gained {gain} ({reason}).", { name, gain: gainText({ ducats: p.ducats, brewmaster: p.brewmaster, markers }),
+  const gain = gainText({ ducats: p.ducats, brewmaster: p.brewmaster, markers });
+  return t("{name} gained {gain} ({reason}).", { name, gain,
     reason: reasonWords(p.reason) });
 }
 
@@ -129,21 +134,26 @@ export function describe(event, { seats } = {}) {
   const name = Number.isInteger(p.seat) ? who(p.seat) : "";
   switch (event.type) {
     case "FigureMoved": return t("{name} moved to space {space}.", { name, space: p.space });
-    case "TileBought": return t("{name} bought {tile} for {cost} ducats and placed it on {spot}.", { name, tile: tileWords(p.tile), cost: p.cost,
+    case "TileBought": return t("{name} bought {tile} for {cost} ducats and placed it on "
+      + "{spot}.", { name, tile: tileWords(p.tile), cost: p.cost,
       spot: p.spot });
-    case "DiscTaken": return p.number ? t("{name} put a disc on {spot} naming {number}.", { name, spot: spotName(p.spot), number: p.number })
+    case "DiscTaken": return p.number ? t("{name} put a disc on {spot} naming "
+      + "{number}.", { name, spot: spotName(p.spot), number: p.number })
       : t("{name} put a disc on {spot}.", { name, spot: spotName(p.spot) });
     case "ShedBuilt": return t("{name} built shed {shed} (type {type}).", { name, shed: p.shed, type: p.shed_type });
     case "StartingSpaceTaken": return t("{name} took the starting space “{slot}”.", { name, slot: slotTitle(p.slot) });
-    case "BarrelsClaimed": return tn("{name} claimed one barrel.", "{name} claimed {n} barrels.", p.large.length + p.small.length,
+    case "BarrelsClaimed": return tn("{name} claimed one barrel.", "{name} claimed {n} "
+      + "barrels.", p.large.length + p.small.length,
       { name });
     case "CartMoved": return cartMoved(p, name);
     case "StepBegan": return p.shed ? t("{name}: {step} (shed {shed}).", { name, step: stepName(p.step), shed: p.shed })
       : t("{name}: {step}.", { name, step: stepName(p.step) });
     case "RewardsGained": return rewards(p, name);
-    case "CarterDiePlaced": return t("The carter die shows {value} on space {space}.", { value: p.value, space: p.space });
+    case "CarterDiePlaced": return t("The carter die shows {value} on space "
+      + "{space}.", { value: p.value, space: p.space });
     case "GoodsTaken": return goodsTaken(p, name);
-    case "GoodsAdded": return t("Kegs on spaces {kegs}; bales on {bales}.", { kegs: p.kegs.join(", "), bales: p.bales.join(", ") });
+    case "GoodsAdded": return t("Kegs on spaces {kegs}; bales on {bales}.", { kegs: p.kegs.join(", "
+      + ""), bales: p.bales.join(", ") });
     case "TrackStocked": return t("Round {n}: tiles and monks drawn onto the track, discs set.", { n: p.round });
     case "ActionSkipped": return t("{name} passed ({step}).", { name, step: stepName(p.step) });
     case "GameSetUp": {
@@ -155,19 +165,23 @@ export function describe(event, { seats } = {}) {
     case "RoundBegan": return t("Round {n} begins.", { n: p.round });
     case "TurnBegan": return t("{name}'s turn.", { name });
     case "TurnEnded": return t("{name} ended the turn.", { name });
-    case "ShedsEnclosed": return p.sheds.length === 1 ? t("{name} enclosed shed {shed}: it is resolved now.", { name, shed: p.sheds[0] })
+    case "ShedsEnclosed": return p.sheds.length === 1 ? t("{name} enclosed shed {shed}: it is resolved "
+      + "now.", { name, shed: p.sheds[0] })
       : t("{name} enclosed sheds {sheds}: they are resolved in that order.", { name, sheds: p.sheds.join(", ") });
     case "ShedTilesActivated": return p.spots.length
       ? t("{name} activated {spots} around shed {shed}.", { name, spots: p.spots.join(", "), shed: p.shed })
       : t("{name} activated no tile around shed {shed}.", { name, shed: p.shed });
     case "PrivilegePlaced": return p.colour
-      ? t("{name} placed the “{card}” privilege card ({colour}) on pair {pair}.", { name, card: cardName(p.card), colour: resourceName(p.colour),
+      ? t("{name} placed the “{card}” privilege card ({colour}) on pair "
+        + "{pair}.", { name, card: cardName(p.card), colour: resourceName(p.colour),
         pair: p.pair })
       : t("{name} placed the “{card}” privilege card on pair {pair}.", { name, card: cardName(p.card), pair: p.pair });
     case "PrivilegeDeclined": return t("{name} placed no privilege card on pair {pair}.", { name, pair: p.pair });
-    case "EmergencyCoinUsed": return t("{name} returned the “{card}” privilege card for {ducats} ducats.", { name, card: cardName(p.card),
+    case "EmergencyCoinUsed": return t("{name} returned the “{card}” privilege card for {ducats} "
+      + "ducats.", { name, card: cardName(p.card),
       ducats: p.ducats });
-    case "StorageTilePlaced": return t("{name} put the {tile} storage tile on shed {shed}.", { name, tile: storageShort(p.tile),
+    case "StorageTilePlaced": return t("{name} put the {tile} storage tile on shed "
+      + "{shed}.", { name, tile: storageShort(p.tile),
       shed: p.shed });
     case "StorageTileUsed": {
       const q = { name, tile: storageShort(p.tile), shed: p.shed, area: p.area };
@@ -192,7 +206,10 @@ export function storageWords(desc, tile) {
 /** A ResolveStorageTile command's button for the pending shed's ``tile``. */
 export function resolveWords(desc, tile, c) {
   const gain = (text) => `<span class="ha-gain">${esc(text)}</span>`;
-  if (c.side === "back") return `${esc(t("Flip {tile} to its back", { tile: storageShort(tile) }))}${gain(desc.kegs_and_more.storage_tile_back)}`;
+  if (c.side === "back") {
+    const flip = esc(t("Flip {tile} to its back", { tile: storageShort(tile) }));
+    return `${flip}${gain(desc.kegs_and_more.storage_tile_back)}`;
+  }
   let what = storageWords(desc, tile);
   if (c.keg || c.bale) {
     const goods = [c.keg && kegs(1), c.bale && bales(1)].filter(Boolean).join(" + ");
@@ -204,13 +221,15 @@ export function resolveWords(desc, tile, c) {
     const q = { n: tile.replace("move", ""), kegs: kegs(c.load) };
     what = c.load ? t("move the cart {n}, loading {kegs}", q) : t("move the cart {n}", q);
   }
-  return `${esc(t("Use {tile}", { tile: "\u0000" })).replace("\u0000", `<b>${esc(storageShort(tile))}</b>`)}${gain(what)}`;
+  const use = esc(t("Use {tile}", { tile: "\u0000" })).replace("\u0000", `<b>${esc(storageShort(tile))}</b>`);
+  return `${use}${gain(what)}`;
 }
 
 /** A TakeGoods command's button. */
 export function goodsWords(desc, c) {
   const parts = [c.kegs && kegs(c.kegs), c.bales && bales(c.bales)].filter(Boolean).join(" + ");
   const q = { n: desc.kegs_and_more.storage.rental_cost };
-  const rental = c.rental === "keg" ? t("the keg on the rental spot ({n} ducats)", q) : t("the bale on the rental spot ({n} ducats)", q);
+  const rental = c.rental === "keg" ? t("the keg on the rental spot ({n} ducats)", q) : t("the bale on the rental "
+    + "spot ({n} ducats)", q);
   return `${esc(t("Take {goods}", { goods: parts }))}${c.rental ? `<span class="ha-gain">${esc(rental)}</span>` : ""}`;
 }

@@ -84,7 +84,8 @@ function money(d, b) {
 function turnStarted(p, name) {
   const brought = money(p.from_safe, p.from_storage);
   const q = { name, brought, merchant: p.merchant_beer };
-  if (brought && p.merchant_beer) return t("{name}'s turn, with {brought} kept from last round and {merchant} beer from the merchant.", q);
+  if (brought && p.merchant_beer) return t("{name}'s turn, with {brought} kept from last round and {merchant} beer "
+    + "from the merchant.", q);
   if (brought) return t("{name}'s turn, with {brought} kept from last round.", q);
   if (p.merchant_beer) return t("{name}'s turn and {merchant} beer from the merchant.", q);
   return t("{name}'s turn.", q);
@@ -116,11 +117,14 @@ export function describe(event, { seats } = {}) {
       players: tn("one player", "{n} players", p.players), rounds: tn("one round", "{n} rounds", p.rounds),
       name: who(p.start_player) });
     case "RoundStarted": return t("Round {n} begins.", { n: p.round });
-    case "PhaseStarted": return words.phases[p.phase] ? t("Phase {phase}: {label}.", { phase: p.phase, label: words.phases[p.phase] })
+    case "PhaseStarted": return words.phases[p.phase] ? t("Phase {phase}: "
+      + "{label}.", { phase: p.phase, label: words.phases[p.phase] })
       : t("Phase {phase}.", { phase: p.phase });
     case "ChoiceOffered": return t("{name} chooses a bonus ({reason}).", { name, reason: reasonWords(p.reason) });
-    case "BonusChosen": return t("{name} chose {bonus}.", { name, bonus: bonusText(p.option, words.types, words.tiles) });
-    case "CardGained": return t("{name} gained {card} ({reason}).", { name, card: cardWord(p.card), reason: reasonWords(p.reason) });
+    case "BonusChosen": return t("{name} chose "
+      + "{bonus}.", { name, bonus: bonusText(p.option, words.types, words.tiles) });
+    case "CardGained": return t("{name} gained {card} "
+      + "({reason}).", { name, card: cardWord(p.card), reason: reasonWords(p.reason) });
     case "CounterGuestGained": return t("{name} gained a counter guest.", { name });
     case "CounterGuestUsed": return t("{name} spent a counter guest.", { name });
     case "MonasteryMoved": return tn("{name} moved one step to monastery space {position}.",
@@ -132,19 +136,25 @@ export function describe(event, { seats } = {}) {
     case "TavernFilled": return t("{name} filled the tavern: {cards}.", { name, cards: listWords(p.cards) });
     case "TavernKept": return t("{name} kept the tavern.", { name });
     case "TavernCleared": return t("{name} cleared the tavern to draw again.", { name });
-    case "WaitressDiceRolled": return p.values.length ? t("{name}'s waitress rolled {values}.", { name, values: p.values.join(", ") })
+    case "WaitressDiceRolled": return p.values.length ? t("{name}'s waitress rolled "
+      + "{values}.", { name, values: p.values.join(", ") })
       : t("{name}'s waitress rolled no die.", { name });
-    case "WhiteDiceRolled": return t("White dice: {rolls}.", { rolls: p.values.map((v, s) => `${who(s)} ${v.join(" ")}`).join("; ") });
+    case "WhiteDiceRolled": return t("White dice: "
+      + "{rolls}.", { rolls: p.values.map((v, s) => `${who(s)} ${v.join(" ")}`).join("; ") });
     case "DiePicked": return t("{name} drafted a die.", { name });
-    case "DiePlaced": return p.boost ? t("{name} put a die on {space} (+{boost} dishwasher).", { name, space: spaceWord(p.space), boost: p.boost })
+    case "DiePlaced": return p.boost ? t("{name} put a die on {space} (+{boost} "
+      + "dishwasher).", { name, space: spaceWord(p.space), boost: p.boost })
       : t("{name} put a die on {space}.", { name, space: spaceWord(p.space) });
     case "PlanningFinished": return t("{name} finished planning.", { name });
     case "TurnStarted": return turnStarted(p, name);
     case "DieTaken": return dieTaken(p, name);
     case "CardBought": return t("{name} bought {card} for {price}¢.", { name, card: cardWord(p.card), price: p.price });
-    case "TileUpgraded": return t("{name} upgraded the {tile} for {price}¢.", { name, tile: words.tiles[p.tile] || p.tile, price: p.price });
-    case "GuestRecruited": return t("{name} recruited {card} for {price} beer.", { name, card: cardWord(p.card), price: p.price });
-    case "NoblesRecruited": return tn("{name} recruited one noble for {price} beer.", "{name} recruited {n} nobles for {price} beer.",
+    case "TileUpgraded": return t("{name} upgraded the {tile} for "
+      + "{price}¢.", { name, tile: words.tiles[p.tile] || p.tile, price: p.price });
+    case "GuestRecruited": return t("{name} recruited {card} for {price} "
+      + "beer.", { name, card: cardWord(p.card), price: p.price });
+    case "NoblesRecruited": return tn("{name} recruited one noble for {price} beer.", "{name} recruited {n} nobles "
+      + "for {price} beer.",
       p.cards.length, { name, price: p.price });
     case "TurnEnded": return turnEnded(p, name);
     case "RoundClosed": return t("Round {n} is over; {name} starts the next.", { n: p.round, name: who(p.next_start) });
