@@ -180,7 +180,7 @@ def test_every_signed_in_frame_page_is_german(german: Any, web_server: WebServer
     page.select_option("#ng-game", "carcassonne")
     page.locator("#seat-1").select_option("handle")
     page.get_by_label("Freundschaftspartie (ohne Wertung)").check()
-    expect(page.locator(".new-game")).to_contain_text("Erweiterung „Hügel & Schafe“")
+    expect(page.locator(".new-game")).to_contain_text("Erweiterung „Schafe und Hügel“")
     check(page, "lobby and new game")
     shoot(page, "new-game")
 
