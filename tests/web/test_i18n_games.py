@@ -234,3 +234,30 @@ def test_each_game_reads_in_german_board_prompts_log_and_how_to(browser: Any, we
             page.screenshot(path=str(SHOTS / f"howto-{game}-{SIZES[size][0]}.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_tutorial_coach_speaks_german(browser: Any, web_server: WebServer, game: str) -> None:
+    """"Learn to play" in German: the coach's words for the decision and its suggested move come from the German
+    guide (howto/<game>.de.js), with no English word of the game's."""
+    context, page = _german_page(browser, web_server, 1280, 800)
+    try:
+        page.goto(f"/#/learn/{game}")
+        page.fill("#learn-name", "Ana")
+        page.locator("#learn-name").press("Enter")
+        page.wait_for_url("**/#/game/*", timeout=30_000)
+        advice = page.locator(".coach-advice[data-command]")
+        advice.wait_for(timeout=60_000)
+        said = advice.inner_text()
+        guides = page.evaluate("""async (game) => {
+            const strings = (g) => JSON.stringify(g).match(/"(?:[^"\\\\]|\\\\.)*"/g).map((s) => JSON.parse(s));
+            const [en, de] = await Promise.all([import(`/static/howto/${game}.js`), import(`/static/howto/${game}.de.js`)]);
+            return { en: strings(en.default), de: strings(de.default) };
+        }""", game)
+        english_only = _english_only(game, guides["en"], guides["de"])
+        assert said.strip() and "{" not in said and "undefined" not in said, said
+        assert "Vorschlag" in said, said  # the frame's word, then the German guide's move
+        assert not _english([said], english_only), (said, _english([said], english_only))
+        assert not _missing(page), _missing(page)
+    finally:
+        context.close()
