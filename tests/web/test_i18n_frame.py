@@ -34,7 +34,7 @@ have were been by be can my me our than then only more which who how why about b
 hint coach resign rematch spectators spectator away left invited deadline pace seed rating ratings leaderboard
 profile inbox finished please try again choose pick handle recovery account device page
 notification notifications email address send save saved quiet hours digest every once off confirm
-undo board history showing table message say something write already cannot could would""".split())
+undo board history showing table message say something write already cannot could would random greedy search""".split())
 # Names, handles and words both languages share, as the page shows them.
 ALLOWED = {"taproom", "lobby", "chat", "live", "bot", "bots", "web", "push", "carcassonne", "heaven", "ale",
            "openskill", "plackett", "luce", "sha", "e", "mail", "iana", "europe", "berlin", "utc", "vapid", "anke",
@@ -85,16 +85,21 @@ def german_context(browser: Any, web_server: WebServer, width: int = 1280, heigh
     return context
 
 
-def shoot(page: Any, name: str) -> None:
-    """With TAPROOM_SHOTS set: the page at 1280x800 and 390x844 (the README's German screenshots)."""
+def shoot(page: Any, name: str, top: str | None = None, block: str = "start") -> None:
+    """With TAPROOM_SHOTS set: the page at 1280x800 and 390x844 (the README's German screenshots), scrolled to the
+    top or to the element ``top``; the test server's fixture game is hidden (no real server offers it)."""
     folder = os.environ.get("TAPROOM_SHOTS")
     if not folder:
         return
     Path(folder).mkdir(parents=True, exist_ok=True)
-    for width, height, tag in ((1280, 800, "laptop"), (390, 844, "phone")):
+    page.evaluate("(sel) => document.querySelectorAll(sel).forEach((e) => { e.style.display = 'none'; })",
+                  ", ".join(FIXTURE_PARTS[:2]))  # the CSSOM, which the page's style-src 'self' allows
+    for width, height in ((1280, 800), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("([sel, block]) => sel ? document.querySelector(sel).scrollIntoView({block}) "
+                      ": window.scrollTo(0, 0)", [top, block])
         page.wait_for_timeout(300)  # the layout settles after the resize (a picture, not a test condition)
-        page.screenshot(path=f"{folder}/{name}-{tag}.png")
+        page.screenshot(path=f"{folder}/{name}-{width}.png")
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
@@ -132,7 +137,7 @@ def test_a_newcomer_reads_the_start_page_registers_and_meets_errors_in_german(ge
     alert = page.locator("p.error[role=alert]")
     expect(alert).to_have_text("Dieser Benutzername ist schon vergeben. Versuche einen anderen.")
     check(page, "start page with an error")
-    shoot(page, "error")
+    shoot(page, "error", top="p.error", block="end")
 
     page.fill("#reg-handle", "anke_de")
     page.get_by_role("button", name="Registrieren und spielen").click()
@@ -174,10 +179,9 @@ def test_every_signed_in_frame_page_is_german(german: Any, web_server: WebServer
     check(page, "inbox")
     shoot(page, "inbox")
 
-    page.goto("/#/lobby")
+    page.goto("/#/lobby?game=carcassonne")  # a game chosen on the start page: the form comes first on a phone
     expect(page.locator("#new-h")).to_have_text("Neue Partie")
     expect(page.locator("#open-h")).to_have_text("Offene Partien")
-    page.select_option("#ng-game", "carcassonne")
     page.locator("#seat-1").select_option("handle")
     page.get_by_label("Freundschaftspartie (ohne Wertung)").check()
     expect(page.locator(".new-game")).to_contain_text("Erweiterung „Schafe und Hügel“")

@@ -45,6 +45,14 @@ def test_a_your_turn_email_arrives_in_german_for_a_player_whose_setting_is_germa
     for english in ("your turn", "Open the game", "Stop these"):
         assert english.lower() not in text.lower()
 
+    # the pages the e-mail's links open speak German too (the browser's language, else the player's setting)
+    path = message["List-Unsubscribe"].strip("<>").removeprefix(PUBLIC_URL)
+    page = http.get(path, headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert "<h1>Abbestellen</h1>" in page.text and "Diese E-Mails abbestellen</button>" in page.text
+    done = http.post(path, content=b"List-Unsubscribe=One-Click",
+                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert "<h1>Abbestellt</h1>" in done.text and "Keine E-Mails mehr zu „Du bist am Zug“." in done.text
+
 
 def test_a_push_arrives_in_german(table: Table, http: TestClient, receiver) -> None:  # type: ignore[no-untyped-def]
     import http_ece

@@ -17,9 +17,19 @@ from services.adapters.api.routers.players_async import _settings
 from services.application.notifications.mail import Addresses, Mailer, check_address
 from services.application.notifications.prefs import NotificationPrefs, Preferences
 from services.application.notifications.webpush import PushSubscriptions, Subscription
+from services.infrastructure.i18n import negotiate, translator
 from services.infrastructure.urls import check_url
 
 router = APIRouter(tags=["notifications"])
+
+
+def N_(message: str) -> str:  # gettext's marker: the sentence is translated where it is shown
+    return message
+
+
+KIND_WORDS = {"your_turn": N_("your turn"), "game_over": N_("game over"), "invited": N_("invitation"),
+              "deadline_soon": N_("deadline near"), "absence_warning": N_("game waiting"),
+              "absent": N_("vote about your seat")}
 
 
 class NotificationSettings(BaseModel):
@@ -123,16 +133,20 @@ def verify_email(request: Request, token: str = Query(max_length=100),
     done = Addresses(ctx.redis, ctx.keys, _settings(request)).verify(token)
     if done is None:
         raise ApiError("invalid_token", "this link is unknown, used or expired; ask for a new one", 404)
-    return _page("E-mail confirmed", f"<p>Taproom will write to {html.escape(done[1])}.</p>")
+    t = translator(negotiate(request.headers.get("accept-language"), Preferences(ctx.redis, ctx.keys).language(done[0])))
+    return _page(t.gettext("E-mail confirmed"), "<p>" + html.escape(
+        t.gettext("Taproom will write to %(address)s.") % {"address": done[1]}) + "</p>")
 
 
 @router.get("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(422))
-def unsubscribe_page(token: str = Query(max_length=100)) -> HTMLResponse:
+def unsubscribe_page(request: Request, token: str = Query(max_length=100)) -> HTMLResponse:
     """The unsubscribe link opened in a browser: one button (a GET changes nothing, since mail scanners
     follow links)."""
+    t = translator(negotiate(request.headers.get("accept-language")))
     action = html.escape(f"/email/unsubscribe?token={token}", quote=True)
-    return _page("Unsubscribe", f'<form method="post" action="{action}">'
-                                '<button type="submit">Stop these e-mails</button></form>')
+    button = html.escape(t.gettext("Stop these e-mails"))
+    return _page(t.gettext("Unsubscribe"), f'<form method="post" action="{action}">'
+                                           f'<button type="submit">{button}</button></form>')
 
 
 @router.post("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(404, 422))
@@ -142,8 +156,10 @@ def unsubscribe(request: Request, token: str = Query(max_length=100),
     done = Addresses(ctx.redis, ctx.keys, _settings(request)).unsubscribe(token)
     if done is None:
         raise ApiError("invalid_token", "this unsubscribe link is unknown or expired", 404)
-    what = done[1].replace("_", " ") if done[1] else "all"
-    return _page("Unsubscribed", f"<p>No more {html.escape(what)} e-mails.</p>")
+    t = translator(negotiate(request.headers.get("accept-language"), Preferences(ctx.redis, ctx.keys).language(done[0])))
+    what = t.gettext(KIND_WORDS[done[1]]) if done[1] in KIND_WORDS else None
+    said = t.gettext("No more \"%(kind)s\" e-mails.") % {"kind": what} if what else t.gettext("No more e-mails.")
+    return _page(t.gettext("Unsubscribed"), f"<p>{html.escape(said)}</p>")
 
 
 @router.get("/push/key", response_model=PushKey, responses=error_responses(404))

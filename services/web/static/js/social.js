@@ -6,6 +6,7 @@ import { html } from "./html.js";
 import { auth, del, errorText, get, post } from "./api.js";
 import { ErrorLine, seatColour } from "./ui.js";
 import { N_, t, tn } from "./i18n.js";
+import { seatName } from "./words.js";
 
 export const UNDO = "taproom.Undo";
 export const RESIGN = "taproom.Resign";
@@ -37,7 +38,7 @@ export function ResignButton({ legal, submit, busy, seats }) {
 
 // Votes about a seat taken over by the autopilot or away too long, and "I'm back" for one's own away seat.
 export function VotePanel({ legal, submit, busy, seats, seat }) {
-  const name = (seat) => seats?.[seat]?.name || t("Seat {n}", { n: seat + 1 });
+  const name = (seat) => seatName(seats, seat);
   const votes = legal.filter((c) => c.type === "taproom.Vote" || c.type === "taproom.WithdrawVote");
   const back = legal.find((c) => c.type === "taproom.ReclaimSeat");
   if (!votes.length && !back) return null;

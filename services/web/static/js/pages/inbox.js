@@ -4,7 +4,7 @@ import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
 import { ErrorLine, ago, gameTitle, listText, now, setTitle, statusText, until } from "../ui.js";
 import { noteInbox } from "../waiting.js";
-import { botName, seatNews } from "../words.js";
+import { botName, seatName, seatNews } from "../words.js";
 import { t, tn, tx } from "../i18n.js";
 
 export function InboxPage() {
@@ -15,20 +15,26 @@ export function InboxPage() {
   useEffect(() => {
     if (!auth.token()) return;
     gameTypes().then(setTypes).catch(() => {});
+    let gone = false; // an answer that comes after the page was left must not retitle the next page
     const load = () => get("/inbox", auth.token()).then(async (data) => {
-      setInbox(data);
       noteInbox(data); // the nav's count and the tab title, without a second request
+      if (gone) return;
+      setInbox(data);
       setTitle(t("Inbox"));
       // Deadlines exist only for timed games; one small request each for the games awaiting me.
       const timed = data.awaiting.filter((g) => g.pace);
       const rows = await Promise.all(timed.map((g) => get(`/games/${g.game_id}/clock`).catch(() => null)));
+      if (gone) return;
       setClocks(Object.fromEntries(timed.map((g, i) => [g.game_id, rows[i]])));
       setError(null);
-    }).catch((err) => setError(errorText(err)));
+    }).catch((err) => !gone && setError(errorText(err)));
     load();
     // an inbox left open in a tab keeps its count (and the tab title) current
     const timer = setInterval(load, 30000);
-    return () => clearInterval(timer);
+    return () => {
+      gone = true;
+      clearInterval(timer);
+    };
   }, []);
   if (!auth.token()) {
     return html`<h1>${t("Inbox")}</h1><${ErrorLine} error=${error} />
@@ -48,7 +54,8 @@ export function InboxPage() {
     const rest = g.seats.filter((s, i) => !g.my_seats.includes(i));
     const named = rest.filter((s) => !s.open)
       .map((s) => (s.bot && s.name ? botName(s.name) : s.name)
-        || (s.invited ? t("{name} (invited)", { name: s.invited.name || t("a player") }) : t("a bot")));
+        || (s.invited ? (s.invited.name ? t("{name} (invited)", { name: s.invited.name }) : t("an invited player"))
+          : t("a bot")));
     const open = rest.length - named.length;
     if (open) named.push(tn("{n} open seat", "{n} open seats", open));
     return named.length ? listText(named) : t("nobody");
@@ -94,7 +101,7 @@ export function InboxPage() {
           others: others(g) })}</a>
         <span class="muted">${g.status === "open" ? t("waiting for players")
           : tn("{names} to act", "{names} to act", (g.to_act || []).length,
-            { names: listText((g.to_act || []).map((s) => g.seats[s]?.name || t("bot"))) })
+            { names: listText((g.to_act || []).map((s) => (g.seats[s]?.name ? seatName(g.seats, s) : t("bot")))) })
           }${news(g)}</span>
       </li>`)}</ul>
     </section>

@@ -6,7 +6,7 @@ import { CopyField, ErrorLine, ago, gameTitle, listText, now, setTitle } from ".
 import { NameField, ensurePlayer } from "../identity.js";
 import { PlainError } from "../errors.js";
 import { hasGuide } from "../howto.js";
-import { botName, seatNews } from "../words.js";
+import { botName, seatName, seatNews } from "../words.js";
 import { N_, t, tn, tx } from "../i18n.js";
 
 const BOT_LEVELS = [["random", N_("random")], ["greedy", N_("greedy")], ["search", N_("search")]];
@@ -81,7 +81,7 @@ function seatSummary(seats) {
 
 function winner(meta) {
   const first = Object.entries(meta.places || {}).filter(([, place]) => place === 1).map(([seat]) => Number(seat));
-  const names = first.map((s) => meta.seats[s]?.name || t("seat {n}", { n: s + 1 }));
+  const names = first.map((s) => (meta.seats[s]?.name ? seatName(meta.seats, s) : t("seat {n}", { n: s + 1 })));
   return first.length ? t("won by {names}", { names: listText(names) }) : t("ended");
 }
 

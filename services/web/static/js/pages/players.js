@@ -84,8 +84,8 @@ export function ProfilePage({ playerId }) {
       <h2 id="finished-h">${t("Finished games")}</h2>
       ${p.finished.length ? null : html`<p class="muted">${t("None yet.")}</p>`}
       <ul class="list">${p.finished.map((g) => html`<li key=${g.game_id} class="row">
-        <a href=${g.replay}>${gameTitle(types, g.game)} · ${
-          g.seats.map((s) => (s.bot ? botName(s.name) : s.name)).join(", ")}</a>
+        <a href=${g.replay}>${gameTitle(types, g.game)} · ${g.seats.map((s) => (s.bot ? botName(s.name) : s.name))
+          .join(", ")}</a>
         <span class="muted">${finishedLine(g, p.name)}</span>
       </li>`)}</ul>
     </section>
