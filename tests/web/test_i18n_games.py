@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.conftest import WebServer, register_player, sign_in
 from tests.web.i18n_msgids import GAMES, catalog, code_msgids, engine_msgids
@@ -244,7 +245,9 @@ def test_the_tutorial_coach_speaks_german(browser: Any, web_server: WebServer, g
     try:
         page.goto(f"/#/learn/{game}")
         page.fill("#learn-name", "Ana")
-        page.locator("#learn-name").press("Enter")
+        start = page.locator("form:has(#learn-name) button[type=submit]")
+        expect(start).to_be_enabled()  # once the guide is in
+        start.click()
         page.wait_for_url("**/#/game/*", timeout=30_000)
         advice = page.locator(".coach-advice[data-command]")
         advice.wait_for(timeout=60_000)
