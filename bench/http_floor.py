@@ -1,6 +1,7 @@
 """The floor of a durable Python HTTP service on this machine: prints figures, asserts nothing.
 
     .venv/bin/python bench/http_floor.py [--clients 1,16] [--seconds 10] [--api-workers 2] [--bgio DIR]
+                                         [--bgio-postgres PG_URL] [--redis-port PORT]
 
 What is the most a service written in Python, on this stack, can accept when every accepted command is made
 durable before it is answered? This runs the emptiest such service there is, with the same closed loop as
@@ -35,7 +36,18 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_bench import WARMUP_SECONDS, Http, free_port, measure_bgio, measured_window, own_redis, pct, wait_port
+from load_bench import (
+    WARMUP_SECONDS,
+    Http,
+    free_port,
+    measure_bgio,
+    measured_window,
+    own_redis,
+    pct,
+    start_bgio,
+    stop_process_group,
+    wait_port,
+)
 
 STREAM = b"floor:cmds"
 
@@ -112,18 +124,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run (after 2 s warm-up)")
     parser.add_argument("--api-workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--bgio", type=Path, default=None, help="a copy of shared/bench/boardgameio, npm-installed")
+    parser.add_argument("--bgio-postgres", default=None, metavar="PG_URL",
+                        help="with --bgio: also the durable peer, boardgame.io on PostgreSQL (a commit per move)")
+    parser.add_argument("--redis-port", type=int, default=0, help="port of the Redis it starts (default: a free one)")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
     print(f"# floor: bare ASGI on uvicorn (uvloop, httptools), {args.api_workers} process(es), one XADD per POST "
           f"on Redis appendfsync=always, 0.5 GET per command; {args.seconds:g} s per run; {os.cpu_count()} cores")
-    bgio = None
+    peers: dict[str, tuple[subprocess.Popen[bytes], int]] = {}
     if args.bgio is not None:
-        bgio_port = free_port()
-        bgio = subprocess.Popen(["node", "server.cjs", str(bgio_port)], cwd=args.bgio, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        wait_port(bgio_port)
+        for storage in ("memory", "postgres") if args.bgio_postgres else ("memory",):
+            peers[storage] = start_bgio(args.bgio, storage, args.bgio_postgres or "")
     try:
-        with own_redis() as redis_url:
+        with own_redis(args.redis_port) as redis_url:
             port = free_port()
             server = serve(redis_url, args.api_workers, port)
             try:
@@ -131,18 +144,19 @@ def main() -> None:
                     mine = asyncio.run(closed_loop(port, clients, args.seconds))
                     line = (f"{clients:3d} clients: {mine['commands_per_s']:8.1f} commands/s, POST p50 "
                             f"{mine['post_p50_ms']:6.2f} p99 {mine['post_p99_ms']:6.2f} ms")
-                    if bgio is not None:
-                        theirs = measure_bgio(args.bgio, bgio_port, clients, args.seconds)
+                    for storage, (_, peer_port) in peers.items():
+                        theirs = measure_bgio(args.bgio, peer_port, clients, args.seconds)
                         ratio = mine["commands_per_s"] / max(theirs["moves_per_s"], 1e-9)
-                        line += f"; boardgame.io in memory {theirs['moves_per_s']:8.1f} moves/s; ratio floor/boardgame.io {ratio:.2f}"
+                        label = "in memory" if storage == "memory" else "on PostgreSQL"
+                        line += (f"; boardgame.io {label} {theirs['moves_per_s']:8.1f} moves/s (p99 "
+                                 f"{theirs['p99_ms']:.1f} ms), ratio floor/it {ratio:.2f}")
                     print(line, flush=True)
             finally:
                 server.terminate()
                 server.wait(10)
     finally:
-        if bgio is not None:
-            bgio.terminate()
-            bgio.wait(10)
+        for proc, _ in peers.values():
+            stop_process_group(proc)
 
 
 if __name__ == "__main__":

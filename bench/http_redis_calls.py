@@ -101,11 +101,12 @@ def main() -> None:
     parser.add_argument("--api-workers", type=int, default=1)
     parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
     parser.add_argument("--api-port", type=int, default=0)
+    parser.add_argument("--redis-port", type=int, default=0, help="port of the Redis it starts (default: a free one)")
     parser.add_argument("--lean", action="store_true", help="skip /legal when the POST answer carries it")
     args = parser.parse_args()
 
     with contextlib.ExitStack() as stack:
-        url = args.redis or stack.enter_context(own_redis())
+        url = args.redis or stack.enter_context(own_redis(args.redis_port))
         client = redis.Redis.from_url(url)
         kwargs = {"port": args.api_port} if args.api_port else {}
         service = Service(url, args.api_workers, **kwargs).start()

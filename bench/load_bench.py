@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/load_bench.py [--clients 1,4,16,64] [--seconds 10] [--api-workers 2]
                                          [--redis URL] [--api-port PORT] [--bgio DIR] [--legal-first]
-                                         [--by-part] [--profile] [--reads]
+                                         [--by-part] [--profile] [--reads] [--bgio-postgres PG_URL]
+                                         [--save FILE] [--before FILE]
 
 Each client plays its own Carcassonne game with two human seats over HTTP: it posts one of the legal commands
 of the seat to act, and repeats (a new game when one ends). The legal commands come with the answer to the
@@ -72,7 +73,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_port(port: int, timeout: float = 30.0) -> None:
+def wait_port(port: int, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -548,6 +549,31 @@ def _event_loop_run(coro: Any) -> Any:
         return asyncio.run(coro)
 
 
+def start_bgio(directory: Path, storage: str = "memory", pg_url: str = "") -> tuple[subprocess.Popen[bytes], int]:
+    """The boardgame.io peer's server (``memory`` or ``postgres``, bgio-postgres committing every move on
+    ``pg_url``) on a free port; returns the process and its port (its lobby API listens on port + 1)."""
+    port = free_port()
+    while port + 1 > 65535:
+        port = free_port()
+    argv = ["node", "server.cjs", str(port)] + (["postgres"] if storage == "postgres" else [])
+    env = dict(os.environ, **({"PG_URL": pg_url} if pg_url else {}))
+    proc = subprocess.Popen(argv, cwd=directory, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    wait_port(port + 1)
+    wait_port(port)
+    return proc, port
+
+
+def stop_process_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def measure_bgio(directory: Path, port: int, clients: int, seconds: float) -> dict[str, Any]:
     out = subprocess.run(["node", "load.cjs", f"http://127.0.0.1:{port}", str(clients), str(int(seconds))],
                          cwd=directory, capture_output=True, text=True, timeout=seconds + 120)
@@ -566,6 +592,13 @@ def main() -> None:
     parser.add_argument("--redis", default=None, help="an existing Redis (default: start one with AOF always)")
     parser.add_argument("--redis-port", type=int, default=0, help="port of the Redis it starts (default: a free one)")
     parser.add_argument("--bgio", default=None, help="folder of the boardgame.io peer, npm-installed (optional)")
+    parser.add_argument("--bgio-postgres", default=None, metavar="PG_URL",
+                        help="with --bgio: also run the durable peer, boardgame.io on PostgreSQL (bgio-postgres, a "
+                             "commit per move) on this database, interleaved with the other two")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help="write every run's figures to FILE as JSON lines (to compare a later run against)")
+    parser.add_argument("--before", default=None, metavar="FILE",
+                        help="a file --save wrote earlier: print its figures beside this run's, per client count")
     parser.add_argument("--legal-first", dest="lean", action="store_false",
                         help="read /legal before every move (the issue's first closed loop); by default a client "
                              "moves on the legal commands a POST answer carries and reads /legal only when it "
@@ -591,17 +624,11 @@ def main() -> None:
                           **({"port": args.api_port} if args.api_port else {})).start()
         stack.callback(service.stop)
         stack.callback(_cleanup, client, service.prefix)
-        bgio = None
+        peers: dict[str, int] = {}
         if args.bgio:
-            bgio_port = free_port()
-            bgio = subprocess.Popen(["node", "server.cjs", str(bgio_port)], cwd=args.bgio, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
-            def stop_bgio(proc: subprocess.Popen[bytes] = bgio) -> None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait(10)
-
-            stack.callback(stop_bgio)
-            wait_port(bgio_port + 1)
+            for storage in ("memory", "postgres") if args.bgio_postgres else ("memory",):
+                proc, peers[storage] = start_bgio(Path(args.bgio), storage, args.bgio_postgres or "")
+                stack.callback(stop_process_group, proc)
         time.sleep(1.0)
         print(f"# Taproom: {args.api_workers} API process(es), Redis appendonly={aof[0]} appendfsync={aof[1]}; "
               f"{args.seconds:.0f} s per run after {WARMUP_SECONDS:.0f} s warm-up; {os.cpu_count()} cores; "
@@ -615,14 +642,21 @@ def main() -> None:
                       f"{reads['get_p50_ms']:6.2f} p99 {reads['get_p99_ms']:6.2f} ms, API CPU "
                       f"{reads['api_cpu_ms_per_read']:.3f} ms/read", flush=True)
             return
+        before = _load_before(args.before)
         for count in counts:
             mine = measure_taproom(service, client, count, args.seconds, args.lean)
-            theirs = measure_bgio(Path(args.bgio), bgio_port, count, args.seconds) if bgio else None
+            theirs = {storage: dict(measure_bgio(Path(args.bgio), port, count, args.seconds), side=f"bgio-{storage}",
+                                    clients=count)
+                      for storage, port in peers.items()}
             rows.append((mine, theirs))
+            if args.save:
+                with open(args.save, "a") as out:
+                    for line in (mine, *theirs.values()):
+                        out.write(json.dumps(line) + "\n")
             if args.json:
                 print(json.dumps(mine), flush=True)
-                if theirs:
-                    print(json.dumps(theirs), flush=True)
+                for line in theirs.values():
+                    print(json.dumps(line), flush=True)
             else:
                 print(_row(mine, theirs), flush=True)
                 print("    redis calls per command: " + ", ".join(f"{k} {v}" for k, v in mine["redis_calls"].items()),
@@ -634,9 +668,46 @@ def main() -> None:
                           f"{mine['driver_cpu_ms_per_command']}", flush=True)
             if args.profile:
                 print_profile(service.profile_path)
+            if before.get(count) and not args.json:
+                print(_side_by_side(before[count], mine), flush=True)
 
 
-def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:
+def _load_before(path: str | None) -> dict[int, dict[str, Any]]:
+    """The Taproom rows of an earlier ``--save`` file, by client count (the last one of each count)."""
+    rows: dict[int, dict[str, Any]] = {}
+    if path:
+        for line in Path(path).read_text().splitlines():
+            row = json.loads(line)
+            if row.get("side") == "taproom":
+                rows[row["clients"]] = row
+    return rows
+
+
+def _side_by_side(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Before and after, per figure and per part's CPU: the two runs' Taproom rows at one client count."""
+    figures = [("commands/s", "commands_per_s"), ("POST p50 ms", "post_p50_ms"), ("POST p99 ms", "post_p99_ms"),
+               ("Redis calls/command", "redis_calls_per_command"), ("AOF bytes/command", "aof_bytes_per_command"),
+               ("CPU ms/command, every part", "machine_cpu_ms_per_command")]
+    lines = [f"    before / after at {after['clients']} clients:"]
+    for label, key in figures:
+        b, a = _machine(before) if key == "machine_cpu_ms_per_command" else before.get(key), \
+            _machine(after) if key == "machine_cpu_ms_per_command" else after.get(key)
+        lines.append(f"      {label:32s} {b!s:>9} / {a!s:<9}")
+    parts = sorted(set(before["cpu_ms_per_command_by_part"]) | set(after["cpu_ms_per_command_by_part"]))
+    for part in parts:
+        lines.append(f"      CPU ms/command, {part:16s} {before['cpu_ms_per_command_by_part'].get(part, 0)!s:>9} / "
+                     f"{after['cpu_ms_per_command_by_part'].get(part, 0)!s:<9}")
+    for label, key in (("redis-server", "redis_cpu_ms_per_command"), ("load driver", "driver_cpu_ms_per_command")):
+        lines.append(f"      CPU ms/command, {label:16s} {before.get(key)!s:>9} / {after.get(key)!s:<9}")
+    return "\n".join(lines)
+
+
+def _machine(row: dict[str, Any]) -> float:
+    """The CPU per command of every process the command runs through: the parts, Redis and the load driver."""
+    return round(row["all_cpu_ms_per_command"] + row["redis_cpu_ms_per_command"] + row["driver_cpu_ms_per_command"], 2)
+
+
+def _row(mine: dict[str, Any], theirs: dict[str, dict[str, Any]]) -> str:
     text = (f"{mine['clients']:3d} clients: {mine['commands_per_s']:8.1f} commands/s, POST p50 {mine['post_p50_ms']:7.2f} "
             f"p99 {mine['post_p99_ms']:7.2f} ms, /legal p50 {mine['legal_p50_ms']:6.2f} ms "
             f"({mine['gets_per_command']:.2f} per command), API CPU "
@@ -644,10 +715,12 @@ def _row(mine: dict[str, Any], theirs: dict[str, Any] | None) -> str:
             f"{mine['redis_calls_per_command']:5.1f} Redis calls/command, {mine['aof_bytes_per_command']} AOF bytes/command; "
             f"{mine['queued']} queued, "
             f"{mine['refused']} refused")
-    if theirs:
-        ratio = mine["commands_per_s"] / theirs["moves_per_s"] if theirs["moves_per_s"] else float("nan")
-        text += (f"\n    boardgame.io in memory: {theirs['moves_per_s']:8.1f} moves/s, p50 {theirs['p50_ms']:6.2f} "
-                 f"p99 {theirs['p99_ms']:6.2f} ms; ratio Taproom/boardgame.io {ratio:.2f}")
+    text += f"\n    CPU ms per command, whole machine (every part, redis-server, load driver): {_machine(mine)}"
+    for storage, peer in theirs.items():
+        ratio = mine["commands_per_s"] / peer["moves_per_s"] if peer.get("moves_per_s") else float("nan")
+        label = "boardgame.io in memory" if storage == "memory" else "boardgame.io on PostgreSQL"
+        text += (f"\n    {label}: {peer.get('moves_per_s') or 0:8.1f} moves/s, p50 {peer.get('p50_ms') or float('nan'):6.2f} "
+                 f"p99 {peer.get('p99_ms') or float('nan'):6.2f} ms; ratio Taproom/it {ratio:.2f}")
     return text
 
 

@@ -55,47 +55,57 @@ def place_tile(state: CarcassonneState, x: int, y: int, tile: str, rotation: int
         state.open.append(f.points)
         state.members.append([n])
         state.occupied.append(0)
-    root, open_ = state.root, state.open
     frontier = state.frontier
     frontier.pop((x, y), None)
     for e in range(4):
         dx, dy = STEP[e]
         cell = (x + dx, y + dy)
-        o = (e + 2) % 4
         j = state.board.get(cell)
         if j is None:
+            o = (e + 2) % 4
             sig = frontier.get(cell, ANY * 4)
             frontier[cell] = sig[:o] + rt.edges[e] + sig[o + 1:]
-            continue
-        other = rotated_at(state, j)
-        obase = state.tile_base[j]
-        mine = rt.cities_at[e]
-        if mine:
-            theirs = other.cities_at[o]
-            for a in mine:
-                open_[root[base + a]] -= 1
-            for b in theirs:
-                open_[root[obase + b]] -= 1
-            for a in mine:
-                for b in theirs:
-                    _union(state, base + a, obase + b)
-            continue
-        a = rt.road_at[e]
-        b = other.road_at[o]
-        if a >= 0 and b >= 0:
-            open_[root[base + a]] -= 1
-            open_[root[obase + b]] -= 1
-            _union(state, base + a, obase + b)
-        for ha, hb in ((2 * e, 2 * o + 1), (2 * e + 1, 2 * o)):
-            a = rt.field_at[ha]
-            b = other.field_at[hb]
-            if a >= 0 and b >= 0:
-                open_[root[base + a]] -= 1
-                open_[root[obase + b]] -= 1
-                _union(state, base + a, obase + b)
+        else:
+            _join_edge(state, rt, base, e, j)
     if rt.rivers and state.river_end is not None:
         _advance_river(state, x, y, rt)
     return idx
+
+
+def _join(state: CarcassonneState, a: int, b: int) -> None:
+    """Two feature nodes meet across an edge: each loses an open side, and they become one feature."""
+    root, open_ = state.root, state.open
+    open_[root[a]] -= 1
+    open_[root[b]] -= 1
+    _union(state, a, b)
+
+
+def _join_edge(state: CarcassonneState, rt: Rotated, base: int, e: int, j: int) -> None:
+    """Merge the new tile's features on edge ``e`` with those of placement ``j`` across it."""
+    other = rotated_at(state, j)
+    obase = state.tile_base[j]
+    o = (e + 2) % 4
+    mine = rt.cities_at[e]
+    if mine:  # a city edge: every city part of one side touches every one of the other (counted once each)
+        root, open_ = state.root, state.open
+        theirs = other.cities_at[o]
+        for a in mine:
+            open_[root[base + a]] -= 1
+        for b in theirs:
+            open_[root[obase + b]] -= 1
+        for a in mine:
+            for b in theirs:
+                _union(state, base + a, obase + b)
+        return
+    a = rt.road_at[e]
+    b = other.road_at[o]
+    if a >= 0 and b >= 0:
+        _join(state, base + a, obase + b)
+    for ha, hb in ((2 * e, 2 * o + 1), (2 * e + 1, 2 * o)):
+        a = rt.field_at[ha]
+        b = other.field_at[hb]
+        if a >= 0 and b >= 0:
+            _join(state, base + a, obase + b)
 
 
 def _advance_river(state: CarcassonneState, x: int, y: int, rt: Rotated) -> None:

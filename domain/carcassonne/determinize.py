@@ -70,15 +70,7 @@ def _deal_tiles(s: CarcassonneState, v: SeatView, rng: random.Random) -> str | N
     rng.shuffle(main)
     drawn = v.tile
     if drawn == REDACTED:  # another seat's draw: a tile from the pool the game would draw from now
-        if river:
-            pool = sorted(t for t, n in river.items() for _ in range(n))
-            drawn = pool[rng.randrange(len(pool))]
-            river[drawn] -= 1
-            river = {t: n for t, n in river.items() if n}
-        elif lake and v.river_end is not None:
-            drawn, lake = LAKE, 0
-        else:
-            drawn = main.pop()
+        drawn, river, lake = _hidden_draw(v, rng, river, lake, main)
     s.lake_pending = lake > 0
     s.buried = main[:v.buried_count]
     remaining: dict[str, int] = {}
@@ -87,6 +79,20 @@ def _deal_tiles(s: CarcassonneState, v: SeatView, rng: random.Random) -> str | N
     s.remaining = remaining
     s.river_remaining = river
     return drawn
+
+
+def _hidden_draw(v: SeatView, rng: random.Random, river: dict[str, int], lake: int,
+                 main: list[str]) -> tuple[str, dict[str, int], int]:
+    """A tile for another seat's unseen draw, from the pool the game draws from now (the river first, then the
+    lake, then the shuffled main stack, from which it is popped); the river and lake counts left."""
+    if river:
+        pool = sorted(t for t, n in river.items() for _ in range(n))
+        drawn = pool[rng.randrange(len(pool))]
+        river[drawn] -= 1
+        return drawn, {t: n for t, n in river.items() if n}, lake
+    if lake and v.river_end is not None:
+        return LAKE, river, 0
+    return main.pop(), river, lake
 
 
 def _figures(s: CarcassonneState, v: SeatView) -> None:

@@ -48,6 +48,11 @@ def winners(state: CarcassonneState, figures: list[tuple[int, int]]) -> list[int
     tied = sorted(s for s, c in counts.items() if c == best)
     if len(tied) < 2 or not state.hills_and_sheep or HILL_TIEBREAK == "none":
         return tied
+    return _hill_tiebreak(state, figures, tied)
+
+
+def _hill_tiebreak(state: CarcassonneState, figures: list[tuple[int, int]], tied: list[int]) -> list[int]:
+    """Of the tied seats, those the hills favour (RULES_NOTES: ``HILL_TIEBREAK``); all of them when none is."""
     hills: dict[int, int] = {s: 0 for s in tied}
     for node, seat in figures:
         if seat in hills and _on_hill(state, node):

@@ -222,11 +222,8 @@ def _board_entry(x: int, y: int, tile: str, rot: int) -> dict[str, Any]:
             "hill": spec.hill, "vineyard": spec.vineyard, "garden": spec.garden}
 
 
-def _common(state: CarcassonneState) -> dict[str, Any]:
-    cache = _cache(state)
-    board = cache.board  # placements only grow: each tile's entry is built once
-    if len(board) < len(state.placements):  # a new list, never one a call may be reading extended in place
-        cache.board = board = board + [_board_entry(*placement) for placement in state.placements[len(board):]]
+def _figures(state: CarcassonneState) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Followers, shepherds and abbots on the board, each where it stands."""
     followers = []
     for node, owner in sorted(state.followers.items()):
         x, y, local = describe(state, node)
@@ -239,12 +236,31 @@ def _common(state: CarcassonneState) -> dict[str, Any]:
     for owner, node in sorted(state.abbots.items()):
         x, y, local = describe(state, node)
         abbots.append({"seat": owner, "x": x, "y": y, "feature": local})
-    last = None
-    if state.placed >= 0:
-        x, y, tile, rot = state.placements[state.placed]
-        rt = rotated_at(state, state.placed)
-        last = {"x": x, "y": y, "tile": tile, "rotation": rot,
-                "features": [{"id": f.local_id, "kind": KIND_NAMES[f.kind]} for f in rt.features]}
+    return followers, shepherds, abbots
+
+
+def _last_placed(state: CarcassonneState) -> dict[str, Any] | None:
+    if state.placed < 0:
+        return None
+    x, y, tile, rot = state.placements[state.placed]
+    rt = rotated_at(state, state.placed)
+    return {"x": x, "y": y, "tile": tile, "rotation": rot,
+            "features": [{"id": f.local_id, "kind": KIND_NAMES[f.kind]} for f in rt.features]}
+
+
+def _supply(state: CarcassonneState, seat: int) -> dict[str, Any]:
+    return {"followers": state.supply[seat], "followers_total": FOLLOWERS_PER_PLAYER,
+            "shepherd": state.hills_and_sheep and seat not in state.shepherds,
+            "abbot": state.abbot and seat not in state.abbots}
+
+
+def _common(state: CarcassonneState) -> dict[str, Any]:
+    cache = _cache(state)
+    board = cache.board  # placements only grow: each tile's entry is built once
+    if len(board) < len(state.placements):  # a new list, never one a call may be reading extended in place
+        cache.board = board = board + [_board_entry(*placement) for placement in state.placements[len(board):]]
+    followers, shepherds, abbots = _figures(state)
+    last = _last_placed(state)
     view: dict[str, Any] = {
         "players": state.players,
         "options": {"hills_and_sheep": state.hills_and_sheep, "river": state.river, "abbot": state.abbot},
@@ -261,9 +277,7 @@ def _common(state: CarcassonneState) -> dict[str, Any]:
         "followers": followers,
         "shepherds": shepherds,
         "abbots": abbots,
-        "supply": [{"followers": state.supply[s], "followers_total": FOLLOWERS_PER_PLAYER,
-                    "shepherd": state.hills_and_sheep and s not in state.shepherds,
-                    "abbot": state.abbot and s not in state.abbots} for s in range(state.players)],
+        "supply": [_supply(state, s) for s in range(state.players)],
         "scores": list(state.scores),
         "breakdown": [dict(b) for b in state.breakdown],
         "river_end": list(state.river_end[:2]) if state.river_end else None,

@@ -15,16 +15,14 @@ behaviour, so their records still verify.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from pydantic import Field
 
 from .errors import GameNotActive, IllegalMove, RuleError
 from .messages import Command, Event
-
-if TYPE_CHECKING:
-    from .record import GameRecord
 
 EndReason = Literal["declined", "withdrawn", "expired"]
 
@@ -79,7 +77,34 @@ class Invitation:
     by: str
 
 
-def one_seat_each(record: GameRecord) -> bool:
+class SeatOf(Protocol):
+    """What the seating rules read of a seat (record.Seat has it: the rules need not import the record)."""
+
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def invitation(self) -> Invitation | None: ...
+    @property
+    def taken(self) -> bool: ...
+
+
+class TableOf(Protocol):
+    """What the seating rules read of a game record (record.GameRecord has it)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def creator(self) -> str | None: ...
+    @property
+    def hot_seat(self) -> bool | None: ...
+    @property
+    def seats(self) -> Sequence[SeatOf]: ...
+    def open_seats(self) -> list[int]: ...
+
+
+def one_seat_each(record: TableOf) -> bool:
     """True when each player may hold one seat (games made before the rule say None: no rule)."""
     return record.hot_seat is False
 
@@ -93,7 +118,7 @@ def check_creation(player_ids: list[str | None], hot_seat: bool | None) -> None:
                         "on one device", code="already_seated")
 
 
-def check_seat_free(record: GameRecord, seat: int) -> None:
+def check_seat_free(record: TableOf, seat: int) -> None:
     """The seat exists and nobody holds it (the same code whether the API or the kernel notices first)."""
     if not 0 <= seat < len(record.seats):
         raise IllegalMove(f"game {record.game_id} has no seat {seat}; seats: 0 to {len(record.seats) - 1}")
@@ -101,7 +126,7 @@ def check_seat_free(record: GameRecord, seat: int) -> None:
         raise RuleError(f"seat {seat} is not open; open seats: {record.open_seats()}", code="seat_taken")
 
 
-def check_claim(record: GameRecord, seat: int, player_id: str | None) -> None:
+def check_claim(record: TableOf, seat: int, player_id: str | None) -> None:
     """A reserved seat is only for its invitee; a player holds one seat unless the game is hot-seat."""
     invitation = record.seats[seat].invitation
     if invitation is not None and invitation.player_id != player_id:
@@ -113,7 +138,7 @@ def check_claim(record: GameRecord, seat: int, player_id: str | None) -> None:
                             code="already_seated")
 
 
-def superseded(record: GameRecord, seat: int, player_id: str | None) -> list[Event]:
+def superseded(record: TableOf, seat: int, player_id: str | None) -> list[Event]:
     """Taking one seat declines the player's invitations to the others (one seat each), so none stays
     reserved for a player who can no longer accept it."""
     if not player_id or not one_seat_each(record):
@@ -122,7 +147,7 @@ def superseded(record: GameRecord, seat: int, player_id: str | None) -> list[Eve
             if i != seat and s.invitation is not None and s.invitation.player_id == player_id]
 
 
-def decide_invite(record: GameRecord, command: InviteToSeat) -> list[Event]:
+def decide_invite(record: TableOf, command: InviteToSeat) -> list[Event]:
     seat = command.for_seat
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} is {record.status}; invitations are for open games")
@@ -140,7 +165,7 @@ def decide_invite(record: GameRecord, command: InviteToSeat) -> list[Event]:
                         expires_at=command.expires_at, by=command.by)]
 
 
-def decide_end(record: GameRecord, command: EndInvitation) -> list[Event]:
+def decide_end(record: TableOf, command: EndInvitation) -> list[Event]:
     seat = command.for_seat
     if record.status != "open":
         raise GameNotActive(f"game {record.game_id} is {record.status}; its invitations are over")

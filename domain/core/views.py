@@ -3,8 +3,10 @@
 A game's ``view(state, seat)`` builds plain JSON-ready dicts on the engine's own path (no pydantic there);
 its view models describe that JSON for clients (the OpenAPI schema) and let the bots' determinizers read a
 view by attribute. ``parse_view`` / ``dump_view`` give the JSON back unchanged: fields are declared in the
-order the view builds them, keys a view leaves out stay out (``exclude_unset``), and keys a model does not
-declare are kept (``extra="allow"``) so a view that grows a key never fails to validate.
+order the view builds them, keys a view leaves out stay out (``exclude_unset``), and a key the model does not
+declare fails validation (``extra="forbid"``): a view cannot grow a key that its schema, and so every client
+and bot reading it, does not know. tests/domain/test_view_models.py parses every seat's view along seeded
+games of every title against these models.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ V = TypeVar("V", bound=BaseModel)
 
 
 class ViewModel(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 def parse_view(model: type[V], view: dict[str, Any]) -> V:

@@ -122,7 +122,8 @@ def state_from_view(view: dict[str, Any], seat: int, rng: random.Random,
     return s
 
 
-def _deal_piles(s: HeavenAndAleState, resource_piles: list[int], rng: random.Random) -> None:
+def _unseen_counts(s: HeavenAndAleState) -> tuple[list[int], list[int]]:
+    """How many of each resource tile and of each monk type are in no pile, garden or space the view shows."""
     seen = [c for space in s.tiles for c in space] + [c for p in s.players for c in p.garden if c != EMPTY]
     counts = [sum(per) for per in zip(*initial_resource_piles())]
     monks = [sum(per) for per in zip(*initial_monk_piles())]
@@ -131,6 +132,11 @@ def _deal_piles(s: HeavenAndAleState, resource_piles: list[int], rng: random.Ran
             counts[c] = max(0, counts[c] - 1)
         else:
             monks[c - MONK_BASE] = max(0, monks[c - MONK_BASE] - 1)
+    return counts, monks
+
+
+def _deal_piles(s: HeavenAndAleState, resource_piles: list[int], rng: random.Random) -> None:
+    counts, monks = _unseen_counts(s)
     pool = [c for c in range(N_RESOURCE_CODES) for _ in range(counts[c])]
     rng.shuffle(pool)
     s.piles = []

@@ -174,12 +174,17 @@ def projected_gains(s: HAState, p: Player, params: Params = HAND) -> tuple[list[
     if params.shed_by_sum:
         brew += params.shed_by_sum * shed_brewmaster_by_sum(s, p)
         return steps, ducats, brew
-    # A shed nearly enclosed also moves the brewmaster (more for poor sheds; about 2 steps on average).
+    return steps, ducats, _nearly_enclosed_brewmaster(p, params, use, brew)
+
+
+def _nearly_enclosed_brewmaster(p: Player, params: Params, use: float, brew: float) -> float:
+    """``brew`` plus the steps of the sheds nearly enclosed: they also move the brewmaster (more for poor
+    sheds; about 2 steps on average)."""
     for shed, neighbours in enumerate(SHED_NEIGHBOURS):
         if p.sheds[shed] == EMPTY:
             filled = sum(1 for n in neighbours if p.garden[n] != EMPTY)
             brew += params.shed_brewmaster * params.shed_activation * use * filled / len(neighbours)
-    return steps, ducats, brew
+    return brew
 
 
 SHED_FILL_FERTILITY = 2

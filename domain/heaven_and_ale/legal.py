@@ -11,19 +11,11 @@ from collections.abc import Callable
 from domain.core import Command
 
 from . import commands as cmd
-from .actions import (
-    can_pass,
-    cart_commands,
-    disc_commands,
-    goods_commands,
-    privilege_commands,
-    remaining_storage_tiles,
-    shed_commands,
-    slot_commands,
-    storage_commands,
-)
+from .actions import can_pass, remaining_storage_tiles, slot_commands
 from .board import TRACK_LEN
+from .buying import shed_commands
 from .garden import SPOT_NAMES
+from .rewards import cart_commands, disc_commands, goods_commands, privilege_commands, storage_commands
 from .rules import buy_options, reachable
 from .state import (
     ARRANGING,

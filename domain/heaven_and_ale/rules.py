@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from domain.core import IllegalMove, RuleError
+
 from . import delivery
 from .barrels import claimable
 from .board import (
@@ -26,7 +28,7 @@ from .board import (
 from .garden import N_SIDE, N_SPOTS
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
-from .state import EMPTY, HeavenAndAleState, Player
+from .state import EMPTY, PLAYING, HeavenAndAleState, Player
 from .supply import FERTILITIES, MONK_BASE
 
 Piece = Literal["keg", "bale"]
@@ -252,3 +254,10 @@ def later_stage_performable(s: HeavenAndAleState, seat: int, step: str) -> bool:
 
 def effective_pos(p: Player) -> int:
     return TRACK_LEN if p.done else p.pos
+
+
+def step_error(s: HeavenAndAleState, *steps: str) -> RuleError | None:
+    """The error of a command whose decision is not the current one (None when one of ``steps`` is)."""
+    if s.phase != PLAYING or s.step not in steps:
+        return IllegalMove(f"not possible now: the current decision is {s.step or s.phase!r}, not {'/'.join(steps)}")
+    return None

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import delivery
-from .actions import disc_gains
 from .barrels import claimable, goals
 from .board import MONK_COST, START_SLOTS, TRACK
 from .flow import Gains
 from .garden import SHED_NAMES, SHED_PATTERNS, SPOT_NAMES, shed_options
 from .privileges import PAIRS, SCORING_SPOTS
 from .production import COLOURS, bracket
+from .rewards import disc_gains
 from .rules import cart_loads, carter_value, disc_options, price_on, simulate_cart
 from .scoring import preview
 from .state import ARRANGING, EMPTY, STEP_BARREL, STEP_CART, STEP_DISC, STEP_SHED, HeavenAndAleState, Player
@@ -42,27 +42,32 @@ def _player(s: HeavenAndAleState, seat: int, p: Player) -> dict[str, Any]:
         "score_now": preview(s, seat),
     }
     if s.kegs_and_more:
-        out["delivery"] = {
-            "kegs": p.total_kegs(),
-            "bales": p.total_bales(),
-            "regular_spots": delivery.REGULAR_SPOTS + p.extra_spots,
-            "regular_kegs": p.kegs,
-            "regular_bales": p.bales,
-            "rental_spot": p.rental,
-            "board_tiles": list(p.board_tiles),
-            "carter_bonus": p.carter_bonus(),
-            "keg_area_values": [v if v is not None else delivery.KEG_AREA_VALUES[i] for i, v in enumerate(p.area_values)],
-            "cart": p.cart,
-            "cart_kegs": p.cart_kegs,
-            "delivered": list(p.delivered),
-            "storage_tiles": {SHED_NAMES[i]: t for i, t in enumerate(p.storage_tiles) if t is not None},
-            # Setup 3D: the tiles still to arrange (the same seven for everyone, so nothing hidden).
-            "storage_tiles_in_hand": [t for t in delivery.STORAGE_TILES if t not in p.storage_tiles]
-            if s.phase == ARRANGING else [],
-            "carter_value": carter_value(s, p),
-            "cart_location": delivery.ROAD[p.cart][0],
-        }
+        out["delivery"] = _delivery(s, p)
     return out
+
+
+def _delivery(s: HeavenAndAleState, p: Player) -> dict[str, Any]:
+    """Kegs & More: the player's delivery board, cart and storage tiles."""
+    return {
+        "kegs": p.total_kegs(),
+        "bales": p.total_bales(),
+        "regular_spots": delivery.REGULAR_SPOTS + p.extra_spots,
+        "regular_kegs": p.kegs,
+        "regular_bales": p.bales,
+        "rental_spot": p.rental,
+        "board_tiles": list(p.board_tiles),
+        "carter_bonus": p.carter_bonus(),
+        "keg_area_values": [v if v is not None else delivery.KEG_AREA_VALUES[i] for i, v in enumerate(p.area_values)],
+        "cart": p.cart,
+        "cart_kegs": p.cart_kegs,
+        "delivered": list(p.delivered),
+        "storage_tiles": {SHED_NAMES[i]: t for i, t in enumerate(p.storage_tiles) if t is not None},
+        # Setup 3D: the tiles still to arrange (the same seven for everyone, so nothing hidden).
+        "storage_tiles_in_hand": [t for t in delivery.STORAGE_TILES if t not in p.storage_tiles]
+        if s.phase == ARRANGING else [],
+        "carter_value": carter_value(s, p),
+        "cart_location": delivery.ROAD[p.cart][0],
+    }
 
 
 def _gains(gains: Gains) -> dict[str, Any]:
@@ -140,6 +145,13 @@ def _turn(s: HeavenAndAleState) -> dict[str, Any]:
         "pending_sheds": [SHED_NAMES[i] for i in s.sheds_pending],
         "pending_pair": s.pair if s.pair != EMPTY else None,
         "pending_pair_spots": [SCORING_SPOTS[x] for x in PAIRS[s.pair]] if s.pair != EMPTY else None,
+        **_choices(s, playing),
+    }
+
+
+def _choices(s: HeavenAndAleState, playing: bool) -> dict[str, Any]:
+    """What each option of the pending decision would give (None for the decisions not pending)."""
+    return {
         "shed_choices": _shed_choices(s) if s.step == STEP_SHED and s.sheds_pending else None,
         "disc_choices": _disc_choices(s) if s.step == STEP_DISC and playing else None,
         "barrel_choice": _barrel_choice(s) if s.step == STEP_BARREL and playing else None,

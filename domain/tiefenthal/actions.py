@@ -108,12 +108,18 @@ def _check_place(s: TiefenthalState, c: cmd.PlaceDie) -> RuleError | None:
     if boost and in_use + boost > p.boost_capacity():
         return IllegalMove(f"a {value} needs {boost} dishwasher(s) for {c.space}; "
                            f"{p.boost_capacity() - in_use} free")
-    if limit is not None:
-        if c.space in p.used_spaces:
-            return IllegalMove(f"{c.space} was already used this round")
-        on = sum(1 for d, (sp, _) in p.placed.items() if sp == c.space and d != c.die)
-        if on >= limit:
-            return IllegalMove(f"{c.space} takes only {limit} die")
+    return _space_full(p, c, limit)
+
+
+def _space_full(p: Player, c: cmd.PlaceDie, limit: int | None) -> RuleError | None:
+    """A space with a limit takes that many dice a round, and none once it was used this round."""
+    if limit is None:
+        return None
+    if c.space in p.used_spaces:
+        return IllegalMove(f"{c.space} was already used this round")
+    on = sum(1 for d, (sp, _) in p.placed.items() if sp == c.space and d != c.die)
+    if on >= limit:
+        return IllegalMove(f"{c.space} takes only {limit} die")
     return None
 
 

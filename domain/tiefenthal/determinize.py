@@ -40,19 +40,23 @@ def _match_vp(p: Player, target: int, guest_deck: list[int], rng: random.Random)
         diff = target - vp(p)
         if diff == 0:
             return
-        mine = [i for i, c in enumerate(p.deck_rest) if CARDS[c].kind == "guest" and not CARDS[c].three_beer]
-        if not mine or not guest_deck:
-            return
-        pairs = [(i, j) for i in mine for j in range(len(guest_deck))
-                 if VP[guest_deck[j]] - VP[p.deck_rest[i]] == diff]
-        if not pairs:
-            pairs = [(i, j) for i in mine for j in range(len(guest_deck))
-                     if 0 < (VP[guest_deck[j]] - VP[p.deck_rest[i]]) * diff]
+        pairs = _guest_swaps(p, guest_deck, diff)
         if not pairs:
             return
         i, j = rng.choice(pairs)
         p.deck_rest[i], guest_deck[j] = guest_deck[j], p.deck_rest[i]
     guest_deck.sort()
+
+
+def _guest_swaps(p: Player, guest_deck: list[int], diff: int) -> list[tuple[int, int]]:
+    """(deck index, guest deck index) swaps of an ordinary guest that close ``diff`` exactly, else that move
+    toward it; none when ``p`` holds no such guest."""
+    mine = [i for i, c in enumerate(p.deck_rest) if CARDS[c].kind == "guest" and not CARDS[c].three_beer]
+    if not mine or not guest_deck:
+        return []
+    gains = [(i, j, VP[guest_deck[j]] - VP[p.deck_rest[i]]) for i in mine for j in range(len(guest_deck))]
+    exact = [(i, j) for i, j, gain in gains if gain == diff]
+    return exact or [(i, j) for i, j, gain in gains if 0 < gain * diff]
 
 
 def _swappable(p: Player, q: Player, good: Callable[[int], bool]) -> list[tuple[int, int]]:
@@ -100,6 +104,16 @@ def _ids(cards: list[Card]) -> list[int]:
 def _player(pv: PlayerView, phase: str, redraw: bool, to_act: list[int]) -> Player:
     """A player's public part, as the view shows it (its hidden deck is dealt later)."""
     p = Player(seat=pv.seat)
+    _tavern(p, pv)
+    _round(p, pv)
+    p.kept = phase == "B" and redraw and p.seat not in to_act and p.counter_guests > 0
+    if pv.deck_top is not None:
+        p.deck_top = _ids(pv.deck_top)
+    return p
+
+
+def _tavern(p: Player, pv: PlayerView) -> None:
+    """What stays in the player's tavern between rounds: tables, staff, upgrades, stores."""
     p.tables = [_ids(t) for t in pv.tavern.tables]
     p.noble_table = pv.tavern.noble_table if pv.tavern.noble_table is not None else -1
     p.staff = {k: _ids(v) for k, v in pv.tavern.staff.items()}
@@ -107,20 +121,20 @@ def _player(pv: PlayerView, phase: str, redraw: bool, to_act: list[int]) -> Play
     p.upgraded = {t for t in TILES if pv.tiles[t].upgraded}
     p.safe, p.storage, p.monastery = pv.safe, pv.storage, pv.monastery
     p.counter_guests = pv.counter_guests
+    p.doubloons, p.beer = pv.doubloons, pv.beer
+
+
+def _round(p: Player, pv: PlayerView) -> None:
+    """This round's part: the dice and where they stand, purchases, recruits, pending choices."""
     p.dice = {d.die: d.value for d in pv.dice}
     p.placed = {d.die: (d.space, d.boost) for d in pv.dice if d.space is not None}
     p.used_spaces = set(pv.used_spaces)
     p.boost_spent = pv.dishwashers.in_use - sum(b for _, b in p.placed.values())
-    p.doubloons, p.beer = pv.doubloons, pv.beer
     p.bought = list(pv.bought_this_round)
     p.recruited = pv.recruited_this_round
     p.noble_recruits = pv.noble_recruits_this_round or 0
     p.pending = [[o.model_dump(exclude_unset=True) for o in choice] for choice in pv.pending_choices]
     p.planned, p.done = pv.planned, pv.done
-    p.kept = phase == "B" and redraw and p.seat not in to_act and p.counter_guests > 0
-    if pv.deck_top is not None:
-        p.deck_top = _ids(pv.deck_top)
-    return p
 
 
 def _own_deck(me: Player, names: dict[str, int], unseen: list[int]) -> list[int]:
@@ -155,25 +169,35 @@ def _deal_others(s: TiefenthalState, view: SeatView, seat: int, unseen: list[int
     others = [p for p in s.players if p.seat != seat]
     for p in others:
         p.deck_rest = [c for c in unseen if CARDS[c].colour == p.seat and CARDS[c].kind == "regular"]
+    _deal_guests(s, view, unseen, loose, rng)
+    rng.shuffle(loose)
+    for p in others:
+        need = max(0, view.player(p.seat).deck_count - len(p.deck_rest))
+        p.deck_rest.extend(loose[:need])
+        loose = loose[need:]
+    _fit_victory_points(s, others, {p.seat: view.player(p.seat).victory_points for p in others}, rng)
+    s.guest_deck.sort()
+
+
+def _deal_guests(s: TiefenthalState, view: SeatView, unseen: list[int], loose: list[int],
+                 rng: random.Random) -> None:
+    """The guest deck at the size the view shows; the other unseen guests (three-beer ones too) go to ``loose``."""
     guest_pool = [c for c in unseen if CARDS[c].kind == "guest" and not CARDS[c].three_beer]
     loose.extend(c for c in unseen if CARDS[c].kind == "guest" and CARDS[c].three_beer)
     rng.shuffle(guest_pool)
     deck_size = view.guests.deck_count
     s.guest_deck = sorted(guest_pool[:deck_size])
     loose.extend(guest_pool[deck_size:])
-    rng.shuffle(loose)
-    for p in others:
-        need = view.player(p.seat).deck_count - len(p.deck_rest)
-        p.deck_rest.extend(loose[:max(0, need)])
-        loose = loose[max(0, need):]
-    target = {p.seat: view.player(p.seat).victory_points for p in others}
+
+
+def _fit_victory_points(s: TiefenthalState, others: list[Player], target: dict[int, int],
+                        rng: random.Random) -> None:
     for _ in range(8):  # alternate: the guest deck absorbs what swaps between opponents cannot
         for p in others:
             _match_vp(p, target[p.seat], s.guest_deck, rng)
         _balance_vp(others, target, rng)
         if all(vp(p) == target[p.seat] for p in others):
             break
-    s.guest_deck.sort()
 
 
 def _dice(s: TiefenthalState, coasters: dict[str, list[int]] | None) -> None:

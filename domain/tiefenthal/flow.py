@@ -40,30 +40,53 @@ class Ctx(Decision[TiefenthalState]):
 # -- bonuses (round track, monastery track, guests' recruit bonus) -----------------------
 
 def grant(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
-    """Give ``seat`` one bonus spec (see ``data.py``); a missing supply card gives nothing."""
-    kind = bonus["kind"]
-    s = ctx.state
-    if kind in ("card", "noble"):
-        stack = s.supply.get(bonus["card"] if kind == "card" else "noble", [])
-        if stack:
-            ctx.emit(ev.CardGained(seat=seat, card=stack[-1], reason=reason))
-    elif kind == "counter_guest":
-        if s.counter_supply > 0:
-            ctx.emit(ev.CounterGuestGained(seat=seat))
-    elif kind == "monastery":
-        move_monastery(ctx, seat, bonus["steps"])
-    elif kind in ("doubloons", "beer"):
-        gain_currency(ctx, seat, bonus["n"] if kind == "doubloons" else 0, bonus["n"] if kind == "beer" else 0)
-    elif kind == "upgrade":
-        p = s.players[seat]
-        options = [{"kind": "upgrade_tile", "tile": t} for t in UPGRADABLE if t not in p.upgraded]
-        if options:
-            ctx.emit(ev.ChoiceOffered(seat=seat, options=options, reason=reason))
-    elif kind == "upgrade_tile":
-        if bonus["tile"] not in s.players[seat].upgraded:
-            upgrade(ctx, seat, bonus["tile"], [], 0)
-    elif kind == "choice":
-        ctx.emit(ev.ChoiceOffered(seat=seat, options=list(bonus["options"]), reason=reason))
+    """Give ``seat`` one bonus spec (see ``data.py``); a missing supply card gives nothing, kind "none" nothing."""
+    give = _GRANTS.get(bonus["kind"])
+    if give is not None:
+        give(ctx, seat, bonus, reason)
+
+
+def _grant_card(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    stack = ctx.state.supply.get(bonus["card"] if bonus["kind"] == "card" else "noble", [])
+    if stack:
+        ctx.emit(ev.CardGained(seat=seat, card=stack[-1], reason=reason))
+
+
+def _grant_counter_guest(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    if ctx.state.counter_supply > 0:
+        ctx.emit(ev.CounterGuestGained(seat=seat))
+
+
+def _grant_monastery(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    move_monastery(ctx, seat, bonus["steps"])
+
+
+def _grant_currency(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    doubloons = bonus["kind"] == "doubloons"
+    gain_currency(ctx, seat, bonus["n"] if doubloons else 0, 0 if doubloons else bonus["n"])
+
+
+def _grant_upgrade(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    p = ctx.state.players[seat]
+    options = [{"kind": "upgrade_tile", "tile": t} for t in UPGRADABLE if t not in p.upgraded]
+    if options:
+        ctx.emit(ev.ChoiceOffered(seat=seat, options=options, reason=reason))
+
+
+def _grant_upgrade_tile(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    if bonus["tile"] not in ctx.state.players[seat].upgraded:
+        upgrade(ctx, seat, bonus["tile"], [], 0)
+
+
+def _grant_choice(ctx: Ctx, seat: int, bonus: dict[str, Any], reason: str) -> None:
+    ctx.emit(ev.ChoiceOffered(seat=seat, options=list(bonus["options"]), reason=reason))
+
+
+_GRANTS: dict[str, Callable[[Ctx, int, dict[str, Any], str], None]] = {
+    "card": _grant_card, "noble": _grant_card, "counter_guest": _grant_counter_guest,
+    "monastery": _grant_monastery, "doubloons": _grant_currency, "beer": _grant_currency,
+    "upgrade": _grant_upgrade, "upgrade_tile": _grant_upgrade_tile, "choice": _grant_choice,
+}
 
 
 def gain_currency(ctx: Ctx, seat: int, doubloons: int, beer: int) -> None:

@@ -14,7 +14,6 @@ archive and is read from there afterwards (``EventStore.archived_side``).
 
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +22,8 @@ import orjson
 import structlog
 
 from domain.core import RuleError
-from domain.core.lifecycle import KERNEL_COMMANDS, GameRecord
+from domain.core.lifecycle import KERNEL_COMMANDS, GameRecord, execute
+from domain.core.rng import SeedDice
 from services.application.bots import bot_game
 from services.application.bots.coach import Step, analyse, decisions_of
 from services.infrastructure.aggregates import Loaded, fold_docs
@@ -88,7 +88,7 @@ class Coach:
             raise RuleError(f"game {game_id} is {status}: it is analysed once it has ended", code="game_not_over")
 
     def _enqueue(self, game_id: str) -> dict[str, Any]:
-        pending = {"status": "pending", "job_id": job_id_of(game_id), "requested_at": time.time(), "seats": []}
+        pending = {"status": "pending", "job_id": job_id_of(game_id), "requested_at": self.root.clock.now(), "seats": []}
         if self.redis.set(self.keys.analysis(game_id), orjson.dumps(pending), nx=True):
             self._job(game_id)
             return pending
@@ -136,14 +136,35 @@ class Coach:
                             "(a player of the game asks with POST)", code="no_analysis")
         return stored
 
+    def better_position(self, game_id: str, version: int, seat: int) -> tuple[GameRecord, float]:
+        """The game as it would stand had ``seat`` played the coach's move at ``version`` instead (a turning
+        point's ghost), and that version's time. The move is decided by the kernel on the game's own dice: the seed
+        is public once the game is scored, so the ghost draws exactly what the better move would have brought."""
+        doc = self.result(game_id)  # game_not_over, no_analysis
+        decision = next((d for row in doc.get("seats") or [] if row["seat"] == seat
+                         for d in row["decisions"] if d["version"] == version), None)
+        if doc.get("status") != "done" or decision is None:
+            raise RuleError(f"the coach's analysis of game {game_id} has no decision of seat {seat} at version "
+                            f"{version}", code="not_found")
+        assert self.with_record is not None
+        seed = self.with_record(game_id, lambda record, _: record.seed)
+        if not seed:
+            raise RuleError(f"game {game_id} is not scored yet: its dice are still secret", code="game_not_over")
+        loaded = self.root.records(cache_size=1).at(game_id, version)
+        record = loaded.record
+        assert record is not None
+        command = record.game.parse_command(decision["best"])
+        _, after = execute(record, game_id, command, SeedDice(bytes.fromhex(seed)), f"seat:{seat}")
+        return after, loaded.ts
+
     # -- the job ----------------------------------------------------------------------------------------------
     def run(self, game_id: str) -> dict[str, Any]:
         """Analyse every human decision of the finished game and store the result (``failed`` on an error)."""
         key = self.keys.analysis(game_id)
-        before = self.stored(game_id) or {"job_id": job_id_of(game_id), "requested_at": time.time()}
+        before = self.stored(game_id) or {"job_id": job_id_of(game_id), "requested_at": self.root.clock.now()}
         if before.get("status") == "done":
             return before
-        started = time.time()
+        started = self.root.clock.now()
         self.redis.set(key, orjson.dumps({**before, "status": "running", "started_at": started, "seats": []}))
         try:
             game_type, steps, versions, seed = self.human_steps(game_id)
@@ -157,7 +178,7 @@ class Coach:
             doc = {**before, "status": "failed", "error": f"{type(exc).__name__}: {exc}", "seats": []}
             self.redis.set(key, orjson.dumps(doc))
             return doc
-        doc = {**before, "status": "done", "started_at": started, "finished_at": time.time(),
+        doc = {**before, "status": "done", "started_at": started, "finished_at": self.root.clock.now(),
                "seats": analysis["seats"], "cost": analysis["cost"]}
         self.redis.set(key, orjson.dumps(doc))
         log.info("game analysed", game_id=game_id, **analysis["cost"])

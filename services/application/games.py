@@ -31,7 +31,7 @@ from services.application.bots import LEVELS
 from services.application.commands import actor_of, poll_path, send
 from services.application.results import Accepted, CommandResult, Queued, Rejected, result_of
 from services.application.seating import check_one_seat
-from services.infrastructure.async_commands import AsyncCommandBus, CommandIdReused, Gate
+from services.infrastructure.async_commands import AsyncCommandBus, CommandIdReused
 from services.infrastructure.bootstrap import Root
 from services.infrastructure.commands import CommandMessage, CommandOutcome
 from services.infrastructure.eventstore import Envelope
@@ -209,14 +209,13 @@ def check_player_command_type(kind: str) -> None:
 
 
 async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, command: Command, *, actor: str,
-                               command_id: str | None = None, expected_version: int | None = None,
-                               gate: Gate | None = None) -> CommandResult:
+                               command_id: str | None = None, expected_version: int | None = None) -> CommandResult:
     """A seat's move (or a kernel command a seat may send: reclaim, votes) under the client's ``command_id``:
     one id, one outcome forever; the same id with another command is refused (``command_id_reused``). On the
     event loop (``redis.asyncio``): the command id is claimed, the command queued and its outcome awaited in
     one round trip, and the processor hands the outcome over with the events it caused (no polling, no read
-    of the log). Queued: poll ``/games/{game_id}/commands/{command_id}``. ``gate``: see
-    :meth:`AsyncCommandBus.submit_and_wait` (:class:`Gated` when it keeps the command out)."""
+    of the log), and with them what the game is after them (``Accepted.after``). Queued: poll
+    ``/games/{game_id}/commands/{command_id}``."""
     check_player_command_type(command.type)
     client_id = command_id or uuid.uuid4().hex
     if not 1 <= len(client_id) <= 80:
@@ -229,7 +228,7 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
         k: v for k, v in body.items() if k != "seat"}, seat=command.seat, actor=actor, expected_version=expected_version)
     try:
         settled = await bus.submit_and_wait(message, root.settings.command_wait_seconds, body,
-                                            claim=command_fingerprint(body, expected_version), gate=gate)
+                                            claim=command_fingerprint(body, expected_version))
     except CommandIdReused:
         raise _reused(scoped) from None
     poll = poll_path(game_id, client_id)
@@ -238,7 +237,8 @@ async def submit_command_async(root: Root, bus: AsyncCommandBus, game_id: str, c
     events = [Envelope.trusted_values(values) for values in settled.events]
     if settled.outcome.accepted and not events:  # an outcome the id had already: its events from the log
         events = await bus.read(game_id, settled.outcome.from_version, settled.outcome.version)
-    return result_of(settled.outcome, game_id, client_id, poll, events)
+    return result_of(settled.outcome, game_id, client_id, poll, events,
+                     settled.after if settled.events else None)
 
 
 async def refuse_malformed_async(bus: AsyncCommandBus, game_id: str, seat: int, command_id: str | None,

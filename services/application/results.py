@@ -7,7 +7,7 @@ processor answers with one of these.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,6 +28,9 @@ class Accepted(BaseModel):
     version: int
     events: list[Envelope] | None = None
     """The events it caused, when the use case was asked for them (unredacted: redact before showing)."""
+    after: dict[str, Any] | None = None
+    """What the append said of the game after the events, when it handed the outcome over: ``version``,
+    ``status``, ``to_act`` and, while the mover is still to act, its ``legal`` commands."""
 
 
 class Queued(BaseModel):
@@ -64,7 +67,7 @@ CommandResult = Accepted | Queued | Rejected
 
 
 def result_of(outcome: CommandOutcome | None, game_id: str, command_id: str, poll: str,
-              events: list[Envelope] | None = None) -> CommandResult:
+              events: list[Envelope] | None = None, after: dict[str, Any] | None = None) -> CommandResult:
     """The use case's answer for the outcome a wait found (None: still queued)."""
     if outcome is None:
         return Queued(game_id=game_id, command_id=command_id, poll=poll)
@@ -72,7 +75,7 @@ def result_of(outcome: CommandOutcome | None, game_id: str, command_id: str, pol
         return Rejected(game_id=game_id, command_id=command_id, code=outcome.code or "rejected",
                         message=outcome.message or "command rejected", version=outcome.version)
     return Accepted(game_id=game_id, command_id=command_id, from_version=outcome.from_version,
-                    version=outcome.version, events=events)
+                    version=outcome.version, events=events, after=after)
 
 
 class StillQueued(Exception):

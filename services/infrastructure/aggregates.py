@@ -7,7 +7,6 @@ so a cached record can lag but never be wrong for longer than one call.
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any, TypeVar
 import orjson
 
 from domain.core.lifecycle import GameRecord, actor_seat, apply, begin_command
-from services.infrastructure.eventstore import GENESIS_HASH, Envelope, EventStore, Keys
+from services.infrastructure.eventstore import GENESIS_HASH, EventStore
 from services.infrastructure.eventstore.envelope import event_decoder
 
 
@@ -182,132 +181,3 @@ class Repository:
 
     def clear(self) -> None:
         self._cache.clear()
-
-
-def _gap(entries: list[Any], version: int) -> bool:
-    """Whether stream entries read after ``version`` skip some: that stretch moved into a segment (the stream
-    always keeps the last command's events, so an empty read means caught up)."""
-    if not entries:
-        return False
-    first = entries[0][0]
-    return int((first.decode() if isinstance(first, bytes) else first).split("-", 1)[0]) > version + 1
-
-
-class SharedRepository(Repository):
-    """A Repository used from many request threads: the LRU dict is guarded by a short lock, while loading and
-    folding run outside it (callers serialize per game, see ``Context.with_record``)."""
-
-    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
-        super().__init__(store, cache_size)
-        self._cache_lock = threading.Lock()
-
-    def cached(self, game_id: str) -> Loaded | None:
-        with self._cache_lock:
-            return super().cached(game_id)
-
-    def put(self, game_id: str, loaded: Loaded) -> None:
-        with self._cache_lock:
-            super().put(game_id, loaded)
-
-    def drop(self, game_id: str) -> None:
-        with self._cache_lock:
-            super().drop(game_id)
-
-    def clear(self) -> None:
-        with self._cache_lock:
-            super().clear()
-
-
-class AsyncRecords:
-    """Game records for the API's event loop (``redis.asyncio``, no worker thread): an LRU of records, each
-    caught up with the log on every use by one XRANGE after the cached version, folded by :func:`fold_raw`
-    like :class:`Repository`. Used from one event loop only: a fold runs between two awaits, so no lock is
-    needed; a record is only ever folded in the cache entry that holds it."""
-
-    def __init__(self, keys: Keys, cache_size: int = 2048, store: EventStore | None = None) -> None:
-        self.keys = keys
-        self.cache_size = cache_size
-        self.store = store
-        """The synchronous store (with its client) for what one XRANGE cannot answer: a stretch of the log that
-        moved into a compressed segment, or a game archived to the cold store (read in a worker thread)."""
-        self._cache: OrderedDict[str, Loaded] = OrderedDict()
-
-    async def current(self, client: Any, game_id: str, extra: Callable[[Any], None] | None = None
-                      ) -> tuple[Loaded, list[Any]]:
-        """The record at the head of the log, and the replies of the reads ``extra(pipe)`` queued in the
-        same round trip (a token, say)."""
-        cached = self._cache.get(game_id)
-        pipe = client.pipeline(transaction=False)
-        if extra is not None:
-            extra(pipe)
-        if cached is None:
-            pipe.hgetall(self.keys.snapshot(game_id))
-            pipe.exists(self.keys.archived(game_id))
-        else:
-            pipe.xrange(self.keys.events(game_id), f"{cached.version + 1}-0", "+")
-        replies = await pipe.execute()
-        if cached is None:
-            archived = replies.pop()
-            snap = EventStore.snapshot_from(replies.pop())
-            base = Loaded(snap[2], snap[0], snap[1], snap[3]) if snap else Loaded(None, 0, GENESIS_HASH)
-            entries = [] if archived else await client.xrange(self.keys.events(game_id), f"{base.version + 1}-0", "+")
-            if archived or _gap(entries, base.version):
-                return await self._from_store(game_id), replies
-            if game_id not in self._cache:  # else another request loaded it meanwhile: fold onto that one
-                self._put(game_id, base)
-        elif game_id not in self._cache:  # evicted while we waited (a full cache): load it afresh
-            loaded, _ = await self.current(client, game_id)
-            return loaded, replies
-        else:
-            entries = replies.pop()
-            if _gap(entries, cached.version):
-                return await self._from_store(game_id), replies
-        return self._fold(game_id, entries), replies
-
-    async def _from_store(self, game_id: str) -> Loaded:
-        """The record from the synchronous store, which reads segments and archives (in a worker thread)."""
-        from anyio import to_thread
-
-        if self.store is None:
-            raise RuntimeError("AsyncRecords needs the event store to read a compacted or archived log")
-        loaded = await to_thread.run_sync(Repository(self.store, cache_size=1).current, game_id)
-        return self._put(game_id, loaded)
-
-    def peek(self, game_id: str) -> Loaded | None:
-        """The cached record as it is (maybe behind the log: whoever relies on it checks the version)."""
-        return self._cache.get(game_id)
-
-    def advance(self, game_id: str, from_version: int, envelopes: list[Envelope]) -> Loaded | None:
-        """Fold the events of one command settled at ``from_version`` (those its reply carried), when the
-        cached record is exactly there; returns the record then, else None (the next read catches up)."""
-        loaded = self._cache.get(game_id)
-        if loaded is None or loaded.version != from_version or not envelopes:
-            return None
-        record = loaded.record
-        begin_command(record, actor_seat(record, envelopes[0].actor))  # as fold_raw does (undo trails)
-        for env in envelopes:
-            game_type = record.game_type if record else env.payload.get("game", "")
-            record = apply(record, game_id, env.event(game_type))
-        last = envelopes[-1]
-        return self._put(game_id, Loaded(record, last.version, last.hash, last.ts, last.command_id))
-
-    def drop(self, game_id: str) -> None:
-        self._cache.pop(game_id, None)
-
-    def _fold(self, game_id: str, entries: list[Any]) -> Loaded:
-        loaded = self._cache[game_id]
-        fresh = [fields[b"e"] for entry_id, fields in entries
-                 if int(entry_id.split(b"-", 1)[0] if isinstance(entry_id, bytes) else entry_id.split("-", 1)[0])
-                 > loaded.version]
-        return self._put(game_id, fold_raw(loaded, game_id, fresh)) if fresh else self._touch(game_id, loaded)
-
-    def _touch(self, game_id: str, loaded: Loaded) -> Loaded:
-        self._cache.move_to_end(game_id)
-        return loaded
-
-    def _put(self, game_id: str, loaded: Loaded) -> Loaded:
-        self._cache[game_id] = loaded
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return loaded

@@ -23,7 +23,7 @@ import orjson
 import redis
 import redis.asyncio
 
-from services.infrastructure.commands import CommandMessage, CommandOutcome, new_reply, reply_values
+from services.infrastructure.commands import CommandMessage, CommandOutcome, new_reply, reply_with_after
 from services.infrastructure.eventstore import Envelope, Keys
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS
 
@@ -36,34 +36,14 @@ class CommandIdReused(Exception):
 
 
 @dataclass(frozen=True)
-class Gate:
-    """A script run instead of ``submit.lua`` that decides first whether the command may be queued at all:
-    the API's admission of a request (its token still standing, the game still at the version its cached
-    record was checked on, its rates counted) in the same step as the claim and the queueing, so a POST
-    takes one round trip. Its KEYS and ARGV follow submit.lua's (4 and 6 of them), and it answers like
-    submit.lua, or with an answer of its own (nothing queued, a marker pushed so the BLPOP returns at once),
-    which :class:`Gated` carries to the caller."""
-
-    script: str
-    keys: list[str]
-    args: list[Any]
-
-
-class Gated(Exception):
-    """The gate did not let the command through; ``answer`` is what its script said."""
-
-    def __init__(self, answer: list[Any]) -> None:
-        super().__init__(answer[0])
-        self.answer = answer
-
-
-@dataclass(frozen=True)
 class Settled:
     """A command's outcome as the processor handed it over, with its events' envelopes (parsed JSON) when
     the append script pushed it (none for a rejection, or for an outcome the id already had)."""
 
     outcome: CommandOutcome
     events: list[dict[str, Any]]
+    after: dict[str, Any] | None = None
+    """What the append said of the game after the events (see :func:`commands.reply_with_after`)."""
 
 
 class AsyncCommandBus:
@@ -77,26 +57,21 @@ class AsyncCommandBus:
         or a command record moved into a compressed segment, or an archived game (read in a worker thread)."""
 
     async def submit_and_wait(self, message: CommandMessage, timeout: float, body: dict[str, Any],
-                              claim: str | None = None, gate: Gate | None = None) -> Settled | None:
+                              claim: str | None = None) -> Settled | None:
         """Queue ``message`` (its reply nonce is set here) and wait up to ``timeout`` seconds for its
         outcome; None: still queued. With ``claim`` (the fingerprint of ``body``, the command with its seat)
-        the command id is claimed first: :class:`CommandIdReused` when it names another command. With
-        ``gate`` its script decides first whether to queue at all (:class:`Gated` when it did not)."""
+        the command id is claimed first: :class:`CommandIdReused` when it names another command."""
         game_id, command_id = message.game_id, message.command_id
         reply = new_reply()
         key = self.keys.reply(game_id, reply)
         pipe = self.redis.pipeline(transaction=False)
         # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
-        pipe.eval(SUBMIT_SCRIPT if gate is None else gate.script, 4 + (len(gate.keys) if gate else 0),
-                  self.keys.cmd_stream_for(game_id), self.keys.command_bodies(game_id),
-                  self.keys.commands(game_id), key, *(gate.keys if gate else ()),
-                  message.json_with_reply(reply), self.stream_maxlen,
-                  claim or "", 0, command_id, REPLY_TTL_SECONDS, *(gate.args if gate else ()))
+        pipe.eval(SUBMIT_SCRIPT, 4, self.keys.cmd_stream_for(game_id), self.keys.command_bodies(game_id),
+                  self.keys.commands(game_id), key, message.json_with_reply(reply), self.stream_maxlen,
+                  claim or "", 0, command_id, REPLY_TTL_SECONDS)
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
         status = queued[0].decode() if isinstance(queued[0], bytes) else queued[0]
-        if status not in ("queued", "reused", "check"):
-            raise Gated([status, *queued[1:]])
         if status == "reused":
             raise CommandIdReused(command_id)
         if status == "check":  # no fingerprint, the applied record remembers the body
@@ -106,8 +81,7 @@ class AsyncCommandBus:
                 raise CommandIdReused(command_id)
             return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
-            outcome, events = reply_values(popped[1])
-            return Settled(outcome, events)
+            return Settled(*reply_with_after(popped[1]))
         found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
         return Settled(found, []) if found is not None else None
 

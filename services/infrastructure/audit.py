@@ -157,6 +157,20 @@ def unreadable(reason: str) -> Report:
     return Report(complete=False, problems=[reason])
 
 
+_UNREVEALED = "the game ended but the record does not reveal the seed (export it again once the game is scored)"
+
+
+def _opening_problem(envelopes: list[Envelope]) -> str | None:
+    """What stops a check before the chain: no events, or something else than the creation event first."""
+    if not envelopes:
+        return "the record has no events"
+    first = envelopes[0]
+    if first.type != CREATED or not _HEX64.match(str(first.payload.get("seed_commitment", ""))):
+        return (f"the record starts with {first.type} (version {first.version}), not with the creation event "
+                "carrying the seed commitment")
+    return None
+
+
 def verify(envelopes: list[Envelope] | Record, commands: list[dict[str, Any]] | None = None) -> Report:
     """Check a record: creation and commitment first, consecutive versions, the chain, then the replay."""
     record = envelopes if isinstance(envelopes, Record) else Record({"complete": True}, envelopes, commands or [])
@@ -166,14 +180,11 @@ def verify(envelopes: list[Envelope] | Record, commands: list[dict[str, Any]] | 
     if "events" in record.header and record.header["events"] != len(envelopes):
         report.problems.append(f"the header announces {record.header['events']} events, the record has "
                                f"{len(envelopes)}")
-    if not envelopes:
-        report.problems.append("the record has no events")
+    opening = _opening_problem(envelopes)
+    if opening:
+        report.problems.append(opening)
         return report
     first = envelopes[0]
-    if first.type != CREATED or not _HEX64.match(str(first.payload.get("seed_commitment", ""))):
-        report.problems.append(f"the record starts with {first.type} (version {first.version}), not with the "
-                               "creation event carrying the seed commitment")
-        return report
     report.chain_ok, reason = _check_chain(envelopes, record.redacted)
     if not report.chain_ok:
         report.problems.append(reason)
@@ -181,8 +192,7 @@ def verify(envelopes: list[Envelope] | Record, commands: list[dict[str, Any]] | 
     revealed = [e for e in envelopes if e.type == REVEALED]
     if not revealed:
         if any(e.type == ENDED for e in envelopes) and report.complete:
-            report.problems.append("the game ended but the record does not reveal the seed (export it again "
-                                   "once the game is scored)")
+            report.problems.append(_UNREVEALED)
         return report  # chain checked; the replay waits for the seed
     report.seed_revealed = True
     if not commands:

@@ -123,8 +123,15 @@ def parse_reply(raw: bytes) -> tuple[CommandOutcome, list[bytes]]:
 
 def reply_values(raw: bytes) -> tuple[CommandOutcome, list[dict[str, Any]]]:
     """:func:`parse_reply` with the envelopes as parsed (no second encoding and decoding of each)."""
+    outcome, events, _ = reply_with_after(raw)
+    return outcome, events
+
+
+def reply_with_after(raw: bytes) -> tuple[CommandOutcome, list[dict[str, Any]], dict[str, Any] | None]:
+    """:func:`reply_values` and what the append said of the game after the events (``after``: its version,
+    status, seats to act and the mover's legal commands while it is still to act; None when not said)."""
     data = orjson.loads(raw)
-    return CommandOutcome.model_validate(data["outcome"]), list(data.get("events") or ())
+    return CommandOutcome.model_validate(data["outcome"]), list(data.get("events") or ()), data.get("after")
 
 
 class CommandBus:

@@ -36,8 +36,9 @@ class Translator(Protocol):
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
 
+@lru_cache(maxsize=1)
 def available_locales() -> tuple[str, ...]:
-    """English and every locale with a catalog, in a stable order."""
+    """English and every locale with a catalog, in a stable order (read once: the catalogs ship with the code)."""
     found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
     return (SOURCE, *[code for code in found if code != SOURCE])
 
@@ -95,6 +96,7 @@ def parse_accept_language(header: str | None) -> list[str]:
     return [tag for _, _, tag in sorted(ranked)]
 
 
+@lru_cache(maxsize=256)
 def negotiate(accept_language: str | None, setting: str | None = None) -> str:
     """The locale to answer in: the player's setting, else the header's best offered match, else English."""
     if setting and normalize(setting) == setting:

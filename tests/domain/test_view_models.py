@@ -1,5 +1,5 @@
 """Every game's view models (``Game.view_models``) read its views and give the same JSON back, byte for byte,
-and declare every key the views carry (nothing left to ``extra``), for every seat and the spectator along
+and declare every key the views carry (the models forbid any other: a key nobody declared fails), for every seat and the spectator along
 seeded games with default and flipped options. No game named here."""
 
 from __future__ import annotations
@@ -65,3 +65,15 @@ def test_view_models_read_the_views_and_give_them_back_unchanged(game):
             assert _undeclared(parsed) == [], (seat, checked)
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_a_key_nobody_declared_fails_validation(game):
+    from pydantic import ValidationError
+
+    _, view = next(iter(_views(game, {}, 2)))
+    with pytest.raises(ValidationError):
+        parse_view(game.view_models.spectator, {**view, "undeclared": 1})
+    _, seat_view = list(_views(game, {}, 2))[1]
+    with pytest.raises(ValidationError):
+        parse_view(game.view_models.seat, {**seat_view, "undeclared": 1})

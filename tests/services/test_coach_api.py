@@ -107,6 +107,16 @@ def test_a_player_asks_once_the_job_runs_on_the_coach_queue_and_the_result_outli
         assert body["cost"]["decisions"] == sum(len(s["decisions"]) for s in body["seats"])
         assert api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0)).status_code == 200
 
+        # a turning point's ghost: the game as it would stand had the seat played the coach's move, on its own dice
+        seat, row = next((s["seat"], d) for s in body["seats"] for d in s["decisions"] if d["best"]["type"] == "PlaceTile")
+        ghost = api.get(f"/games/{gid}/analysis/better", params={"version": row["version"], "seat": seat})
+        assert ghost.status_code == 200, ghost.text
+        board = ghost.json()["board"]
+        assert ghost.json()["version"] > row["version"]
+        placed, best = board["last_placed"], row["best"]
+        assert (placed["x"], placed["y"], placed["rotation"]) == (best["x"], best["y"], best["rotation"])
+        nowhere = api.get(f"/games/{gid}/analysis/better", params={"version": 10**6, "seat": seat})
+        assert nowhere.status_code == 404 and nowhere.json()["code"] == "not_found"
         archived = Archiver(kernel.store, DirectoryStore(tmp_path)).archive(gid)
         assert archived.status == "archived"
         assert not fake_client.exists(kernel.keys.analysis(gid))
@@ -211,3 +221,18 @@ def test_with_coach_auto_the_reactor_asks_once_for_a_scored_game_with_a_human_se
     reactor.react(gid)  # the game's events were read already (by r0): react to its state as the feed would
     assert coach_queue.job_ids == [f"coach-{gid}"] and f"coach-{gid}" not in queue.job_ids
     assert reactor.coach_automatic(reactor.repo.current(gid).record) == []  # asked once
+
+
+def test_the_analysis_keeps_the_service_clock(fake_client, settings) -> None:
+    """Times in the analysis record are the service's (the injected clock), not the machine's wall clock."""
+    from services.infrastructure.clock import ShiftedClock
+
+    kernel = Kernel(fake_client, settings)
+    gid = _short_game(kernel, "carcassonne", {"stack_size": 3}, "coach-clock")
+    clock = ShiftedClock()
+    clock.advance(3 * 86400)
+    app = create_app(fake_client, settings, clock=clock)
+    with TestClient(app) as api:
+        asked = api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0))
+        assert asked.status_code == 202, asked.text
+        assert asked.json()["requested_at"] >= clock.now() - 60  # three days ahead of the wall clock

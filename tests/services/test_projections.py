@@ -22,6 +22,15 @@ def read_models(client, prefix):
     return {k: client.get(k) for k in keys}
 
 
+def every_model(client, prefix):
+    """Every read model, byte for byte: the inline ones (meta, views, legal commands) and those spanning games."""
+    models = {k: client.get(k) for k in read_models(client, prefix)}
+    models.update({k: client.hgetall(k) for k in client.scan_iter(match=f"{prefix}g:*:legal")})
+    for pattern in (f"{prefix}lobby", f"{prefix}finished", f"{prefix}inbox:*", f"{prefix}invites:*"):
+        models.update({k: client.zrange(k, 0, -1, withscores=True) for k in client.scan_iter(match=pattern)})
+    return models
+
+
 def test_views_follow_the_log(kernel, client):
     gid = kernel.create(seats=2)
     kernel.add(gid, 0, amount=3)
@@ -58,9 +67,9 @@ def test_rebuild_reproduces_every_read_model(kernel, client, settings):
     games = [kernel.create(seats=2, seed=f"s{i}") for i in range(3)]
     for gid in games:
         kernel.add(gid, 0, amount=2)
-    before = read_models(client, settings.key_prefix)
+    before = every_model(client, settings.key_prefix)
     figures = Projector(client, settings, name="rebuilder").rebuild()
-    after = read_models(client, settings.key_prefix)
+    after = every_model(client, settings.key_prefix)
     assert figures["games"] == 3 and figures["events"] == sum(kernel.store.head(g)[0] for g in games)
     assert after == before
 
@@ -73,20 +82,59 @@ def _replay_feeds(projector, kernel, settings):
     projector.drain()
 
 
-def test_a_version_projected_once_is_not_written_again_until_the_projector_forgets(kernel, client, settings):
+def test_a_rebuild_writes_a_carcassonne_games_inline_models_byte_for_byte(client, settings):
+    """Live inline models (views with hidden tiles, legal placements) equal what a rebuild folds from the log."""
+    import random
+
+    kernel = Kernel(client, settings)
+    gid = "inlinecarc"
+    assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {},
+                             "seats": [{"name": "p0"}, {"name": "p1"}], "seed_commitment": ""},
+                       dev_seed="inline-rebuild").accepted
+    chooser = random.Random(7)
+    for _ in range(40):
+        record = kernel.processor.repo.current(gid).record
+        seat = chooser.choice(record.to_act())
+        command = chooser.choice(record.game.legal_commands(record.state, seat))
+        assert kernel.send(gid, command.model_dump(mode="json"), seat=seat).accepted
+    assert orjson.loads(client.get(kernel.keys.meta(gid)))["status"] == "active"
+    before = every_model(client, settings.key_prefix)
+    assert any(key.endswith(b":legal") for key in before)
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert every_model(client, settings.key_prefix) == before
+
+
+def test_a_games_own_models_are_written_with_its_events_not_by_the_projector(kernel, client, settings):
+    """The meta, views and legal commands are the append's (inline projections): the projector replaying every
+    feed entry writes none of them (it reads the meta, at the head of the log), and a rebuild from the log writes
+    them again byte for byte."""
     gid = kernel.create(seats=2)
     kernel.add(gid, 0)
-    key = kernel.keys.view(gid, 1)
-    written = client.get(key)
-    client.set(key, b"sentinel")
-    _replay_feeds(kernel.projector, kernel, settings)  # every entry again: the versions it already wrote
-    assert client.get(key) == b"sentinel"
-    kernel.add(gid, 1)  # a new version is written whole
-    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
-    client.set(key, b"sentinel")
-    kernel.projector.forget()  # as after an outage or a change of its shards: Redis, not memory, decides
-    _replay_feeds(kernel.projector, kernel, settings)
-    assert load_view(client.get(key))["version"] == load_view(written)["version"] + 2
+    keys = [kernel.keys.view(gid, 1), kernel.keys.view(gid, None), kernel.keys.legal(gid)]
+    written = {key: client.get(key) if key != kernel.keys.legal(gid) else client.hgetall(key)
+               for key in [*keys, kernel.keys.meta(gid)]}
+    assert all(written.values())
+    client.delete(*keys)
+    kernel.projector.forget()
+    _replay_feeds(kernel.projector, kernel, settings)  # every entry again
+    assert not any(client.exists(key) for key in keys)
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert {key: client.get(key) if key != kernel.keys.legal(gid) else client.hgetall(key)
+            for key in [*keys, kernel.keys.meta(gid)]} == written
+
+
+def test_the_answer_to_a_move_and_the_stored_models_come_from_one_append(kernel, client, settings):
+    """The legal commands stored for a seat are what the models say: the version of the meta, the seat's turn."""
+    gid = kernel.create(seats=2)
+    kernel.add(gid, 0)
+    from projections.inline import load_legal
+
+    meta = orjson.loads(client.get(kernel.keys.meta(gid)))
+    for seat in range(2):
+        legal = orjson.loads(load_legal(client.hget(kernel.keys.legal(gid), str(seat))))
+        assert legal["version"] == meta["version"] == kernel.store.head(gid)[0] and legal["seat"] == seat
+        game_commands = [c for c in legal["commands"] if not c["type"].startswith("taproom.")]
+        assert bool(game_commands) == (seat in meta["to_act"])
 
 
 def test_lobby_and_inboxes_read_as_if_every_entry_were_written_each_time(kernel, client, settings):
@@ -159,9 +207,9 @@ def test_a_rebuild_folds_compacted_logs_to_what_the_incremental_projection_wrote
         a, b = fold_docs(fresh, gid, docs), fold_raw(fresh, gid, kernel.store.read_raw(gid))
         assert (a.version, a.hash, a.ts, a.command_id, a.record.state) == (b.version, b.hash, b.ts, b.command_id,
                                                                            b.record.state)
-    before = read_models(client, settings.key_prefix)
+    before = every_model(client, settings.key_prefix)
     Projector(client, settings, name="rebuilder").rebuild()
-    assert read_models(client, settings.key_prefix) == before
+    assert every_model(client, settings.key_prefix) == before
 
 
 def test_a_log_whose_pieces_do_not_join_up_is_read_on_its_own():

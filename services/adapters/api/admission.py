@@ -1,16 +1,18 @@
-"""Admitting a request of the hot routes in one round trip to Redis: its rates checked and counted, its
-token's principal and the game's record read, all in one pipeline.
+"""Admitting a request of a game's routes in one round trip to Redis: its rates checked and counted, its token's
+record and the game's meta (with the log's head version) read, all in one pipeline, with whatever the route
+reads besides (its seat's view or legal commands, the clock).
+
+The game's meta, views and legal commands are written by the processor in the same atomic step as the events
+(inline projections, ``projections/inline.py``), so what this reads is at the log's head: no API process keeps
+a record of a game, and none answers an older status than the log has. Only a game whose models are missing
+or behind its log (archived: its views went with it; or appended by a tool that writes no models) is folded,
+from the event store, afresh each time (:func:`fresh`).
 
 Who a per-caller rate counts (the player, or the seat of a seat token) is known before that round trip from
 an in-process cache of token hash -> caller. It needs no invalidation: a token is issued for one principal and
 keeps it, so the mapping never changes; only whether the token still stands does, and that is read fresh in
-the same pipeline (the token's own key is its version stamp: a revoked or rotated token is refused by the
-next request on any API process). The game's seats and status come from the record, caught up with the log
-by the XRANGE of the same pipeline, so nothing about the game can be stale either. Only a token this process
-has not seen yet costs one more round trip, to learn its caller.
-
-Both ways to a hot route (the ASGI hot path, :mod:`services.adapters.api.hot`, and the FastAPI routes it hands
-irregular requests to) admit through here, so they count, read and refuse alike.
+the same pipeline (a revoked or rotated token is refused by the next request on any API process). Only a
+token this process has not seen yet costs one more round trip, to learn its caller.
 """
 
 from __future__ import annotations
@@ -19,30 +21,26 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
+import orjson
+from anyio import to_thread
 from redis.exceptions import NoScriptError
 
-from domain.core.lifecycle import GameRecord
 from services.adapters.api.abuse import caller_of
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, token_of
-from services.adapters.api.ratelimit import SCRIPT, Rate, queue_check, settle, verdict
+from services.adapters.api.ratelimit import SCRIPT, Rate, queue_check, settle
 from services.infrastructure.aggregates import Loaded
-from services.infrastructure.async_commands import SUBMIT_SCRIPT, Gate, Gated
 from services.infrastructure.resilience import UNAVAILABLE
 from services.infrastructure.tokens import hash_token
 
 NEEDS_TOKEN = "this route needs 'Authorization: Bearer <token>'"
-GATE_SCRIPT = ("local function RATES(KEYS, ARGV)\n" + SCRIPT + "\nend\nlocal function SUBMIT(KEYS, ARGV)\n"
-               + SUBMIT_SCRIPT + "\nend\n" + resources.files("services.adapters.api").joinpath("gate.lua").read_text())
-"""``gate.lua`` with the rate-limit script and the submit script it runs as functions (one text, one EVAL)."""
 
 
 @dataclass(frozen=True)
 class Call:
-    """What admitting reads of a request, whichever way it came."""
+    """What admitting reads of a request."""
 
     method: str
     route: str  # the route's path template, as in abuse.RULES
@@ -55,10 +53,10 @@ class Admitted:
     """A request let through its rates, with what its pipeline read. The accessors raise the refusals in the
     order the routes answer them: the token first (missing, malformed, unknown or revoked), then the game."""
 
-    loaded: Loaded
+    meta_found: dict[str, Any] | None
+    loaded: Loaded | None  # the game folded afresh, when its stored models could not answer
     replies: list[Any]
     token_error: ApiError | None
-    token_record: bytes | None
     principal_found: Principal | None
     game_id: str
 
@@ -69,26 +67,40 @@ class Admitted:
             raise ApiError("unauthorized", "unknown or revoked token")
         return self.principal_found
 
-    def record(self) -> tuple[GameRecord, int]:
-        if self.loaded.record is None:
+    def meta(self) -> dict[str, Any]:
+        """The game's meta at the head of its log (``game_not_found`` when there is no such game)."""
+        if self.meta_found is None:
             raise ApiError("game_not_found", f"no game {self.game_id!r}")
-        return self.loaded.record, self.loaded.version
+        return self.meta_found
+
+    @property
+    def stored(self) -> bool:
+        """Whether the stored models answer (else :attr:`loaded` holds the game folded from its log)."""
+        return self.loaded is None
+
+
+def known_seat(ctx: Any, call: Call, game_id: str, seat: int | None) -> int | None:
+    """The seat a request is most likely for before anything is read (the one asked for, or a seat token's
+    own, as this process knows the token), so its view or legal commands can be read in the admission's round
+    trip; None: read after (a player token, a token new to this process)."""
+    if seat is not None:
+        return seat
+    try:
+        token = token_of(call.authorization)
+    except ApiError:
+        return None
+    principal = ctx.principals.known(hash_token(token)) if token else None
+    if principal is not None and principal.kind == "seat" and principal.game_id == game_id:
+        return principal.seat  # type: ignore[no-any-return]
+    return None
 
 
 async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None] | None = None,
                 with_token: bool = True) -> Admitted:
     """Check and count the request's rates (429 ``rate_limited`` when one is spent) and read, in the same
-    round trip, the token's record (``with_token``), what ``reads(pipe)`` queues, and the game's record."""
+    round trip, the token's record (``with_token``), what ``reads(pipe)`` queues, and the game's meta."""
     parts = ctx.loop_parts()
-    token, token_error = None, None
-    if with_token:
-        try:
-            token = token_of(call.authorization)
-        except ApiError as exc:
-            token_error = exc
-        if token is None and token_error is None:
-            token_error = ApiError("unauthorized", NEEDS_TOKEN)
-    token_hash = hash_token(token) if token else None
+    token_hash, token_error = _token(call) if with_token else (None, None)
     key = ctx.keys.token(token_hash) if token_hash else None
     caller = None
     if ctx.guard.needs_caller(call.method, call.route):
@@ -102,27 +114,54 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
             queue_check(pipe, rates, now)
         if key is not None:
             pipe.get(key)
+        pipe.get(ctx.keys.meta(game_id))
+        pipe.hget(ctx.keys.head(game_id), "version")
         if reads is not None:
             reads(pipe)
 
     if together:
         try:
-            loaded, replies = await parts.records.current(parts.redis, game_id, queue)
+            replies = await _read(parts.redis, queue)
         except NoScriptError:  # Redis lost its scripts (a restart, SCRIPT FLUSH): nothing was counted or read
             await parts.counters.script_load(SCRIPT)
-            loaded, replies = await parts.records.current(parts.redis, game_id, queue)
+            replies = await _read(parts.redis, queue)
         await settle(parts.counters, replies.pop(0), rates, now)
     else:  # the counters on rq's server (a clustered event store): both round trips at once
         refusal: ApiError | None
-        refusal, (loaded, replies) = await asyncio.gather(_count(parts.counters, rates, now),
-                                                          parts.records.current(parts.redis, game_id, queue))
+        refusal, replies = await asyncio.gather(_count(parts.counters, rates, now), _read(parts.redis, queue))
         if refusal is not None:
             raise refusal
     raw = replies.pop(0) if key is not None else None
     principal = ctx.principals.principal(token_hash, raw) if raw and token_hash else None
-    if loaded.record is None:
-        parts.records.drop(game_id)
-    return Admitted(loaded, replies, token_error, raw, principal, game_id)
+    stored, head = replies.pop(0), replies.pop(0)
+    meta = orjson.loads(stored) if stored is not None else None
+    loaded = None
+    if head is not None and (meta is None or meta["version"] < int(head)):
+        loaded = await fresh(ctx, game_id)  # models missing or behind the log: folded from the log here
+        meta = ctx.meta_of(loaded) if loaded.record is not None else None
+    return Admitted(meta, loaded, replies, token_error, principal, game_id)
+
+
+def _token(call: Call) -> tuple[str | None, ApiError | None]:
+    """The hash of the request's bearer token, or why it has none that can stand."""
+    try:
+        token = token_of(call.authorization)
+    except ApiError as exc:
+        return None, exc
+    if token is None:
+        return None, ApiError("unauthorized", NEEDS_TOKEN)
+    return hash_token(token), None
+
+
+async def fresh(ctx: Any, game_id: str) -> Loaded:
+    """The game folded from its log (or its archive), in a worker thread, kept nowhere."""
+    return await to_thread.run_sync(ctx.fresh_record, game_id)  # type: ignore[no-any-return]
+
+
+async def _read(client: Any, queue: Callable[[Any], None]) -> list[Any]:
+    pipe = client.pipeline(transaction=False)
+    queue(pipe)
+    return list(await pipe.execute())
 
 
 async def _caller(ctx: Any, parts: Any, address: str, token_hash: str | None) -> str:
@@ -148,55 +187,3 @@ async def _count(counters: Any, rates: list[Rate], now: float) -> ApiError | Non
     except UNAVAILABLE:
         return None
     return None
-
-
-@dataclass(frozen=True)
-class Ready:
-    """What this process already knows for admitting a command in the same step as queueing it: the token's
-    principal and the game's record (both as last read), and the gate that queues the command only while
-    they still hold (:data:`GATE_SCRIPT`), with the request's rates."""
-
-    principal: Principal
-    loaded: Loaded
-    gate: Gate
-    rates: list[Rate]
-
-    def record(self) -> tuple[GameRecord, int]:
-        assert self.loaded.record is not None  # ready() takes a cached record only
-        return self.loaded.record, self.loaded.version
-
-
-def ready(ctx: Any, call: Call, game_id: str) -> Ready | None:
-    """A one-step admission of a command (None: take the long way, :func:`admit`): when the token and the
-    game are known to this process and the counters share the event store's server (a cluster keeps them
-    apart). Nothing here is trusted as it is: the gate checks the token's record and the game's version
-    in the step that queues the command."""
-    parts = ctx.loop_parts()
-    if not parts.one_server:
-        return None
-    try:
-        token = token_of(call.authorization)
-    except ApiError:
-        return None
-    token_hash = hash_token(token) if token else None
-    known = ctx.principals.entry(token_hash) if token_hash else None
-    loaded = parts.records.peek(game_id)
-    if known is None or loaded is None or loaded.record is None:
-        return None
-    raw, principal = known
-    assert token_hash is not None
-    rates = ctx.guard.rates(call.method, call.route, call.address, caller_of(principal.__dict__, call.address))
-    args: list[Any] = [raw, str(loaded.version), int(time.time() * 1000)]
-    for rate in rates:
-        args += [rate.item.amount, rate.window_ms]
-    gate = Gate(GATE_SCRIPT, [ctx.keys.token(token_hash), ctx.keys.head(game_id), *(r.key for r in rates)], args)
-    return Ready(principal, loaded, gate, rates)
-
-
-def gated(exc: Gated, rates: list[Rate]) -> None:
-    """What the gate's refusal means: 429 ``rate_limited`` when a rate was spent (raised); when the token or
-    the game changed it returns, and the request is admitted the long way."""
-    answer = exc.answer
-
-    if answer[0] in ("rate", b"rate"):
-        verdict([int(answer[1]), int(answer[2])], rates)

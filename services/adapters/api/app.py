@@ -19,7 +19,6 @@ from services.adapters.api.bounds import bounded_json_body
 from services.adapters.api.deps import Context
 from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
-from services.adapters.api.hot import FRONT, HotPath, hot_route
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.localized import LocalizedErrors
 from services.adapters.api.routers import (
@@ -28,6 +27,7 @@ from services.adapters.api.routers import (
     invitations,
     language,
     lobby,
+    moderation,
     notifications,
     play,
     players,
@@ -57,7 +57,7 @@ class RequestMetrics:
         self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}  # labels() costs a lookup and a lock
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or FRONT in scope:  # the app's front counts it
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -89,42 +89,6 @@ GZIP_LEVEL = 6
 once at start, at 9)."""
 
 
-class CompressReads:
-    """gzip for the hot routes' reads (a view, the legal list: kilobytes on every move); a command POST, whose
-    answer is small and whose latency matters most, passes untouched."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.gzip = GZipMiddleware(app, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await (self.gzip if scope["method"] == "GET" else self.app)(scope, receive, send)
-
-
-class TaproomApi(FastAPI):
-    """The app, with a front for the hot routes: a request for one of them (``/legal``, ``POST /commands``, the
-    views) goes straight to the size limit, the metrics and :class:`HotPath`, composed once here, instead of
-    through FastAPI's telemetry, Starlette's error middleware and FastAPI's body limit first (an eighth of the
-    API's CPU on those routes). Whatever the hot path hands over, and every other request, takes the app's
-    whole stack; a request the front took is marked (:data:`FRONT`) so the stack's own size limit, metrics and
-    hot path let it through instead of doing their work twice. Errors answer as before: the hot path answers
-    every exception of its routes itself."""
-
-    front: Any = None
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if self.front is not None and scope["type"] == "http" and FRONT not in scope and hot_route(scope):
-            scope["app"] = self
-            await self.front(scope, receive, send)
-            return
-        await super().__call__(scope, receive, send)
-
-    async def behind_front(self, scope: Any, receive: Any, send: Any) -> None:
-        """The whole stack, for a request the front took and the hot path handed over."""
-        scope[FRONT] = True
-        await super().__call__(scope, receive, send)
-
-
 def app_from_env() -> FastAPI:
     """The app on ``REDIS_URL`` with the settings of the environment: what each of ``taproom api --workers N``'s
     processes builds for itself (uvicorn imports it by name)."""
@@ -141,11 +105,10 @@ def app_from_env() -> FastAPI:
 
 
 def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redis | None = None,
-               hot_path: bool = True, clock: Clock | None = None) -> FastAPI:
+               clock: Clock | None = None) -> FastAPI:
     """``client``: the event store's Redis; ``queue_client``: rq's and the rate limits' (default: the same);
-    ``hot_path``: serve the hot routes through :class:`services.adapters.api.hot.HotPath` (off: through FastAPI's
-    routes alone, which answer alike; the parity test compares the two); ``clock``: what the API reads as now
-    (wall time unless given: tests move a ``ShiftedClock``)."""
+    ``clock``: what the API reads as now (wall time unless given: tests move a ``ShiftedClock``). Every request
+    takes one way: FastAPI's routing and its routes (which also document themselves in OpenAPI)."""
     context = Context(client, settings, queue_client=queue_client, clock=clock)
 
     @asynccontextmanager
@@ -158,8 +121,6 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
                          swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503),
                          dependencies=[Depends(limit_requests), Depends(bounded_json_body)])
-    app.__class__ = TaproomApi  # FastAPIOffline builds a plain FastAPI; the front is all TaproomApi adds to it
-    assert isinstance(app, TaproomApi)
     docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)
@@ -169,10 +130,6 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     def setting_of(player_id: str) -> str | None:
         return Preferences(context.redis, context.keys).language(player_id)
 
-    if hot_path:
-        app.add_middleware(HotPath)  # innermost of ours: behind the size limit and the metrics
-        app.front = CompressReads(SecurityHeaders(LocalizedErrors(
-            BodySizeLimit(RequestMetrics(HotPath(app.behind_front)), max_bytes=settings.max_body_bytes), setting_of)))
     app.add_middleware(RequestMetrics)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(LocalizedErrors, setting_of=setting_of)  # an error's message in the caller's language
@@ -188,6 +145,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(moderation.router)
     app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start

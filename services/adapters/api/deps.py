@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
@@ -15,7 +13,6 @@ import redis.asyncio
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from redis.asyncio import Redis as AsyncRedis
-from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from domain.core.lifecycle import GameRecord
 from projections import read_models
@@ -23,19 +20,19 @@ from services.adapters.api.abuse import Guard
 from services.adapters.api.aio import async_twin
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, Principals, bearer_token, principal_of
-from services.infrastructure.aggregates import AsyncRecords
+from services.infrastructure.aggregates import Loaded
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.clock import Clock
 from services.infrastructure.settings import Settings
-from services.infrastructure.tokens import hash_token
 
 T = TypeVar("T")
 
 
 class Context:
-    """Everything a request handler needs, built once per app: the composition root's parts, the abuse
-    guard and a per-game record cache for reads."""
+    """Everything a request handler needs, built once per app: the composition root's parts and the abuse
+    guard. It keeps no game's record: the models a request reads are written with every append, and a game
+    whose models cannot answer is folded from its log afresh (:meth:`fresh_record`)."""
 
     def __init__(self, client: redis.Redis, settings: Settings, root: Root | None = None,
                  queue_client: redis.Redis | None = None, clock: Clock | None = None) -> None:
@@ -51,19 +48,26 @@ class Context:
         self.bus = self.root.bus
         self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self.principals = Principals()
-        self._repo = self.root.records(shared=True)
-        self._game_locks = KeyedLocks()
         self._loop_parts: LoopParts | None = None
         self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
 
+    def fresh_record(self, game_id: str) -> Loaded:
+        """The game's record at the head of its log (or archive), folded now and kept nowhere: what an API
+        process answers is never older than the log."""
+        return self.root.records(cache_size=0).current(game_id)
+
+    @staticmethod
+    def meta_of(loaded: Loaded) -> dict[str, Any]:
+        """The meta of a freshly folded record, as the processor stores it."""
+        assert loaded.record is not None
+        return read_models.meta(loaded.record, loaded.ts or 0.0).to_json()
+
     def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
         """Run ``use(record, version)`` on the game's current record (server side only; never sent whole)."""
-        # Records are folded in place, so one game's loads and uses take turns; other games do not wait.
-        with self._game_locks.hold(game_id):
-            loaded = self._repo.current(game_id)
-            if loaded.record is None:
-                raise ApiError("game_not_found", f"no game {game_id!r}")
-            return use(loaded.record, loaded.version)
+        loaded = self.fresh_record(game_id)
+        if loaded.record is None:
+            raise ApiError("game_not_found", f"no game {game_id!r}")
+        return use(loaded.record, loaded.version)
 
     # -- the event loop's parts (the hot routes and the event streams) ------------
     def loop_parts(self) -> LoopParts:
@@ -76,8 +80,7 @@ class Context:
             # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
             # on the event store's own server they share its client (and its pipelines)
             counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
-            records, bus = self.root.async_parts(client)
-            parts = LoopParts(loop, client, records, bus, counters)
+            parts = LoopParts(loop, client, self.root.async_bus(client), counters)
             self._loop_parts = parts
         return parts
 
@@ -95,23 +98,23 @@ class Context:
                 await self._loop_parts.counters.aclose()  # type: ignore[attr-defined]
         self._loop_parts = None
 
-    async def record_and_principal(self, game_id: str, token: str | None) -> tuple[GameRecord, int, float,
-                                                                                     Principal | None]:
-        """The game's record at the head of its log and the token's principal, in one round trip to Redis
-        (the record comes from this process's cache, caught up with the log)."""
+    async def meta_at_log_head(self, game_id: str) -> dict[str, Any]:
+        """The game's meta at the head of its log, in one round trip (the stored one, written with every
+        append; folded from the log when it is missing or behind it)."""
         parts = self.loop_parts()
-        key = self.keys.token(hash_token(token)) if token else None
-        loaded, replies = await parts.records.current(parts.redis, game_id,
-                                                      (lambda pipe: pipe.get(key)) if key else None)
-        principal = None
-        if key is not None:
-            if not replies[0]:
-                raise ApiError("unauthorized", "unknown or revoked token")
-            principal = self.principals.principal(hash_token(token or ""), replies[0])
-        if loaded.record is None:
-            parts.records.drop(game_id)
+        pipe = parts.redis.pipeline(transaction=False)
+        pipe.get(self.keys.meta(game_id))
+        pipe.hget(self.keys.head(game_id), "version")
+        stored, head = await pipe.execute()
+        meta = orjson.loads(stored) if stored is not None else None
+        if head is not None and (meta is None or meta["version"] < int(head)):
+            from anyio import to_thread
+
+            loaded = await to_thread.run_sync(self.fresh_record, game_id)
+            meta = self.meta_of(loaded) if loaded.record is not None else None
+        if meta is None:
             raise ApiError("game_not_found", f"no game {game_id!r}")
-        return loaded.record, loaded.version, loaded.ts, principal
+        return meta
 
     def meta(self, game_id: str) -> dict[str, Any]:
         raw = self.redis.get(self.keys.meta(game_id))
@@ -157,41 +160,8 @@ def same_server(one: redis.Redis, other: redis.Redis) -> bool:
 class LoopParts:
     loop: asyncio.AbstractEventLoop
     redis: redis.asyncio.Redis
-    records: AsyncRecords
     bus: AsyncCommandBus
     counters: AsyncRedis
-    one_server: bool = field(init=False)
-    """Whether the rate counters and the event store are one plain server (not a cluster): a command can then
-    be admitted and queued by one script (``services/adapters/api/gate.lua``). Known once: an ``isinstance`` against
-    the cluster client (a typing Protocol underneath) cost a tenth of the API's CPU when asked per request."""
-
-    def __post_init__(self) -> None:
-        self.one_server = self.counters is self.redis and not isinstance(self.redis, AsyncRedisCluster)
-
-
-class KeyedLocks:
-    """One lock per key, created on first use and dropped when nobody holds or awaits it (no growth per game)."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[str, tuple[threading.Lock, list[int]]] = {}  # key -> (lock, [holders + waiters])
-
-    @contextmanager
-    def hold(self, key: str) -> Iterator[None]:
-        with self._guard:
-            lock, users = self._locks.setdefault(key, (threading.Lock(), [0]))
-            users[0] += 1
-        try:
-            with lock:
-                yield
-        finally:
-            with self._guard:
-                users[0] -= 1
-                if users[0] == 0:
-                    del self._locks[key]
-
-    def __len__(self) -> int:
-        return len(self._locks)
 
 
 async def get_context(request: Request) -> Context:  # async: no worker thread for a dependency this small

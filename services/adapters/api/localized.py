@@ -75,9 +75,12 @@ class LocalizedErrors:
         chunks: list[bytes] = []
 
         async def sending(message: dict) -> None:
+            if not held and (message["type"] != "http.response.start" or message["status"] < 400):
+                await send(message)  # a success, a stream's body: as it is (the common case, one test)
+                return
             if message["type"] == "http.response.start":
                 content_type = dict(message.get("headers", ())).get(b"content-type", b"")
-                if message["status"] >= 400 and content_type.startswith(b"application/json"):
+                if content_type.startswith(b"application/json"):
                     held["start"] = message  # the body decides: sent with it
                     return
             elif message["type"] == "http.response.body" and "start" in held:

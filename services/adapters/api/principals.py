@@ -43,12 +43,6 @@ class Principals:
         self._known.move_to_end(token_hash)
         return found[1]
 
-    def entry(self, token_hash: str) -> tuple[bytes, Principal] | None:
-        """The token's record as last read and its principal (None: not seen by this process). Only a guess
-        of whether the token still stands: a one-step admission (``gate.lua``) queues a command only while
-        the token's key still holds exactly this record."""
-        return self._known.get(token_hash)
-
     def principal(self, token_hash: str, raw: bytes) -> Principal:
         """The principal of a token record just read."""
         found = self._known.get(token_hash)

@@ -55,7 +55,7 @@ class SecurityHeaders:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
-        if scope["type"] != "http" or "taproom.front" in scope:  # the app's front has added them already
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         docs = scope["path"].startswith(DOCS_PATHS)

@@ -277,13 +277,7 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
     settings = _settings().model_copy(update={"allow_client_seed": True})
     clients = client_factory(settings)
     queues = queue_client_factory(settings, clients)
-    parsed = {}
-    for item in options:
-        key, _, value = item.partition("=")
-        try:
-            parsed[key] = json.loads(value)
-        except json.JSONDecodeError:
-            parsed[key] = value
+    parsed = _game_options(options)
     with Service(settings, clients, workers=1, queue_clients=queues) as service:
         root = service.root()
         new = games.NewGame(game=game, seats=[SeatSpec(bot=level)] * players, options=parsed, dev_seed=seed)
@@ -294,16 +288,9 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
         game_id, result = created.game_id, created.result
         if not isinstance(result, Accepted):
             raise click.ClickException(f"could not create the game: {getattr(result, 'message', 'timed out')}")
-        deadline = time.monotonic() + timeout
-        repo = root.records()
-        while time.monotonic() < deadline:
-            loaded = repo.current(game_id)
-            if loaded.record is not None and loaded.record.status == "scored":
-                break
-            time.sleep(0.05)
-        else:
-            raise click.ClickException(f"game {game_id} did not finish within {timeout} s")
+        loaded = _until_scored(root.records(), game_id, timeout)
         record = loaded.record
+        assert record is not None
         if export_to:
             from services.infrastructure.audit import export_lines
 
@@ -322,6 +309,29 @@ def play(game: str, players: int, level: str, seed: str | None, options: tuple[s
         parts = ", ".join(f"{k} {v:g}" for k, v in score.breakdown.items())
         click.echo(f"  {record.places[score.seat]}. seat {score.seat} ({record.seats[score.seat].name}): "
                    f"{score.total:g}  [{parts}]")
+
+
+def _game_options(options: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` pairs, each value read as JSON when it is JSON, else as the text it is."""
+    parsed: dict[str, Any] = {}
+    for item in options:
+        key, _, value = item.partition("=")
+        try:
+            parsed[key] = json.loads(value)
+        except json.JSONDecodeError:
+            parsed[key] = value
+    return parsed
+
+
+def _until_scored(repo: Any, game_id: str, timeout: float) -> Any:
+    """The game's loaded record once it is scored (polled: the CLI has no stream of its own)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        loaded = repo.current(game_id)
+        if loaded.record is not None and loaded.record.status == "scored":
+            return loaded
+        time.sleep(0.05)
+    raise click.ClickException(f"game {game_id} did not finish within {timeout} s")
 
 
 SERVER_HELP = ("a running Taproom's URL (e.g. http://127.0.0.1:8000, as `taproom serve` runs): read the record "
@@ -412,6 +422,35 @@ def verify(target: str, server: str | None, token: str | None) -> None:
         sys.exit(1)
 
 
+@cli.command()
+@click.option("--limit", "-n", default=50, show_default=True, help="the newest reports, at most this many")
+@click.option("--game", "game_id", default=None, help="only this game's reports")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object per line")
+def reports(limit: int, game_id: str | None, as_json: bool) -> None:
+    """Chat messages players reported, newest first: when, the game, the channel, who reported it and why,
+    who wrote it and what (archived games' reports are read from their archive)."""
+    from services.application.chat import Chat
+    from services.application.moderation import Reports
+    from services.infrastructure.bootstrap import bootstrap, client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    root = bootstrap(settings, client_factory(settings)())
+    service = Reports(root.store, Chat(root.store, settings.chat_max_chars, settings.chat_keep))
+    found = list(reversed(service.of_game(game_id)))[:limit] if game_id else service.latest(limit)
+    if not found:
+        click.echo("no reports" if not as_json else "", nl=not as_json)
+    for report in found:
+        if as_json:
+            click.echo(json.dumps(report.to_dict(), sort_keys=True))
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(report.ts))
+        click.echo(f"{when} UTC  game {report.game_id} ({report.channel} chat, message {report.message_id})\n"
+                   f"  reported by {report.reporter_name or '?'} ({report.reporter})"
+                   f"{': ' + report.reason if report.reason else ''}\n"
+                   f"  {report.author_name} ({report.author}) wrote: {report.text}")
+
+
 @cli.group()
 def projections() -> None:
     """Read-side maintenance."""
@@ -458,6 +497,16 @@ def reencrypt() -> None:
     hooks = Webhooks(root.redis, root.keys, secret_box(settings))
     click.echo(json.dumps(hooks.reencrypt_all()))
 
+
+def _add_cold_store_commands() -> None:
+    from services.adapters.cli.coldstore import archive, migrate, results
+    from services.adapters.cli.shards import shards
+
+    for command in (migrate, results, archive, shards):
+        cli.add_command(command)
+
+
+_add_cold_store_commands()
 
 if __name__ == "__main__":
     cli()

@@ -14,54 +14,42 @@ message that keeps crashing becomes a dead letter (rejected for good).
 
 from __future__ import annotations
 
-import re
 import secrets
 import socket
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 
-import orjson
 import redis
 import structlog
-from prometheus_client import Counter, Histogram
+from prometheus_client import Histogram
 
-from domain.core import RuleError, commitment, seed_from_text
+from domain.core import RuleError, commitment
 from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_command
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
+from services.adapters.inline import inline_for
+from services.adapters.processor.plans import Plan, _accepted, _known, _settled_result
+from services.adapters.processor.settling import GROUP, Settling, _count
+from services.adapters.processor.upkeep import Upkeep
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.commands import CommandMessage, CommandOutcome
 from services.infrastructure.eventstore import seal
-from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS, AppendRequest, snapshot_bytes
+from services.infrastructure.eventstore.store import AppendRequest, snapshot_bytes
 from services.infrastructure.gctuning import tune_for_throughput
 from services.infrastructure.leases import ShardLeases
 from services.infrastructure.redisconn import read_streams
 from services.infrastructure.resilience import UNAVAILABLE, ride_out
 from services.infrastructure.settings import Settings
 
-GROUP = "processors"
-REPLY_NONCE = re.compile(r"[A-Za-z0-9_-]{8,64}")
-"""The reply nonce a request puts in its message (the processor builds the key from it, in the game's slot)."""
 log = structlog.get_logger("taproom.processor")
 
-COMMANDS = Counter("taproom_commands_total", "Commands processed", ["outcome"])
 LATENCY = Histogram("taproom_command_seconds", "Time to process one command")
-_COUNTERS: dict[str, Any] = {}
 
 
-def _count(outcome: str) -> None:
-    """One more command with this outcome (the labelled counter looked up once per outcome)."""
-    counter = _COUNTERS.get(outcome)
-    if counter is None:
-        counter = _COUNTERS[outcome] = COMMANDS.labels(outcome)
-    counter.inc()
-
-
-class Processor:
+class Processor(Settling, Upkeep):
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None,
                  shards: list[int] | None = None, *, root: Root | None = None) -> None:
         """``root``: the composition root over ``client`` (built from ``settings`` when not given)."""
@@ -321,62 +309,6 @@ class Processor:
         if outcome is not None:
             self._settle(settle, (stream, entry_id), outcome, message)
 
-    def _settle(self, pipe: Any, ack: tuple[str, Any], outcome: CommandOutcome,
-                message: CommandMessage | dict[str, Any] | None = None) -> None:
-        """Store an outcome the append script did not store (or hand it to the request waiting on its reply
-        list), and acknowledge its entry. A rejection never replaces an outcome already there (it may be an
-        accepted one)."""
-        reply = self._reply_key(message)
-        if reply:
-            pipe.rpush(reply, b'{"outcome":' + outcome.to_json() + b"}")
-            pipe.expire(reply, REPLY_TTL_SECONDS)
-        else:
-            pipe.set(self.keys.outcome(outcome.game_id, outcome.command_id), outcome.to_json(),
-                     ex=self.settings.outcome_ttl_seconds, nx=not outcome.accepted)
-        pipe.xack(ack[0], GROUP, ack[1])
-
-    def _reply_key(self, message: CommandMessage | dict[str, Any] | None) -> str:
-        """The reply list a request waits on for this command ("": nobody waits)."""
-        game_id: Any
-        nonce: Any
-        if isinstance(message, CommandMessage):
-            game_id, nonce = message.game_id, message.reply
-        elif isinstance(message, dict):
-            game_id, nonce = message.get("game_id"), message.get("reply")
-        else:
-            return ""
-        if not isinstance(game_id, str) or not isinstance(nonce, str) or not REPLY_NONCE.fullmatch(nonce):
-            return ""
-        return self.keys.reply(game_id, nonce)
-
-    def _deliveries(self, stream: str, entry_id: Any) -> int:
-        info = self.redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
-        return int(info[0]["times_delivered"]) if info else 0
-
-    def _dead_letter(self, stream: str, entry_id: Any, fields: dict, pipe: Any, error: str) -> None:
-        self.redis.xadd(self.keys.dead_letters(shard_of(stream)),
-                        {"m": fields.get(b"m", b""), "error": error, "entry": entry_id})
-        try:
-            message = orjson.loads(fields[b"m"])
-            game_id, command_id = message["game_id"], message["command_id"]
-            if not isinstance(game_id, str) or not isinstance(command_id, str):
-                raise TypeError("not a command")
-        except Exception:  # not even readable: acknowledge it, it is kept in the dead-letter stream
-            pipe.xack(stream, GROUP, entry_id)
-        else:
-            outcome = CommandOutcome.rejected(game_id, command_id, "internal_error",
-                                              "the command could not be processed; it was set aside")
-            # Recorded now, not with the batch's settlements: a repeat of this id later in the batch must
-            # find it. Version -1: set aside whatever the log's head (one id, one outcome, even here).
-            result = self.store.append_many([AppendRequest(
-                game_id, -1, command_id, outcome.to_dict(), [], outcome.to_json(), self.settings.outcome_ttl_seconds,
-                (GROUP, entry_id), reject=True, reply=self._reply_key(message))])[0]
-            if result.status != "ok":  # settled meanwhile after all
-                self._settle(pipe, (stream, entry_id), _settled_result(game_id, command_id, result), message)
-        _count("dead_letter")
-        log.error("dead letter", stream=stream, entry=str(entry_id), error=error)
-
-    # -- one command -------------------------------------------------------------
     def process(self, message: CommandMessage | dict[str, Any], ack: tuple[str, Any] | None = None,
                 known: CommandOutcome | None = None) -> CommandOutcome | None:
         """Handle one command on its own. Returns the outcome still to be stored, or None when the
@@ -467,98 +399,12 @@ class Processor:
         self.repo.put(game_id, after)  # speculative: the next command of this game builds on it
         if self.crash_hook is not None:
             self.crash_hook(game_id, command_id)
+        # The game's views, meta and legal commands, written by the append script with the events. Serialized
+        # now, like the snapshot below: the cached record changes in place as later commands are decided.
         append = AppendRequest(game_id, loaded.version, command_id, audit, envelopes, outcome.to_json(),
                                self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None,
-                               reply=self._reply_key(message))
+                               reply=self._reply_key(message),
+                               inline=inline_for(self.keys, game_id, new_record, new_version, now, command.seat))
         # Serialized now: the cached record changes in place as later commands of the batch are decided.
         snapshot = snapshot_bytes(new_record) if self._snapshot_due(game_id, loaded.version, after) else None
         return Plan(message, ack, outcome, append, after, snapshot)
-
-    def _snapshot_due(self, game_id: str, from_version: int, after: Loaded) -> bool:
-        """Whether the command that took the game from ``from_version`` to ``after`` ends with a snapshot."""
-        every = self.settings.snapshot_every
-        new_version = after.version
-        due = bool(every) and (new_version // every > from_version // every or game_id in self._snapshot_owed)
-        if due and after.record is not None and after.record.undo is not None:
-            # a snapshot never carries an undo trail (the state copy where it began): it is taken once the
-            # trail has ended, so a record loaded from it is the one the log folds to
-            self._snapshot_owed.add(game_id)
-            return False
-        if due:
-            self._snapshot_owed.discard(game_id)
-        return due
-
-    def _after_append(self, plan: Plan) -> None:
-        self._after_appends([plan])
-
-    def _after_appends(self, plans: list[Plan]) -> None:
-        """The snapshots due after these appends, and the compactions: the settled log before a command that
-        crossed a multiple of ``compact_every``, compressed (the stream keeps at least the last command, so a
-        reader that finds nothing after its version is caught up; see aggregates.AsyncRecords). One
-        compaction per game, up to the last such command of the batch, all in two round trips."""
-        every = self.settings.compact_every
-        snapshots: list[tuple[str, int, str, bytes, float]] = []
-        upto: dict[str, int] = {}
-        for plan in plans:
-            after, append = plan.after, plan.append
-            if after is None or append is None:
-                continue
-            game_id = plan.message.game_id
-            if plan.snapshot is not None:
-                snapshots.append((game_id, after.version, after.hash, plan.snapshot, after.ts))
-            if every and after.version // every > append.expected_version // every:
-                upto[game_id] = max(upto.get(game_id, 0), append.expected_version)
-        if upto or snapshots:
-            self.store.compact_many(upto, snapshots)
-
-    def _seed(self, game_id: str) -> bytes | None:
-        seed = self._seeds.get(game_id)
-        if seed is None:
-            seed = self.store.seed(game_id)
-            if seed is not None:
-                self._keep_seed(game_id, seed)
-        return seed
-
-    def _keep_seed(self, game_id: str, seed: bytes) -> None:
-        if len(self._seeds) >= self.settings.aggregate_cache_size * 4:
-            self._seeds.clear()
-        self._seeds[game_id] = seed
-
-    def _seed_for_new_game(self, game_id: str, message: CommandMessage) -> bytes:
-        dev_seed = message.dev_seed
-        if dev_seed is not None and self.settings.allow_client_seed:
-            fresh = seed_from_text(str(dev_seed))
-        else:
-            fresh = secrets.token_bytes(32)
-        return self.store.ensure_seed(game_id, fresh)
-
-
-@dataclass
-class Plan:
-    """A decided command waiting to be committed (``append`` None: nothing to append)."""
-
-    message: CommandMessage
-    ack: tuple[str, Any]
-    outcome: CommandOutcome
-    append: AppendRequest | None = None
-    after: Loaded | None = None
-    snapshot: bytes | None = None  # the record encoded at ``after.version``, when a snapshot is due
-
-
-def _known(game_id: str, command_id: str, applied: dict[str, Any] | None,
-           rejection: dict[str, Any] | None) -> CommandOutcome | None:
-    """The outcome a command id already has: accepted (from its record), rejected, or None (undecided)."""
-    if applied is not None:
-        return CommandOutcome.from_record(game_id, command_id, applied)
-    return CommandOutcome.model_validate(rejection) if rejection is not None else None
-
-
-def _settled_result(game_id: str, command_id: str, result: Any) -> CommandOutcome:
-    """The outcome behind a "dup" (applied) or "refused" (rejected) answer of the append script."""
-    if result.status == "dup":
-        return CommandOutcome.from_record(game_id, command_id, result.record or {})
-    return CommandOutcome.model_validate(result.record)
-
-
-def _accepted(game_id: str, command_id: str, audit: dict[str, Any]) -> CommandOutcome:
-    return CommandOutcome.from_record(game_id, command_id, audit)

@@ -1,10 +1,11 @@
-"""The projector: folds the shard feeds into read models, with durable checkpoints.
+"""The projector: folds the shard feeds into the read models that span games, with durable checkpoints.
 
-Each feed entry names a game and a version range; the projector catches the
-game's record up to the head of its log (so replaying an entry twice changes
-nothing: versions at or below what it folded are ignored) and rewrites that
-game's views, meta, lobby entry and the inboxes of its players. A rebuild
-deletes every read model and folds every game from its log alone.
+A game's own models (its meta, public and seat views, legal commands) are written by the processor with
+every append (inline projections, ``projections/inline.py``). What spans games stays here: the lobby, the
+finished list, invitations and the players' inboxes, made from the game's meta (read for every game a batch
+names, in one round trip; the meta is at the head of the log, so replaying an entry twice changes nothing).
+A rebuild deletes every read model, inline ones included, and makes all of them again from the logs alone,
+with the same function the processor's append uses.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import orjson
 import redis
 import structlog
 
-from projections import read_models
-from services.adapters.feed import FeedFollower, carried_events, events_after
+from projections.inline import seat_models
+from services.adapters.feed import FeedFollower, carried_events
+from services.adapters.inline import inline_of
 from services.infrastructure.aggregates import Loaded, fold_docs
 from services.infrastructure.bootstrap import Root
 from services.infrastructure.eventstore import GENESIS_HASH
-from services.infrastructure.redisconn import is_cluster
+from services.infrastructure.redisconn import is_cluster, mget
 from services.infrastructure.settings import Settings
 
 log = structlog.get_logger("taproom.projector")
@@ -38,13 +40,12 @@ WRITTEN_LIMIT = 100_000
 
 @dataclass
 class _Written:
-    """What this projector wrote last for one game: the version of its read models, whether the lobby lists it
-    (True until it removed it), and each seat's inbox entry (player, score)."""
+    """What this projector wrote last for one game: the version of its meta it indexed, whether the lobby lists
+    it (True until it removed it), and each seat's inbox entry (player, score)."""
 
     version: int = -1
     listed: bool = True
     inbox: dict[int, tuple[str, float]] = field(default_factory=dict)
-
 
 
 class Projector(FeedFollower):
@@ -64,105 +65,93 @@ class Projector(FeedFollower):
         self.handle_batch([(shard, entries)])
 
     def handle_batch(self, batches: list[tuple[int, list[Any]]]) -> None:
-        """Every game the entries name, at the last version they announce: the events folded from the entries
-        themselves when they carry them (``e``, see append.lua) and the record here is where they start, else
-        the logs' new events read in one round trip; every read model and the checkpoints they cover written
-        in one round trip."""
-        upto: dict[str, int] = {}  # game -> the last version its entries name (0: one does not say)
-        carried = carried_events(batches)
-        for game_id, announced in carried.items():
-            upto[game_id] = max(last for _, last, _ in announced)
-        # A game whose record here is already at the version its entries name (an earlier batch read ahead to
-        # the events they announce) needs no read, nor does one whose entries carry every event after it.
-        loaded: dict[str, Loaded] = {}
-        for game_id, version in upto.items():
-            found = self.repo.cached(game_id)
-            if found is None:
-                continue
-            if version and found.version >= version:
-                loaded[game_id] = found
-            elif version and (docs := events_after(found.version, carried[game_id])) is not None:
-                try:
-                    loaded[game_id] = fold_docs(found, game_id, docs)
-                except BaseException:
-                    self.repo.drop(game_id)  # half folded
-                    raise
-                self.repo.put(game_id, loaded[game_id])
-        if missing := [g for g in upto if g not in loaded]:
-            loaded.update(self.repo.current_many(missing)[0])
+        """Every game the entries name: its meta read (one round trip for all of them) and its entries in the
+        lobby, invitations and inboxes written with the checkpoints they cover (one more)."""
+        upto = {game_id: max(last for _, last, _ in announced) for game_id, announced in carried_events(batches).items()}
         games = list(upto)
+        metas = mget(self.redis, [self.keys.meta(game_id) for game_id in games]) if games else []
         pipe = self.redis.pipeline(transaction=False)
         try:
-            for game_id in games:
-                self.project(game_id, pipe, loaded[game_id])
+            for game_id, raw in zip(games, metas):
+                meta = orjson.loads(raw) if raw is not None else None
+                if meta is not None and meta["version"] >= upto[game_id]:
+                    self.index(game_id, meta, pipe)
+                else:  # appended without its inline models (a tool writing to the log): made from the log
+                    self.project(game_id, pipe, self.repo.current(game_id))
             self.save_checkpoints({shard: entries[-1][0] for shard, entries in batches}, pipe)  # with what they cover
             pipe.execute()
         except BaseException:
             self._written.clear()  # what it remembers having written may not be there
             raise
 
-    def project(self, game_id: str, pipe: Any, loaded: Loaded | None = None) -> int:
-        """Write every read model of ``game_id`` at the head of its log (``loaded``: its record there, when
-        the caller has it); returns the version. A version this process has written already is not written
-        again (a feed entry whose events an earlier batch folded, as the projector catches up to the head), nor
-        is the lobby entry it removed already or an inbox entry it wrote with the same score."""
-        loaded = loaded or self.repo.current(game_id)
-        record = loaded.record
-        if record is None:
-            return 0
+    def index(self, game_id: str, meta: dict[str, Any], pipe: Any) -> int:
+        """Write the game's entries in the models that span games from its ``meta`` (as stored); returns its
+        version. A version this process indexed already is not indexed again, nor is the lobby entry it
+        removed already or an inbox entry it wrote with the same score."""
+        version = int(meta["version"])
         written = self._written.get(game_id)
-        if written is not None and written.version >= loaded.version:
-            return loaded.version
+        if written is not None and written.version >= version:
+            return version
         if written is None:
             if len(self._written) >= WRITTEN_LIMIT:
                 self._written.clear()  # a bound on memory: the games are written in full once more
             written = self._written[game_id] = _Written()
-        written.version = loaded.version
-        updated = loaded.ts or time.time()
+        written.version = version
+        self._index(game_id, meta, float(meta["updated"]), written, pipe)
+        return version
+
+    def project(self, game_id: str, pipe: Any, loaded: Loaded) -> int:
+        """Write every model of ``game_id`` from its record ``loaded`` (folded from the log): the inline ones,
+        byte for byte as the processor's append writes them, then its entries in the lobby and inboxes."""
+        record = loaded.record
+        if record is None:
+            return 0
         k = self.keys
-        summary = orjson.dumps(read_models.meta(record, updated).to_json())
-        models: dict[str, bytes] = {k.meta(game_id): summary}
+        models = seat_models(record, loaded.version, loaded.ts or time.time())
+        inline = inline_of(k, game_id, models, None)
+        writes = dict(inline.sets)
         # An archived game keeps its meta (the summary); its views are built from the archive when asked.
-        if record.status != "scored" or self.store.archived(game_id) is None:
-            seats: list[int | None] = [None, *range(len(record.seats))]
-            boards = record.game.views(record.state, seats) if record.state is not None else [None] * len(seats)
-            for seat, view in zip(seats, read_models.dump_views(summary, seats, boards)):
-                models[k.view(game_id, seat)] = view
+        if record.status == "scored" and self.store.archived(game_id) is not None:
+            writes = {k.meta(game_id): models.meta}
+        elif inline.legal:
+            pipe.hset(inline.legal_key, mapping=dict(enumerate(inline.legal)))
         if is_cluster(self.redis):  # a cluster pipeline refuses MSET, though these keys share a slot
-            for name, value in models.items():
+            for name, value in writes.items():
                 pipe.set(name, value)
         else:
-            pipe.mset(models)  # one command for all of them
-        self._index(game_id, record, updated, written, pipe)
-        return loaded.version
+            pipe.mset(writes)
+        return self.index(game_id, orjson.loads(models.meta), pipe)
 
-    def _index(self, game_id: str, record: Any, updated: float, written: _Written, pipe: Any) -> None:
+    def _index(self, game_id: str, meta: dict[str, Any], updated: float, written: _Written, pipe: Any) -> None:
         """The game's entries in the lobby, the finished list, invitations and its players' inboxes."""
         k = self.keys
-        if record.status == "open":
+        status = meta["status"]
+        if status == "open":
             pipe.zadd(k.lobby(), {game_id: updated})
             written.listed = True
         elif written.listed:  # a game never opens again: once removed, it stays out
             pipe.zrem(k.lobby(), game_id)
             written.listed = False
-        if record.status == "scored":
+        if status == "scored":
             pipe.zadd(k.finished(), {game_id: updated})
-        to_act = set(record.to_act())
-        for seat, info in enumerate(record.seats):
-            if info.invitation is not None and record.status == "open":
+        to_act = set(meta["to_act"])
+        for seat, info in enumerate(meta["seats"]):
+            invited = info.get("invited")
+            if invited is not None and status == "open":
                 # Ended invitations are dropped by their reader, who checks each against the game's meta.
-                pipe.zadd(k.invitations(info.invitation.player_id), {f"{game_id}:{seat}": info.invitation.expires_at})
-            if not info.player_id:
+                pipe.zadd(k.invitations(invited["player_id"]), {f"{game_id}:{seat}": invited["expires_at"]})
+            player_id = info.get("player_id")
+            if not player_id:
                 continue
             key = (game_id, seat)
-            if seat in to_act and not info.bot:  # a seat a bot took over by vote awaits nobody
+            if seat in to_act and not info.get("bot"):  # a seat a bot took over by vote awaits nobody
                 score = self._waiting_since.setdefault(key, updated)
             else:
                 self._waiting_since.pop(key, None)
                 score = INBOX_OTHER * 2 - updated
-            if written.inbox.get(seat) != (info.player_id, score):  # the same turn's next step: already there
-                pipe.zadd(k.inbox(info.player_id), {game_id: score})
-                written.inbox[seat] = (info.player_id, score)
+            if written.inbox.get(seat) != (player_id, score):  # the same turn's next step: already there
+                pipe.zadd(k.inbox(player_id), {game_id: score})
+                written.inbox[seat] = (player_id, score)
 
     def rebuild(self) -> dict[str, float]:
         """Delete every read model and fold every game again from its log; returns figures.

@@ -199,19 +199,15 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
     if len(legal) == 1:
         return legal[0]
     config = config or adapter.search
-    limit = max_iterations if max_iterations is not None else config.simulations
+    limit = _simulations(max_iterations, config, budget)
     adapter = _searching(adapter)
     judge = adapter if adapter.leaf_evaluate is None else dataclasses.replace(adapter, evaluate=adapter.leaf_evaluate)
     started = time.perf_counter()
     deadline = math.inf if budget is None else started + budget
-    if limit is None and budget is None:
-        limit = 0
     seat = seat_of(legal)
     dets = [adapter.state_from_view(view, seat, random.Random(rng.getrandbits(64)), legal=legal)]
-    # Time-only search ranks within half its time; a counted search ranks whole (the same move whatever
-    # the load), the cap still cutting the follow-ups on an overloaded machine.
     ranked = _rank(game, judge, dets[0], candidates_of(adapter, view, legal), seat, rng,
-                   deadline=started + budget / 2 if limit is None and budget is not None else deadline)
+                   deadline=_ranking_deadline(started, budget, limit, deadline))
     cut = ranked[min(config.root_width, len(ranked)) - 1][0]
     candidates = [c for v, c in ranked if v >= cut - 1e-9][:2 * config.root_width]
     stats = stats if stats is not None else SearchStats()
@@ -225,6 +221,18 @@ def search_choice(game: Any, adapter: BotGame, view: dict[str, Any], legal: Sequ
                               stats, legal, judge.evaluate)
     return _ucb_choice(game, adapter, view, seat, candidates, prior, dets, rng, config, budgeted, stats, legal,
                        judge.evaluate)
+
+
+def _simulations(max_iterations: int | None, config: SearchConfig, budget: float | None) -> int | None:
+    """The simulation count (None: until the time cap); 0 when neither a count nor a cap would end it."""
+    limit = max_iterations if max_iterations is not None else config.simulations
+    return 0 if limit is None and budget is None else limit
+
+
+def _ranking_deadline(started: float, budget: float | None, limit: int | None, deadline: float) -> float:
+    """Time-only search ranks within half its time; a counted search ranks whole (the same move whatever
+    the load), the cap still cutting the follow-ups on an overloaded machine."""
+    return started + budget / 2 if limit is None and budget is not None else deadline
 
 
 @dataclass

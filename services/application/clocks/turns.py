@@ -156,17 +156,10 @@ class TurnClocks:
         ``seen`` yet (first look, or clocks from before it was kept) starts from its latest state only.
         """
         key = self.keys.clock(record.game_id)
-        seen = self.seen(record.game_id)
-        if steps:
-            fresh = [(v, self.clock.from_wall(t), w) for v, t, w in steps if seen is None or v > seen]
-        else:
-            fresh = [(version, ts, waiting_seats(record))] if seen is None or version > seen else []
-        if seen is None:
-            fresh = fresh[-1:]
+        fresh = self._fresh(record, version, ts, steps)
         if not fresh:
             return []
         stored = self.waits(record.game_id)
-        pace = record.pace
         banks: dict[int, float] = {}
         begun: dict[int, Wait] = {}
         final: dict[str, str | float | int | None] = {}  # field -> its value after the update (None: deleted)
@@ -175,12 +168,7 @@ class TurnClocks:
                 wait = stored.pop(seat)
                 begun.pop(seat, None)
                 final[f"start:{seat}"] = None
-                if pace is not None and pace.bank_seconds is not None:
-                    player = record.seats[seat].player_id
-                    used = max(0.0, step_ts - wait.since - self.vacations.paused(player, wait.since, step_ts))
-                    left = banks.get(seat, self.bank(record.game_id, seat, pace)) - used + pace.increment_seconds
-                    banks[seat] = max(0.0, left)
-                    final[f"bank:{seat}"] = banks[seat]
+                self._spend_bank(record, seat, wait, step_ts, banks, final)
             for seat, tag in sorted(w for w in waiting if w[0] not in stored):  # a turn begins
                 wait = Wait(step_version, step_ts, tag)
                 stored[seat] = begun[seat] = wait
@@ -189,6 +177,29 @@ class TurnClocks:
             final["seen"] = max(version, fresh[-1][0])
         self._write(key, final)
         return sorted(begun.items())
+
+    def _fresh(self, record: GameRecord, version: int, ts: float,
+               steps: list[Step] | None) -> list[tuple[int, float, Any]]:
+        """The steps not applied yet, as (version, service time, waiting seats); only the latest on a first look."""
+        seen = self.seen(record.game_id)
+        if steps:
+            fresh = [(v, self.clock.from_wall(t), w) for v, t, w in steps if seen is None or v > seen]
+        else:
+            fresh = [(version, ts, waiting_seats(record))] if seen is None or version > seen else []
+        return fresh[-1:] if seen is None else fresh
+
+    def _spend_bank(self, record: GameRecord, seat: int, wait: Wait, step_ts: float, banks: dict[int, float],
+                    final: dict[str, str | float | int | None]) -> None:
+        """A turn of a banked pace ended at ``step_ts``: the time it used (vacations aside) leaves the bank,
+        the increment joins it."""
+        pace = record.pace
+        if pace is None or pace.bank_seconds is None:
+            return
+        player = record.seats[seat].player_id
+        used = max(0.0, step_ts - wait.since - self.vacations.paused(player, wait.since, step_ts))
+        left = banks.get(seat, self.bank(record.game_id, seat, pace)) - used + pace.increment_seconds
+        banks[seat] = max(0.0, left)
+        final[f"bank:{seat}"] = banks[seat]
 
     def _write(self, key: str, final: dict[str, str | float | int | None]) -> None:
         """Apply ``final`` to the clock hash in one atomic step (with the batch's writes when there is a batch)."""
@@ -208,14 +219,18 @@ class TurnClocks:
                 if value is not None:
                     pipe.hset(key, name, value)
             pipe.execute()
-        if self.read_ahead is not None and key in self.read_ahead:
-            fields = self.read_ahead.get(key)
-            for name, value in final.items():
-                if value is None:
-                    fields.pop(name.encode(), None)
-                else:  # as Redis would answer it
-                    fields[name.encode()] = value.encode() if isinstance(value, str) else repr(value).encode() \
-                        if isinstance(value, float) else str(value).encode()
+        self._mirror(key, final)
+
+    def _mirror(self, key: str, final: dict[str, str | float | int | None]) -> None:
+        """Keep the batch's read-ahead copy of the clock hash as Redis now has it."""
+        if self.read_ahead is None or key not in self.read_ahead:
+            return
+        fields = self.read_ahead.get(key)
+        for name, value in final.items():
+            if value is None:
+                fields.pop(name.encode(), None)
+            else:
+                fields[name.encode()] = _as_redis_answers(value)
 
     def view(self, record: GameRecord) -> dict[str, Any]:
         """The clock as a page shows it: the service's now, after how many consecutive timeouts a seat is
@@ -246,3 +261,10 @@ class TurnClocks:
                 row["deadline"] = self.deadline(record, seat, wait)
             rows.append(row)
         return rows
+
+
+def _as_redis_answers(value: str | float | int) -> bytes:
+    """A field's value as Redis would answer it (floats by ``repr``, as redis-py sends them)."""
+    if isinstance(value, str):
+        return value.encode()
+    return repr(value).encode() if isinstance(value, float) else str(value).encode()

@@ -96,7 +96,8 @@ class NotificationPrefs(BaseModel):
     quiet_hours: QuietHours | None = None
     email: EmailPrefs = Field(default_factory=lambda: EmailPrefs())
     language: str | None = Field(None, description="the player's language (``en``, ``de``): the pages, e-mails "
-                                 "and pushes; none chosen: the browser's")
+                                 "and pushes; none chosen: the browser's",
+                                 json_schema_extra={"enum": [*available_locales(), None]})
 
     @field_validator("language")
     @classmethod

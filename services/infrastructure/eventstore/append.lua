@@ -11,9 +11,13 @@
 --       then (optional) "0" when none of the events is a kernel event (``taproom.*``: the game's status, seats or
 --       pace unchanged), "1" otherwise: the feed entry carries it as ``k`` (the reactor skips what cannot concern it),
 --       then (optional) "1" when the feed entry is to carry the events too, as ``e`` (a JSON array of the
---       envelopes): the projector and the reactor fold them without reading the log
+--       envelopes): the projector and the reactor fold them without reading the log,
+--       then (optional, inline projections) M, L, the answer's "after" JSON ("": none), M values, L pairs
+--       (seat, legal): the game's meta and views written with one MSET to KEYS[11..10+M], its legal commands per
+--       seat in the hash KEYS[11+M] (replaced whole): the models are never behind the log
+-- KEYS (optional) 11.. the inline models' keys (in the game's slot)
 -- A waiting request gets the outcome pushed onto its own reply list (it waits with BLPOP), with the events:
--- {"outcome": <outcome>, "events": [<envelope>, ...]}; the outcome key is then not written (the command
+-- {"outcome": <outcome>, "events": [<envelope>, ...], "after": <after, when given>}; the outcome key is then not written (the command
 -- records and the rejections hash keep every outcome for later look-ups).
 -- Returns {"ok", version} | {"dup", record} | {"refused", rejection} | {"stale", head_version}
 --       | {"chain", head_hash}
@@ -83,6 +87,26 @@ else
   if version == 0 then  -- the game's first events: it joins its shard's set of games (never left since)
     redis.call('SADD', KEYS[5], ARGV[1])
   end
+  local models = ARGV[16 + 2 * n]
+  if models then
+    local m, l = tonumber(models), tonumber(ARGV[17 + 2 * n])
+    local base = 18 + 2 * n
+    if m > 0 then  -- one MSET for the meta and every view
+      local pairs = {}
+      for i = 1, m do
+        pairs[2 * i - 1] = KEYS[10 + i]
+        pairs[2 * i] = ARGV[base + i]
+      end
+      redis.call('MSET', unpack(pairs))
+    end
+    if l > 0 then
+      local fields = {}
+      for i = 1, 2 * l do
+        fields[i] = ARGV[base + m + i]
+      end
+      redis.call('HSET', KEYS[11 + m], unpack(fields))
+    end
+  end
 end
 local reply_ttl = tonumber(ARGV[12])
 if reply_ttl > 0 and ARGV[6] ~= '' then
@@ -92,7 +116,11 @@ if reply_ttl > 0 and ARGV[6] ~= '' then
       events[i] = ARGV[12 + 2 * i]
     end
   end
-  redis.call('RPUSH', KEYS[9], '{"outcome":' .. ARGV[6] .. ',"events":[' .. table.concat(events, ',') .. ']}')
+  local after = ''
+  if ARGV[10] ~= 'reject' and ARGV[16 + 2 * tonumber(ARGV[11])] and ARGV[18 + 2 * tonumber(ARGV[11])] ~= '' then
+    after = ',"after":' .. ARGV[18 + 2 * tonumber(ARGV[11])]
+  end
+  redis.call('RPUSH', KEYS[9], '{"outcome":' .. ARGV[6] .. ',"events":[' .. table.concat(events, ',') .. ']' .. after .. '}')
   redis.call('EXPIRE', KEYS[9], reply_ttl)
 elseif ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7]))

@@ -71,6 +71,27 @@ def find_settled(index: bytes | None, command_id: str) -> tuple[int, int] | None
 
 
 @dataclass(frozen=True)
+class Inline:
+    """The models an append writes with its events (inline projections, see append.lua): ``sets`` (key, value)
+    written with SET, ``legal`` one value per seat in the hash ``legal_key``, and ``after``, what the answer
+    to the move says once the events are in (JSON, pushed with the outcome onto the reply list)."""
+
+    sets: list[tuple[str, bytes]]
+    legal_key: str
+    legal: list[bytes]
+    after: bytes = b""
+
+    def keys(self) -> list[str]:
+        return [key for key, _ in self.sets] + ([self.legal_key] if self.legal else [])
+
+    def args(self) -> list[Any]:
+        args: list[Any] = [len(self.sets), len(self.legal), self.after, *(value for _, value in self.sets)]
+        for seat, value in enumerate(self.legal):
+            args += [seat, value]
+        return args
+
+
+@dataclass(frozen=True)
 class AppendRequest:
     """One command's append: its events, its audit record and, optionally, how to settle it."""
 
@@ -90,6 +111,8 @@ class AppendRequest:
     reply: str = ""
     """The reply list a request waits on (BLPOP): the outcome is pushed there instead of written to the
     outcome key."""
+    inline: Inline | None = None
+    """The game's models after the events, written in the same step (an append only)."""
 
 
 @dataclass(frozen=True)
@@ -135,26 +158,8 @@ class Appends:
         """Run one append script per request, all in one round trip (one per master on a cluster); each is
         atomic on its own. With ``replicas`` the outcomes and acknowledgements follow once replicas have the
         appends (:class:`ReplicationShortfall` when they do not within the timeout: nothing acknowledged)."""
-        k = self.keys
         durable = self.replicas > 0
-        calls: list[tuple[list[str], list[Any]]] = []
-        for req in requests:
-            prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
-            group, entry = req.ack if req.ack and not durable else ("", "")
-            args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
-                               b"" if durable else req.outcome, req.outcome_ttl, group, entry,
-                               "reject" if req.reject else "append", len(req.envelopes),
-                               REPLY_TTL_SECONDS if req.reply and not durable else 0]
-            for env in req.envelopes:
-                args += [env.hash, env.to_json()]
-            args.append(settled_digest(req.command_id))
-            if not req.reject:
-                args += _feed_flags(req.envelopes)
-            shard = k.shard(req.game_id)
-            outcome_key = k.outcome(req.game_id, req.command_id)
-            calls.append(([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
-                           k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
-                           req.reply or outcome_key, k.settled(req.game_id)], args))
+        calls = [self._call(req, durable) for req in requests]
         replies = self._run_cluster(calls, durable) if is_cluster(self.redis) else self._run(calls, durable)
         results = [self._result(reply) for reply in replies]
         for req, (_, args), result in zip(requests, calls, results):
@@ -163,6 +168,30 @@ class Appends:
         if durable:
             self._acknowledge([(req, res) for req, res in zip(requests, results) if res.status == "ok"])
         return results
+
+    def _call(self, req: AppendRequest, durable: bool) -> tuple[list[str], list[Any]]:
+        """The append script's KEYS and ARGV for one request (see append.lua)."""
+        k = self.keys
+        prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
+        group, entry = req.ack if req.ack and not durable else ("", "")
+        args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
+                           b"" if durable else req.outcome, req.outcome_ttl, group, entry,
+                           "reject" if req.reject else "append", len(req.envelopes),
+                           REPLY_TTL_SECONDS if req.reply and not durable else 0]
+        for env in req.envelopes:
+            args += [env.hash, env.to_json()]
+        args.append(settled_digest(req.command_id))
+        extra: list[str] = []
+        if not req.reject:
+            args += _feed_flags(req.envelopes)
+            if req.inline is not None:
+                args += req.inline.args()
+                extra = req.inline.keys()
+        shard = k.shard(req.game_id)
+        outcome_key = k.outcome(req.game_id, req.command_id)
+        return ([k.events(req.game_id), k.head(req.game_id), k.commands(req.game_id), k.feed(shard),
+                 k.games(shard), outcome_key, k.cmd_stream(shard), k.rejections(req.game_id),
+                 req.reply or outcome_key, k.settled(req.game_id), *extra], args)
 
     def _queue(self, pipe: Any, calls: list[tuple[list[str], list[Any]]], durable: bool) -> None:
         for keys, args in calls:
@@ -233,7 +262,8 @@ class Appends:
         """What the append script pushes onto ``req.reply`` once the command is settled (for code that settles
         after the script, e.g. once replicas confirmed it): the outcome and the events' envelopes."""
         events = b",".join(env.to_json() for env in req.envelopes) if not req.reject else b""
-        return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]}"
+        after = b',"after":' + req.inline.after if req.inline is not None and req.inline.after and not req.reject else b""
+        return b'{"outcome":' + req.outcome + b',"events":[' + events + b"]" + after + b"}"
 
     def replicated(self, shards: list[int]) -> None:
         """Return once replicas hold everything written so far to the masters of ``shards`` (a write of a

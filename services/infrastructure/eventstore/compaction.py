@@ -259,13 +259,7 @@ class Compaction:
                 return None
             for i, blob in zip(todo, blobs):
                 assert blob is not None
-                first = spans[i][0]
-                previous = None
-                if needs_previous(blob, first):
-                    if i == 0 or spans[i - 1][1] != first - 1:
-                        raise ValueError(f"segment {spans[i][2]!r} of {game_id} does not follow one before it")
-                    previous = blocks[i - 1]
-                blocks[i] = decode(game_id, first, blob, previous)
+                blocks[i] = _decode_after(game_id, spans, i, blob, blocks)
                 SEGMENTS.put((prefix, game_id, spans[i][2]), blocks[i])  # type: ignore[arg-type]
         return [b for b in blocks[lo:hi + 1] if b is not None]
 
@@ -291,3 +285,15 @@ class Compaction:
                     if record["command_id"] == command_id:
                         return record
         return None
+
+
+def _decode_after(game_id: str, spans: list[tuple[int, int, bytes]], i: int, blob: bytes,
+                  blocks: list[Block | None]) -> Block:
+    """Segment ``i`` decoded; a format-2 block needs the block just before it (decoded already)."""
+    first = spans[i][0]
+    previous = None
+    if needs_previous(blob, first):
+        if i == 0 or spans[i - 1][1] != first - 1:
+            raise ValueError(f"segment {spans[i][2]!r} of {game_id} does not follow one before it")
+        previous = blocks[i - 1]
+    return decode(game_id, first, blob, previous)

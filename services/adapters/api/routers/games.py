@@ -32,7 +32,6 @@ from services.adapters.api.deps import (
     seats_of,
 )
 from services.adapters.api.errors import ApiError, error_response, error_responses, queued_response
-from services.adapters.api.routers.play import seat_facts
 from services.adapters.api.schemas import (
     CommandAccepted,
     CommandQueued,
@@ -211,8 +210,9 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         from services.adapters.api.routers.web import principal_for_ticket
 
         principal = await principal_for_ticket(ctx, ticket, game_id)
-    record, version, _, _ = await ctx.record_and_principal(game_id, None)
-    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=False)
+    meta = await ctx.meta_at_log_head(game_id)
+    version = int(meta["version"])
+    chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if last_event_id is not None:  # the validator made it the version (an int), or None when blank
         after = int(last_event_id)
     start = version if after is None else after
@@ -221,7 +221,7 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
-    listener = chat_listener(ctx, game_id, seat_facts(record), record.status, principal)
+    listener = chat_listener(ctx, game_id, meta, meta["status"], principal)
     # Checks and stream run on the event loop: an open page holds no worker thread.
     return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener),
                              media_type="text/event-stream",
@@ -315,9 +315,4 @@ async def _sse_archived(ctx: Context, game_id: str, seat: int | None, cursor: in
 
 
 async def _status(ctx: Context, game_id: str) -> str:
-    raw = await ctx.aredis().get(ctx.keys.meta(game_id))
-    if raw is not None:
-        return orjson.loads(raw)["status"]
-    # The projector lags: the record itself (this process's cache, caught up with the log) says.
-    record, _, _, _ = await ctx.record_and_principal(game_id, None)
-    return record.status
+    return str((await ctx.meta_at_log_head(game_id))["status"])

@@ -17,7 +17,8 @@ router = APIRouter(tags=["players"])
 
 class Language(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    language: str | None = Field(description="``en``, ``de``, …; null: none chosen (the browser's is used)")
+    language: str | None = Field(description="``en``, ``de``, …; null: none chosen (the browser's is used)",
+                                 json_schema_extra={"enum": [*available_locales(), None]})
 
     @field_validator("language")
     @classmethod

@@ -1,37 +1,34 @@
 """The routes a game's clients hit on every move (``/legal``, ``POST /commands``, the public and seat views),
 async on ``redis.asyncio``.
 
-Each answer is made by one function here (``legal_answer``, ``command_answer``, ``view_answer``) that both
-ways to it call: the ASGI hot path (:mod:`services.adapters.api.hot`), which serves regular requests without
-FastAPI's routing and dependency machinery, and the FastAPI routes below, which document the routes and
-answer every request the hot path hands over (anything irregular). No worker-thread hand-off on the way: the
-request's rates are counted and its token and the game's record read in one pipelined round trip
-(:mod:`services.adapters.api.admission`; the record from this process's cache, caught up with the log by one
-XRANGE), and a command is claimed, queued and waited for in another (``services.infrastructure.async_commands``). The answer to a move carries
-what the client needs next: the new version, the seats to act, and the caller's legal commands when
-its seat is still to act, so a client needs about one request per move.
+One way through each: the FastAPI route, its one answer function here, one admission
+(:mod:`services.adapters.api.admission`: the request's rates counted, its token and the game's meta read, with the
+seat's view or legal commands when the seat is known, in one round trip). Nothing is folded here: the processor
+writes the game's meta, views and legal commands with every append (``projections/inline.py``), and the answer
+to a move is what its append handed over (the version, the seats to act and, while the mover is still to act,
+its legal commands), so a client needs about one request per move.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Path, Query, Request, Security
+from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import Response
-from fastapi.security import HTTPAuthorizationCredentials
 
 from domain.core import Command, RuleError, get_game
-from domain.core.lifecycle import GameRecord, kernel_commands, parse_command
+from domain.core.lifecycle import parse_command
+from domain.core.pace import Pace
 from projections import read_models
-from services.adapters.api import admission
+from projections.inline import legal_for, load_legal
 from services.adapters.api.abuse import client_address
-from services.adapters.api.admission import Call, admit
+from services.adapters.api.admission import Admitted, Call, admit, fresh, known_seat
 from services.adapters.api.bounds import MAX_INT
-from services.adapters.api.deps import BEARER, Context, get_context, resolve_seat
+from services.adapters.api.deps import BEARER, Context, resolve_seat
 from services.adapters.api.errors import ApiError, error_responses, queued_response
 from services.adapters.api.principals import Principal
 from services.adapters.api.schemas import CommandAccepted, CommandQueued, GameView, LegalCommands
@@ -40,80 +37,69 @@ from services.application.clocks.turns import TurnClocks
 from services.application.clocks.vacation import Vacations
 from services.application.commands import actor_of
 from services.application.results import Accepted, Queued, Rejected
-from services.infrastructure.aggregates import Loaded
-from services.infrastructure.async_commands import Gate, Gated
 
 router = APIRouter(tags=["games"])
 GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+TOKEN: dict[str, Any] = {"security": [{BEARER.scheme_name: []}]}
+"""The bearer scheme these routes take, as OpenAPI says it (the routes read the header themselves, in their one
+admission round trip: no dependency to solve per request; the scheme is declared by the routes that depend on
+``BEARER``)."""
 
 
 def _json(data: Any, status_code: int = 200) -> Response:
     return Response(orjson.dumps(data), status_code=status_code, media_type="application/json")
 
 
-def seat_facts(record: GameRecord) -> dict[str, Any]:
-    """What :func:`resolve_seat` reads of a game's meta, taken from the record itself (always current)."""
-    return {"seats": [{"seat": i, "player_id": s.player_id, "bot": s.bot} for i, s in enumerate(record.seats)],
-            "to_act": record.to_act(), "hot_seat": bool(record.hot_seat)}
-
-
-def legal_for(record: GameRecord, version: int, seat: int) -> dict[str, Any]:
-    """The seat's legal commands now: the game's when it is to act, and the kernel's whenever they apply."""
-    commands = kernel_commands(record, seat)
-    if record.status == "active" and seat in record.to_act():
-        commands = record.game.legal_commands(record.state, seat) + commands
-    return {"version": version, "seat": seat, "commands": [c.model_dump(mode="json", exclude={"seat"})
-                                                           for c in commands]}
-
-
 def call_of(request: Request) -> Call:
-    """What admitting reads of a request that came through FastAPI."""
+    """What admitting reads of a request."""
     return Call(request.method, getattr(request.scope.get("route"), "path", ""), client_address(request),
                 request.headers.get("authorization"))
 
 
+async def _record(ctx: Context, admitted: Admitted) -> Any:
+    """The game's record folded afresh (for a game whose stored models cannot answer: archived, or written by
+    a tool that writes none); its ``(record, version, ts)``."""
+    loaded = admitted.loaded or await fresh(ctx, admitted.game_id)
+    if loaded.record is None:
+        raise ApiError("game_not_found", f"no game {admitted.game_id!r}")
+    return loaded
+
+
 async def legal_answer(ctx: Context, call: Call, game_id: str, seat: int | None) -> Response:
-    admitted = await admit(ctx, call, game_id)
+    guess = known_seat(ctx, call, game_id, seat)
+    key = ctx.keys.legal(game_id)
+    admitted = await admit(ctx, call, game_id, (lambda pipe: pipe.hget(key, str(guess))) if guess is not None else None)
     principal = admitted.principal()
-    record, version = admitted.record()
-    chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+    meta = admitted.meta()
+    chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     assert chosen is not None
-    return _json(legal_for(record, version, chosen))
+    raw = admitted.replies[0] if guess is not None and guess == chosen else None
+    if raw is None and admitted.stored:
+        raw = await ctx.loop_parts().redis.hget(key, str(chosen))  # type: ignore[misc]
+    if raw is None or not admitted.stored:
+        loaded = await _record(ctx, admitted)
+        return _json(legal_for(loaded.record, loaded.version, chosen))
+    return Response(load_legal(raw), media_type="application/json")
 
 
-@router.get("/games/{game_id}/legal", response_model=LegalCommands,
+@router.get("/games/{game_id}/legal", response_model=LegalCommands, openapi_extra=TOKEN,
             responses=error_responses(401, 403, 404, 422, 429))
 async def legal_commands(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
-                         ctx: Context = Depends(get_context)) -> Any:
+                         ) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
     ``taproom.Resign`` at any point of an active game, taking the seat back after a timeout or an absence, votes
     about a taken-over or absent seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
-    return await legal_answer(ctx, call_of(request), game_id, seat)
+    return await legal_answer(request.app.state.context, call_of(request), game_id, seat)
 
 
 async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:
-    """The answer to a move. A token and a game this process knows take one round trip: the command is checked
-    on the cached principal and record, then admitted, claimed, queued and waited for in one step whose gate
-    queues it only while the token still stands and the game is still at that record's version (with its
-    rates counted there). Anything else (a token or game new to this process, a request the check refuses,
-    a gate that finds either changed) is admitted the long way, which answers as it always did, errors in
-    their usual order included."""
-    ready = admission.ready(ctx, call, game_id)
-    if ready is not None:
-        try:
-            move = _move(lambda: ready.principal, ready.record, game_id, seat, body)
-        except Exception:  # refused: the long way says why, after counting and checking what comes first
-            move = None
-        if move is not None:
-            try:
-                return await _submit(ctx, game_id, move, ready.gate)
-            except Gated as exc:
-                admission.gated(exc, ready.rates)  # 429 when a rate is spent; else the token or game changed
+    """The answer to a move: admitted (rates, token, the game's meta: one round trip), checked against the meta
+    (seat, type, parse: a malformed command is refused before anything is queued), then claimed, queued and
+    waited for in one more; answered from what the append handed over."""
     admitted = await admit(ctx, call, game_id)
     try:
-        move = _move(admitted.principal, admitted.record, game_id, seat, body)
+        move = _move(admitted.principal, admitted.meta, game_id, seat, body)
     except MalformedCommand as malformed:  # the id it came under is used by the refusal (README: command ids)
         raise await games.refuse_malformed_async(ctx.loop_parts().bus, game_id, malformed.seat, malformed.command_id,
                                                  malformed.body, malformed.expected, malformed.error) from None
@@ -138,9 +124,9 @@ class _Move:
     expected: int | None
 
 
-def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[GameRecord, int]], game_id: str,
+def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str, Any]], game_id: str,
           seat: int | None, body: dict[str, Any]) -> _Move:
-    """The command a request's body asks for, checked against the caller's principal and the game's record
+    """The command a request's body asks for, checked against the caller's principal and the game's meta
     (each read when first needed: the refusals come in the routes' order)."""
     data = dict(body)
     if "seat" in data:  # never silently replaced: a client that names a seat means that seat
@@ -151,11 +137,11 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
             raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
         seat = named
     principal = principal_of()
-    record, _version = record_of()
+    meta = meta_of()
     try:
-        chosen = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
+        chosen = resolve_seat(principal, game_id, meta, seat, required=True)
     except ApiError as refused:
-        raise _left_already(principal, game_id, record, data) or refused from None
+        raise _left_already(principal, game_id, meta, data) or refused from None
     assert chosen is not None
     command_id = data.pop("command_id", None) or None
     expected = data.pop("expected_version", None)
@@ -166,29 +152,31 @@ def _move(principal_of: Callable[[], Principal], record_of: Callable[[], tuple[G
     data["seat"] = chosen
     try:  # refuse malformed commands before queueing
         games.check_player_command_type(str(data.get("type", "")))
-        command = parse_command(get_game(record.game_type), data)
+        command = parse_command(get_game(meta["game"]), data)
     except RuleError as exc:
         raise MalformedCommand(exc, chosen, command_id, data, expected) from None
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
 
 
-def _left_already(principal: Principal | None, game_id: str, record: GameRecord, data: dict[str, Any]) -> ApiError | None:
+def _left_already(principal: Principal | None, game_id: str, meta: dict[str, Any],
+                  data: dict[str, Any]) -> ApiError | None:
     """A resignation from a player whose seat is no longer theirs because they left it (a bot plays it now):
     said as such, not as a seat they never held."""
     if principal is None or data.get("type") != "taproom.Resign":
         return None
-    for index, info in enumerate(record.seats):
+    for index, info in enumerate(meta["seats"]):
         mine = (principal.kind == "seat" and principal.game_id == game_id and principal.seat == index) or \
-            (principal.kind == "player" and info.player_id is not None and info.player_id == principal.player_id)
-        if mine and info.left:
+            (principal.kind == "player" and info.get("player_id") is not None
+             and info["player_id"] == principal.player_id)
+        if mine and info.get("left"):
             return ApiError("already_resigned", f"you left game {game_id} already (seat {index})")
     return None
 
 
-async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = None) -> Response:
+async def _submit(ctx: Context, game_id: str, move: _Move) -> Response:
     result = await games.submit_command_async(ctx.root, ctx.loop_parts().bus, game_id, move.command, actor=move.actor,
-                                              command_id=move.command_id, expected_version=move.expected, gate=gate)
+                                              command_id=move.command_id, expected_version=move.expected)
     if isinstance(result, Rejected):
         raise result.error()
     if isinstance(result, Queued):
@@ -197,13 +185,12 @@ async def _submit(ctx: Context, game_id: str, move: _Move, gate: Gate | None = N
 
 
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
+             openapi_extra=TOKEN,
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 429, 503)})
 async def submit_command(request: Request,
                          request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"},
                                                                             {"command_id": "c2", "type": "taproom.Resign"}]),
-                         game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                         _: HTTPAuthorizationCredentials | None = Security(BEARER),
-                         ctx: Context = Depends(get_context)) -> Any:
+                         game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT)) -> Any:
     """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
 
     ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
@@ -223,25 +210,34 @@ async def submit_command(request: Request,
     with more a bot at the game's autopilot level plays your seat to the end. Refused with ``already_resigned``
     (409) once you left, ``game_not_active`` (409) when the game is over, ``not_your_seat`` (403) for a player
     without a seat and ``unauthorized`` (401) without a token."""
-    return await command_answer(ctx, call_of(request), game_id, seat, request_body)
+    return await command_answer(request.app.state.context, call_of(request), game_id, seat, request_body)
 
 
 async def _accepted(ctx: Context, game_id: str, seat: int, result: Accepted) -> dict[str, Any]:
     """The answer to an accepted move: its events redacted for the caller, who acts now, and the caller's
-    legal commands while it is still to act."""
-    parts = ctx.loop_parts()
-    events = result.events or []
-    after = parts.records.advance(game_id, result.from_version, events)
-    if after is None:  # another process moved the game meanwhile, or nothing cached: catch up
-        after, _ = await parts.records.current(parts.redis, game_id)
-    record = after.record
-    assert record is not None
-    over = record.status == "scored"
+    legal commands while it is still to act: what the append handed over with the outcome (an outcome the
+    command id had already: read from the game's stored models)."""
+    after = result.after
+    if after is None:
+        after = await _after_now(ctx, game_id, seat)
+    over = after["status"] == "scored"
     answer: dict[str, Any] = {"status": "accepted", "command_id": result.command_id, "version": result.version,
-                              "events": [e.redacted(seat, over) for e in events], "to_act": record.to_act()}
-    if record.status == "active" and seat in answer["to_act"]:
-        answer["legal"] = legal_for(record, after.version, seat)
+                              "events": [e.redacted(seat, over) for e in result.events or []],
+                              "to_act": after["to_act"]}
+    if after.get("legal") is not None:
+        answer["legal"] = after["legal"]
     return answer
+
+
+async def _after_now(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
+    """What the answer to a move says of the game now (its status, who acts, the mover's legal commands)."""
+    meta = await ctx.meta_at_log_head(game_id)
+    after: dict[str, Any] = {"status": meta["status"], "to_act": meta["to_act"]}
+    if meta["status"] == "active" and seat in meta["to_act"]:
+        raw = await ctx.loop_parts().redis.hget(ctx.keys.legal(game_id), str(seat))  # type: ignore[misc]
+        if raw is not None:
+            after["legal"] = orjson.loads(load_legal(raw))
+    return after
 
 
 class _Prefetched:
@@ -263,66 +259,89 @@ class _Prefetched:
         return self.zsets[key]
 
 
-def _at_head(raw: bytes | None, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-    """The projected view ``raw``, unless the projector has not folded the log's head yet: then the view built
-    from the record at the head (a page refreshing on a stream event would otherwise get the version before
-    that event and, with no later event to wake it, stay there)."""
-    data = read_models.load_view(raw) if raw is not None else None
-    if data is None or data["version"] < loaded.version:
-        assert loaded.record is not None
-        data = read_models.view(loaded.record, seat, loaded.ts or time.time())
-    return data
+@dataclass
+class _ClockSeat:
+    autopilot: str | None
+    timeouts: int
+    player_id: str | None
+
+
+@dataclass
+class _ClockFacts:
+    """What :meth:`TurnClocks.view` reads of a game, taken from its meta (no record needed)."""
+
+    game_id: str
+    status: str
+    pace: Pace | None
+    seats: list[_ClockSeat] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, meta: dict[str, Any]) -> _ClockFacts:
+        pace = Pace.model_validate(meta["pace"]) if meta.get("pace") else None
+        return cls(meta["game_id"], meta["status"], pace,
+                   [_ClockSeat(s.get("away"), int(s.get("timeouts", 0)), s.get("player_id")) for s in meta["seats"]])
 
 
 async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, public: bool) -> Response:
-    """A projected view (or one built from the record while the projector lags) with the clock of now."""
+    """The stored view (or, for a game whose models cannot answer, one built from its record) with the clock
+    of now."""
     parts = ctx.loop_parts()
-    view_key = ctx.keys.view(game_id, None)
     clock_key = ctx.keys.clock(game_id)
+    guess = None if public else known_seat(ctx, call, game_id, seat)
 
     def reads(pipe: Any) -> None:
         pipe.hgetall(clock_key)
-        if public:
-            pipe.get(view_key)
+        if public or guess is not None:
+            pipe.get(ctx.keys.view(game_id, guess))
 
     admitted = await admit(ctx, call, game_id, reads, with_token=not public)
     principal = None if public else admitted.principal()
-    record, _version = admitted.record()
-    replies = admitted.replies
-    clock_hash = replies[0]
-    if public:
-        raw = replies[1]
+    meta = admitted.meta()
+    clock_hash = admitted.replies[0]
+    raw = admitted.replies[1] if len(admitted.replies) > 1 else None
+    if not public:
+        chosen = resolve_seat(principal, game_id, meta, seat, required=True)
+        if chosen != guess:
+            raw = await parts.redis.get(ctx.keys.view(game_id, chosen)) if admitted.stored else None
+        seat = chosen
+    if raw is not None and admitted.stored:
+        data = read_models.load_view(raw)
     else:
-        seat = resolve_seat(principal, game_id, seat_facts(record), seat, required=True)
-        raw = await parts.redis.get(ctx.keys.view(game_id, seat))
-    data = _at_head(raw, admitted.loaded, None if public else seat)
+        loaded = await _record(ctx, admitted)
+        data = read_models.view(loaded.record, None if public else seat, loaded.ts or time.time())
+    data["clock"] = await _clock(ctx, meta, clock_hash)
+    return _json(data)
+
+
+async def _clock(ctx: Context, meta: dict[str, Any], clock_hash: dict[bytes, bytes]) -> dict[str, Any]:
+    parts = ctx.loop_parts()
+    facts = _ClockFacts.of(meta)
+    clock_key = ctx.keys.clock(facts.game_id)
     waiting = {int(k.split(b":")[1]) for k in clock_hash if k.startswith(b"start:")}
-    players = {p for s in waiting if s < len(record.seats) and (p := record.seats[s].player_id)}
+    players = sorted({p for s in waiting if s < len(facts.seats) and (p := facts.seats[s].player_id)})
     zsets: dict[str, list[bytes]] = {}
-    if players and record.pace is not None:
+    if players and facts.pace is not None:
         pipe = parts.redis.pipeline(transaction=False)
-        for player in sorted(players):
+        for player in players:
             pipe.zrange(ctx.keys.vacations(player), 0, -1)
-        zsets = dict(zip((ctx.keys.vacations(p) for p in sorted(players)), await pipe.execute()))
+        zsets = dict(zip((ctx.keys.vacations(p) for p in players), await pipe.execute()))
     reader = _Prefetched({clock_key: clock_hash}, zsets)
     clocks = TurnClocks(reader, ctx.keys, Vacations(reader, ctx.keys, 0, ctx.root.clock),  # type: ignore[arg-type]
                         ctx.root.clock)
-    data["clock"] = clocks.view(record)
-    return _json(data)
+    return clocks.view(facts)  # type: ignore[arg-type]
 
 
 @router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
             responses=error_responses(404, 422, 429))
-async def public_view(request: Request, game_id: str = GameId, ctx: Context = Depends(get_context)) -> Any:
+async def public_view(request: Request, game_id: str = GameId) -> Any:
     """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
     timeouts, and after how many a seat is taken over."""
-    return await view_answer(ctx, call_of(request), game_id, None, public=True)
+    return await view_answer(request.app.state.context, call_of(request), game_id, None, public=True)
 
 
-@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
+@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True, openapi_extra=TOKEN,
             responses=error_responses(401, 403, 404, 422, 429))
-async def seat_view(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                    _: HTTPAuthorizationCredentials | None = Security(BEARER),
-                    ctx: Context = Depends(get_context)) -> Any:
+async def seat_view(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT)
+                    ) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
-    return await view_answer(ctx, call_of(request), game_id, seat, public=False)
+    return await view_answer(request.app.state.context, call_of(request), game_id, seat, public=False)

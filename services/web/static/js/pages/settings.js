@@ -6,6 +6,7 @@ import { auth, del, errorText, get, post, put } from "../api.js";
 import { plainDetail } from "../errors.js";
 import { ErrorLine, setTitle } from "../ui.js";
 import { useConfirmMoves } from "../action-bar.js";
+import { ChatPeopleSection } from "../blocklist.js";
 import { N_, locale, locales, setLocale, t, tn, tx } from "../i18n.js";
 import { saveLanguage, useLocale } from "../language.js";
 
@@ -65,6 +66,7 @@ export function SettingsPage() {
     <${PreferencesForm} initial=${data.preferences} emailEnabled=${data.email.enabled} />
     <${EmailSection} initial=${data.email} />
     <${PushSection} push=${data.push} />
+    <${ChatPeopleSection} />
   </div>`;
 }
 
