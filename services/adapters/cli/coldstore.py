@@ -8,16 +8,7 @@ from typing import Any
 
 import click
 
-from services.infrastructure.settings import Settings, get_settings
-
-
-def _settings() -> Settings:
-    """The process's settings, its logs on stderr (stdout is the commands' JSON)."""
-    from services.infrastructure.logs import configure_logging
-
-    settings = get_settings()
-    configure_logging(settings.log_json, settings.log_level)
-    return settings
+from services.adapters.cli.common import command_settings as _settings
 
 
 def _postgres_url() -> str:
