@@ -184,7 +184,7 @@ def test_every_signed_in_frame_page_is_german(german: Any, web_server: WebServer
     expect(page.locator("#open-h")).to_have_text("Offene Partien")
     page.locator("#seat-1").select_option("handle")
     page.get_by_label("Freundschaftspartie (ohne Wertung)").check()
-    expect(page.locator(".new-game")).to_contain_text("Erweiterung „Hügel & Schafe“")
+    expect(page.locator(".new-game")).to_contain_text("Erweiterung „Schafe und Hügel“")
     check(page, "lobby and new game")
     shoot(page, "new-game")
 

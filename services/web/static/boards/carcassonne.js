@@ -7,12 +7,14 @@ import { attachTips } from "./tooltip.js";
 import { panZoom } from "./carcassonne-viewport.js";
 import { injectStyle } from "./carcassonne-style.js";
 import { figureShape, flockBadge, miniFigure } from "./carcassonne-figures.js";
-import { ROLE, completionWords, eventWords, featureAt, kindOfFeature, placeWords, spotWords, tileWords } from "./carcassonne-words.js";
+import { ROLE, completionWords, eventWords, featureAt, figureName, kindOfFeature, kindName, placeWords, roleName, spotWords,
+  tileWords } from "./carcassonne-words.js";
+import { t, tn } from "../js/i18n.js";
+import { seatName } from "../js/words.js";
 
 const CELL = 100;
 const FALLBACK_COLOURS = ["#d23c3c", "#2f6fd0", "#e3b823", "#2f9e4a", "#222222", "#9b59b6"];
 const FIGURE_ORDER = ["follower", "shepherd", "abbot"];
-const FIGURE_WORDS = { follower: "Follower", shepherd: "Shepherd", abbot: "Abbot" };
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -42,7 +44,7 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** The frame's move log asks the board for words (see js/words.js); null falls back to the generic text. */
 export function describe(event, { seats } = {}) {
-  const nameOf = (seat) => (seats && seats[seat] && seats[seat].name) || `Seat ${seat + 1}`;
+  const nameOf = (seat) => seatName(seats, seat);
   return eventWords(payloadOf(event), nameOf, knownTiles);
 }
 
@@ -68,11 +70,10 @@ function loadDescription(ctx) {
 
 export function mount(root, ctx) {
   injectStyle();
-  const t = ctx.t || ((s) => s);
   const mySeat = ctx.seat ?? null;
   const seatInfo = (seat) => (ctx.seatInfo || []).find((s) => s.seat === seat) || {};
   const colourOf = (seat) => seatInfo(seat).colour || FALLBACK_COLOURS[seat % FALLBACK_COLOURS.length];
-  const nameOf = (seat) => seatInfo(seat).name || `${t("Seat")} ${seat + 1}`;
+  const nameOf = (seat) => seatInfo(seat).name || t("Seat {n}", { n: seat + 1 });
 
   let desc = null;
   let state = null;
@@ -258,9 +259,11 @@ export function mount(root, ctx) {
     for (const [key, node] of tileNodes) if (!seen.has(key)) { node.g.remove(); tileNodes.delete(key); }
     const figures = figuresByCell();
     for (const c of view.board) {
-      const words = `${capital(tileWords(desc.tiles[c.tile]))}, ${c.x === 0 && c.y === 0 ? "the start tile" : placeWords(c.x, c.y)}`;
+      const tile = capital(tileWords(desc.tiles[c.tile]));
+      const words = c.x === 0 && c.y === 0 ? t("{tile}, the start tile", { tile })
+        : t("{tile}, {place}", { tile, place: placeWords(c.x, c.y) });
       const on = figures.get(cellKey(c.x, c.y));
-      const text = on ? `${words}; ${on.join("; ")}` : words;
+      const text = on ? [words, ...on].join("; ") : words;
       const g = tileNodes.get(cellKey(c.x, c.y)).g;
       g.setAttribute("data-tip", text);
       g.setAttribute("aria-label", text);
@@ -320,9 +323,16 @@ export function mount(root, ctx) {
       r.setAttribute("tabindex", "0");
       const turns = cell.rotations.length;
       const closing = (view.completions || []).filter((c) => c.x === cell.x && c.y === cell.y);
-      const tip = `${t("Free square")} ${placeWords(cell.x, cell.y)} — ${selected ? t("the tile goes here; Place tile to play it")
-        : t("place the tile here")} (${turns === 1 ? t("fits one way") : `${t("fits")} ${turns} ${t("ways")}`})`
-        + (closing.length ? `; ${closing.length < turns ? t("turned the right way it") : t("it")} ${completionWords(closing[0].completes, nameOf, mySeat)}` : "");
+      const p = { place: placeWords(cell.x, cell.y), turns };
+      let tip = selected ? tn("Free square {place} — the tile goes here; Place tile to play it (fits one way)",
+        "Free square {place} — the tile goes here; Place tile to play it (fits {turns} ways)", turns, p)
+        : tn("Free square {place} — place the tile here (fits one way)",
+          "Free square {place} — place the tile here (fits {turns} ways)", turns, p);
+      if (closing.length) {
+        const completes = completionWords(closing[0].completes, nameOf, mySeat);
+        tip = closing.length < turns ? t("{tip}; turned the right way it {completes}", { tip, completes })
+          : t("{tip}; it {completes}", { tip, completes });
+      }
       if (closing.length) r.classList.add("completes");
       r.setAttribute("aria-label", tip);
       r.setAttribute("data-tip", tip);
@@ -337,8 +347,9 @@ export function mount(root, ctx) {
       g.appendChild(el("rect", { x: 0, y: 0, width: CELL, height: CELL, class: "preview-frame" }));
       g.addEventListener("click", rotate);
       const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
-      g.setAttribute("data-tip", `${capital(tileWords(desc.tiles[view.tile]))}, ${t("your tile")} ${placeWords(sel.x, sel.y)}`
-        + (turns > 1 ? ` — ${t("tap it to turn it")}` : ""));
+      const p = { tile: capital(tileWords(desc.tiles[view.tile])), place: placeWords(sel.x, sel.y) };
+      g.setAttribute("data-tip", turns > 1 ? t("{tile}, your tile {place} — tap it to turn it", p)
+        : t("{tile}, your tile {place}", p));
       layers.preview.appendChild(g);
     }
     const choices = figureChoices();
@@ -435,12 +446,31 @@ export function mount(root, ctx) {
     if (state.status && !["active", "started"].includes(state.status) && view.phase === "over") return t("Game over");
     if (view.phase === "over") return t("Game over");
     const mine = mySeat !== null && view.turn === mySeat;
-    if (state.readOnly) return `${t("Viewing the past")} — ${nameOf(view.turn)}`;
-    if (!mine) return `${nameOf(view.turn)} ${t("is playing")}`;
+    if (state.readOnly) return t("Viewing the past — {name}", { name: nameOf(view.turn) });
+    if (!mine) return t("{name} is playing", { name: nameOf(view.turn) });
     if (view.phase === "place") return t("Your turn: place the tile");
     if (view.phase === "figure") return t("Place a figure or pass");
     if (view.phase === "tend") return t("Your flock's field grew: grow or gather");
     return t("Your turn");
+  }
+
+  // "Ann's knight on the city": one follower, in words
+  function figureOn(f) {
+    const p = { name: nameOf(f.seat) };
+    return {
+      city: () => t("{name}'s knight in the city", p), road: () => t("{name}'s thief on the road", p),
+      monastery: () => t("{name}'s monk in the monastery", p), field: () => t("{name}'s farmer in the field", p),
+    }[f.kind]?.() ?? t("{name}'s follower", p);
+  }
+
+  // "Your knight goes in the city": a staged figure, in words
+  function stagedFigure(role, kind) {
+    if (role === "shepherd") return t("Your shepherd goes in the field");
+    if (role === "abbot") return kind === "garden" ? t("Your abbot goes in the garden") : t("Your abbot goes in the monastery");
+    return {
+      knight: () => t("Your knight goes in the city"), thief: () => t("Your thief goes on the road"),
+      monk: () => t("Your monk goes in the monastery"), farmer: () => t("Your farmer goes in the field"),
+    }[role]?.() ?? t("Your {figure} goes on the {kind}", { figure: roleName(role), kind: kindName(kind) });
   }
 
   // "Ann's knight in the city" for each figure, by the cell it stands on (a placed tile's tip).
@@ -448,11 +478,13 @@ export function mount(root, ctx) {
     const out = new Map();
     const note = (f, what) => {
       const key = cellKey(f.x, f.y);
-      out.set(key, [...(out.get(key) || []), `${nameOf(f.seat)}'s ${what}`]);
+      out.set(key, [...(out.get(key) || []), what]);
     };
-    for (const f of view.followers) note(f, `${ROLE[f.kind] || t("follower")} ${t("on the")} ${t(f.kind)}`);
-    for (const f of view.abbots || []) note(f, t("abbot"));
-    for (const f of view.shepherds || []) note(f, `${t("shepherd")} (${sum(f.flock)} ${t("sheep")})`);
+    for (const f of view.followers) note(f, figureOn(f));
+    for (const f of view.abbots || []) note(f, t("{name}'s abbot", { name: nameOf(f.seat) }));
+    for (const f of view.shepherds || []) {
+      note(f, tn("{name}'s shepherd (one sheep)", "{name}'s shepherd ({n} sheep)", sum(f.flock), { name: nameOf(f.seat) }));
+    }
     return out;
   }
 
@@ -464,11 +496,11 @@ export function mount(root, ctx) {
 
   // The move waiting for Confirm (move confirmation on), in words.
   function stagedText(c) {
-    if (c.type === "PlaceTile") return `${capital(t("the tile goes"))} ${placeWords(c.x, c.y)}`;
+    if (c.type === "PlaceTile") return t("The tile goes {place}", { place: placeWords(c.x, c.y) });
     if (c.type === "PlaceFigure") {
       const last = view.last_placed; // gone once the move is in and the next tile drawn
       const kind = (last && featureKind(last.x, last.y, c.feature)) || kindOfFeature(c.feature);
-      return `${t("Your")} ${c.figure === "follower" ? ROLE[kind] || t("follower") : t(c.figure)} ${t("goes on the")} ${t(kind)}`;
+      return stagedFigure(c.figure === "follower" ? ROLE[kind] || "follower" : c.figure, kind);
     }
     if (c.type === "Pass") return t("No figure this turn");
     if (c.type === "RecallAbbot") return t("Your abbot comes home");
@@ -484,15 +516,20 @@ export function mount(root, ctx) {
       if (!sel) return t("Your turn: choose a highlighted square for the tile.");
       const turns = placementCells().get(cellKey(sel.x, sel.y))?.rotations.length || 1;
       const outcome = completesAt(sel.x, sel.y, sel.rotation);
-      return `${capital(t("the tile goes"))} ${placeWords(sel.x, sel.y)}`
-        + (outcome ? ` ${t("and")} ${completionWords(outcome, nameOf, mySeat)}. ` : ". ")
-        + (turns > 1 ? t("Rotate to another fitting side, or place the tile.") : t("Place the tile."));
+      const p = { place: placeWords(sel.x, sel.y), completes: outcome ? completionWords(outcome, nameOf, mySeat) : "" };
+      if (turns > 1) {
+        return outcome ? t("The tile goes {place} and {completes}. Rotate to another fitting side, or place the tile.", p)
+          : t("The tile goes {place}. Rotate to another fitting side, or place the tile.", p);
+      }
+      return outcome ? t("The tile goes {place} and {completes}. Place the tile.", p)
+        : t("The tile goes {place}. Place the tile.", p);
     }
     if (view.phase === "figure") {
       const choices = figureChoices();
       if (!choices.size) return t("No figure fits the new tile: choose No figure to end your turn.");
-      const kind = figureKind === "follower" ? t("a follower") : `${t("your")} ${t(figureKind)}`;
-      return `${t("Place")} ${kind} ${t("on a highlighted spot of the new tile, or choose No figure.")}`;
+      if (figureKind === "shepherd") return t("Place your shepherd on a highlighted spot of the new tile, or choose No figure.");
+      if (figureKind === "abbot") return t("Place your abbot on a highlighted spot of the new tile, or choose No figure.");
+      return t("Place a follower on a highlighted spot of the new tile, or choose No figure.");
     }
     if (view.phase === "tend") return t("Your tile made your shepherd's field bigger: grow the flock (draw a token; a wolf scatters it) or gather it (score its sheep).");
     return statusText();
@@ -529,8 +566,10 @@ export function mount(root, ctx) {
       if (choices.size > 1) {
         for (const kind of FIGURE_ORDER) {
           if (!choices.has(kind)) continue;
-          out.push({ id: `figure-${kind}`, label: t(FIGURE_WORDS[kind]), chosen: kind === figureKind,
-            title: `${t("Show the spots for your")} ${t(kind)}`, onClick: () => { figureKind = kind; render(); }, disabled: busy });
+          out.push({ id: `figure-${kind}`, label: figureName(kind), chosen: kind === figureKind,
+            title: { follower: t("Show the spots for your follower"), shepherd: t("Show the spots for your shepherd"),
+              abbot: t("Show the spots for your abbot") }[kind],
+            onClick: () => { figureKind = kind; render(); }, disabled: busy });
         }
       } else if (choices.size === 1) {
         const [kind] = choices.keys();
@@ -567,7 +606,7 @@ export function mount(root, ctx) {
     // the view says "hidden" (the DRAWN_TILE_PRIVATE house rule: another seat's draw)
     const drawing = view.phase === "place" && view.tile;
     if (drawing) {
-      const info = h("div", {}, view.tile === "hidden" ? t("A tile has been drawn") : desc.tiles[view.tile].name);
+      const info = h("div", {}, view.tile === "hidden" ? t("A tile has been drawn") : capital(tileWords(desc.tiles[view.tile])));
       turnCard.append(h("div", { class: "carc-drawn", "data-testid": "carc-drawn" }, drawnTileFace(84), info));
     }
     if (ctx.bar) {
@@ -588,19 +627,19 @@ export function mount(root, ctx) {
       if (view.options.abbot) items.push(h("span", { title: t("Abbot"), style: supply.abbot ? "" : "opacity:.3" }, miniFigure("abbot", colourOf(seat))));
       if (view.options.hills_and_sheep) {
         items.push(h("span", { title: t("Shepherd"), style: supply.shepherd ? "" : "opacity:.3" }, miniFigure("shepherd", colourOf(seat))));
-        if (flock) items.push(h("span", {}, `${t("flock")}: ${sum(flock.flock)}`));
+        if (flock) items.push(h("span", {}, t("flock: {n}", { n: sum(flock.flock) })));
       }
       players.append(h("div", { class: `carc-player${view.turn === seat && view.phase !== "over" ? " to-act" : ""}`, "data-seat": seat },
         h("span", { class: "carc-swatch", style: `background:${colourOf(seat)}` }),
-        h("span", { class: "carc-name" }, nameOf(seat), seat === mySeat ? ` (${t("you")})` : ""),
+        h("span", { class: "carc-name" }, seat === mySeat ? t("{name} (you)", { name: nameOf(seat) }) : nameOf(seat)),
         h("span", { class: "carc-score", "data-seat": seat, "data-testid": `carc-score-${seat}` }, String(view.scores[seat])),
         h("span", { class: "carc-supply" }, items)));
     }
     players.append(scoreTrack());
     cards.push(players);
 
-    const counts = [`${t("Tiles left")}: ${view.tiles_left}`];
-    if (view.bag) counts.push(`${t("Bag")}: ${sum(Object.values(view.bag))} (${t("wolves")} ${view.bag.wolf})`);
+    const counts = [t("Tiles left: {n}", { n: view.tiles_left })];
+    if (view.bag) counts.push(t("Bag: {n} (wolves {wolves})", { n: sum(Object.values(view.bag)), wolves: view.bag.wolf }));
     cards.push(h("div", { class: "carc-card carc-counts", "data-testid": "carc-counts" }, counts.join(" · ")));
 
     const lines = recent.map(describeEvent).filter(Boolean);
@@ -621,18 +660,22 @@ export function mount(root, ctx) {
   function describeBoard() {
     const figuresAt = new Map();
     const note = (x, y, text) => figuresAt.set(cellKey(x, y), [...(figuresAt.get(cellKey(x, y)) || []), text]);
-    for (const f of view.followers) note(f.x, f.y, `${t("follower of")} ${nameOf(f.seat)} ${t("on the")} ${t(f.kind)}`);
-    for (const f of view.abbots || []) note(f.x, f.y, `${t("abbot of")} ${nameOf(f.seat)}`);
-    for (const f of view.shepherds || []) note(f.x, f.y, `${t("shepherd of")} ${nameOf(f.seat)}, ${sum(f.flock)} ${t("sheep")}`);
+    for (const f of view.followers) note(f.x, f.y, figureOn(f));
+    for (const f of view.abbots || []) note(f.x, f.y, t("{name}'s abbot", { name: nameOf(f.seat) }));
+    for (const f of view.shepherds || []) {
+      note(f.x, f.y, tn("{name}'s shepherd (one sheep)", "{name}'s shepherd ({n} sheep)", sum(f.flock), { name: nameOf(f.seat) }));
+    }
     const items = view.board.map((c, i) => {
       const extra = figuresAt.get(cellKey(c.x, c.y)) || [];
-      const last = i === view.board.length - 1 && i > 0 ? ` (${t("last placed")})` : "";
-      return h("li", {}, `(${c.x}, ${c.y}): ${desc.tiles[c.tile].name}, ${t("turned")} ${c.rotation * 90}°${last}`
-        + (extra.length ? `; ${extra.join("; ")}` : ""));
+      const p = { x: c.x, y: c.y, tile: tileWords(desc.tiles[c.tile]), deg: c.rotation * 90 };
+      const line = i === view.board.length - 1 && i > 0 ? t("({x}, {y}): {tile}, turned {deg}° (last placed)", p)
+        : t("({x}, {y}): {tile}, turned {deg}°", p);
+      return h("li", {}, [line, ...extra].join("; "));
     });
     const open = (view.features || []).filter((f) => f.figures.length && !f.complete)
-      .map((f) => h("li", {}, `${t(f.kind)} ${t("of")} ${f.tiles} ${t("tiles")}: ${f.points} ${t("points now")} ${t("for")} ${f.leaders.map(nameOf).join(", ")}`));
-    spoken.replaceChildren(h("p", {}, `${view.board.length} ${t("tiles on the table")}`), h("ul", {}, items),
+      .map((f) => h("li", {}, tn("{kind} of {tiles} tiles: one point now for {who}", "{kind} of {tiles} tiles: {n} points now for {who}",
+        f.points, { kind: capital(kindName(f.kind)), tiles: f.tiles, who: f.leaders.map(nameOf).join(", ") })));
+    spoken.replaceChildren(h("p", {}, tn("One tile on the table", "{n} tiles on the table", view.board.length)), h("ul", {}, items),
       open.length ? h("p", {}, t("Features figures could still score")) : null, open.length ? h("ul", {}, open) : null);
   }
 
@@ -690,7 +733,8 @@ export function mount(root, ctx) {
     desc = d;
     render();
   }).catch((err) => {
-    side.replaceChildren(h("div", { class: "carc-card carc-error" }, `${t("Could not load the tile descriptions")}: ${err && err.message ? err.message : err}`));
+    side.replaceChildren(h("div", { class: "carc-card carc-error" },
+      t("Could not load the tile descriptions: {error}", { error: err && err.message ? err.message : err })));
   });
 
   return {

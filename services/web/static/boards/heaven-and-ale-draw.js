@@ -1,24 +1,26 @@
 // Small pieces the Heaven & Ale board modules share: colours, words and the hexagonal tile drawing.
+import { formatNumber, t } from "../js/i18n.js";
 
 export const RES_COLOUR = { wood: "#8d5a2b", yeast: "#efe2b0", hops: "#6aa84f", water: "#3d85c6", barley: "#e0a92a" };
 const RES_TEXT = { wood: "#fff", yeast: "#3b3020", hops: "#fff", water: "#fff", barley: "#3b3020" };
 export const MONK_COLOUR = "#4a3b63";
-export const SPACE_LABEL = { start: "Start", resource: "Tiles", monk: "Monks", A: "Disc A", B: "Disc B", C: "Disc C",
-  ABC: "A / B / C", barrel: "Barrels" };
 
 export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-export const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const fmt = (x) => formatNumber(Number.isInteger(x) ? x : Math.round(x * 10) / 10);
 
 /** "hops-3" -> "hops tile, fertility 3"; "monk-2" -> "monk tile (type 2)". */
 export function tileWords(name) {
   const [kind, n] = String(name).split("-");
-  return kind === "monk" ? `monk tile (type ${n})` : `${kind} tile, fertility ${n}`;
+  if (kind === "monk") return t("monk tile (type {n})", { n });
+  const names = { wood: () => t("wood tile, fertility {n}", { n }), yeast: () => t("yeast tile, fertility {n}", { n }),
+    hops: () => t("hops tile, fertility {n}", { n }), water: () => t("water tile, fertility {n}", { n }),
+    barley: () => t("barley tile, fertility {n}", { n }) };
+  return names[kind]?.() ?? `${kind}-${n}`;
 }
 
 /** A tile's price from the view's track (the engine's number): "shady 3 · sunny 6 ducats". */
 export function priceWords(price) {
-  return price ? `shady ${price.shady} · sunny ${price.sunny} ducats` : "";
+  return price ? t("shady {shady} · sunny {sunny} ducats", price) : "";
 }
 
 export function hexPoints(cx, cy, r) {

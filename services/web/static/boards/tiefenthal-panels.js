@@ -3,14 +3,16 @@
 // sticky tab strip (the stylesheet's container query decides), and the board turns to the panel the decision
 // needs: the tavern while a die is chosen or dice wait to be taken off, else the shop when it has an offer to take.
 
+import { t } from "../js/i18n.js";
+
 export const PANELS = [
-  { id: "shop", label: "Shop" },
-  { id: "tavern", label: "My tavern" },
-  { id: "others", label: "Others" },
+  { id: "shop", get label() { return t("Shop"); } },
+  { id: "tavern", get label() { return t("My tavern"); } },
+  { id: "others", get label() { return t("Others"); } },
 ];
 
 export function tabsMarkup(current) {
-  return `<nav class="tf-tabs" aria-label="Board parts" data-testid="tf-tabs">${PANELS.map((p) =>
+  return `<nav class="tf-tabs" aria-label="${t("Board parts")}" data-testid="tf-tabs">${PANELS.map((p) =>
     `<button type="button" class="tf-tab ${p.id === current ? "on" : ""}" data-tab="${p.id}" aria-pressed="${p.id === current}">${p.label}<span class="n" hidden></span></button>`).join("")}</nav>`;
 }
 
@@ -26,7 +28,7 @@ export function markTabs(el) {
     badge.hidden = !counts[p.id];
     badge.textContent = counts[p.id] ? String(counts[p.id]) : "";
     if (counts[p.id]) tab.dataset.hasTargets = "1"; else delete tab.dataset.hasTargets;
-    tab.setAttribute("aria-label", counts[p.id] ? `${p.label}: ${counts[p.id]} to choose from` : p.label);
+    tab.setAttribute("aria-label", counts[p.id] ? t("{panel}: {n} to choose from", { panel: p.label, n: counts[p.id] }) : p.label);
   }
   return counts;
 }

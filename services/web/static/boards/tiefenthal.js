@@ -9,7 +9,8 @@ import { bringIntoView } from "./in-view.js";
 import { attachTips } from "./tooltip.js";
 import { attachTipKeys, tipAttr } from "./tip-keys.js";
 import { injectStyle } from "./tiefenthal-style.js";
-import { bonusText, diceText, esc, gainText, learnWords, plural, words } from "./tiefenthal-words.js";
+import { bonusText, cardName, diceText, esc, gainText, learnWords, localDescription, words } from "./tiefenthal-words.js";
+import { t, tn } from "../js/i18n.js";
 import { shopMarkup } from "./tiefenthal-shop.js";
 import { tracksMarkup } from "./tiefenthal-tracks.js";
 import { markTabs, panelFor, showPanel, tabsMarkup } from "./tiefenthal-panels.js";
@@ -40,15 +41,15 @@ export function mount(root, ctx) {
   let panel = "tavern"; // the panel shown on a phone (tiefenthal-panels.js); all of them where there is room
 
   let descError = null;
-  ctx.api.description().then((d) => { desc = d; learnWords(d); render(); })
+  ctx.api.description().then((d) => { desc = localDescription(d); learnWords(desc); render(); })
     .catch((err) => { descError = err; render(); });
 
-  const nameOf = (seat) => ctx.seatInfo?.[seat]?.name || `Seat ${seat + 1}`;
+  const nameOf = (seat) => ctx.seatInfo?.[seat]?.name || t("Seat {n}", { n: seat + 1 });
   const colourOf = (seat, v) => ctx.seatInfo?.[seat]?.colour
     || FALLBACK_COLOURS[v?.players?.[seat]?.colour] || "#888";
   const cardNames = () => words.types; // learnt with the description (learnWords), shared with the move log
-  const tileOf = (id) => desc?.tavern?.tiles?.find((t) => t.id === id);
-  const phaseLabel = (p) => words.phases[p] || `Phase ${p}`;
+  const tileOf = (id) => desc?.tavern?.tiles?.find((x) => x.id === id);
+  const phaseLabel = (p) => words.phases[p] || t("Phase {phase}", { phase: p });
   const find = (pred) => legal().findIndex(pred);
   const board = { find, cardNames, nameOf, colourOf };
   // a phone-sized board (the stylesheet's tabs): the bar's prompt stays short there, the spaces say the rest
@@ -76,10 +77,10 @@ export function mount(root, ctx) {
   el.addEventListener("click", (e) => {
     const tab = e.target.closest("[data-tab]");
     if (tab && el.contains(tab)) { panel = tab.dataset.tab; showPanel(el, panel); return; }
-    const t = e.target.closest("[data-cmd], [data-select]");
-    if (!t || !el.contains(t)) return;
-    if (t.dataset.cmd !== undefined) { submit(+t.dataset.cmd); return; }
-    const die = +t.dataset.select;
+    const hit = e.target.closest("[data-cmd], [data-select]");
+    if (!hit || !el.contains(hit)) return;
+    if (hit.dataset.cmd !== undefined) { submit(+hit.dataset.cmd); return; }
+    const die = +hit.dataset.select;
     selected = selected === die ? null : die;
     render();
   });
@@ -99,26 +100,26 @@ export function mount(root, ctx) {
     requestAnimationFrame(render);
   });
   el.addEventListener("dragover", (e) => {
-    const t = e.target.closest?.("[data-space-cmd]");
-    if (t) { e.preventDefault(); t.classList.add("tf-drop"); }
+    const hit = e.target.closest?.("[data-space-cmd]");
+    if (hit) { e.preventDefault(); hit.classList.add("tf-drop"); }
   });
   el.addEventListener("dragleave", (e) => { e.target.closest?.("[data-space-cmd]")?.classList.remove("tf-drop"); });
   el.addEventListener("drop", (e) => {
-    const t = e.target.closest?.("[data-space-cmd]");
-    if (!t) return;
+    const hit = e.target.closest?.("[data-space-cmd]");
+    if (!hit) return;
     e.preventDefault();
-    t.classList.remove("tf-drop"); // a refused drop redraws nothing (same drawing): the mark must go here
+    hit.classList.remove("tf-drop"); // a refused drop redraws nothing (same drawing): the mark must go here
     const die = +e.dataTransfer.getData("text/plain");
-    submit(find((c) => c.type === "PlaceDie" && c.die === die && c.space === t.dataset.space));
+    submit(find((c) => c.type === "PlaceDie" && c.die === die && c.space === hit.dataset.space));
   });
 
   // -- drawing ----------------------------------------------------------------------------------------------
   function render() {
-    if (!state || !state.view) { redraw(el, `<p class="tf-muted">Loading…</p>`); return; }
+    if (!state || !state.view) { redraw(el, `<p class="tf-muted">${esc(t("Loading…"))}</p>`); return; }
     const v = state.view;
     if (!desc) {
-      redraw(el, descError ? `<p role="alert">The board description could not be loaded (${esc(descError.message || descError)}); reload the page.</p>`
-        : `<p class="tf-muted">Loading the board…</p>`);
+      redraw(el, descError ? `<p role="alert">${esc(t("The board description could not be loaded ({error}); reload the page.",
+        { error: descError.message || descError }))}</p>` : `<p class="tf-muted">${esc(t("Loading the board…"))}</p>`);
       return;
     }
     if (selected !== null && !legal().some((c) => c.type === "PlaceDie" && c.die === selected)
@@ -177,16 +178,17 @@ export function mount(root, ctx) {
     const waiting = v.to_act.filter((s) => s !== v.you);
     const simultaneous = desc.phases.find((p) => p.id === v.phase)?.simultaneous;
     let who = "";
-    if (v.phase === "end") who = "The game is over.";
-    else if (simultaneous && v.to_act.length) who = `Still deciding: ${v.to_act.map((s) => esc(nameOf(s))).join(", ")}`;
-    else if (v.to_act.length) who = `${esc(nameOf(v.to_act[0]))} to act`;
-    const planning = v.phase === "E" ? v.players.map((p) => `<span class="tf-chip" data-testid="tf-planning-${p.seat}">${esc(nameOf(p.seat))}: ${p.planned ? "ready" : "planning…"}</span>`).join(" ") : "";
-    return `<section class="tf-card tf-status" aria-label="Round and phase" data-testid="tf-status">
-      <span class="tf-phase">Round ${v.round} of ${v.rounds} · ${esc(phaseLabel(v.phase))}</span>
-      <span>Start player: ${esc(nameOf(v.start_player))}</span>
-      <span class="tf-wait" data-testid="tf-waiting">${who}</span>
+    if (v.phase === "end") who = t("The game is over.");
+    else if (simultaneous && v.to_act.length) who = t("Still deciding: {names}", { names: v.to_act.map(nameOf).join(", ") });
+    else if (v.to_act.length) who = t("{name} to act", { name: nameOf(v.to_act[0]) });
+    const planning = v.phase === "E" ? v.players.map((p) => `<span class="tf-chip" data-testid="tf-planning-${p.seat}">${esc(
+      p.planned ? t("{name}: ready", { name: nameOf(p.seat) }) : t("{name}: planning…", { name: nameOf(p.seat) }))}</span>`).join(" ") : "";
+    return `<section class="tf-card tf-status" aria-label="${esc(t("Round and phase"))}" data-testid="tf-status">
+      <span class="tf-phase">${esc(t("Round {round} of {rounds} · {phase}", { round: v.round, rounds: v.rounds, phase: phaseLabel(v.phase) }))}</span>
+      <span>${esc(t("Start player: {name}", { name: nameOf(v.start_player) }))}</span>
+      <span class="tf-wait" data-testid="tf-waiting">${esc(who)}</span>
       ${planning}
-      ${waiting.length && v.to_act.includes(v.you) ? `<span class="tf-muted">(you need not wait for them)</span>` : ""}
+      ${waiting.length && v.to_act.includes(v.you) ? `<span class="tf-muted">${esc(t("(you need not wait for them)"))}</span>` : ""}
     </section>`;
   }
 
@@ -207,37 +209,44 @@ export function mount(root, ctx) {
     let prompt = "";
     const names = cardNames();
     if (cmds.some((c) => c.type === "ChooseBonus")) {
-      prompt = "Choose your bonus.";
+      prompt = t("Choose your bonus.");
       const opts = me.pending_choices[0] || [];
-      const labels = Object.fromEntries(desc.tavern.tiles.map((t) => [t.id, t.label]));
+      const labels = Object.fromEntries(desc.tavern.tiles.map((x) => [x.id, x.label]));
       cmds.forEach((c, i) => { if (c.type === "ChooseBonus") out.push(btn(i, esc(bonusText(opts[c.option], names, labels)), "choice")); });
     } else if (v.phase === "B") {
-      prompt = "Keep your tavern, or spend a counter guest to clear it and draw again.";
+      prompt = t("Keep your tavern, or spend a counter guest to clear it and draw again.");
       cmds.forEach((c, i) => {
-        if (c.type === "KeepTavern") end(i, "Keep the tavern", "keep", true);
-        if (c.type === "RedrawTavern") end(i, "Redraw (spend a counter guest)", "redraw");
+        if (c.type === "KeepTavern") end(i, t("Keep the tavern"), "keep", true);
+        if (c.type === "RedrawTavern") end(i, t("Redraw (spend a counter guest)"), "redraw");
       });
     } else if (v.phase === "D") {
       const values = cmds.filter((c) => c.type === "PickDie").map((c) => c.value);
-      prompt = `Pick a die from the coaster in front of you (highlighted: ${values.join(", ")}): it becomes one of your white dice this round.`;
+      prompt = t("Pick a die from the coaster in front of you (highlighted: {values}): it becomes one of your white dice this round.",
+        { values: values.join(", ") });
     } else if (v.phase === "E") {
-      prompt = selected === null ? "Plan: pick a die (or drag it) and put it on a highlighted space. Finish when done."
-        : narrow() ? "Put the chosen die on a highlighted space (each shows what taking it off gives)."
-          : `Put the chosen die on a highlighted space; taking it off in your turn gives: ${placesFor(me, cmds)}.`;
-      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") end(i, "Finish planning", "finish"); });
+      prompt = selected === null ? t("Plan: pick a die (or drag it) and put it on a highlighted space. Finish when done.")
+        : narrow() ? t("Put the chosen die on a highlighted space (each shows what taking it off gives).")
+          : t("Put the chosen die on a highlighted space; taking it off in your turn gives: {places}.", { places: placesFor(me, cmds) });
+      cmds.forEach((c, i) => { if (c.type === "FinishPlanning") end(i, t("Finish planning"), "finish"); });
     } else if (v.phase === "F") {
-      prompt = selected === null ? "Your turn: take dice off their spaces to collect, buy, recruit and upgrade; then end the turn."
-        : "Take the chosen die, or move it to a highlighted space.";
+      prompt = selected === null ? t("Your turn: take dice off their spaces to collect, buy, recruit and upgrade; then end the turn.")
+        : t("Take the chosen die, or move it to a highlighted space.");
       const take = cmds.findIndex((c) => c.type === "TakeDie" && c.die === selected);
       if (take >= 0) {
         const d = me.dice.find((x) => x.die === selected);
-        end(take, `Take the ${d.value} from ${spaceName(me, d.space)}: ${gainText(me.spaces[d.space].gives)}`, "take", true);
+        end(take, t("Take the {value} from {space}: {gain}", { value: d.value, space: spaceName(me, d.space),
+          gain: gainText(me.spaces[d.space].gives) }), "take", true);
       }
       cmds.forEach((c, i) => {
-        if (c.type === "RecruitNobles") shopButtons.push(btn(i, `Recruit ${plural(c.count, "noble")} (${v.supply.noble_prices[c.count]} beer)`, "nobles"));
-        if (c.type === "UseCounterGuest") tavernButtons.push(btn(i, `Counter guest: ${esc(bonusText(desc.counter_guest_use, names))}`, "counter", "minor"));
+        if (c.type === "RecruitNobles") {
+          shopButtons.push(btn(i, esc(tn("Recruit one noble ({price} beer)", "Recruit {n} nobles ({price} beer)", c.count,
+            { price: v.supply.noble_prices[c.count] })), "nobles"));
+        }
+        if (c.type === "UseCounterGuest") {
+          tavernButtons.push(btn(i, esc(t("Counter guest: {use}", { use: bonusText(desc.counter_guest_use, names) })), "counter", "minor"));
+        }
       });
-      cmds.forEach((c, i) => { if (c.type === "EndTurn") end(i, "End the turn", "end"); });
+      cmds.forEach((c, i) => { if (c.type === "EndTurn") end(i, t("End the turn"), "end"); });
     }
     // With the frame's action bar the prompt and the Done-style buttons go there (in view at the foot on every
     // screen); a bonus's choices stay here, the loose dice and the counter guest go in the player's tavern and
@@ -248,8 +257,8 @@ export function mount(root, ctx) {
       onClick: () => submit(d.i) })) };
     const ends = inBar ? [] : done.map((d) => btn(d.i, esc(d.label), d.kind, d.primary ? "" : "minor"));
     if (inBar && !out.length) return "";
-    return `<section class="tf-card ${inBar ? "" : "tf-bar"}" aria-label="Your move" data-testid="tf-actions">
-      ${inBar ? "" : `<p class="tf-prompt">${prompt}</p>`}
+    return `<section class="tf-card ${inBar ? "" : "tf-bar"}" aria-label="${esc(t("Your move"))}" data-testid="tf-actions">
+      ${inBar ? "" : `<p class="tf-prompt">${esc(prompt)}</p>`}
       ${out.length || ends.length ? `<div class="tf-row">${out.join("")}${ends.join("")}</div>` : ""}
     </section>`;
   }
@@ -270,30 +279,34 @@ export function mount(root, ctx) {
   // The seat's dice not on a space yet (placed ones are drawn on their spaces, where they can be picked in phase F).
   function diceTray(v, p) {
     const loose = p.dice.filter((d) => d.space === null);
-    if (!loose.length) return `<p class="tf-muted">All your dice are on spaces.</p>`;
-    return `<div class="tf-dicebox" aria-label="Your dice">${loose.map((d) => die(v, p, d, true)).join("")}</div>`;
+    if (!loose.length) return `<p class="tf-muted">${esc(t("All your dice are on spaces."))}</p>`;
+    return `<div class="tf-dicebox" aria-label="${esc(t("Your dice"))}">${loose.map((d) => die(v, p, d, true)).join("")}</div>`;
   }
 
   function die(v, p, d, mine) {
     const movable = mine && legal().some((c) => (c.type === "PlaceDie" || c.type === "TakeDie") && c.die === d.die);
     const bg = d.white ? "#fff" : colourOf(p.seat, v);
     const boost = d.boost ? `<span class="boost">+${d.boost}</span>` : "";
-    const label = `${d.white ? "white" : "coloured"} die ${d.value}${d.boost ? ` raised by ${d.boost}` : ""}`;
-    const where = d.space === null ? "Not on a space yet." : `On ${spaceName(p, d.space)}: taking it off gives ${gainText(p.spaces?.[d.space]?.gives || {})}.`;
-    const use = !movable ? "" : d.space === null ? "Choose it, then a highlighted space (or drag it there)." : "Choose it to take it off (collect) or move it.";
-    const hint = tipAttr(`${d.white ? "White" : `${nameOf(p.seat)}'s coloured`} die: ${d.value}`, where,
-      d.boost ? `Raised by ${plural(d.boost, "dishwasher step")}.` : "", use);
+    const q = { value: d.value, boost: d.boost, name: nameOf(p.seat) };
+    const label = d.white ? (d.boost ? t("white die {value} raised by {boost}", q) : t("white die {value}", q))
+      : d.boost ? t("coloured die {value} raised by {boost}", q) : t("coloured die {value}", q);
+    const where = d.space === null ? t("Not on a space yet.") : t("On {space}: taking it off gives {gain}.",
+      { space: spaceName(p, d.space), gain: gainText(p.spaces?.[d.space]?.gives || {}) });
+    const use = !movable ? "" : d.space === null ? t("Choose it, then a highlighted space (or drag it there).")
+      : t("Choose it to take it off (collect) or move it.");
+    const hint = tipAttr(d.white ? t("White die: {value}", q) : t("{name}'s coloured die: {value}", q), where,
+      d.boost ? tn("Raised by one dishwasher step.", "Raised by {n} dishwasher steps.", d.boost) : "", use);
     if (!movable) return `<span class="tf-die ${d.white ? "" : "col"}" style="background:${bg}" data-key="die-${p.seat}-${d.die}"${hint}>${d.value}${boost}</span>`;
     return `<button type="button" class="tf-die target ${d.white ? "" : "col"} ${selected === d.die ? "sel" : ""}" style="background:${bg}"
       draggable="true" data-select="${d.die}" data-kind="die" data-placed="${d.space === null ? 0 : 1}" aria-pressed="${selected === d.die}"
-      aria-label="${label}"${hint}>${d.value}${boost}</button>`;
+      aria-label="${esc(label)}"${hint}>${d.value}${boost}</button>`;
   }
 
   function spaceName(p, space) {
     if (space.startsWith(desc.tavern.table_space_prefix)) {
       const i = +space.slice(desc.tavern.table_space_prefix.length);
       const top = p.tavern.tables[i]?.slice(-1)[0];
-      return top ? `${top.name} (table ${i + 1})` : `table ${i + 1}`;
+      return top ? t("{guest} (table {n})", { guest: cardName(top.name), n: i + 1 }) : t("table {n}", { n: i + 1 });
     }
     return tileOf(space)?.label || space;
   }
@@ -311,76 +324,113 @@ export function mount(root, ctx) {
     return here.length ? `<div class="tf-dicebox">${here.map((d) => die(v, p, d, mine)).join("")}</div>` : "";
   }
 
-  function tileBox(v, p, t, mine) {
-    const state_ = p.tiles[t.id];
-    const sp = p.spaces?.[t.id];
-    const sides = `${t.sides[0]} / ${t.sides[1]}`;
+  function tileBox(v, p, tile, mine) {
+    const now = p.tiles[tile.id];
+    const sp = p.spaces?.[tile.id];
+    const sides = `${tile.sides[0]} / ${tile.sides[1]}`;
     let acc = "";
-    if (t.space) acc = `<span class="acc">${esc(diceText(t.space.dice))}${t.space.limit ? ` · ${t.space.limit}×` : ""}${sp ? ` → ${gainText(sp.gives)}` : ""}${sp?.used ? " · used" : ""}</span>`;
+    if (tile.space) {
+      acc = `<span class="acc">${esc(diceText(tile.space.dice))}${tile.space.limit ? ` · ${tile.space.limit}×` : ""}`
+        + `${sp ? ` → ${esc(gainText(sp.gives))}` : ""}${sp?.used ? ` · ${esc(t("used"))}` : ""}</span>`;
+    }
     let up = "";
     if (mine) {
       legal().forEach((c, i) => {
-        if (c.type === "UpgradeTile" && c.tile === t.id) {
-          const price = (p.upgrade_offers[t.id] || []).find((o) => o.returned === c.returned)?.price;
-          const ret = c.returned ? `, return ${plural(c.returned, names1(t.special_offer?.card))}` : "";
-          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${tipAttr(`Upgrade the ${t.label}`, `Pay ${price}¢${ret}: it turns to ${t.sides[1]} ${t.unit}.`)}>Upgrade ${price}¢${esc(ret)}</button>`;
+        if (c.type === "UpgradeTile" && c.tile === tile.id) {
+          const price = (p.upgrade_offers[tile.id] || []).find((o) => o.returned === c.returned)?.price;
+          const q = { price, n: c.returned, card: names1(tile.special_offer?.card), tile: tile.label, side: tile.sides[1],
+            unit: tile.unit };
+          const label = c.returned ? t("Upgrade {price}¢, return {n} × {card}", q) : t("Upgrade {price}¢", q);
+          const tip = tipAttr(t("Upgrade the {tile}", q), c.returned ? t("Pay {price}¢, return {n} × {card}: it turns to {side} {unit}.", q)
+            : t("Pay {price}¢: it turns to {side} {unit}.", q));
+          up += `<button type="button" class="tf-btn tf-up target" data-cmd="${i}" data-kind="upgrade"${tip}>${esc(label)}</button>`;
         }
       });
     }
-    const target = spaceTarget(p, t.id);
-    const hint = tipAttr(`${t.label}${state_.upgraded ? " (upgraded)" : ""}`, `Now: ${state_.value} ${t.unit} (sides ${sides}).`,
-      t.space ? `Takes ${diceText(t.space.dice)}${t.space.limit ? `, ${t.space.limit} ${t.space.limit === 1 ? "die" : "dice"} at most` : ""}; taking a die off it in your turn gives ${sp ? gainText(sp.gives) : "its value"}.` : "",
-      t.cost && !state_.upgraded ? `Upgrade for ${t.cost}¢ to ${t.sides[1]}.` : "", target ? "Highlighted: put the chosen die here." : "");
-    return `<div class="tf-tile ${state_.upgraded ? "up" : ""}${target}" data-testid="tf-tile-${p.seat}-${t.id}" data-key="tile-${p.seat}-${t.id}"${hint}>
-      <span class="lbl">${esc(t.label)}${state_.upgraded ? " ★" : ""}</span>
-      <span class="val"><b>${state_.value}</b> ${esc(t.unit)} <span class="tf-muted">(${sides})</span></span>
-      ${acc}${diceOn(v, p, t.id, mine)}${up}
+    const target = spaceTarget(p, tile.id);
+    const q = { tile: tile.label, value: now.value, unit: tile.unit, sides, dice: tile.space ? diceText(tile.space.dice) : "",
+      limit: tile.space?.limit, gain: sp ? gainText(sp.gives) : t("its value"), cost: tile.cost, side: tile.sides[1] };
+    let takes = "";
+    if (tile.space) {
+      takes = tile.space.limit ? tn("Takes {dice}, one die at most; taking a die off it in your turn gives {gain}.",
+        "Takes {dice}, {n} dice at most; taking a die off it in your turn gives {gain}.", tile.space.limit, q)
+        : t("Takes {dice}; taking a die off it in your turn gives {gain}.", q);
+    }
+    const hint = tipAttr(now.upgraded ? t("{tile} (upgraded)", q) : tile.label, t("Now: {value} {unit} (sides {sides}).", q), takes,
+      tile.cost && !now.upgraded ? t("Upgrade for {cost}¢ to {side}.", q) : "", target ? t("Highlighted: put the chosen die here.") : "");
+    return `<div class="tf-tile ${now.upgraded ? "up" : ""}${target}" data-testid="tf-tile-${p.seat}-${tile.id}" data-key="tile-${p.seat}-${tile.id}"${hint}>
+      <span class="lbl">${esc(tile.label)}${now.upgraded ? " ★" : ""}</span>
+      <span class="val"><b>${now.value}</b> ${esc(tile.unit)} <span class="tf-muted">(${sides})</span></span>
+      ${acc}${diceOn(v, p, tile.id, mine)}${up}
     </div>`;
   }
 
-  function names1(type) { return (cardNames()[type] || type || "card"); }
+  function names1(type) { return (cardNames()[type] || type || t("card")); }
 
   function guestBox(v, p, i, stack, mine) {
     const top = stack[stack.length - 1];
     const space = `${desc.tavern.table_space_prefix}${i}`;
     const sp = p.spaces?.[space];
     const cls = top.kind === "noble" ? "noble" : top.kind === "regular" ? "regular" : "";
-    const name = top.kind === "regular" ? "Regular" : top.name;
+    const name = top.kind === "regular" ? t("Regular") : cardName(top.name);
     const extra = stack.length > 1 ? ` ×${stack.length}` : "";
     const target = spaceTarget(p, space);
-    const hint = tipAttr(`${name} at table ${i + 1}${extra}`, `Takes ${diceText(top.dice)}; a die taken off it pays ${sp ? gainText(sp.gives) : `${top.pay}¢`}.`,
-      `${top.vp} VP at the end.`, target ? "Highlighted: put the chosen die here." : "");
+    const q = { guest: `${name}${extra}`, n: i + 1, dice: diceText(top.dice), pays: sp ? gainText(sp.gives) : `${top.pay}¢`, vp: top.vp };
+    const hint = tipAttr(t("{guest} at table {n}", q), t("Takes {dice}; a die taken off it pays {pays}.", q),
+      t("{vp} VP at the end.", q), target ? t("Highlighted: put the chosen die here.") : "");
     return `<div class="tf-guest ${cls}${target}" data-testid="tf-table-${p.seat}-${i}" data-key="table-${p.seat}-${i}"${hint}>
       <span class="nm">${esc(name)}${extra}</span>
-      <span>${esc(diceText(top.dice))} → ${sp ? gainText(sp.gives) : `${top.pay}¢`}</span>
-      <span class="tf-muted">${top.vp} VP</span>
+      <span>${esc(diceText(top.dice))} → ${esc(q.pays)}</span>
+      <span class="tf-muted">${esc(t("{vp} VP", q))}</span>
       ${diceOn(v, p, space, mine)}
     </div>`;
+  }
+
+  // the totals in a player card's head: each a short figure with its tip
+  function totals(p) {
+    const stat = (title, tip, text) => `<span class="tf-stat"${tipAttr(title, tip)}>${esc(text)}</span>`;
+    const q = { ...p, safeMax: p.tiles.safe.value, storageMax: p.tiles.storage.value, discarded: p.discard.length,
+      inUse: p.dishwashers.in_use, capacity: p.dishwashers.capacity, use: bonusText(desc.counter_guest_use, cardNames()) };
+    return [
+      stat(t("Victory points"), t("On all the cards owned; the most at the end wins."), t("{victory_points} VP", q)),
+      stat(t("Doubloons"), t("{doubloons} to spend this turn; the safe keeps up to {safeMax} for next round ({safe} in it).", q),
+        t("¢ {doubloons} · safe {safe}/{safeMax}", q)),
+      stat(t("Beer"), t("{beer} to spend this turn; storage keeps up to {storageMax} for next round ({storage} in it).", q),
+        t("beer {beer} · storage {storage}/{storageMax}", q)),
+      stat(t("Monastery track"), t("On space {monastery}: moving along it reaches bonuses (see the track below).", q),
+        t("monastery {monastery}", q)),
+      stat(t("Counter guests"), t("{counter_guests} in hand: {use}.", q), t("counter guests {counter_guests}", q)),
+      stat(t("Deck and discard"), t("{deck_count} cards to draw from, {discarded} discarded this game.", q),
+        t("deck {deck_count} · discard {discarded}", q)),
+      stat(t("Dishwashers"), t("{inUse} of {capacity} steps in use: each step raises a placed die by 1.", q),
+        t("dishwashers {inUse}/{capacity}", q)),
+    ].join("");
   }
 
   function playerCard(v, p, mine) {
     const tables = p.tiles.tables.value + (p.tavern.staff.table?.length || 0);
     const seated = p.tavern.tables.map((stack, i) => guestBox(v, p, i, stack, mine));
-    for (let k = seated.length; k < tables; k++) seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${tipAttr("Free table", "A guest you recruit sits here; each guest takes dice and pays when a die is taken off.")}>free table</div>`);
+    const free = tipAttr(t("Free table"), t("A guest you recruit sits here; each guest takes dice and pays when a die is taken off."));
+    for (let k = seated.length; k < tables; k++) {
+      seated.push(`<div class="tf-guest empty" data-key="table-${p.seat}-${k}"${free}>${esc(t("free table"))}</div>`);
+    }
     const staff = Object.entries(p.tavern.staff).map(([k, cards]) => `<span class="tf-chip">${esc(names1(k))} ×${cards.length}</span>`).join("");
     const active = v.to_act.includes(p.seat);
-    const deck = mine && p.deck_top ? `<span class="tf-muted">Draw pile: ${p.deck_count}${p.deck_top.length ? `, on top: ${p.deck_top.map((c) => esc(c.name)).join(", ")}` : ""}</span>` : "";
-    return `<section class="tf-card tf-player" style="--pc:${colourOf(p.seat, v)}" data-testid="tf-player-${p.seat}" aria-label="${esc(nameOf(p.seat))}'s tavern">
-      <header role="group" aria-label="${esc(nameOf(p.seat))}'s totals" data-tip-group>
-        <span class="tf-name">${esc(nameOf(p.seat))}${mine ? " (you)" : ""}${active ? " ●" : ""}</span>
-        <span class="tf-stat"${tipAttr("Victory points", "On all the cards owned; the most at the end wins.")}>${p.victory_points} VP</span>
-        <span class="tf-stat"${tipAttr("Doubloons", `${p.doubloons} to spend this turn; the safe keeps up to ${p.tiles.safe.value} for next round (${p.safe} in it).`)}>¢ ${p.doubloons} · safe ${p.safe}/${p.tiles.safe.value}</span>
-        <span class="tf-stat"${tipAttr("Beer", `${p.beer} to spend this turn; storage keeps up to ${p.tiles.storage.value} for next round (${p.storage} in it).`)}>beer ${p.beer} · storage ${p.storage}/${p.tiles.storage.value}</span>
-        <span class="tf-stat"${tipAttr("Monastery track", `On space ${p.monastery}: moving along it reaches bonuses (see the track below).`)}>monastery ${p.monastery}</span>
-        <span class="tf-stat"${tipAttr("Counter guests", `${p.counter_guests} in hand: ${bonusText(desc.counter_guest_use, cardNames())}.`)}>counter guests ${p.counter_guests}</span>
-        <span class="tf-stat"${tipAttr("Deck and discard", `${p.deck_count} cards to draw from, ${p.discard.length} discarded this game.`)}>deck ${p.deck_count} · discard ${p.discard.length}</span>
-        <span class="tf-stat"${tipAttr("Dishwashers", `${p.dishwashers.in_use} of ${p.dishwashers.capacity} steps in use: each step raises a placed die by 1.`)}>dishwashers ${p.dishwashers.in_use}/${p.dishwashers.capacity}</span>
-        ${v.phase === "E" ? `<span class="tf-chip">${p.planned ? "ready" : "planning"}</span>` : ""}
+    const top = p.deck_top?.map((c) => cardName(c.name)).join(", ");
+    const deck = mine && p.deck_top ? `<span class="tf-muted">${esc(top ? t("Draw pile: {n}, on top: {cards}", { n: p.deck_count, cards: top })
+      : t("Draw pile: {n}", { n: p.deck_count }))}</span>` : "";
+    const name = nameOf(p.seat);
+    return `<section class="tf-card tf-player" style="--pc:${colourOf(p.seat, v)}" data-testid="tf-player-${p.seat}" aria-label="${esc(t("{name}'s tavern", { name }))}">
+      <header role="group" aria-label="${esc(t("{name}'s totals", { name }))}" data-tip-group>
+        <span class="tf-name">${esc(mine ? t("{name} (you)", { name }) : name)}${active ? " ●" : ""}</span>
+        ${totals(p)}
+        ${v.phase === "E" ? `<span class="tf-chip">${esc(p.planned ? t("ready") : t("planning"))}</span>` : ""}
       </header>
       ${mine ? ownControls(v, p) : ""}
-      <div class="tf-tiles" role="group" aria-label="Tavern tiles" data-tip-group>${desc.tavern.tiles.filter((t) => t.id !== "host").map((t) => tileBox(v, p, t, mine)).join("")}</div>
-      <div class="tf-tables" role="group" aria-label="Tables" data-tip-group>${seated.join("")}</div>
-      ${staff ? `<div class="tf-staff"><span class="tf-muted">Staff this round:</span> ${staff}</div>` : ""}
+      <div class="tf-tiles" role="group" aria-label="${esc(t("Tavern tiles"))}" data-tip-group>${desc.tavern.tiles.filter((x) => x.id !== "host")
+    .map((x) => tileBox(v, p, x, mine)).join("")}</div>
+      <div class="tf-tables" role="group" aria-label="${esc(t("Tables"))}" data-tip-group>${seated.join("")}</div>
+      ${staff ? `<div class="tf-staff"><span class="tf-muted">${esc(t("Staff this round:"))}</span> ${staff}</div>` : ""}
       ${deck}
     </section>`;
   }
@@ -388,26 +438,32 @@ export function mount(root, ctx) {
   function draftCard(v) {
     const coasters = Object.entries(v.coasters || {}).map(([seat, values]) => {
       const own = +seat === v.you;
+      const name = nameOf(+seat);
       const dice = values.map((val, k) => {
         const i = own ? find((c) => c.type === "PickDie" && c.value === val) : -1;
-        const hint = tipAttr(`Die ${val}`, i >= 0 ? `Highlighted: pick it; it becomes one of your white dice this round.`
-          : `On ${nameOf(+seat)}'s coaster: ${own ? "not yours to pick now" : "they pick from these"}.`);
+        const hint = tipAttr(t("Die {value}", { value: val }), i >= 0 ? t("Highlighted: pick it; it becomes one of your white dice this round.")
+          : own ? t("On {name}'s coaster: not yours to pick now.", { name }) : t("On {name}'s coaster: they pick from these.", { name }));
         return i >= 0
-          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="pick a ${val}"${hint}>${val}</button>`
+          ? `<button type="button" class="tf-die target" data-cmd="${i}" data-kind="pick" aria-label="${esc(t("pick a {value}", { value: val }))}"${hint}>${val}</button>`
           : `<span class="tf-die" data-key="coaster-${seat}-${k}"${hint}>${val}</span>`;
       }).join("");
-      return `<div><span class="tf-muted">In front of ${esc(nameOf(+seat))}:</span> <div class="tf-dicebox" role="group" aria-label="${esc(nameOf(+seat))}'s coaster" data-tip-group>${dice || "<span class='tf-muted'>empty</span>"}</div></div>`;
+      return `<div><span class="tf-muted">${esc(t("In front of {name}:", { name }))}</span> <div class="tf-dicebox" role="group"
+        aria-label="${esc(t("{name}'s coaster", { name }))}" data-tip-group>${dice || `<span class='tf-muted'>${esc(t("empty"))}</span>`}</div></div>`;
     });
-    return `<section class="tf-card" aria-label="Dice draft" data-testid="tf-draft"><h3>Dice draft</h3>
+    return `<section class="tf-card" aria-label="${esc(t("Dice draft"))}" data-testid="tf-draft"><h3>${esc(t("Dice draft"))}</h3>
       <div class="tf-row" style="gap:16px">${coasters.join("")}</div>
 </section>`;
   }
 
   function summary(v) {
-    const lines = [`Round ${v.round} of ${v.rounds}, ${phaseLabel(v.phase)}.`];
+    const lines = [t("Round {round} of {rounds}, {phase}.", { round: v.round, rounds: v.rounds, phase: phaseLabel(v.phase) })];
     for (const p of v.players) {
-      const guests = p.tavern.tables.map((s) => s[s.length - 1].name).join(", ");
-      lines.push(`${nameOf(p.seat)}: ${p.victory_points} VP, ${p.doubloons} doubloons, ${p.beer} beer, safe ${p.safe}, storage ${p.storage}, monastery ${p.monastery}; tables: ${guests || "none"}; dice: ${p.dice.map((d) => `${d.value}${d.space ? ` on ${d.space}` : ""}`).join(", ") || "none"}.`);
+      const guests = p.tavern.tables.map((x) => cardName(x[x.length - 1].name)).join(", ");
+      const dice = p.dice.map((d) => (d.space ? t("{value} on {space}", { value: d.value, space: spaceName(p, d.space) })
+        : String(d.value))).join(", ");
+      lines.push(t("{name}: {vp} VP, {doubloons} doubloons, {beer} beer, safe {safe}, storage {storage}, monastery {monastery}; "
+        + "tables: {guests}; dice: {dice}.", { name: nameOf(p.seat), vp: p.victory_points, doubloons: p.doubloons, beer: p.beer,
+        safe: p.safe, storage: p.storage, monastery: p.monastery, guests: guests || t("none"), dice: dice || t("none") }));
     }
     return lines.join(" ");
   }

@@ -1,7 +1,7 @@
 // How to play: each game's guide (services/web/static/howto/<game>.js, one catalog per game) drawn as an article,
 // the page at #/rules/<game>, and the Help panel the game page opens beside the board.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { t } from "./i18n.js"; // the article's chrome; the guide's own words come in the page's language
+import { locale, t } from "./i18n.js"; // the article's chrome; the guide's own words come in the page's language
 import { html } from "./html.js";
 import { get } from "./api.js";
 import { seatColour } from "./ui.js";
@@ -12,8 +12,12 @@ const loaded = {};
 /** The guide of ``game`` (a module's default export), or null for a game without one. */
 export function loadGuide(game) {
   if (!GUIDES.includes(game)) return Promise.resolve(null);
-  loaded[game] ||= import(`../howto/${game}.js`).then((m) => m.default);
-  return loaded[game];
+  // the guide in the page's language when there is one (howto/<game>.<locale>.js), else the English one
+  const lang = locale();
+  const key = `${game}:${lang}`;
+  loaded[key] ||= (lang === "en" ? Promise.reject(new Error("en")) : import(`../howto/${game}.${lang}.js`))
+    .catch(() => import(`../howto/${game}.js`)).then((m) => m.default);
+  return loaded[key];
 }
 
 export function useGuide(game) {
