@@ -22,14 +22,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .errors import GameNotActive, IllegalMove
 from .messages import Command, Event
 
 if TYPE_CHECKING:
     from .game import Game
-    from .record import GameRecord
+
+
+class SeatOf(Protocol):
+    """What the undo rules read of a seat (record.Seat has it)."""
+
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def autopilot(self) -> str | None: ...
+    @property
+    def overdue(self) -> Any: ...
+
+
+class TableOf(Protocol):
+    """What the undo rules read and keep of a game record (record.TableOf has it): the undo rules need not
+    import the record, which folds their events."""
+
+    acting: int | None
+    undo: UndoTrail | None
+    state: Any
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[SeatOf]: ...
+    @property
+    def game(self) -> Game[Any]: ...
+    def to_act(self) -> list[int]: ...
 
 
 class NothingToUndo(IllegalMove):
@@ -80,7 +113,7 @@ class UndoTrail:
         return next((step for step in reversed(self.steps) if step.seat == seat), None)
 
 
-def actor_seat(record: GameRecord | None, actor: str | None) -> int | None:
+def actor_seat(record: TableOf | None, actor: str | None) -> int | None:
     """The seat a command's actor (an envelope's ``actor``) played, when it names one human seat; else None.
 
     ``seat:<n>`` is a seat token; ``player:<id>`` the player's seat (in a hot-seat game the one of their seats
@@ -115,12 +148,12 @@ def _turn_over(game: Game[Any], event: Event, after: Any, step: UndoStep) -> boo
     return bool(game.turn_key(after, step.seat) != step.turn)
 
 
-def _together(record: GameRecord, seat: int, trail: UndoTrail) -> bool:
+def _together(record: TableOf, seat: int, trail: UndoTrail) -> bool:
     """The trail was begun in a simultaneous phase that ``seat`` still acts in: the others' steps stay."""
     return trail.together and seat in record.to_act()
 
 
-def begin_command(record: GameRecord | None, seat: int | None) -> None:
+def begin_command(record: TableOf | None, seat: int | None) -> None:
     """Before the events of a command are folded: who acts (None: a bot, the service, or unknown).
 
     A command of another seat ends the trail (nothing before it is undone any more) unless the phase is
@@ -137,14 +170,14 @@ def begin_command(record: GameRecord | None, seat: int | None) -> None:
     record.acting = seat
 
 
-def _plays_own_seat(record: GameRecord, seat: int) -> bool:
+def _plays_own_seat(record: TableOf, seat: int) -> bool:
     if record.status != "active" or not 0 <= seat < len(record.seats):
         return False
     info = record.seats[seat]
     return info.bot is None and info.autopilot is None and info.overdue is None
 
 
-def before_game_event(record: GameRecord) -> None:
+def before_game_event(record: TableOf) -> None:
     """The first game event of the acting seat's command opens a step of the trail (a new trail if none)."""
     seat = record.acting
     if seat is None:
@@ -160,7 +193,7 @@ def before_game_event(record: GameRecord) -> None:
     trail.steps.append(UndoStep(seat=seat, version=record.version, turn=turn))
 
 
-def after_game_event(record: GameRecord, event: Event) -> None:
+def after_game_event(record: TableOf, event: Event) -> None:
     trail = record.undo
     if trail is None or not trail.steps:
         return
@@ -176,7 +209,7 @@ def after_game_event(record: GameRecord, event: Event) -> None:
         record.undo = None
 
 
-def undone(record: GameRecord, event: MoveUndone) -> None:
+def undone(record: TableOf, event: MoveUndone) -> None:
     """Fold ``MoveUndone``: the trail's base with every step but the seat's last folded again."""
     trail = record.undo
     record.acting = None
@@ -192,7 +225,7 @@ def undone(record: GameRecord, event: MoveUndone) -> None:
     record.state = state
 
 
-def undo_point(record: GameRecord, seat: int) -> int | None:
+def undo_point(record: TableOf, seat: int) -> int | None:
     """The version ``seat`` would go back to by undoing now, or None when it may not undo."""
     trail = record.undo
     if record.status != "active" or trail is None or seat in trail.locked:
@@ -203,7 +236,7 @@ def undo_point(record: GameRecord, seat: int) -> int | None:
     return step.version
 
 
-def decide_undo(record: GameRecord, command: Undo) -> Sequence[Event]:
+def decide_undo(record: TableOf, command: Undo) -> Sequence[Event]:
     if record.status != "active":
         raise GameNotActive(f"game {record.game_id} is {record.status}; moves are undone while it runs")
     to_version = undo_point(record, command.seat)
