@@ -13,8 +13,17 @@ from __future__ import annotations
 from domain.core import Command
 
 from . import commands as cmd
-from .actions import GUEST_RECRUITS, NOBLE_PRICES, NOBLE_RECRUITS_PER_ROUND, PER_TYPE, RULES, _c, candidates, \
-    returnable, to_act
+from .actions import (
+    GUEST_RECRUITS,
+    NOBLE_PRICES,
+    NOBLE_RECRUITS_PER_ROUND,
+    PER_TYPE,
+    RULES,
+    _c,
+    candidates,
+    returnable,
+    to_act,
+)
 from .cards import CARDS, TAVERN_TYPES
 from .state import OVER, Player, TiefenthalState
 from .tavern import TABLE_PREFIX, TILE_SPACES, UPGRADABLE, boost_needed, upgrade_price
@@ -69,31 +78,32 @@ def _space_rules(p: Player) -> list[tuple[str, tuple[int | None, ...], int | Non
 
 def _placements(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
     """The legal PlaceDie commands, as ``actions._check_place`` decides them, in candidate order."""
-    capacity = p.boost_capacity()
-    base_in_use = p.boost_in_use()
-    on_space: dict[str, int] = {}
-    for sp, _ in p.placed.values():
-        on_space[sp] = on_space.get(sp, 0) + 1
-    rules = _space_rules(p)
+    free_steps = p.boost_capacity() - p.boost_in_use()
     planning = s.phase == "E"
+    rules = _open_spaces(p)
     out: list[Command] = []
     for die in sorted(p.dice):
         current = p.placed.get(die)
         if planning and current is not None:
             continue
         value = p.dice[die]
-        free = capacity - base_in_use + (current[1] if current else 0)
+        free = free_steps + (current[1] if current else 0)
         here = current[0] if current else None
-        for space, boosts, limit in rules:
-            if space == here:
-                continue
+        for space, boosts in rules:
             boost = boosts[value] if value < len(boosts) else None  # dice show 1..6; past 6 nothing fits
-            if boost is None or (boost and boost > free):
-                continue
-            if limit is not None and (space in p.used_spaces or on_space.get(space, 0) >= limit):
-                continue
-            out.append(_c(cmd.PlaceDie, seat, die, space))
+            if space != here and boost is not None and not (boost and boost > free):
+                out.append(_c(cmd.PlaceDie, seat, die, space))
     return out
+
+
+def _open_spaces(p: Player) -> list[tuple[str, tuple[int | None, ...]]]:
+    """The spaces that may take one more die (``actions._space_full``: a space with a limit takes that many a
+    round, none once used this round; the die being moved is never on the space it goes to), with their boosts."""
+    on_space: dict[str, int] = {}
+    for sp, _ in p.placed.values():
+        on_space[sp] = on_space.get(sp, 0) + 1
+    return [(space, boosts) for space, boosts, limit in _space_rules(p)
+            if limit is None or (space not in p.used_spaces and on_space.get(space, 0) < limit)]
 
 
 def _turn_commands(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
