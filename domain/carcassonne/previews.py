@@ -31,7 +31,7 @@ def _completed(trial: CarcassonneState, placement: int) -> list[dict[str, Any]]:
     x, y, _, _ = trial.placements[placement]
     for j in [placement, *neighbours8(trial, x, y)]:
         mx, my, _, _ = trial.placements[j]
-        if sum(1 for _ in neighbours8(trial, mx, my)) != 8:
+        if len(neighbours8(trial, mx, my)) != 8:
             continue
         rt = rotated_at(trial, j)
         for i, f in enumerate(rt.features):
@@ -61,12 +61,12 @@ def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int, cell: tu
 def _cell(state: CarcassonneState, x: int, y: int) -> tuple[int, bool]:
     """What :func:`_may_complete` asks of the cell (x, y) whatever the rotation: how many placed tiles are
     around it, and whether a monastery or garden with a figure around it would get its eighth neighbour."""
-    around = list(neighbours8(state, x, y))
+    around = neighbours8(state, x, y)
     for j in around:
         base = state.tile_base[j]
         if any(f.kind >= MONASTERY and state.occupied[base + i] for i, f in enumerate(rotated_at(state, j).features)):
             jx, jy, _, _ = state.placements[j]
-            if sum(1 for _ in neighbours8(state, jx, jy)) == 7:
+            if len(neighbours8(state, jx, jy)) == 7:
                 return len(around), True
     return len(around), False
 
