@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import neighbours8, place_tile, placements, rotated_at, tile_nodes
+from .board import AROUND, neighbours8, place_tile, placements, rotated_at, tile_nodes
 from .scoring import abbots_in, feature_value, followers_in, winners
 from .state import PLACE, VIEW_CACHE, CarcassonneState
 from .tiles import CITY, KIND_NAMES, MONASTERY, ROAD, STEP, TILES, Rotated
@@ -41,12 +41,13 @@ def _completed(trial: CarcassonneState, placement: int) -> list[dict[str, Any]]:
     return out
 
 
-def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int, cell: tuple[int, bool]) -> bool:
+def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int, closing: set[tuple[int, int]]) -> bool:
     """A cheap test that never misses: a road or city of the tile meets a placed tile on each of its edges and
     takes the last open ends of every feature it meets, or the tile's own monastery or garden gets its eighth
-    neighbour, or one around it with a figure does (``cell``: :func:`_cell`, the same for every rotation)."""
-    around, neighbour_closes = cell
-    if neighbour_closes or (around == 8 and any(f.kind >= MONASTERY for f in rt.features)):
+    neighbour, or one around it with a figure does (``closing``: :func:`_closing_cells`)."""
+    if (x, y) in closing:
+        return True
+    if any(f.kind >= MONASTERY for f in rt.features) and len(neighbours8(state, x, y)) == 8:
         return True
     board = state.board
     for f in rt.features:
@@ -58,17 +59,18 @@ def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int, cell: tu
     return False
 
 
-def _cell(state: CarcassonneState, x: int, y: int) -> tuple[int, bool]:
-    """What :func:`_may_complete` asks of the cell (x, y) whatever the rotation: how many placed tiles are
-    around it, and whether a monastery or garden with a figure around it would get its eighth neighbour."""
-    around = neighbours8(state, x, y)
-    for j in around:
-        base = state.tile_base[j]
-        if any(f.kind >= MONASTERY and state.occupied[base + i] for i, f in enumerate(rotated_at(state, j).features)):
-            jx, jy, _, _ = state.placements[j]
-            if len(neighbours8(state, jx, jy)) == 7:
-                return len(around), True
-    return len(around), False
+def _closing_cells(state: CarcassonneState) -> set[tuple[int, int]]:
+    """The cells where any tile gives a monastery or garden holding a figure its eighth neighbour: the one empty
+    cell around such a feature's tile when seven are placed (worked out once per preview, not per placement)."""
+    out: set[tuple[int, int]] = set()
+    board, placements_, node_tile = state.board, state.placements, state.node_tile
+    for n, (kind, occupied) in enumerate(zip(state.kind, state.occupied, strict=True)):
+        if kind >= MONASTERY and occupied:
+            x, y, _, _ = placements_[node_tile[n]]
+            empty = [(x + dx, y + dy) for dx, dy in AROUND if (x + dx, y + dy) not in board]
+            if len(empty) == 1:
+                out.add(empty[0])
+    return out
 
 
 def _closes_all_it_meets(state: CarcassonneState, kind: int, edges: tuple[int, ...], facing: list[int | None]) -> bool:
@@ -134,13 +136,10 @@ def completions(state: CarcassonneState) -> list[dict[str, Any]]:
     if state.phase != PLACE or tile is None:
         return []
     out = []
-    cells: dict[tuple[int, int], tuple[int, bool]] = {}
+    closing = _closing_cells(state)
     rotations = TILES[tile].rotations
     for x, y, rotation in placements(state, tile):
-        cell = cells.get((x, y))
-        if cell is None:
-            cell = cells[(x, y)] = _cell(state, x, y)
-        if not _may_complete(state, rotations[rotation], x, y, cell):
+        if not _may_complete(state, rotations[rotation], x, y, closing):
             continue  # most placements: tried on a copy only when something could close
         trial = _trial(state, x, y)
         done = _completed(trial, place_tile(trial, x, y, tile, rotation))
