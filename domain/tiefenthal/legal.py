@@ -12,18 +12,9 @@ from __future__ import annotations
 
 from domain.core import Command
 
+from . import actions
 from . import commands as cmd
-from .actions import (
-    GUEST_RECRUITS,
-    NOBLE_PRICES,
-    NOBLE_RECRUITS_PER_ROUND,
-    PER_TYPE,
-    RULES,
-    _c,
-    candidates,
-    returnable,
-    to_act,
-)
+from .actions import RULES, _c, candidates, returnable, to_act
 from .cards import CARDS, TAVERN_TYPES
 from .state import OVER, Player, TiefenthalState
 from .tavern import TABLE_PREFIX, TILE_SPACES, UPGRADABLE, boost_needed, upgrade_price
@@ -112,7 +103,7 @@ def _turn_commands(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
     out: list[Command] = [_c(cmd.TakeDie, seat, die) for die in sorted(p.placed)]
     for kind in TAVERN_TYPES:
         stack = s.supply[kind]
-        if p.bought.count(kind) < PER_TYPE and stack and p.doubloons >= CARDS[stack[-1]].cost:
+        if p.bought.count(kind) < actions.PER_TYPE and stack and p.doubloons >= CARDS[stack[-1]].cost:
             out.append(_c(cmd.BuyCard, seat, kind))
     for tile in UPGRADABLE:
         if tile not in p.upgraded:
@@ -128,11 +119,11 @@ def _turn_commands(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
 def _recruits(s: TiefenthalState, p: Player, seat: int) -> list[Command]:
     """The legal RecruitGuest and RecruitNobles commands, in candidate order."""
     out: list[Command] = []
-    if p.recruited < GUEST_RECRUITS:
+    if p.recruited < actions.GUEST_RECRUITS:
         guests = s.display + s.three_beer[-1:]
         out.extend(_c(cmd.RecruitGuest, seat, card) for card in guests if p.beer >= CARDS[card].cost)
-    if NOBLE_RECRUITS_PER_ROUND is None or p.noble_recruits < NOBLE_RECRUITS_PER_ROUND:
+    if actions.NOBLE_RECRUITS_PER_ROUND is None or p.noble_recruits < actions.NOBLE_RECRUITS_PER_ROUND:
         nobles = len(s.supply["noble"])
-        out.extend(_c(cmd.RecruitNobles, seat, k) for k, price in NOBLE_PRICES.items()
+        out.extend(_c(cmd.RecruitNobles, seat, k) for k, price in actions.NOBLE_PRICES.items()
                    if nobles >= k and p.beer >= price)
     return out

@@ -1,7 +1,7 @@
 """The fast legal_commands (domain/tiefenthal/legal.py) equals the candidates that ``check`` accepts, in order.
 
 At every step of seeded random games with 2, 3 and 4 seats, for every seat (to act or not), and with the
-counter-guest redraw off too.
+counter-guest redraw off and the other reading of Recruit Nobles too.
 """
 
 from __future__ import annotations
@@ -18,8 +18,12 @@ def _slow(state: object, seat: int) -> list[object]:
     return [c for c in actions.candidates(state, seat) if actions.check(state, c) is None]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("players", "redraw"), [(2, True), (3, True), (4, True), (3, False)])
-def test_fast_legal_commands_equal_the_checked_candidates(players: int, redraw: bool) -> None:
+@pytest.mark.parametrize(("players", "redraw", "noble_recruits"),
+                         [(2, True, None), (3, True, None), (4, True, None), (3, False, None), (3, True, 1)])
+def test_fast_legal_commands_equal_the_checked_candidates(monkeypatch: pytest.MonkeyPatch, players: int,
+                                                          redraw: bool, noble_recruits: int | None) -> None:
+    """``noble_recruits``: the once-a-turn reading of Recruit Nobles (RULES_NOTES), read at call time."""
+    monkeypatch.setattr(actions, "NOBLE_RECRUITS_PER_ROUND", noble_recruits)
     secret = seed_from_text(f"legal-fast-{players}-{redraw}")
     chooser = random.Random(players)
     options = GAME.parse_options({"counter_guest_redraw": redraw})
