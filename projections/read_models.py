@@ -90,6 +90,8 @@ class GameMeta(_Open):
     rated: bool = Field(default=True, description="false: a casual game, left out of the ratings")
     hints: bool = Field(default=False, description="the seats may ask for a hint on their turn (a casual game)")
     hints_asked: dict[str, int] = Field(default_factory=dict, description="seat -> hints it asked for")
+    min_reliability: int | None = Field(default=None, description="only players with at least this reliability "
+                                        "(per cent of their games finished without a takeover) may take a seat")
     scores_pending: bool = Field(default=False, description="true while `ended`: the final scores are coming")
     scores: list[ScoreSheet] | None = Field(default=None, description="only once `scored`")
     places: dict[str, int] | None = Field(default=None, description="seat -> place (1 = first), once `scored`")
@@ -134,6 +136,8 @@ def _casual(record: GameRecord) -> dict[str, Any]:
     flags: dict[str, Any] = {"tutorial": True} if record.tutorial else {}
     if not record.rated:
         flags["rated"] = False
+    if record.min_reliability is not None:
+        flags["min_reliability"] = record.min_reliability
     if record.hints:
         flags["hints"] = True
         flags["hints_asked"] = {str(k): v for k, v in record.hints_asked.items()}

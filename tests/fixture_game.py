@@ -93,6 +93,9 @@ class CounterGame(Game[CounterState]):
     def bot_support(self) -> BotSupport:
         return BotSupport(state_from_view, evaluate, scale=5.0)
 
+    def progress(self, state: CounterState) -> float | None:
+        return min(1.0, state.total / state.target)
+
     def reveals(self, event: Event) -> bool:
         # Every move rolls a die and deals a card; only the opening is free of chance.
         return not isinstance(event, CounterSetUp)

@@ -254,6 +254,12 @@ class CarcassonneGame(Game[CarcassonneState]):
         return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=10.0, search=SEARCH,
                           leaf_evaluate=heuristics.search_evaluate)
 
+    def progress(self, state: CarcassonneState) -> float | None:
+        # Tiles placed of the tiles of the game (the start tile and the river included, discards left out).
+        left = sum(state.remaining.values()) + sum(state.river_remaining.values())
+        placed = len(state.placements)
+        return 1.0 if self.is_over(state) else placed / max(1, placed + left)
+
     def reveals(self, event: Event) -> bool:
         # A drawn, discarded or buried tile and a sheep token come from chance; everything else follows
         # from the board and the command.

@@ -179,6 +179,12 @@ class Game(ABC, Generic[S]):
         settings); None: bots play this game at random."""
         return None
 
+    def progress(self, state: S) -> float | None:
+        """How much of the game is played, 0.0 to 1.0 (tiles placed of the tiles in the game, rounds done of
+        the rounds); None when the game cannot say. The ratings' fair-play policy reads it for a game the
+        table ended by vote (``projections.ratings.EARLY_END_LINE``)."""
+        return None
+
     def reveals(self, event: Event) -> bool:
         """True when ``event`` carries chance or shows what was hidden (a drawn tile, a die roll, a card
         turned up): nobody may undo past it. The default (every event) makes a game that does not say

@@ -55,6 +55,9 @@ class CreateGame(Command):
     """False: a casual game, left out of the ratings; None (a game from before the option) and True: rated."""
     hints: bool | None = None
     """True: a seat may ask the search bot for a hint (``taproom.Hint``); only in an unrated game."""
+    min_reliability: int | None = Field(default=None, ge=0, le=100)
+    """Only players whose reliability (per cent of their games finished without a takeover) is at least this may
+    take a seat; the service checks it (the kernel records it)."""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:
@@ -177,6 +180,7 @@ class GameCreated(Event):
     tutorial: bool | None = None
     rated: bool | None = None
     hints: bool | None = None
+    min_reliability: int | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: Any) -> dict[str, Any]:

@@ -246,7 +246,7 @@ def _create(command: CreateGame, dice: Dice) -> list[Event]:
     created = GameCreated(game=game.id, options=options.model_dump(mode="json"), seats=seats,
                           seed_commitment=command.seed_commitment, pace=parse_pace(command.pace),
                           creator=command.creator, hot_seat=command.hot_seat, tutorial=command.tutorial,
-                          rated=command.rated, hints=command.hints)
+                          rated=command.rated, hints=command.hints, min_reliability=command.min_reliability)
     events: list[Event] = [created]
     if all(s.name for s in seats):
         events += _start(game, options, len(seats), dice, version=0)

@@ -99,12 +99,17 @@ class GameRecord:
     rated: bool = True
     """False: a casual game (``CreateGame.rated``), left out of the ratings."""
     hints: bool = False
+    min_reliability: int | None = None
+    """Reliability (per cent) a player needs to take a seat (``CreateGame.min_reliability``); None: anyone."""
     hints_asked: dict[int, int] = field(default_factory=dict)
     """Hints each seat asked for (``taproom.HintAsked``)."""
     undo: UndoTrail | None = None
     """The acting seat's stretch of undoable commands (see ``domain.core.undo``); snapshots are taken only
     while there is none, so a snapshot never needs to carry one."""
     acting: int | None = None  # the seat whose command is being folded, until its first game event
+    ended_by: Literal["vote"] | None = None
+    """``vote``: the table voted to end the game (about a seat taken over or absent); the ratings' fair-play
+    policy does not rate the seats still playing when it ended before ``projections.ratings.EARLY_END_LINE``."""
 
     @property
     def game(self) -> Game[Any]:
@@ -195,7 +200,7 @@ def apply(record: GameRecord | None, game_id: str, event: Event) -> GameRecord:
                             seats=[Seat(name=s.name, bot=s.bot, player_id=s.player_id) for s in event.seats],
                             seed_commitment=event.seed_commitment, pace=event.pace, creator=event.creator,
                             hot_seat=event.hot_seat, tutorial=event.tutorial, rated=event.rated is not False,
-                            hints=bool(event.hints))
+                            hints=bool(event.hints), min_reliability=event.min_reliability)
     else:
         assert record is not None
         fold = _FOLDS.get(type(event))
@@ -278,6 +283,8 @@ def _vote_withdrawn(record: GameRecord, event: VoteWithdrawn) -> None:
 def _vote_passed(record: GameRecord, event: VotePassed) -> None:
     info = record.seats[event.about_seat]
     info.votes = info.choices = ()
+    if event.choice == "end":
+        record.ended_by = "vote"
     if event.choice == "replace":  # a bot plays the seat for good; the player keeps the record of it
         info.bot = event.level or "random"
         info.autopilot = None

@@ -87,6 +87,12 @@ class HeavenAndAle(Game[HeavenAndAleState]):
         return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=4.0, search=SEARCH,
                           search_evaluate=heuristics.search_evaluate)
 
+    def progress(self, state: HeavenAndAleState) -> float | None:
+        # Rounds played of the game's rounds.
+        if self.is_over(state):
+            return 1.0
+        return max(0, state.round - 1) / max(1, state.rounds)
+
     def reveals(self, event: Event) -> bool:
         # Chance: the start player, the tiles and monks drawn onto the track, the carter die (Kegs & More).
         return isinstance(event, (ev.GameSetUp, ev.TrackStocked, ev.CarterDiePlaced))

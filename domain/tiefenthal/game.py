@@ -60,6 +60,12 @@ class TiefenthalGame(Game[TiefenthalState]):
         return BotSupport(determinize.state_from_view, heuristics.evaluate, scale=8.0,
                           search=SEARCH, prune=determinize.prune)
 
+    def progress(self, state: TiefenthalState) -> float | None:
+        # Rounds played of the game's rounds (eight, or the option's fewer).
+        if self.is_over(state):
+            return 1.0
+        return max(0, state.round - 1) / max(1, state.rounds)
+
     def reveals(self, event: Event) -> bool:
         # Chance: cards drawn into the tavern (the deck is unordered), the dice, a guest turned up from the
         # guest deck. Everything else is public and follows from the command.

@@ -29,6 +29,7 @@ from domain.core.lifecycle import (
 from domain.core.seating import bot_seat_names
 from services.application.bots import LEVELS
 from services.application.commands import actor_of, poll_path, send
+from services.application.ratings import Ratings
 from services.application.results import Accepted, CommandResult, Queued, Rejected, result_of
 from services.application.seating import check_one_seat
 from services.infrastructure.async_commands import AsyncCommandBus, CommandIdReused
@@ -70,6 +71,8 @@ class NewGame:
     hints: bool = False
     tutorial: bool = False
     """A guided first game: always casual with hints (:func:`_as_tutorial`)."""
+    min_reliability: int | None = None
+    """Admit only players at or above this reliability (per cent; :func:`check_reliability`)."""
 
 
 @dataclass(frozen=True)
@@ -105,12 +108,7 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
     game = get_game(new.game)
     options = game.parse_options(new.options)
     game.check_seats(options, len(new.seats))
-    if new.dev_seed is not None and not root.settings.allow_client_seed:
-        raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
-                        code="seed_not_allowed")
-    if new.hints and new.rated:
-        raise RuleError("hints are for casual games: create the game with rated false to allow them",
-                        code="hints_in_rated_game")
+    _check_flags(root, new)
     pace = new_game_pace(new.pace)  # this version's defaults (takeover after 3 timeouts ...) written in
     if pace is not None:
         _check_level(pace.autopilot_level, "autopilot")
@@ -127,7 +125,33 @@ def _creation_command(root: Root, new: NewGame) -> CreateGame:
         seats.append(SeatSpec(name=name, bot=spec.bot, player_id=spec.player_id))
     return CreateGame(game=game.id, options=options.model_dump(mode="json"), seats=seats, seed_commitment="",
                       creator=new.creator, hot_seat=new.hot_seat, pace=pace, tutorial=True if new.tutorial else None,
-                      rated=None if new.rated else False, hints=True if new.hints else None)
+                      rated=None if new.rated else False, hints=True if new.hints else None,
+                      min_reliability=new.min_reliability)
+
+
+def _check_flags(root: Root, new: NewGame) -> None:
+    """The service's checks of a new game's flags: a chosen seed, hints, the creator's own reliability."""
+    if new.dev_seed is not None and not root.settings.allow_client_seed:
+        raise RuleError("this server keeps seeds secret; a chosen seed is for development only",
+                        code="seed_not_allowed")
+    if new.hints and new.rated:
+        raise RuleError("hints are for casual games: create the game with rated false to allow them",
+                        code="hints_in_rated_game")
+    if new.min_reliability is not None and new.creator is not None:
+        check_reliability(root, new.creator, new.min_reliability)
+
+
+def check_reliability(root: Root, player_id: str | None, minimum: int) -> None:
+    """A game with ``min_reliability`` admits a registered player at or above it (one with no finished game yet
+    too: nothing speaks against them); a guest has no record to show and is refused."""
+    if player_id is None:
+        raise RuleError(f"this game admits registered players with a reliability of at least {minimum}%; "
+                        "sign in to take a seat", code="reliability_too_low")
+    found = Ratings(root.redis, root.keys).reliability(player_id)
+    if not found.admits(minimum):
+        raise RuleError(f"this game admits players with a reliability of at least {minimum}%; yours is "
+                        f"{found.percent}% ({found.finished} of {found.started} games finished)",
+                        code="reliability_too_low")
 
 
 def _as_tutorial(new: NewGame) -> NewGame:
@@ -177,6 +201,8 @@ def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | Non
         raise RuleError("a guest must give a name", code="invalid_request")
     if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
         check_one_seat(held, game_id, bool(meta.get("hot_seat")))
+    if meta.get("min_reliability") is not None:
+        check_reliability(root, player_id, int(meta["min_reliability"]))
     open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
     if not open_seats:
         raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")

@@ -147,26 +147,35 @@ class Invitations:
         now = self.clock.now()
         found, stale = [], []
         for (member, expires_at), raw in zip(entries, metas):
-            game_id, _, seat_text = member.rpartition(":")
-            meta = orjson.loads(raw) if raw else None
-            seat = int(seat_text)
-            invited = meta["seats"][seat].get("invited") if meta and seat < len(meta["seats"]) else None
-            # Drop an entry only when the meta contradicts it (the game left "open", or the seat is
-            # invited for someone else or anew) or when it has lapsed anyway. A meta that merely does not
-            # show it yet may lag behind the projection's fold: dropping it then would lose it for good.
-            contradicted = meta is not None and (meta["status"] != "open" or (invited is not None and (
-                invited["player_id"] != player_id or invited["expires_at"] != expires_at)))
-            if contradicted or (invited is None and now >= expires_at):
+            judged = self._judge(member, expires_at, orjson.loads(raw) if raw else None, player_id, now)
+            if judged == "stale":
                 stale.append(member)
-                continue
-            if meta is None or invited is None or now >= expires_at:
-                continue  # not shown yet (or withdrawn: it lapses with its expiry), or its expiry job is due
-            inviter = self.players.get(meta.get("creator") or "")
-            found.append(Pending(game_id=game_id, game=meta["game"], seat=seat, expires_at=expires_at,
-                                 invited_by=inviter, seats=meta["seats"]))
+            elif isinstance(judged, Pending):
+                found.append(judged)
         if stale:
             self.redis.zrem(key, *stale)
         return found
+
+    def _judge(self, member: str, expires_at: float, meta: dict[str, Any] | None, player_id: str,
+               now: float) -> Pending | str | None:
+        """One entry of the player's list against its game's meta: the invitation to show, "stale" to drop, or
+        None to leave it unshown for now.
+
+        An entry is dropped only when the meta contradicts it (the game left "open", or the seat is invited for
+        someone else or anew) or when it has lapsed anyway. A meta that merely does not show it yet may lag behind
+        the projection's fold: dropping it then would lose it for good."""
+        game_id, _, seat_text = member.rpartition(":")
+        seat = int(seat_text)
+        invited = meta["seats"][seat].get("invited") if meta and seat < len(meta["seats"]) else None
+        contradicted = meta is not None and (meta["status"] != "open" or (invited is not None and (
+            invited["player_id"] != player_id or invited["expires_at"] != expires_at)))
+        if contradicted or (invited is None and now >= expires_at):
+            return "stale"
+        if meta is None or invited is None or now >= expires_at:
+            return None  # not shown yet (or withdrawn: it lapses with its expiry), or its expiry job is due
+        inviter = self.players.get(meta.get("creator") or "")
+        return Pending(game_id=game_id, game=meta["game"], seat=seat, expires_at=expires_at, invited_by=inviter,
+                       seats=meta["seats"])
 
     def _send(self, game_id: str, command: Command, command_id: str, actor: str, seat: int = -1) -> Accepted:
         reply = new_reply()

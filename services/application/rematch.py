@@ -91,19 +91,7 @@ class Rematches:
 
     def _create(self, old: GameRecord, new_id: str, player_id: str) -> list[int]:
         players = self.root.players
-        me = players.get(player_id)
-        seats: list[dict[str, Any]] = []
-        to_invite: list[tuple[int, str]] = []
-        for new_seat, old_seat in enumerate(rotated(len(old.seats))):
-            info = old.seats[old_seat]
-            if info.bot and not info.player_id:
-                seats.append({"name": info.name, "bot": info.bot})
-            elif info.player_id == player_id:
-                seats.append({"name": me.name if me else info.name, "player_id": player_id})
-            else:
-                seats.append({})
-                if info.player_id:
-                    to_invite.append((new_seat, info.player_id))
+        seats, to_invite = _new_seats(old, player_id, players.get(player_id))
         has_bots = any(s.get("bot") for s in seats)
         if has_bots and self.admission is not None:
             self.admission.admit(new_id, None)
@@ -131,6 +119,24 @@ class Rematches:
         """Sent as the service on the asker's behalf (a queued one answers 202: asking again is safe)."""
         accepted_or_raise(send(self.root, game_id, command, seat=SYSTEM_SEAT, actor=actor_of(player_id),
                                command_id=command_id, poll=poll))
+
+
+def _new_seats(old: GameRecord, player_id: str, me: Any) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """The rematch's seats, rotated (the next player starts): the same bots, the asker in their seat, the other
+    players' seats open; and those seats with the player to invite to each."""
+    seats: list[dict[str, Any]] = []
+    to_invite: list[tuple[int, str]] = []
+    for new_seat, old_seat in enumerate(rotated(len(old.seats))):
+        info = old.seats[old_seat]
+        if info.bot and not info.player_id:
+            seats.append({"name": info.name, "bot": info.bot})
+        elif info.player_id == player_id:
+            seats.append({"name": me.name if me else info.name, "player_id": player_id})
+        else:
+            seats.append({})
+            if info.player_id:
+                to_invite.append((new_seat, info.player_id))
+    return seats, to_invite
 
 
 def _copy_of(record: GameRecord) -> GameRecord:

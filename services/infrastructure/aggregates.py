@@ -179,5 +179,10 @@ class Repository:
     def drop(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
 
+    def drop_where(self, doomed: Callable[[str], bool]) -> None:
+        """Drop the cached records of the games ``doomed(game_id)`` names (a stalled shard's)."""
+        for game_id in [g for g in self._cache if doomed(g)]:
+            self._cache.pop(game_id, None)
+
     def clear(self) -> None:
         self._cache.clear()

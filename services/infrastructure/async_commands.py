@@ -15,6 +15,7 @@ pops expires after ``REPLY_TTL_SECONDS``.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -22,13 +23,32 @@ from typing import Any
 import orjson
 import redis
 import redis.asyncio
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from services.infrastructure.commands import CommandMessage, CommandOutcome, new_reply, reply_with_after
 from services.infrastructure.eventstore import Envelope, Keys
+from services.infrastructure.eventstore.appends import settled_digest
 from services.infrastructure.eventstore.store import REPLY_TTL_SECONDS
+from services.infrastructure.resilience import ReplicationShortfall
 
-SUBMIT_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("submit.lua").read_text()
-SPEND_SCRIPT = resources.files("services.infrastructure.eventstore").joinpath("spend.lua").read_text()
+_LUA = resources.files("services.infrastructure.eventstore")
+CLAIMS = _LUA.joinpath("claims.lua").read_text()
+"""The compact command-id claims (16 bytes a command; ``claims.lua``), the functions the scripts below use."""
+SUBMIT_SCRIPT = CLAIMS + _LUA.joinpath("submit.lua").read_text()
+SPEND_SCRIPT = CLAIMS + _LUA.joinpath("spend.lua").read_text()
+UNCLAIM_SCRIPT = CLAIMS + "UNCLAIM(KEYS[1], ARGV[1])\nreturn 1\n"
+
+
+def claim_of(command_id: str, fingerprint: str) -> bytes:
+    """A command id's claim for a body (``claims.lua``): 8 bytes of the id's SHA-1 (as the settled-ids index
+    has it), 8 of the body fingerprint's. 64-bit digests: two ids of one game meeting by chance, or another body
+    passing for the claimed one, is a chance in about 10^19 per pair."""
+    return settled_digest(command_id) + hashlib.sha1(fingerprint.encode()).digest()[:8]
+
+
+class ShardStalled(ReplicationShortfall):
+    """The game's shard cannot take appends now (its processor set the shard's stall flag): the command was
+    not queued. An outage of that shard alone: the API answers 503 with ``Retry-After``."""
 
 
 class CommandIdReused(Exception):
@@ -66,18 +86,23 @@ class AsyncCommandBus:
         key = self.keys.reply(game_id, reply)
         pipe = self.redis.pipeline(transaction=False)
         # EVAL, not EVALSHA: a BLPOP pipelined behind a NOSCRIPT error would wait out its whole timeout.
-        pipe.eval(SUBMIT_SCRIPT, 4, self.keys.cmd_stream_for(game_id), self.keys.command_bodies(game_id),
+        pipe.eval(SUBMIT_SCRIPT, 4, self.keys.cmd_stream_for(game_id), self.keys.command_claims(game_id),
                   self.keys.commands(game_id), key, message.json_with_reply(reply), self.stream_maxlen,
-                  claim or "", 0, command_id, REPLY_TTL_SECONDS)
+                  claim_of(command_id, claim) if claim else "", self.keys.stalled(self.keys.shard(game_id)),
+                  command_id, REPLY_TTL_SECONDS)
         pipe.blpop([key], timeout=max(timeout, 0.001))
         queued, popped = await pipe.execute()
         status = queued[0].decode() if isinstance(queued[0], bytes) else queued[0]
+        if status == "stalled":
+            raise ShardStalled(f"the appends of this game's shard fail for now (its Redis master is away or lacks "
+                               f"its replicas); nothing was queued; try again in {int(queued[1]) // 1000 + 1} s")
         if status == "reused":
             raise CommandIdReused(command_id)
         if status == "check":  # no fingerprint, the applied record remembers the body
             applied = orjson.loads(queued[1])
             if applied.get("command") != body:
-                await self.redis.hdel(self.keys.command_bodies(game_id), command_id)  # type: ignore[misc]
+                await self.redis.eval(UNCLAIM_SCRIPT, 1, self.keys.command_claims(game_id),  # type: ignore[misc]
+                                      settled_digest(command_id))
                 raise CommandIdReused(command_id)
             return await self.submit_and_wait(message, timeout, body)  # answered with the outcome it has
         if popped is not None:
@@ -85,12 +110,30 @@ class AsyncCommandBus:
         found = await self.outcome(game_id, command_id)  # settled as the wait ran out, or still queued
         return Settled(found, []) if found is not None else None
 
+    async def _replicated(self, game_id: str) -> bool:
+        """Whether the game's master has the replicas an append waits for (``append_replicas``), for an outcome
+        read from the game's records rather than handed over by the processor (which waited for them): a
+        record on a master without them (just promoted, its old master not back) may not be durable, and is
+        not answered (``no_replica_policy`` ``refuse``). One ``INFO replication``, on that path only."""
+        replicas = getattr(self.store, "replicas", 0)
+        if replicas <= 0 or getattr(self.store, "no_replica_policy", "refuse") != "refuse":
+            return True
+        key = self.keys.head(game_id)
+        if isinstance(self.redis, AsyncRedisCluster):
+            info = await self.redis.execute_command("INFO", "replication",  # type: ignore[no-untyped-call]
+                                                    target_nodes=self.redis.get_node_from_key(key))
+        else:
+            info = await self.redis.info("replication")
+        online = sum(1 for name, value in info.items()
+                     if name.startswith("slave") and isinstance(value, dict) and value.get("state") == "online")
+        return online >= replicas
+
     async def spend(self, game_id: str, command_id: str, fingerprint: str, rejection: bytes) -> str:
         """Give ``command_id`` the outcome ``rejection`` of a request refused as malformed (``spend.lua``):
         ``recorded``, ``same`` (it had it already) or ``reused`` (the id names another command)."""
-        answer = await self.redis.eval(SPEND_SCRIPT, 3, self.keys.command_bodies(game_id),  # type: ignore[misc]
+        answer = await self.redis.eval(SPEND_SCRIPT, 3, self.keys.command_claims(game_id),  # type: ignore[misc]
                                        self.keys.commands(game_id), self.keys.rejections(game_id),
-                                       command_id, fingerprint, rejection)
+                                       command_id, claim_of(command_id, fingerprint), rejection)
         return answer.decode() if isinstance(answer, bytes) else str(answer)
 
     async def read(self, game_id: str, after: int, until: int) -> list[Envelope]:
@@ -104,14 +147,22 @@ class AsyncCommandBus:
         return envelopes
 
     async def outcome(self, game_id: str, command_id: str) -> CommandOutcome | None:
-        """A command's outcome from the game's records (None: not decided yet)."""
+        """A command's outcome from the game's records (None: not decided yet). While the game's shard is
+        stalled (its appends reach a master but not the replicas they need) a record there may not be durable:
+        :class:`ShardStalled` instead of an answer that could vanish in a failover."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(self.keys.outcome(game_id, command_id))
         pipe.hget(self.keys.commands(game_id), command_id)
         pipe.hget(self.keys.rejections(game_id), command_id)
-        stored, applied, rejected = await pipe.execute()
+        pipe.pttl(self.keys.stalled(self.keys.shard(game_id)))
+        stored, applied, rejected, stall = await pipe.execute()
+        if stall and int(stall) > 0 and not stored:
+            raise ShardStalled("the appends of this game's shard do not reach their replicas for now; "
+                               f"try again in {int(stall) // 1000 + 1} s")
         if stored:
             return CommandOutcome.from_json(stored)
+        if (rejected or applied) and not await self._replicated(game_id):
+            raise ShardStalled("this game's Redis master lacks the replicas its commands need; try again shortly")
         if rejected:
             return CommandOutcome.from_json(rejected)
         if applied:

@@ -42,7 +42,7 @@ from services.infrastructure.eventstore.archived import (
     register_scheme,
 )
 from services.infrastructure.players import Players
-from services.infrastructure.redisconn import cluster_client, job_store
+from services.infrastructure.redisconn import cluster_client, connect_timeout, job_store, read_timeout
 from services.infrastructure.resilience import command_retry
 from services.infrastructure.settings import Settings, job_settings
 from services.infrastructure.tokens import Tokens
@@ -100,13 +100,17 @@ def store_client_factory(settings: Any, server: fakeredis.FakeServer | None = No
             # One client per process (thread-safe: a pool per node inside), made when first asked for, so a
             # part may start before the cluster answers, and a forked rq job makes its own.
             if state.get("pid") != os.getpid():
-                state.update(pid=os.getpid(), client=cluster_client(url))
+                state.update(pid=os.getpid(), client=cluster_client(url, read_timeout(settings),
+                                                                    connect_timeout(settings)))
             return state["client"]
 
         return shared
     if settings.redis_url:
-        # Each command fails fast when Redis is away (see command_retry); the parts' loops wait it out.
-        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(), socket_connect_timeout=2.0)
+        # Each command fails fast when Redis is away (see command_retry) or frozen (its socket timeout); the parts'
+        # loops wait it out, the API answers 503.
+        pool = redis.ConnectionPool.from_url(settings.redis_url, retry=command_retry(),
+                                             socket_connect_timeout=connect_timeout(settings),
+                                             socket_timeout=read_timeout(settings))
         return lambda: redis.Redis(connection_pool=pool)
     shared_server = server or fakeredis.FakeServer()
     return lambda: fakeredis.FakeRedis(server=shared_server)
@@ -117,7 +121,8 @@ def queue_client_factory(settings: Any, store: ClientFactory) -> ClientFactory:
     else the event store's own server. A cluster event store needs a queue URL of its own."""
     url = getattr(settings, "queue_redis_url", None)
     if url:
-        pool = redis.ConnectionPool.from_url(url, retry=command_retry(), socket_connect_timeout=2.0)
+        pool = redis.ConnectionPool.from_url(url, retry=command_retry(), socket_connect_timeout=connect_timeout(settings),
+                                             socket_timeout=read_timeout(settings))
         return lambda: redis.Redis(connection_pool=pool)
     if settings.redis_url and getattr(settings, "redis_cluster", False):
         raise ValueError("rq does not support Redis Cluster: set TAPROOM_QUEUE_REDIS_URL to a plain Redis server "
@@ -292,9 +297,9 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
     cold = cold_store_for(settings)
     reader = archive_reader_for(cold)
     store = EventStore(client, keys, settings.append_replicas, settings.append_replica_timeout_ms,
-                       archive=reader)
+                       archive=reader, no_replica_policy=settings.no_replica_policy)
     return Root(settings=settings, redis=client, keys=keys, store=store, bus=CommandBus(store),
                 players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
                 queue_redis=queue_redis, cold=cold, archive_reader=reader,
                 durability=Durability(client, settings.append_replicas, settings.append_replica_timeout_ms,
-                                      settings.key_prefix))
+                                      settings.key_prefix, settings.no_replica_policy))

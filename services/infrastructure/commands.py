@@ -134,6 +134,11 @@ def reply_with_after(raw: bytes) -> tuple[CommandOutcome, list[dict[str, Any]], 
     return CommandOutcome.model_validate(data["outcome"]), list(data.get("events") or ()), data.get("after")
 
 
+BLPOP_SLICE_SECONDS = 0.5
+"""The longest one ``BLPOP`` of :meth:`CommandBus.wait` blocks (a longer wait is several): far below any socket
+timeout (``redis_socket_timeout_seconds``), so a blocking pop is never taken for a frozen server."""
+
+
 class CommandBus:
     def __init__(self, store: EventStore, stream_maxlen: int = 1_000_000) -> None:
         """Over the event store's Redis and keys (``store``: the composition root's)."""
@@ -192,7 +197,8 @@ class CommandBus:
         key = self.keys.reply(game_id, reply)
         while (left := deadline - time.monotonic()) > 0:
             try:
-                popped = self.redis.blpop([key], timeout=max(left, 0.001))
+                # in short pops: each one's answer is due within the client's socket timeout (a frozen Redis)
+                popped = self.redis.blpop([key], timeout=max(min(left, BLPOP_SLICE_SECONDS), 0.001))
             except (redis.ConnectionError, redis.TimeoutError):
                 time.sleep(min(0.05, max(deadline - time.monotonic(), 0)))
                 continue

@@ -41,9 +41,13 @@ class Durability:
     """Confirms that everything written so far reached ``replicas`` replicas (or the disk, see the module)."""
 
     def __init__(self, client: redis.Redis, replicas: int = 0, timeout_ms: int = 1000,
-                 prefix: str = "tr:") -> None:
+                 prefix: str = "tr:", no_replica_policy: str = "refuse") -> None:
         self.redis = client
         self.replicas = replicas
+        self.no_replica_policy = no_replica_policy
+        """``local_fsync``: a master short of replicas that fsyncs every write (AOF, ``appendfsync always``)
+        confirms by itself, as appends do (``Settings.no_replica_policy``)."""
+        self._fsyncs: dict[int, bool] = {}
         self.timeout_ms = timeout_ms
         self.prefix = prefix
         self._probes: dict[str, str] = {}
@@ -94,9 +98,22 @@ class Durability:
         acked = pipe.execute()[-1]
         reached = int(acked[0] >= 1) if isinstance(acked, list) else int(acked)
         needed = self.replicas if self.replicas > 0 else 1
+        if reached < needed and self.replicas > 0 and self.no_replica_policy == "local_fsync" and self._local(client):
+            return
         if reached < needed:
             what = f"{acked} of {self.replicas} replicas" if self.replicas > 0 else "the disk (WAITAOF)"
             raise WriteNotDurable(f"{what} confirmed the write within {self.timeout_ms} ms")
+
+    def _local(self, client: Any) -> bool:
+        """Whether the master behind ``client`` fsyncs each write before answering (asked once per pool)."""
+        key = id(getattr(client, "connection_pool", client))
+        if key not in self._fsyncs:
+            try:
+                config = client.config_get("append*")
+                self._fsyncs[key] = config.get("appendonly") == "yes" and config.get("appendfsync") == "always"
+            except redis.ResponseError:
+                self._fsyncs[key] = False
+        return self._fsyncs[key]
 
     def _probe(self, node: Any) -> str | None:
         """A key of a slot ``node`` serves (a few tries: a master serves about 1/masters of the slots); None

@@ -30,10 +30,22 @@ def is_cluster(client: Any) -> bool:
     return isinstance(client, RedisCluster)
 
 
-def cluster_client(url: str) -> RedisCluster:
+def read_timeout(settings: Any, blocking: float = 0.0) -> float:
+    """The socket timeout of a client whose calls may block up to ``blocking`` seconds on purpose (a ``BLPOP``):
+    that, plus the longest a Redis ``WAIT`` for replicas may take, plus ``redis_socket_timeout_seconds``. Every
+    Redis call is then bounded: a frozen server is an outage (``TimeoutError``) after this long."""
+    waits = max(getattr(settings, "append_replica_timeout_ms", 0), 0) / 1000
+    return float(getattr(settings, "redis_socket_timeout_seconds", 2.0)) + waits + max(blocking, 0.0)
+
+
+def connect_timeout(settings: Any) -> float:
+    return float(getattr(settings, "redis_connect_timeout_seconds", 2.0))
+
+
+def cluster_client(url: str, socket_timeout: float = 5.0, socket_connect_timeout: float = 2.0) -> RedisCluster:
     """A cluster client from one node's URL. Commands that meet a node going away are retried by redis-py
     after re-reading the slot map, so a failover looks like a short outage."""
-    return RedisCluster.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0,
+    return RedisCluster.from_url(url, socket_connect_timeout=socket_connect_timeout, socket_timeout=socket_timeout,
                                  cluster_error_retry_attempts=3)
 
 

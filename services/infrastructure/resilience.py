@@ -44,8 +44,9 @@ OUTAGES = Counter("taproom_redis_outages_total", "Redis outages a part rode out"
 
 def command_retry() -> Retry:
     """redis-py's own retry for one command: a few quick tries, so a blip is invisible but an outage reaches
-    the part (and the API answers 503) within about a second instead of stalling on the default ten."""
-    return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries=3)
+    the part (and the API answers 503) within about a second instead of stalling on the default ten. A timeout
+    is not tried again: a frozen server would multiply it (``redis_socket_timeout_seconds``)."""
+    return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries=3, supported_errors=(redis.ConnectionError,))
 
 
 class Outage:

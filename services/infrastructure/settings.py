@@ -101,6 +101,17 @@ class MailSettings(_Section):
     mail_verify_ttl_seconds: int = 2 * 86400
     mail_unsubscribe_ttl_seconds: int = 90 * 86400
     """How long the one-click unsubscribe link of a message works."""
+    presence_grace_seconds: int = 120
+    """``TAPROOM_PRESENCE_GRACE_SECONDS``: no "your turn" e-mail or push while the player has the game open (its
+    page's live stream connected); once they leave, one is sent if the turn is still theirs this long after."""
+    presence_ttl_seconds: int = 60
+    """An open stream says the page is there every 20 s; without a word for this long (a process that died),
+    the page counts as left from when it last spoke."""
+    online_seconds: int = 90
+    """A player counts as online when a page of theirs was open within this long: an open game stream (every
+    20 s) or any page's inbox poll (once a minute while visible), with half a minute to spare."""
+    max_follows_per_player: int = 200
+    """Players one player may follow (409 ``too_many_follows`` beyond)."""
 
 
 
@@ -145,10 +156,24 @@ class StoreSettings(_Section):
     """Acknowledge a command only once this many replicas have its append (``WAIT``): set it to 1 on a
     cluster (or any replicated Redis) so a failover cannot lose an acknowledged command. 0: do not wait."""
     append_replica_timeout_ms: int = 1000
+    """How long an append waits for its replicas before the processor backs off and takes it up again."""
+    no_replica_policy: Literal["refuse", "local_fsync"] = "refuse"
+    """What a master without the replicas ``append_replicas`` asks for (a promoted replica whose old master is
+    not back yet) does with the commands of its shards. ``refuse`` (the default): they are not acknowledged;
+    those shards stop alone (the processor carries on with its other shards and tries them again with backoff)
+    and the API answers 503 with ``Retry-After`` to their games only. ``local_fsync``: a command is
+    acknowledged once that master has it on its own disk (``WAITAOF`` on Redis >= 7.2, else AOF on with
+    ``appendfsync always``), and ``taproom_appends_without_replica_total`` counts each one (alert on it); a
+    master that cannot say so refuses as above."""
+    redis_socket_timeout_seconds: float = 2.0
+    """The longest any Redis call waits for its answer beyond the wait it asked for itself (a ``BLPOP`` of a
+    command's outcome, a ``WAIT`` for replicas): a frozen Redis (a stopped process, a partition that drops
+    packets) is then an outage like a dead one, and a request gets 503 with ``Retry-After`` after this long
+    instead of hanging."""
+    redis_connect_timeout_seconds: float = 2.0
     feed_rewind_seconds: float = 5.0
     """After a Redis outage the projector and reactor resume this long before their checkpoints: a failover
     can lose the last writes made before it, and handling those feed entries again restores them."""
-    """How long an append waits for its replicas before the processor backs off and takes it up again."""
     key_prefix: str = "tr:"
     shards: int = 16
     snapshot_every: int = 100

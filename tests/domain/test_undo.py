@@ -1,8 +1,10 @@
 """Undo with every registered engine: seeded games with random undos, played through the kernel.
 
-Checks, at every step: the Undo offered to a seat takes the game back exactly to the state it had at the
-undo's ``to_version``; it never reaches back past an event the game says reveals something or past a command
-of another seat; right after a revealing command or another seat's move nothing is undoable. At the end the
+Checks, at every step: the Undo offered to a seat takes back its own last command: the game is as it was at the
+undo's ``to_version`` with the other seats' later commands (only in a simultaneous phase) folded again; it never
+reaches back past an event the game says reveals something, nor past another seat's command outside a
+simultaneous phase; right after a revealing command, or another seat's move in a sequential turn, nothing is
+undoable. At the end the
 log, folded as a reader folds it, gives the live record. Each engine must have undoable commands.
 """
 
@@ -46,7 +48,8 @@ def play(game: Any, options: dict[str, Any], seed: str, seats: int = 2, max_comm
         SeatSpec(name=f"p{i}", player_id=f"p{i}") for i in range(seats)]), dice, "player:p0")
     log += [(0, "player:p0", e) for e in events]
     states = {record.version: game.clone(record.state)}
-    steps: list[tuple[int, int, int, bool]] = []  # (seat, from version, to version, revealed)
+    start = record.version
+    steps: list[tuple[int, int, int, bool, bool, list[Any]]] = []  # (seat, from, to, revealed, together, events)
     undone: Counter[str] = Counter()
     last_type: dict[int, list[str]] = {s: [] for s in range(seats)}
     for n in range(1, max_commands):
@@ -54,25 +57,30 @@ def play(game: Any, options: dict[str, Any], seed: str, seats: int = 2, max_comm
             break
         seat = rng.choice(record.to_act())
         before = record.version
+        together = len(record.to_act()) > 1  # a simultaneous phase: the other seats' undos survive this move
         if can_undo(record, seat) and rng.random() < 0.35:
             events, record = execute(record, gid, Undo(seat=seat), dice, f"player:p{seat}")
             [event] = events
-            assert record.state == states[event.to_version], f"{game.id}: undo to {event.to_version} differs"
-            # nothing between that version and now was revealed or done by another seat
-            between = [s for s in steps if s[1] >= event.to_version]
-            assert between and all(s[0] == seat and not s[3] for s in between), between
+            # the seat's own last step goes; every later step is another seat's, made in a simultaneous phase
+            later = [s for s in steps if s[1] >= event.to_version]
+            assert later and later[0][0] == seat and later[0][1] == event.to_version, later
+            assert not later[0][3] and all(s[0] != seat and s[4] and not s[3] for s in later[1:]), later
             undone[last_type[seat].pop()] += 1
-            steps = [s for s in steps if s[1] < event.to_version]
+            steps.remove(later[0])
+            # the game is as if that command had never been made: the start with every command still standing
+            expected = game.fold(game.clone(states[start]), [e for s in steps for e in s[5]
+                                                             if not e.type.startswith("taproom.")])
+            assert record.state == expected, f"{game.id}: undo to {event.to_version} differs"
         else:
             command = rng.choice(game.legal_commands(record.state, seat))
             events, record = execute(record, gid, command, dice, f"player:p{seat}")
             revealed = any(game.reveals(e) for e in events)
-            steps.append((seat, before, record.version, revealed))
+            steps.append((seat, before, record.version, revealed, together, list(events)))
             last_type[seat].append(command.type)
             if revealed:
                 assert not can_undo(record, seat), f"{game.id}: {command.type} revealed, yet undo is offered"
             for other in range(seats):
-                if other != seat:
+                if other != seat and (not together or revealed):
                     assert not can_undo(record, other), f"{game.id}: seat {other} may undo past seat {seat}'s move"
         log += [(n, f"player:p{seat}", e) for e in events]
         states[record.version] = game.clone(record.state)

@@ -24,13 +24,18 @@ NODE_TIMEOUT_MS = 1000
 about twice this)."""
 
 
-def cluster_port() -> int:
-    """A free loopback port whose cluster bus port (port + 10000) is free as well."""
+def cluster_port(taken: frozenset[int] = frozenset()) -> int:
+    """A free loopback port whose cluster bus port (port + 10000) is free as well; from
+    ``TAPROOM_TEST_CLUSTER_PORTS`` (``low-high``, e.g. ``7400-7499``) when set, so sessions sharing a machine can
+    keep their clusters apart."""
     import random
     import socket
 
+    low, high = (int(p) for p in os.environ.get("TAPROOM_TEST_CLUSTER_PORTS", "20000-45000").split("-"))
     for _ in range(200):
-        port = random.randint(20000, 45000)
+        port = random.randint(low, high)
+        if port in taken:
+            continue
         try:
             with socket.socket() as a, socket.socket() as b:
                 a.bind(("127.0.0.1", port))
@@ -106,7 +111,10 @@ class RedisClusterServers:
     def __init__(self, directory: Path, masters: int = 3) -> None:
         self.server, self.cli = need_cluster_binaries()
         self.dir = directory
-        self.nodes = [ClusterNode(self.server, directory / f"node{i}", cluster_port()) for i in range(masters * 2)]
+        ports: list[int] = []
+        for _ in range(masters * 2):
+            ports.append(cluster_port(frozenset(ports)))
+        self.nodes = [ClusterNode(self.server, directory / f"node{i}", port) for i, port in enumerate(ports)]
 
     @property
     def url(self) -> str:

@@ -30,15 +30,18 @@ _CARRIED = frozenset({
 })
 
 
-def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
-    """A ``redis.asyncio`` client on the same server, database and credentials as ``client``.
+def async_twin(client: redis.Redis, socket_timeout: float | None = None) -> redis.asyncio.Redis:
+    """A ``redis.asyncio`` client on the same server, database and credentials as ``client``; with
+    ``socket_timeout``, that one instead of ``client``'s (the twin's pipelines hold a ``BLPOP`` of a command's
+    outcome: its own wait comes on top of the bound every call has).
 
     For fakeredis the twin shares the sync client's in-process ``FakeServer`` (the one
     ``services.adapters.runtime.client_factory`` passes in), so it sees the same data and wakes on its writes.
     """
     if isinstance(client, RedisCluster):  # a cluster: the asyncio cluster client, from the same startup nodes
         nodes = [ClusterNode(n.host, n.port) for n in client.nodes_manager.startup_nodes.values()]
-        return AsyncRedisCluster(startup_nodes=nodes, socket_connect_timeout=2.0)  # type: ignore[return-value]
+        return AsyncRedisCluster(startup_nodes=nodes, socket_connect_timeout=2.0,  # type: ignore[return-value]
+                                 socket_timeout=socket_timeout)
     pool = client.connection_pool
     kwargs = pool.connection_kwargs
     if isinstance(client, (fakeredis.FakeRedis, fakeredis.FakeStrictRedis)):
@@ -55,6 +58,8 @@ def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
     if kwargs.get("encoding", "utf-8") == "utf-8" and kwargs.get("encoding_errors", "strict") == "strict":
         connection_class = _packing_in_c(connection_class)
     carried = {k: v for k, v in kwargs.items() if k in accepted and (k in _CARRIED or k.startswith("ssl_"))}
+    if socket_timeout is not None:
+        carried["socket_timeout"] = socket_timeout
     return redis.asyncio.Redis(connection_pool=aconnection.ConnectionPool(connection_class=connection_class,
                                                                           **carried))
 

@@ -22,6 +22,7 @@ from services.adapters.api.errors import error_responses, install_error_handlers
 from services.adapters.api.limits import BodySizeLimit
 from services.adapters.api.routers import (
     coach,
+    friends,
     games,
     invitations,
     lobby,
@@ -138,6 +139,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(friends.router)
     app.include_router(moderation.router)
     app.include_router(coach.router)
     app.include_router(web.router)

@@ -20,10 +20,12 @@ from services.adapters.api.abuse import Guard
 from services.adapters.api.aio import async_twin
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, Principals, bearer_token, principal_of
+from services.application.presence import Presence
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.bootstrap import Root, bootstrap
 from services.infrastructure.clock import Clock
+from services.infrastructure.redisconn import read_timeout
 from services.infrastructure.settings import Settings
 
 T = TypeVar("T")
@@ -49,6 +51,9 @@ class Context:
         self.guard = Guard(client, settings, self.keys, counters=self.queue_redis)
         self.principals = Principals()
         self._loop_parts: LoopParts | None = None
+        self.presence = Presence(client, self.keys, self.root.clock, settings.presence_ttl_seconds,
+                                 settings.online_seconds)
+        """Open game pages and who is online (see ``services.application.presence``)."""
         self.open_streams = 0  # server-sent event streams now open (changed on the event loop only)
 
     def fresh_record(self, game_id: str) -> Loaded:
@@ -76,10 +81,12 @@ class Context:
         loop = asyncio.get_running_loop()
         parts = self._loop_parts
         if parts is None or parts.loop is not loop:
-            client = async_twin(self.redis)
+            # every call bounded (a frozen Redis answers 503 within seconds), the outcome's BLPOP on top
+            timeout = read_timeout(self.settings, self.settings.command_wait_seconds)
+            client = async_twin(self.redis, timeout)
             # the rate-limit counters live on rq's Redis: one server even when the event store is a cluster;
             # on the event store's own server they share its client (and its pipelines)
-            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis)
+            counters = client if same_server(self.queue_redis, self.redis) else async_twin(self.queue_redis, timeout)
             parts = LoopParts(loop, client, self.root.async_bus(client), counters)
             self._loop_parts = parts
         return parts

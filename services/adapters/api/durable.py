@@ -22,12 +22,15 @@ of two ways (the table is in docs/internals.md, "Acknowledged writes"):
 - **undone**: a route that has no such key registers what takes its write back with :func:`undo_on_refusal`;
   a refused answer runs it before the 503 leaves (an unkeyed chat message is deleted).
 
-Commands answered by the hot path never come here: their appends already wait (``EventStore``); error answers
-go out at once.
+Commands (``POST /games/{id}/commands``) pass through unchecked: their appends already wait for their own
+master's replicas (``EventStore``, per shard; ``no_replica_policy``), and a check of every master would stop
+every game of the service while one master lacks a replica (issue 35: one master's failure stalls only its own
+games). Their error answers go out at once.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +43,8 @@ from services.infrastructure.durability import Durability, WriteNotDurable
 from services.infrastructure.resilience import UNAVAILABLE
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+COMMANDS = re.compile(r"/games/[^/]+/commands/?")
+"""A command's route: durable by its append's own wait, on its shard's master only."""
 UNDO = "undo_on_refusal"
 log = structlog.get_logger(__name__)
 
@@ -55,7 +60,8 @@ class DurableWrites:
         self.durability = durability
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] not in WRITE_METHODS or not self._waits():
+        if (scope["type"] != "http" or scope["method"] not in WRITE_METHODS
+                or (scope["method"] == "POST" and COMMANDS.fullmatch(scope["path"])) or not self._waits()):
             await self.app(scope, receive, send)
             return
         if not await self._confirmed(scope, receive, send):  # refused before anything was written

@@ -51,6 +51,9 @@ class NewGame(BaseModel):
                                                       "untimed; always a casual game with hints (rated and hints "
                                                       "are set for it), a client shows its coach panel")
     rated: bool = Field(default=True, description="false: a casual game, left out of the ratings and leaderboards")
+    min_reliability: int | None = Field(default=None, ge=0, le=100, description="admit only registered players whose "
+                                        "reliability (per cent of their finished games played to the end without a "
+                                        "takeover) is at least this; others are refused with `reliability_too_low`")
     hints: bool = Field(default=False, description="let the seats ask the search bot for a hint on their turn "
                         "(POST /games/{id}/hint); only in a casual game (rated false), else `hints_in_rated_game`")
     pace: str | dict[str, Any] | None = Field(

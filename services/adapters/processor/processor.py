@@ -28,10 +28,12 @@ from domain.core import RuleError, commitment
 from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_command
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
-from services.adapters.feed import TRIM_EVERY_SECONDS, shard_of
+from services.adapters.feed import shard_of
 from services.adapters.inline import inline_for
 from services.adapters.processor.plans import Plan, _accepted, _known, _settled_result
 from services.adapters.processor.settling import GROUP, Settling, _count
+from services.adapters.processor.shards import ShardSteps
+from services.adapters.processor.stalls import Stalls
 from services.adapters.processor.upkeep import Upkeep
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.bootstrap import Root, bootstrap
@@ -40,7 +42,6 @@ from services.infrastructure.eventstore import seal
 from services.infrastructure.eventstore.store import AppendRequest, snapshot_bytes
 from services.infrastructure.gctuning import tune_for_throughput
 from services.infrastructure.leases import ShardLeases
-from services.infrastructure.redisconn import read_streams
 from services.infrastructure.resilience import UNAVAILABLE, ride_out
 from services.infrastructure.settings import Settings
 
@@ -49,7 +50,7 @@ log = structlog.get_logger("taproom.processor")
 LATENCY = Histogram("taproom_command_seconds", "Time to process one command")
 
 
-class Processor(Settling, Upkeep):
+class Processor(Settling, Upkeep, ShardSteps):
     def __init__(self, client: redis.Redis, settings: Settings, name: str | None = None,
                  shards: list[int] | None = None, *, root: Root | None = None) -> None:
         """``root``: the composition root over ``client`` (built from ``settings`` when not given)."""
@@ -68,6 +69,7 @@ class Processor(Settling, Upkeep):
         self._trimmed_at = time.monotonic()
         self._resume = False  # set by an outage: take up our own pending entries before anything new
         self.crash_hook: Any = None  # tests: called after a command is decided, before its append
+        self.stalls = Stalls(client, self.keys)  # the shards whose master fails now (a cluster only)
 
     # -- loop ------------------------------------------------------------------
     def run(self, stop: threading.Event, block_ms: int = 50) -> None:
@@ -87,45 +89,8 @@ class Processor(Settling, Upkeep):
         self.repo.clear()
         self._groups.clear()
         self._resume = True
-
-    def step(self, block_ms: int = 0, count: int = 200) -> int:
-        """Renew leases, reclaim abandoned work, process one batch; returns messages handled."""
-        acquired = self.leases.refresh(force=self._resume)
-        if self._resume:
-            for shard in sorted(self.leases.owned):
-                self._ensure_group(shard)
-                self.resume_own(shard)
-            self._resume = False
-        for shard in acquired:
-            self.repo.clear()  # another processor may have written while we did not own the shard
-            self._ensure_group(shard)
-            self.reclaim(shard, min_idle_ms=0)  # its pending entries are older than anything new
-        if time.monotonic() - self._last_claim > self.settings.lease_ms / 2000:
-            self._last_claim = time.monotonic()
-            for shard in list(self.leases.owned):
-                self.reclaim(shard, min_idle_ms=self.settings.lease_ms * 3)
-        if not self.leases.owned:
-            time.sleep(block_ms / 1000 or 0.01)
-            return 0
-        if time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS:
-            self.trim()
-        # One read over every owned shard, one batch for all it returns: a batch's loads, appends and
-        # settlements each take one round trip whatever the number of shards it spans.
-        streams = {self.keys.cmd_stream(s): ">" for s in sorted(self.leases.owned)}
-        batches = read_streams(self.redis, streams, group=GROUP, consumer=self.name, count=count, block_ms=block_ms)
-        items = [(stream.decode() if isinstance(stream, bytes) else stream, entry_id, fields)
-                 for stream, entries in batches or [] for entry_id, fields in entries]
-        return self._handle_batch(items, fresh=True) if items else 0
-
-    def trim(self) -> int:
-        """Drop the settled entries of the owned command streams (settled commands live on in their
-        games' records and outcomes); returns the entries removed."""
-        self._trimmed_at = time.monotonic()
-        removed = 0
-        for shard in sorted(self.leases.owned):
-            self._ensure_group(shard)
-            removed += self.store.trim_commands(shard, GROUP)
-        return removed
+        for shard in list(self.stalls.shards):  # tried with every shard once Redis answers
+            self.stalls.forget(shard)
 
     def drain(self, max_rounds: int = 1000) -> int:
         """Process until the owned streams are empty (tests, CLI)."""

@@ -135,7 +135,7 @@ class AsyncPlay(Clockwork):
         dedupe = f"turn:{gid}:{seat}:{wait.version}"
         if not unsent and self.notifier.sent(player, dedupe):
             return
-        message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version}
+        message: dict[str, Any] = {"game_id": gid, "seat": seat, "version": wait.version, "title": record.game.title}
         if record.pace is not None and record.pace.timed:
             message["deadline"] = self.clocks.deadline(record, seat, wait)
         self.notifier.send(player, "your_turn", message, dedupe=dedupe, unsent=True)

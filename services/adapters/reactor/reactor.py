@@ -195,20 +195,9 @@ class Reactor(FeedFollower):
         clocks = [self.keys.clock(game_id) for game_id in games if not _keeps_no_clock(cached.get(game_id))]
         for key in clocks:
             pipe.hgetall(key)
-        after: dict[str, int] = {}
-        known: dict[str, tuple[int, Any]] = {}
-        for game_id, loaded in cached.items():
-            docs = events_after(loaded.version, carried.get(game_id, [])) if carried else None
-            if docs is None:
-                after[game_id] = loaded.version
-            else:
-                known[game_id] = (loaded.version, docs)
+        after, known = _tails_to_read(cached, carried)
         self.store.queue_tails(pipe, after)
-        # An active game without a pace sends only "your turn" messages, and only to the seat whose turn begins: what
-        # that reads of its player is read with the check that it was not sent (``send_your_turns``).
-        players = dict.fromkeys(seat.player_id for loaded in cached.values() if loaded.record is not None
-                                and not _untimed_active(loaded.record)
-                                for seat in loaded.record.seats if seat.player_id)
+        players = _players_to_read(cached)
         notifier = self.async_play.notifier
         wanted = notifier.queue_reads(pipe, list(players))  # type: ignore[arg-type]
         replies = pipe.execute()
@@ -370,3 +359,26 @@ class Reactor(FeedFollower):
             self.queue.enqueue(spec.func, *spec.args, job_id=spec.job_id, result_ttl=600, failure_ttl=24 * 3600,
                                retry=retry, **spec.kwargs)
         return True
+
+
+def _tails_to_read(cached: dict[str, Any], carried: Carried | None
+                   ) -> tuple[dict[str, int], dict[str, tuple[int, Any]]]:
+    """Per cached game: the version after which its log must be read, or the events its feed entries carried."""
+    after: dict[str, int] = {}
+    known: dict[str, tuple[int, Any]] = {}
+    for game_id, loaded in cached.items():
+        docs = events_after(loaded.version, carried.get(game_id, [])) if carried else None
+        if docs is None:
+            after[game_id] = loaded.version
+        else:
+            known[game_id] = (loaded.version, docs)
+    return after, known
+
+
+def _players_to_read(cached: dict[str, Any]) -> dict[str, None]:
+    """The players whose notification settings a batch reads ahead. An active game without a pace sends only
+    "your turn" messages, and only to the seat whose turn begins: what that reads of its player is read with the
+    check that it was not sent (``send_your_turns``)."""
+    return dict.fromkeys(seat.player_id for loaded in cached.values() if loaded.record is not None
+                         and not _untimed_active(loaded.record)
+                         for seat in loaded.record.seats if seat.player_id)

@@ -11,6 +11,7 @@ after a message was queued (a new address, an unsubscribe) applies to it.
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 import re
 import secrets
@@ -28,6 +29,14 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain.core import InvalidCommand
+from services.application.notifications.compose import (
+    compose,
+    digest_content,
+    game_link,
+    page,
+    settings_link,
+    who_moved,
+)
 from services.application.notifications.prefs import EMAIL_KINDS, NotificationPrefs, Preferences
 from services.infrastructure.bootstrap import job_root_of
 from services.infrastructure.clock import Clock
@@ -59,11 +68,6 @@ def check_address(address: str) -> str:
             or any(c.isspace() or c in '<>,;:"\\' or ord(c) < 32 for c in address)):
         raise InvalidCommand(f"not an e-mail address: {address!r}")
     return address
-
-
-def game_link(settings: AsyncSettings, game_id: str) -> str:
-    """The game's page for a person (the web client's route), not its JSON."""
-    return f"{settings.public_url.rstrip('/')}/#/game/{game_id}"
 
 
 def _link(settings: AsyncSettings, path: str) -> str:
@@ -145,7 +149,8 @@ def describe(kind: str, data: dict[str, Any]) -> tuple[str, str]:
     """(title, one line) of a message, from the fields every channel shows (nothing private)."""
     game = data.get("game_id", "")
     if kind == "your_turn":
-        return "Your turn", f"It is your turn in game {game}."
+        title = data.get("title")
+        return "Your turn", (f"It is your turn in {title} (game {game})." if title else f"It is your turn in game {game}.")
     if kind == "deadline_soon":
         return "Your deadline is near", f"Your turn in game {game} times out in {data.get('hours')} hours."
     if kind == "invited":
@@ -191,19 +196,28 @@ def _leaving_words(kind: str, data: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+MAIL_POLICY = email.policy.default.clone(refold_source="none")
+"""Headers set with ``set_raw`` go on the wire as given: ``List-Unsubscribe`` holds one long URL that the default
+policy would fold into RFC 2047 encoded-words (``=?utf-8?q?...?=``), which mail providers do not read as a
+link, so they would offer no one-click unsubscribe. The line stays far below RFC 5322's 998 characters."""
+
+
 def build_message(settings: AsyncSettings, to: str, subject: str, text: str,
-                  unsubscribe_url: str | None) -> EmailMessage:
-    message = EmailMessage()
+                  unsubscribe_url: str | None, html_part: str | None = None) -> EmailMessage:
+    """One message: plain text, with ``html_part`` as its multipart/alternative HTML twin when given."""
+    message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.mail_from
     message["To"] = to
     message["Subject"] = subject
     message["Message-ID"] = make_msgid(domain="taproom")
     if unsubscribe_url:
-        # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to the URL without asking again
-        message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        text += f"\n\nStop these e-mails: {unsubscribe_url}\n"
+        # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to the URL without asking again.
+        # Raw: one unfolded line with the URL in angle brackets (RFC 2369), never encoded-words.
+        message.set_raw("List-Unsubscribe", f"<{unsubscribe_url}>")
+        message.set_raw("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
     message.set_content(text)
+    if html_part is not None:
+        message.add_alternative(html_part, subtype="html")
     return message
 
 
@@ -309,7 +323,12 @@ def deliver_verification(player_id: str, token: str, *,
     link = _link(settings, f"/email/verify?token={token}")
     message = build_message(settings, address, "Taproom: confirm your e-mail address",
                             f"Follow this link to receive Taproom notifications at this address:\n{link}\n\n"
-                            "If you did not ask for this, ignore this message.", None)
+                            "If you did not ask for this, ignore this message.\n\n"
+                            f"Your notification settings: {settings_link(settings)}\n", None,
+                            page("Confirm your e-mail address",
+                                 ["Taproom will send your notifications to this address once you confirm it.",
+                                  "If you did not ask for this, ignore this message."],
+                                 "Confirm this address", link, settings, None))
     smtp_send(settings, message)
     return {"sent": "verification"}
 
@@ -336,11 +355,12 @@ def deliver_email(player_id: str, kind: str, body: str, delivery: str, *,
             if last_delivery != delivery and clock.now() - float(last_ts) < settings.mail_turn_interval_seconds:
                 return {"skipped": "a your-turn e-mail for this game went out within the interval"}
         client.set(marker, f"{delivery}:{clock.now()!r}", ex=2 * settings.mail_turn_interval_seconds + 86400)
+    if kind == "your_turn" and game_id and "mover" not in data and isinstance(data.get("version"), int):
+        data["mover"] = who_moved(job_root_of(connection), game_id, data["version"])
     title, line = describe(kind, data)
-    text = line + (f"\n\nOpen the game: {game_link(settings, game_id)}" if game_id else "")
     unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, kind)}")
-    smtp_send(settings, build_message(settings, to, f"Taproom: {title.lower()}" if game_id else title, text,
-                                      unsubscribe))
+    content = compose(kind, data, title, line, settings, prefs.zone(), unsubscribe)
+    smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     log.info("email sent", player_id=player_id, kind=kind, delivery=delivery)
     return {"sent": delivery}
 
@@ -359,10 +379,10 @@ def deliver_digest(player_id: str, *, connection: redis.Redis | None = None, **_
     for item in items:
         if prefs.wants(item["kind"]) and prefs.email.mode(item["kind"]) == "digest":
             _, line = describe(item["kind"], item)
-            lines.append(f"- {line} {game_link(settings, item.get('game_id', ''))}")
+            lines.append((line, game_link(settings, item.get("game_id", ""))))
     if lines:
         unsubscribe = _link(settings, f"/email/unsubscribe?token={addresses.unsubscribe_token(player_id, None)}")
-        smtp_send(settings, build_message(settings, to, f"Taproom: your daily digest ({len(lines)})",
-                                          "Since the last digest:\n\n" + "\n".join(lines), unsubscribe))
+        content = digest_content(lines, settings, unsubscribe)
+        smtp_send(settings, build_message(settings, to, content.subject, content.text, unsubscribe, content.html))
     client.hdel(keys.digest(player_id), *waiting.keys())
     return {"sent": len(lines)}

@@ -2,7 +2,9 @@
 e-mail (:mod:`.mail`) and Web Push (:mod:`.webpush`).
 
 Which kinds go out and when is the player's one choice for every channel (:mod:`.prefs`): a kind they
-switched off reaches no channel, and a message in their quiet hours is scheduled for the hour they end.
+switched off reaches no channel, and a message in their quiet hours is scheduled for the hour they end. A
+"your turn" e-mail or push waits while the player has the game open, and goes out after a grace period once
+they left it if the turn is still theirs (:mod:`.away`); the webhook and the in-app list are not held.
 
 A player registers one webhook URL and receives a secret once; every delivery
 is a JSON POST signed with HMAC-SHA256 over the exact body with that secret
@@ -39,6 +41,7 @@ import structlog
 from rq import Queue, Retry
 from rq.job import Job
 
+from services.application.notifications.away import HELD_KINDS, held_until, hold, presence_of
 from services.application.notifications.mail import Mailer
 from services.application.notifications.prefs import Preferences
 from services.application.notifications.webpush import Pusher
@@ -180,6 +183,7 @@ class Notifier:
         self.prefs = Preferences(client, keys)
         self.mailer = Mailer(client, keys, queue, settings, clock)
         self.pusher = Pusher(client, keys, queue, settings, clock)
+        self.presence = presence_of(client, keys, clock, settings)
         self.writes: BatchWrites | None = None
         """The reactor's batch: "sent" markers go with its writes (after every delivery job is enqueued)."""
         self._marked: set[str] = set()  # markers written with the batch's writes
@@ -233,12 +237,23 @@ class Notifier:
             when = prefs.deliver_at(self.clock.now())
             if self.webhooks.url(player_id) is not None:  # the secret is only opened by the delivery job
                 self._enqueue_delivery(player_id, kind, body, delivery, when)
-            self.mailer.dispatch(player_id, kind, body, delivery, prefs, when)
-            self.pusher.dispatch(player_id, kind, body, delivery, when)
+            held = self._held_until(player_id, kind, data)
+            if held is not None:  # the player has the game open (or just left it): e-mail and push wait
+                hold(self.queue, self.keys, player_id, kind, body, delivery, held)
+            else:
+                self.mailer.dispatch(player_id, kind, body, delivery, prefs, when)
+                self.pusher.dispatch(player_id, kind, body, delivery, when)
         if not self._mark_sent(player_id, dedupe, body):
             return False  # a concurrent send of the same message recorded it first
         log.info("notification", player_id=player_id, kind=kind, delivery=delivery)
         return True
+
+    def _held_until(self, player_id: str, kind: str, data: dict[str, Any]) -> float | None:
+        """When a "your turn" e-mail and push may go out, if not at once (see :mod:`.away`)."""
+        game_id = data.get("game_id")
+        if kind not in HELD_KINDS or not game_id or not (self.mailer.enabled or self.pusher.enabled):
+            return None
+        return held_until(self.presence, player_id, game_id, self.settings.presence_grace_seconds)
 
     def _enqueue_delivery(self, player_id: str, kind: str, body: bytes, delivery: str,
                           when: float | None = None) -> None:

@@ -164,7 +164,7 @@ class Archiver:
         return rows
 
     def _archive_once(self, game_id: str) -> ArchiveResult:
-        from services.infrastructure.audit import export_lines, read_record, verify
+        from services.infrastructure.audit import export_lines, read_record
 
         if self.redis.exists(self.keys.archived(game_id)):
             return ArchiveResult("already")
@@ -189,28 +189,16 @@ class Archiver:
         # the record, its side object and the game's result rows in one write (one transaction in PostgreSQL)
         uris = self.cold.put_many({name: packed, side_name: side_packed}, self._results(game_id, record))
         uri, side_uri = uris[name], uris[side_name]
-        # Read back what the store kept and verify it before anything is removed.
-        back = self.cold.get(name)
-        report = verify(read_record(gzip.decompress(back).splitlines()))
-        if back != packed or not report.ok:
-            raise RuntimeError(f"the archive of {game_id} does not verify: {report.problems or 'bytes differ'}")
+        self._check_read_back(game_id, {name: packed, side_name: side_packed}, name)
         last = record.envelopes[-1]
         if last.version != version or last.hash != head_hash:
             return ArchiveResult("changed")
-        if self.cold.get(side_name) != side_packed:
-            raise RuntimeError(f"the side archive of {game_id} reads back different")
         archive_bytes = len(packed) + len(side_packed)
         pointer = {"uri": uri, "side_uri": side_uri, "version": version, "hash": head_hash,
                    "sha256": hashlib.sha256(packed).hexdigest(), "bytes": archive_bytes,
                    "events": len(record.envelopes), "commands": len(record.commands), "archived_at": time.time()}
-        seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
         k = self.keys
-        doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id), k.view(game_id, None),
-                  *(k.view(game_id, s) for s in range(seats)), k.clock(game_id), k.guest_seats(game_id), k.legal(game_id),
-                  k.verdict(game_id), k.command_bodies(game_id)]
-        # Outcome keys (and the per-command fingerprints of before) expire by themselves; they go now.
-        settled = [c["command_id"] for c in record.commands] + [r.decode() for r in rejections_raw]  # type: ignore[union-attr]
-        doomed += [k.outcome(game_id, c) for c in settled] + [k.command_body(game_id, c) for c in settled]
+        doomed = self._doomed(game_id, record, [r.decode() for r in rejections_raw])  # type: ignore[union-attr]
         status = self._swap(keys=[k.archived(game_id), k.head(game_id), k.commands(game_id), k.rejections(game_id),
                                   *side_key_names, *doomed],
                             args=[version, head_hash, commands, len(rejections_raw), orjson.dumps(pointer),
@@ -220,6 +208,30 @@ class Archiver:
             log.info("game archived", game_id=game_id, uri=uri, bytes=archive_bytes, events=version,
                      seconds=round(time.perf_counter() - started, 3))
         return ArchiveResult(status, uri, archive_bytes)
+
+    def _check_read_back(self, game_id: str, written: dict[str, bytes], record_name: str) -> None:
+        """Read back what the store kept and verify the record before anything is removed from Redis."""
+        from services.infrastructure.audit import read_record, verify
+
+        back = self.cold.get(record_name)
+        report = verify(read_record(gzip.decompress(back).splitlines()))
+        if back != written[record_name] or not report.ok:
+            raise RuntimeError(f"the archive of {game_id} does not verify: {report.problems or 'bytes differ'}")
+        for name, packed in written.items():
+            if name != record_name and self.cold.get(name) != packed:
+                raise RuntimeError(f"the side archive of {game_id} reads back different")
+
+    def _doomed(self, game_id: str, record: Any, rejected: list[str]) -> list[str]:
+        """The game's keys that go once its archive stands: its log, its read models and every per-command key
+        (outcome keys and the per-command fingerprints of before would expire by themselves; they go now)."""
+        k = self.keys
+        seats = len(record.envelopes[0].payload.get("seats", [])) if record.envelopes else 0
+        doomed = [k.events(game_id), k.segments(game_id), k.settled(game_id), k.snapshot(game_id), k.seed(game_id),
+                  k.view(game_id, None), *(k.view(game_id, s) for s in range(seats)), k.clock(game_id),
+                  k.guest_seats(game_id), k.legal(game_id), k.verdict(game_id), k.command_bodies(game_id),
+                  k.command_claims(game_id)]
+        settled = [c["command_id"] for c in record.commands] + rejected
+        return doomed + [k.outcome(game_id, c) for c in settled] + [k.command_body(game_id, c) for c in settled]
 
     def rehome(self, game_id: str) -> ArchiveResult:
         """Move an archived game's objects from where its pointer names them (a directory of an earlier

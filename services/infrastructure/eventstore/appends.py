@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 import orjson
 import redis
+import structlog
+from prometheus_client import Counter
 
 from domain.core.lifecycle import KERNEL_EVENTS
 from services.infrastructure.eventstore.envelope import Envelope
@@ -29,6 +31,12 @@ them, and the followers read those from the log."""
 
 REPLY_TTL_SECONDS = 60
 """A reply nobody popped (its request gave up waiting and answered 202) is gone after this long."""
+
+log = structlog.get_logger("taproom.eventstore")
+APPENDS_WITHOUT_REPLICA = Counter(
+    "taproom_appends_without_replica_total",
+    "Append rounds acknowledged on a master's own fsync'd AOF for want of a replica (no_replica_policy=local_fsync)")
+
 
 def run_scripts(pipe: Any, scripts: list[Any]) -> list[Any]:
     """Execute a pipeline of EVALSHA calls; should Redis not know a script (a restart, a flushed cache),
@@ -144,6 +152,8 @@ class Appends:
     keys: Keys
     replicas: int
     replica_timeout_ms: int
+    no_replica_policy: str
+    _local_fsync: dict[int, bool]
     _append: Any
     _remember: Callable[[AppendRequest, bytes], None]  # the store's compaction keeps what was appended
 
@@ -224,7 +234,7 @@ class Appends:
                     out = pipe.execute(raise_on_error=False)
                 if durable:
                     acks = out.pop()
-                    self._check_replicas(acks if not isinstance(acks, Exception) else 0)
+                    self._check_replicas(acks if not isinstance(acks, Exception) else 0, node_client)
                 for i, reply in zip(positions, out):
                     if isinstance(reply, _REDIRECTS):
                         raise redis.ConnectionError(f"the cluster moved a slot: {reply}") from reply
@@ -236,10 +246,45 @@ class Appends:
             raise
         return replies
 
-    def _check_replicas(self, acked: Any) -> None:
-        if int(acked) < self.replicas:
-            raise ReplicationShortfall(f"{acked} of {self.replicas} replicas confirmed the appends within "
-                                       f"{self.replica_timeout_ms} ms")
+    def _check_replicas(self, acked: Any, client: Any = None) -> None:
+        """Raise :class:`ReplicationShortfall` unless ``acked`` replicas are enough, or the master (``client``)
+        lacks them and ``no_replica_policy`` accepts its own fsync'd disk instead (counted: alert on it)."""
+        if int(acked) >= self.replicas:
+            return
+        if self.no_replica_policy == "local_fsync" and self._fsyncs(client if client is not None else self.redis):
+            APPENDS_WITHOUT_REPLICA.inc()
+            log.warning("append acknowledged without a replica (no_replica_policy=local_fsync): on the master's "
+                        "fsync'd AOF only", replicas=int(acked), wanted=self.replicas)
+            return
+        raise ReplicationShortfall(f"{acked} of {self.replicas} replicas confirmed the appends within "
+                                   f"{self.replica_timeout_ms} ms")
+
+    def _fsyncs(self, client: Any) -> bool:
+        """Whether the master behind ``client`` fsyncs each write before answering it (AOF on, ``appendfsync
+        always``; asked once per connection pool). A master that cannot say (``CONFIG`` renamed away) does not."""
+        key = id(client.connection_pool) if hasattr(client, "connection_pool") else id(client)
+        known = self._local_fsync.get(key)
+        if known is None:
+            try:
+                config = client.config_get("append*")
+                known = config.get("appendonly") == "yes" and config.get("appendfsync") == "always"
+            except redis.ResponseError:
+                known = False
+            self._local_fsync[key] = known
+        return known
+
+    def replicas_ready(self, shard: int) -> bool:
+        """Whether the master of ``shard`` has the replicas an append waits for now (one ``INFO replication``,
+        nothing blocks): a shard stalled for want of them is not tried again before they are back."""
+        if self.replicas <= 0 or self.no_replica_policy == "local_fsync":
+            return True
+        client: Any = self.redis
+        if is_cluster(self.redis):
+            client = next(iter(by_node(self.redis, [self.keys.cmd_stream(shard)]).values()))[0]  # type: ignore[arg-type]
+        info = client.info("replication")
+        online = sum(1 for name, value in info.items()
+                     if name.startswith("slave") and isinstance(value, dict) and value.get("state") == "online")
+        return online >= self.replicas
 
     def _acknowledge(self, done: list[tuple[AppendRequest, AppendResult]]) -> None:
         """Answer (the reply list a request waits on, else the outcome key) and acknowledge the stream entries
@@ -286,7 +331,7 @@ class Appends:
             for key in keys:
                 pipe.incr(key)
             pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
-            self._check_replicas(pipe.execute()[-1])
+            self._check_replicas(pipe.execute()[-1], client)
 
     @staticmethod
     def _result(reply: Any) -> AppendResult:

@@ -86,9 +86,17 @@ class Keys:
         return self._g(game_id, f"body:{command_id}")
 
     def command_bodies(self, game_id: str) -> str:
-        """Hash: command id -> the fingerprint of the body first sent under it (a reuse with another body is
-        refused). Kept, without a time to live, as long as the game's records; the archiver removes it."""
+        """Before :meth:`command_claims`: a hash, command id -> the fingerprint of the body first sent under it
+        (about 100-200 bytes a command). None are written any more; the archiver still deletes those a game may
+        have."""
         return self._g(game_id, "bodies")
+
+    def command_claims(self, game_id: str) -> str:
+        """String: the game's command-id claims, 16 bytes a command (a digest of the id, a digest of the body's
+        fingerprint: ``claims.lua``): a reuse of an id with another body is refused. Kept, without a time to
+        live, as long as the game's records; the archiver removes it (an archived game's ids answer with their
+        outcomes, kept with its records)."""
+        return self._g(game_id, "claims")
 
     def view(self, game_id: str, seat: int | None) -> str:
         return self._g(game_id, "view:public" if seat is None else f"view:{seat}")
@@ -147,6 +155,12 @@ class Keys:
 
     def dead_letters(self, shard: int) -> str:
         return f"{self.prefix}dead:{{s{shard}}}"
+
+    def stalled(self, shard: int) -> str:
+        """String with a time to live: the shard's appends fail (its master is gone, or lacks the replicas
+        ``append_replicas`` asks for), set and kept fresh by the processor holding it; while it lives the API
+        refuses the shard's commands with 503 (``submit.lua``) instead of queueing them."""
+        return f"{self.prefix}stalled:{{s{shard}}}"
 
     def lease(self, role: str, shard: int) -> str:
         return f"{self.prefix}lease:{role}:{{s{shard}}}"
@@ -281,6 +295,19 @@ class Keys:
         """Hash: subscription id -> Web Push subscription (endpoint and keys) as JSON."""
         return f"{self.prefix}push:{self.player_tag(player_id)}"
 
+    def presence(self, player_id: str) -> str:
+        """Zset: the player's open game streams (``<game>|<connection>``) -> when each lapses unless renewed (the
+        service clock's time); a closed stream's score is the time it closed (see ``application.presence``)."""
+        return f"{self.prefix}presence:{self.player_tag(player_id)}"
+
+    def follows(self, player_id: str) -> str:
+        """Zset: the players this player follows (their friends list) -> when they were followed."""
+        return f"{self.prefix}follows:{self.player_tag(player_id)}"
+
+    def online(self) -> str:
+        """Zset: player -> the last time a page of theirs was open (an open stream, an inbox poll)."""
+        return f"{self.prefix}online"
+
     def invitations(self, player_id: str) -> str:
         """Zset of "<game>:<seat>" seats the player is invited to (score = expiry); projected, checked on read."""
         return f"{self.prefix}invites:{self.player_tag(player_id)}"
@@ -308,6 +335,10 @@ class Keys:
     def player_games(self, player_id: str) -> str:
         """Zset: the player's finished (rated) games -> when they were rated."""
         return f"{self.prefix}pgames:{self.player_tag(player_id)}"
+
+    def player_reliability(self, player_id: str) -> str:
+        """Hash: ``started`` and ``finished`` (without a takeover) counts of the player's finished games."""
+        return f"{self.prefix}preliab:{self.player_tag(player_id)}"
 
     def player_results(self, player_id: str) -> str:
         """Hash: game id -> JSON of the player's result in it (place, rating after, the table)."""

@@ -78,7 +78,7 @@ class EventStore(Appends, Compaction):
     read below then answers from its archive (``.archived``), the same as before."""
 
     def __init__(self, client: redis.Redis, keys: Keys, replicas: int = 0, replica_timeout_ms: int = 1000,
-                 archive: Any = None) -> None:
+                 archive: Any = None, no_replica_policy: str = "refuse") -> None:
         """``replicas`` > 0: an append is acknowledged (its outcome stored, its stream entry acknowledged) only
         once ``WAIT`` says that many replicas have it, so a failover cannot lose an acknowledged command.
         ``archive``: the reader of archived games (default: the process's shared one)."""
@@ -86,6 +86,9 @@ class EventStore(Appends, Compaction):
         self.keys = keys
         self.replicas = replicas
         self.replica_timeout_ms = replica_timeout_ms
+        self.no_replica_policy = no_replica_policy
+        """``refuse`` or ``local_fsync``: see ``Settings.no_replica_policy``."""
+        self._local_fsync: dict[int, bool] = {}
         self._archive_reader = archive
         self._append = client.register_script(resources.files(__package__).joinpath("append.lua").read_text())
         self._trim = client.register_script(resources.files(__package__).joinpath("trim.lua").read_text())

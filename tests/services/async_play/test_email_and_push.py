@@ -41,6 +41,8 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[email.message.EmailMessage] = []
+        self.raw: list[bytes] = []
+        """Each message's bytes exactly as the SMTP client sent them (no parser between)."""
         self.fail = 0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -50,10 +52,18 @@ class Inbox:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert envelope.rcpt_tos == [message["To"]]
         self.messages.append(message)  # type: ignore[arg-type]
+        self.raw.append(envelope.original_content or envelope.content)
         return "250 OK"
 
     def texts(self) -> list[str]:
-        return [m.get_content() for m in self.messages]  # type: ignore[attr-defined]
+        return [plain(m) for m in self.messages]
+
+
+def plain(message: email.message.EmailMessage) -> str:
+    """The text part (every notification also has an HTML one; a verification e-mail is text only)."""
+    part = message.get_body(("plain",))
+    assert part is not None
+    return part.get_content()  # type: ignore[no-any-return,attr-defined]
 
 
 def free_port() -> int:
@@ -117,7 +127,8 @@ def verified(http: TestClient, table: Table, inbox: Inbox, auth: dict[str, str],
     page = http.get(link.group(1))
     assert page.status_code == 200 and address in page.text
     again = http.get(link.group(1))  # single use
-    assert again.status_code == 404 and again.json()["code"] == "invalid_token"
+    assert again.status_code == 404 and again.headers["content-type"].startswith("text/html")  # a page, not JSON
+    assert "unknown, used or expired" in again.text and 'href="/#/settings"' in again.text
     assert http.get("/players/me/notification-settings", headers=auth).json()["email"] == {
         "address": address, "pending": None, "enabled": True}
 
@@ -132,7 +143,7 @@ def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_un
     gid = table.create([{"name": "alice", "player_id": pid}, {"bot": "random"}], target=1000)
     assert len(inbox.messages) == 1
     message = inbox.messages[0]
-    text = message.get_content()  # type: ignore[attr-defined]
+    text = plain(message)
     assert message["Subject"] == "Taproom: your turn" and message["From"] == "Taproom <turns@taproom.test>"
     assert f"{PUBLIC_URL}/#/game/{gid}" in text
     assert token not in message.as_string()  # never the player's credential
@@ -159,7 +170,9 @@ def test_your_turn_is_mailed_once_per_game_per_hour_with_a_link_and_one_click_un
     clock.advance(HOUR + 1)
     assert table.add(gid, 0).accepted
     assert len(inbox.messages) == 2  # unsubscribed; the in-app list still has it
-    assert http.post("/email/unsubscribe?token=nope").json()["code"] == "invalid_token"
+    refused = http.post("/email/unsubscribe?token=nope")
+    assert refused.status_code == 404 and refused.headers["content-type"].startswith("text/html")
+    assert "unknown or expired" in refused.text
 
 
 def test_a_refused_email_is_retried_with_backoff(table: Table, http: TestClient, smtp: tuple[Inbox, int]) -> None:
@@ -188,7 +201,7 @@ def test_game_over_carries_the_result(table: Table, http: TestClient, smtp: tupl
         assert table.add(gid, 0, 3).accepted
     over = [m for m in inbox.messages if m["Subject"] == "Taproom: game over"]
     assert len(over) == 1
-    assert re.search(rf"Game {gid} has ended: you placed [12] \(seat 0: \d+, seat 1: \d+\)\.", over[0].get_content())
+    assert re.search(rf"Game {gid} has ended: you placed [12] \(seat 0: \d+, seat 1: \d+\)\.", plain(over[0]))
 
 
 def test_the_daily_digest_gathers_messages_into_one_email(table: Table, http: TestClient,
@@ -279,7 +292,7 @@ def test_your_turn_push_decrypts_to_what_the_page_shows(table: Table, http: Test
     assert claims["aud"] == f"http://127.0.0.1:{receiver.server_address[1]}" and claims["sub"] == "mailto:ops@taproom.test"
     plain = http_ece.decrypt(body, private_key=key, auth_secret=secret, version="aes128gcm")
     assert json.loads(plain) == {"kind": "your_turn", "title": "Your turn", "game_id": gid,
-                                 "body": f"It is your turn in game {gid}.", "url": f"{PUBLIC_URL}/#/game/{gid}"}
+                                 "body": f"It is your turn in Counter (test fixture) (game {gid}).", "url": f"{PUBLIC_URL}/#/game/{gid}"}
     assert token.encode() not in plain
 
     receiver.statuses.append(410)  # the browser dropped it: the subscription goes

@@ -52,9 +52,10 @@ def test_a_two_player_resignation_is_listed_accepted_scored_and_rated(table: Tab
     again = resign(table, waiting_api, gid, ann)
     assert again.status_code == 409 and again.json()["code"] == "game_not_active"
 
-    board = api.get("/games/types/carcassonne/leaderboard").json()["rows"]
-    assert [row["name"] for row in board[:2]] == ["Ann", "Ben"]  # the resigner is rated as last
+    ann_row = api.get(f"/players/{ann.player_id}/profile").json()["ratings"][0]
     profile = api.get(f"/players/{ben.player_id}/profile").json()
+    assert ann_row["rating"] > profile["ratings"][0]["rating"]  # the resigner is rated as last
+    assert profile["reliability"]["percent"] == 100  # resigning is leaving honestly: not a takeover
     assert profile["finished"][0]["left"] == "resigned" and profile["finished"][0]["place"] == 2
 
 

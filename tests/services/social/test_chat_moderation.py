@@ -101,7 +101,7 @@ def test_a_report_is_kept_with_the_game_once_per_reporter_and_listed_for_the_ope
 def test_the_cli_lists_reports_with_the_message_the_reporter_the_game_and_the_time(api, settings, monkeypatch) -> None:
     from click.testing import CliRunner
 
-    from services.adapters.cli import main
+    from services.adapters.cli import common, main
     from services.infrastructure import bootstrap
 
     ann, bob = register(api, "Ann"), register(api, "Bob")
@@ -111,7 +111,7 @@ def test_the_cli_lists_reports_with_the_message_the_reporter_the_game_and_the_ti
              json={"message_id": rude["id"], "reason": "rude"})
     # the operator's command, against the same store the API writes to
     client = api.app.state.context.store.redis
-    monkeypatch.setattr(main, "get_settings", lambda: settings.model_copy(update={"redis_url": "redis://the-store"}))
+    monkeypatch.setattr(common, "get_settings", lambda: settings.model_copy(update={"redis_url": "redis://the-store"}))
     monkeypatch.setattr(bootstrap, "client_factory", lambda _: lambda: client)
     shown = CliRunner().invoke(main.cli, ["reports"])
     assert shown.exit_code == 0, shown.output

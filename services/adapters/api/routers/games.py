@@ -8,6 +8,7 @@ processor's outcome.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -44,6 +45,7 @@ from services.adapters.api.schemas import (
     SeatCreated,
 )
 from services.application import games
+from services.application.presence import StreamPresence
 from services.application.results import Queued, Rejected
 from services.infrastructure.eventstore import Envelope
 
@@ -71,7 +73,7 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     player_id = principal.player_id if principal and principal.kind == "player" else None
     new = games.NewGame(game=body.game, seats=_seat_specs(body, player_id), options=body.options, pace=body.pace,
                         hot_seat=body.hot_seat, creator=player_id, dev_seed=body.seed, rated=body.rated,
-                        hints=body.hints, tutorial=body.tutorial)
+                        hints=body.hints, tutorial=body.tutorial, min_reliability=body.min_reliability)
     created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id))
     seats = [SeatCreated(seat=s.seat, name=s.name, bot=s.bot, token=s.token) for s in created.seats]
     result = created.result
@@ -222,8 +224,11 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
     listener = chat_listener(ctx, game_id, meta, meta["status"], principal)
+    # A player's open page is their presence at the game: no "your turn" e-mail or push while it is open
+    page = StreamPresence(ctx.presence, principal.player_id if principal and principal.kind == "player" else None,
+                          game_id, uuid.uuid4().hex)
     # Checks and stream run on the event loop: an open page holds no worker thread.
-    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener),
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener, page),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -253,7 +258,8 @@ def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -
 
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
-               timeout: float, slot: StreamSlot, listener: ChatListener) -> AsyncIterator[bytes]:
+               timeout: float, slot: StreamSlot, listener: ChatListener,
+               page: StreamPresence) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
     key = ctx.keys.events(game_id)
     cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
@@ -261,6 +267,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
     ctx.open_streams += 1
     try:
         await listener.start(aredis)
+        await page.renew(aredis)  # before the first byte: a page that saw "connected" is present
         yield b": connected\n\n"
         if await aredis.exists(ctx.keys.archived(game_id)):
             async for message in _sse_archived(ctx, game_id, seat, cursor):
@@ -272,6 +279,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             if time.monotonic() - renewed > STREAM_RENEW_SECONDS:
                 renewed = time.monotonic()
                 await slot.renew(aredis)
+                await page.renew(aredis)
             envelopes = await _events_after(ctx, aredis, game_id, cursor)
             status = await _status(ctx, game_id)
             expired = status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
@@ -300,6 +308,7 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
     finally:
         ctx.open_streams -= 1
         await slot.release(aredis)
+        await page.close(aredis)
 
 
 

@@ -36,7 +36,9 @@ def lobby(limit: int = Query(50, ge=1, le=200), ctx: Context = Depends(get_conte
 def inbox(limit: int = Query(100, ge=1, le=500), player: Principal = Depends(require_player),
           ctx: Context = Depends(get_context)) -> dict[str, Any]:
     """The caller's games: those awaiting them first (oldest waiting first), then the rest, latest first;
-    and the invitations standing for them (accept or decline)."""
+    and the invitations standing for them (accept or decline). Every page asks once a minute while it is
+    shown, so asking also marks the caller online (their friends see it)."""
+    ctx.presence.seen(player.player_id or "")
     ids = [g.decode() for g in ctx.redis.zrange(ctx.keys.inbox(player.player_id or ""), 0, limit - 1)]
     games = _metas(ctx, ids)
     for meta in games:

@@ -56,9 +56,38 @@ def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
             for status, answer in error_responses(*statuses, 500, 503).items()}
 
 
+def _html_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """A page a person opens from an e-mail: its refusals are pages too (``text/html``), never JSON."""
+    out = _json_errors(422)  # documented as FastAPI would (a query it cannot parse); a string query always parses
+    for status in statuses:
+        out[status] = {"description": "a page saying what happened, with a link to the settings",
+                       "content": {"text/html": {"schema": {"type": "string"}}}}
+    return out
+
+
+BODY_STYLE = "font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#111827;background:#fff"
+BUTTON_STYLE = ("font:inherit;padding:.6rem 1.1rem;min-height:44px;border-radius:6px;border:0;background:#1d4ed8;"
+                "color:#fff;cursor:pointer")
+"""Style attributes only: the site's policy (``style-src 'self'``) refuses a page's own style element."""
+
+
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
-                        f"<h1>{html.escape(title)}</h1>{body}", status_code=status)
+    """A small page of its own (no script): what happened, and the way to the settings and the site."""
+    return HTMLResponse(
+        f'<!doctype html><html lang="en"><head><meta charset=utf-8>'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)} · Taproom'
+        f'</title></head><body style="{BODY_STYLE}"><main style="max-width:34rem;margin:0 auto">'
+        f"<h1>{html.escape(title)}</h1>{body}"
+        '<p><a href="/#/settings" style="color:#1d4ed8">Your notification settings</a> · '
+        '<a href="/" style="color:#1d4ed8">Taproom</a></p></main></body></html>', status_code=status)
+
+
+def _bad_link(what: str) -> HTMLResponse:
+    return _page("This link does not work", f"<p>{html.escape(what)}</p>", 404)
+
+
+def _token_ok(token: str) -> bool:
+    return 0 < len(token) <= 100
 
 
 def _mailer(ctx: Context, request: Request) -> Mailer:
@@ -112,34 +141,43 @@ def remove_email(request: Request, player: Principal = Depends(require_player),
     return Response(status_code=204)
 
 
-@router.get("/email/verify", response_class=HTMLResponse, responses=_json_errors(404, 422))
-def verify_email(request: Request, token: str = Query(max_length=100),
-                 ctx: Context = Depends(get_context)) -> HTMLResponse:
-    """The link of a verification e-mail."""
-    done = Addresses(ctx.redis, ctx.keys, _settings(request)).verify(token)
+# The three routes below are opened by people from an e-mail: each answers a page (text/html), refusals
+# included; the token is checked here rather than by the query's validation, whose refusal is JSON.
+TokenQuery = Query("", description="the token of the e-mail's link (at most 100 characters)")
+
+
+@router.get("/email/verify", response_class=HTMLResponse, responses=_html_errors(404))
+def verify_email(request: Request, token: str = TokenQuery, ctx: Context = Depends(get_context)) -> HTMLResponse:
+    """The link of a verification e-mail (a page; ``404`` a page saying the link is used or expired)."""
+    done = Addresses(ctx.redis, ctx.keys, _settings(request)).verify(token) if _token_ok(token) else None
     if done is None:
-        raise ApiError("invalid_token", "this link is unknown, used or expired; ask for a new one", 404)
+        return _bad_link("This confirmation link is unknown, used or expired. Ask for a new one in your "
+                         "notification settings.")
     return _page("E-mail confirmed", f"<p>Taproom will write to {html.escape(done[1])}.</p>")
 
 
-@router.get("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(422))
-def unsubscribe_page(token: str = Query(max_length=100)) -> HTMLResponse:
+@router.get("/email/unsubscribe", response_class=HTMLResponse, responses=_html_errors(404))
+def unsubscribe_page(token: str = TokenQuery) -> HTMLResponse:
     """The unsubscribe link opened in a browser: one button (a GET changes nothing, since mail scanners
     follow links)."""
+    if not _token_ok(token):
+        return _bad_link("This unsubscribe link is incomplete. Choose your e-mails in your notification settings.")
     action = html.escape(f"/email/unsubscribe?token={token}", quote=True)
     return _page("Unsubscribe", f'<form method="post" action="{action}">'
-                                '<button type="submit">Stop these e-mails</button></form>')
+                                f'<button type="submit" style="{BUTTON_STYLE}">Stop these e-mails</button></form>')
 
 
-@router.post("/email/unsubscribe", response_class=HTMLResponse, responses=_json_errors(404, 422))
-def unsubscribe(request: Request, token: str = Query(max_length=100),
-                ctx: Context = Depends(get_context)) -> HTMLResponse:
-    """One-click unsubscribe (RFC 8058: the mail client POSTs ``List-Unsubscribe=One-Click`` here)."""
-    done = Addresses(ctx.redis, ctx.keys, _settings(request)).unsubscribe(token)
+@router.post("/email/unsubscribe", response_class=HTMLResponse, responses=_html_errors(404))
+def unsubscribe(request: Request, token: str = TokenQuery, ctx: Context = Depends(get_context)) -> HTMLResponse:
+    """One-click unsubscribe (RFC 8058: the mail client POSTs ``List-Unsubscribe=One-Click`` here, without any
+    login: the token in the URL is the authority); a person's button on the GET page posts here too."""
+    done = Addresses(ctx.redis, ctx.keys, _settings(request)).unsubscribe(token) if _token_ok(token) else None
     if done is None:
-        raise ApiError("invalid_token", "this unsubscribe link is unknown or expired", 404)
+        return _bad_link("This unsubscribe link is unknown or expired. Choose your e-mails in your notification "
+                         "settings.")
     what = done[1].replace("_", " ") if done[1] else "all"
-    return _page("Unsubscribed", f"<p>No more {html.escape(what)} e-mails.</p>")
+    return _page("Unsubscribed", f"<p>No more {html.escape(what)} e-mails. You can turn them on again in your "
+                                 "notification settings.</p>")
 
 
 @router.get("/push/key", response_model=PushKey, responses=error_responses(404))

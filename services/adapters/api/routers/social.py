@@ -24,7 +24,7 @@ from services.adapters.api.durable import undo_on_refusal
 from services.adapters.api.errors import ApiError, error_responses
 from services.adapters.api.routers.games import GameId
 from services.application.chat import FINISHED, Chat, readable
-from services.application.ratings import Ratings
+from services.application.ratings import DISPLAY_BASE, DISPLAY_SCALE, EARLY_END_LINE, PROVISIONAL_GAMES, Ratings
 from services.application.rematch import Rematches
 from services.infrastructure.players import Players
 
@@ -209,11 +209,13 @@ class RatingRow(BaseModel):
     player_id: str | None
     bot: str | None
     name: str
-    rating: float = Field(description="the shown rating: mu - 3 sigma (openskill's ordinal)")
+    rating: float = Field(description="the ranking value: mu - 3 sigma (openskill's ordinal)")
+    display: int = Field(description="the rating people read: 1000 + 40 (mu - 3 sigma), never below 0")
+    provisional: bool = Field(description="fewer rated games than `PROVISIONAL_GAMES` (10): not on leaderboards")
     mu: float
     sigma: float
-    games: int
-    wins: int
+    games: int = Field(description="rated games")
+    wins: int = Field(description="sole first places (a shared first place is a draw)")
 
 
 class Leaderboard(BaseModel):
@@ -231,7 +233,17 @@ class ProfileGame(BaseModel):
         default=None, description="you left this game (resigned, or abandoned it): placed last, rated as such")
     seats: list[dict[str, Any]] = Field(description="each seat's `name` and `place`, and `left` for one that left")
     rating: float | None = Field(description="your rating in that game type after this game (null: not rated)")
+    won: bool = Field(default=False, description="a sole first place (a shared first place is a draw)")
+    away: bool = Field(default=False, description="the autopilot or a bot played your seat at the end: rated last")
+    rated: bool = Field(default=False, description="this game changed your rating")
     replay: str = Field(description="where the web client replays it")
+
+
+class ReliabilityOut(BaseModel):
+    started: int = Field(description="finished games the player had a seat in")
+    finished: int = Field(description="of those, the ones they played to the end themselves (no takeover at the "
+                                      "end, not abandoned; resigning counts as finished)")
+    percent: int | None = Field(description="finished / started, rounded down; null before the first game")
 
 
 class Profile(BaseModel):
@@ -240,6 +252,7 @@ class Profile(BaseModel):
     handle: str | None
     games_played: int
     wins: int
+    reliability: ReliabilityOut
     ratings: list[RatingRow] = Field(description="one row per game type played")
     history: dict[str, list[dict[str, float]]] = Field(description="game type -> [{ts, rating}] oldest first")
     finished: list[ProfileGame] = Field(description="finished games, newest first")
@@ -248,11 +261,27 @@ class Profile(BaseModel):
 @router.get("/games/types/{game}/leaderboard", response_model=Leaderboard, responses=error_responses(400, 422))
 def leaderboard(game: str = Path(max_length=64), limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=100_000),
                 ctx: Context = Depends(get_context)) -> Leaderboard:
-    """The game's ratings, best first (players and bot levels alike)."""
+    """The game's established ratings (at least 10 rated games), best first (players and bot levels alike)."""
     game_id = get_game(game).id
     rows = Ratings(ctx.redis, ctx.keys).leaderboard(game_id, limit, offset)
     return Leaderboard(game=game_id, rows=[RatingRow(game=game_id, rank=offset + i + 1, **r.to_dict())
                                            for i, r in enumerate(rows)])
+
+
+class FairPlay(BaseModel):
+    provisional_games: int = Field(description="rated games before a rating is established (no ? mark, listed on "
+                                               "leaderboards)")
+    early_end_percent: int = Field(description="a game the table ended by vote before this share of it was played "
+                                               "rates only the absent player (as last)")
+    display_base: int = Field(description="the display rating of a newcomer")
+    display_scale: int = Field(description="display points per unit of openskill's mu - 3 sigma")
+
+
+@router.get("/fair-play", response_model=FairPlay)
+def fair_play() -> FairPlay:
+    """The figures of the fair-play policy (README, "Fair play"), for the page that explains it."""
+    return FairPlay(provisional_games=PROVISIONAL_GAMES, early_end_percent=round(100 * EARLY_END_LINE),
+                    display_base=DISPLAY_BASE, display_scale=DISPLAY_SCALE)
 
 
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=error_responses(404, 422))
@@ -272,5 +301,6 @@ def profile(player_id: str = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$"), ctx: Contex
         history[game] = [{"ts": g["ts"], "rating": g["rating"]} for g in reversed(finished)
                          if g["game"] == game and g["rating"] is not None]
     return Profile(player_id=player_id, name=player.name, handle=player.handle, games_played=len(finished),
-                   wins=sum(1 for g in finished if g["place"] == 1), ratings=rows, history=history,
+                   wins=sum(1 for g in finished if g.get("won", g["place"] == 1)), ratings=rows, history=history,
+                   reliability=ReliabilityOut(**ratings.reliability(player_id).to_dict()),
                    finished=[ProfileGame(**g, replay=f"/#/game/{g['game_id']}") for g in finished])

@@ -10,7 +10,9 @@ import { LobbyPage } from "./pages/lobby.js";
 import { InboxPage } from "./pages/inbox.js";
 import { GamePage } from "./pages/game.js";
 import { SettingsPage } from "./pages/settings.js";
+import { FriendsPage } from "./pages/friends.js";
 import { LeaderboardPage, ProfilePage } from "./pages/players.js";
+import { FairPlayPage } from "./pages/fairplay.js";
 
 function parseRoute() {
   const raw = location.hash.replace(/^#\/?/, "");
@@ -40,6 +42,7 @@ function Nav({ route }) {
     <nav aria-label="Main">
       ${link("#/lobby", "Lobby", "lobby")}
       ${auth.token() ? link("#/inbox", inbox, "inbox") : link("#/", "Sign in", "")}
+      ${auth.token() ? link("#/friends", "Friends", "friends") : null}
       ${link("#/leaderboard", "Ratings", "leaderboard")}
       ${auth.token() && auth.playerId() ? link("#/player/me", "Profile", "player") : null}
       ${auth.token() ? link("#/settings", "Settings", "settings") : null}
@@ -71,13 +74,16 @@ function App() {
   if (page === "lobby") body = html`<${LobbyPage} params=${route.params} />`;
   else if (page === "inbox") body = html`<${InboxPage} />`;
   else if (page === "settings") body = html`<${SettingsPage} />`;
+  else if (page === "friends") body = html`<${FriendsPage} />`;
   else if (page === "game" && arg) body = html`<${GamePage} key=${arg} gameId=${arg} params=${route.params} />`;
   else if (page === "rules" && arg) body = html`<${HowToPage} key=${arg} game=${arg} />`;
   else if (page === "learn" && arg) body = html`<${LearnPage} key=${arg} game=${arg} />`;
   else if (page === "player" && arg) body = html`<${ProfilePage} key=${arg} playerId=${arg} />`;
   else if (page === "leaderboard") body = html`<${LeaderboardPage} key=${arg || ""} game=${arg} />`;
+  else if (page === "fair-play") body = html`<${FairPlayPage} />`;
   else body = html`<${StartPage} />`;
-  return html`<${Nav} route=${route} /><main id="main">${body}</main>`;
+  return html`<${Nav} route=${route} /><main id="main">${body}</main>
+    <footer class="foot"><a href="#/fair-play">Fair play</a></footer>`;
 }
 
 takeSignInLink();

@@ -29,6 +29,9 @@ const WORDS = {
   already_resigned: "You have already resigned this game.",
   too_many_push_subscriptions: "Too many browsers of yours receive push notifications. Turn them off in one first.",
   too_many_mutes: "You have muted as many players as you can. Unmute someone first.",
+  cannot_follow_self: "That is your own handle: follow someone else.",
+  too_many_follows: "You follow as many players as you can. Unfollow someone first.",
+  not_following: "You do not follow that player.",
   too_many_blocks: "You have blocked as many players as you can. Unblock someone in Settings first.",
   invitation_refused: "This player does not take invitations from you.",
   message_not_found: "That message is no longer kept, so it cannot be reported.",
@@ -49,6 +52,10 @@ const WORDS = {
   invalid_command: "That move is not possible as sent. Reload the page and try again.",
   invalid_options: "These game options do not fit together. Change them and try again.",
   illegal_move: "That move is not allowed now.",
+  nothing_to_undo: "There is nothing of yours to take back now: a tile or card was drawn, dice were rolled, your " +
+    "turn is over, or another player moved since.",
+  reliability_too_low: "This game admits only players who usually finish their games, and your reliability is " +
+    "below what its creator asked for. Finish the games you start and it rises again.",
   seed_not_allowed: "This server does not accept a chosen seed.",
   unknown_game: "That game is not offered on this server.",
   rate_limited: "Too many requests from here in a short time. Wait a minute, then try again.",

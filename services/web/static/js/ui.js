@@ -49,3 +49,13 @@ export function CopyField({ label, value }) {
 }
 
 export const gameTitle = (types, id) => types?.find((t) => t.id === id)?.title || id;
+
+// What a game is played for, as badges: "unrated", "reliability 90%+" (the lobby and the game page).
+export function GameFlags({ meta }) {
+  const unrated = meta.rated === false;
+  const min = meta.min_reliability;
+  if (!unrated && (min === undefined || min === null)) return null;
+  return html`<span class="flags">${unrated ? html` <span class="badge unrated" title="changes nobody's rating"
+      >unrated</span>` : null}${min !== undefined && min !== null ? html` <span class="badge"
+      title="only players who finish their games take a seat">reliability ${min}%+</span>` : null}</span>`;
+}

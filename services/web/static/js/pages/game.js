@@ -11,7 +11,7 @@ import { describe, seatName, seatNews } from "../words.js";
 import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
-import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
+import { ErrorLine, GameFlags, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
 import { RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
 import { ChatPanel } from "../chat.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
@@ -311,7 +311,7 @@ export function GamePage({ gameId, params }) {
   return html`<div class="game" data-version=${shown.version} data-head=${head} data-status=${live.status}
       data-ready=${boardModule === undefined ? undefined : "1"} data-my-turn=${myTurn ? "1" : "0"}>
     <div class="game-head">
-      <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span></h1>
+      <h1>${gameTitle(types, live.game)} <span class="muted">· game ${gameId}</span><${GameFlags} meta=${live} /></h1>
       <p class="status" aria-live="polite">
         ${statusLine(live, seat, myTurn, seats)}
         <${Connection} state=${connection} online=${online} />

@@ -2,13 +2,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { auth, errorText, gameTypes, get, post } from "../api.js";
-import { CopyField, ErrorLine, ago, gameTitle, now, setTitle } from "../ui.js";
+import { CopyField, ErrorLine, GameFlags, ago, gameTitle, now, setTitle } from "../ui.js";
 import { NameField, ensurePlayer } from "../identity.js";
 import { PlainError } from "../errors.js";
 import { hasGuide } from "../howto.js";
 import { seatNews } from "../words.js";
 
 const BOT_LEVELS = ["random", "greedy", "search"];
+const RELIABILITY = [["", "Anyone"], ["80", "Reliability 80% or more"], ["90", "Reliability 90% or more"],
+                     ["95", "Reliability 95% or more"]];
 const PACES = [["", "Untimed"], ["1h", "1 hour a move"], ["1d", "1 day a move"], ["3d", "3 days a move"],
                ["bank", "Time bank"]];
 
@@ -39,9 +41,11 @@ export function LobbyPage({ params }) {
   return html`<h1>Lobby</h1>
     <${ErrorLine} error=${error} />
     <div class="columns">
-      <section aria-labelledby="new-h" class=${params.get("game") ? "lobby-new first-on-phone" : "lobby-new"}>
+      <section aria-labelledby="new-h"
+               class=${params.get("game") || params.get("invite") ? "lobby-new first-on-phone" : "lobby-new"}>
         <h2 id="new-h">New game</h2>
-        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")} />` : html`<p>Loading…</p>`}
+        ${types ? html`<${NewGameForm} types=${types} initial=${params.get("game")}
+          invite=${params.get("invite")} />` : html`<p>Loading…</p>`}
       </section>
       <section aria-labelledby="open-h" class="lobby-open">
         <h2 id="open-h">Open games</h2>
@@ -49,7 +53,8 @@ export function LobbyPage({ params }) {
         <ul class="list">
           ${lobby.open.map((g) => html`<li key=${g.game_id} class="row">
             <span><strong>${gameTitle(types, g.game)}</strong>
-              <span class="muted">${seatSummary(g.seats)}</span></span>
+              <span class="muted">${seatSummary(g.seats)}</span>
+              <${GameFlags} meta=${g} /></span>
             <span class="actions"><a href=${`#/game/${g.game_id}`}>Watch</a>
               <button type="button" onClick=${() => join(g.game_id)}>Join</button></span>
             ${joining === g.game_id && !auth.token() ? html`<form class="join-name"
@@ -124,7 +129,35 @@ function defaults(type) {
   return out;
 }
 
-function NewGameForm({ types, initial }) {
+// A friend's seat: the first seat that is not mine or already someone's, else one more seat.
+function withFriend(seats, handle, max) {
+  if (seats.some((s) => s.kind === "handle" && s.handle === handle)) return seats;
+  const free = seats.findIndex((s) => s.kind === "bot" || s.kind === "open" || (s.kind === "handle" && !s.handle));
+  if (free >= 0) return seats.map((s, i) => (i === free ? { kind: "handle", handle } : s));
+  return seats.length < max ? [...seats, { kind: "handle", handle }] : seats;
+}
+
+// The players I follow, as one-tap buttons that give each a seat of the game being set up.
+function FriendPicks({ seats, max, onPick }) {
+  const [friends, setFriends] = useState([]);
+  useEffect(() => {
+    get("/players/me/friends", auth.token()).then((d) => setFriends(d.friends.filter((f) => f.handle)))
+      .catch(() => setFriends([]));
+  }, []);
+  if (!friends.length) return null;
+  const seated = new Set(seats.filter((s) => s.kind === "handle").map((s) => s.handle));
+  const full = seats.length >= max && !seats.some((s) => s.kind === "bot" || s.kind === "open");
+  const online = html`<span class="dot on" aria-hidden="true"></span>`;
+  const onlineWords = html`<span class="sr-only"> (online)</span>`;
+  return html`<div class="friend-picks" role="group" aria-label="Invite a friend">
+    <span class="muted">Invite a friend:</span>
+    ${friends.map((f) => html`<button type="button" key=${f.player_id} aria-pressed=${seated.has(f.handle)}
+        disabled=${seated.has(f.handle) || full} onClick=${() => onPick(f.handle)}>${f.online ? online : null}${
+        seated.has(f.handle) ? `${f.name} ✓` : f.name}${f.online ? onlineWords : null}</button>`)}
+  </div>`;
+}
+
+function NewGameForm({ types, initial, invite }) {
   const [gameId, setGameId] = useState(types.find((t) => t.id === initial)?.id || types[0]?.id);
   const type = types.find((t) => t.id === gameId);
   const [options, setOptions] = useState(defaults(type));
@@ -132,10 +165,12 @@ function NewGameForm({ types, initial }) {
   const [name, setName] = useState(""); // a visitor's name: they register as the game is created
   const firstSeats = (t) => Array.from({ length: Math.max(2, t?.min_players || 2) }, (_, i) =>
     i === 0 ? { kind: "me" } : { kind: "bot", bot: "greedy" });
-  const [seats, setSeats] = useState(firstSeats(type));
+  const [seats, setSeats] = useState(invite ? withFriend(firstSeats(type), invite.replace(/^@/, ""),
+    type?.max_players || 8) : firstSeats(type));
   const [pace, setPace] = useState("");
   const [casual, setCasual] = useState(false); // unrated; then hints may be allowed
   const [hints, setHints] = useState(false);
+  const [reliable, setReliable] = useState(""); // min_reliability, "" for anyone
   const [error, setError] = useState(null);
   const [invites, setInvites] = useState(null);
 
@@ -158,6 +193,7 @@ function NewGameForm({ types, initial }) {
     };
     if (pace) body.pace = pace;
     if (casual) Object.assign(body, { rated: false, hints });
+    if (reliable) body.min_reliability = Number(reliable);
     try {
       const invited = seats.map((s, i) => ({ seat: i, handle: (s.handle || "").trim().replace(/^@/, "") }))
         .filter((x, i) => seats[i].kind === "handle");
@@ -223,6 +259,8 @@ function NewGameForm({ types, initial }) {
         ${s.kind === "invite" ? html`<input aria-label=${`Seat ${i + 1} player's name`} placeholder="their name"
             value=${s.name || ""} onInput=${(e) => setSeat(i, { name: e.target.value })} />` : null}
       </div>`)}
+      ${signedIn ? html`<${FriendPicks} seats=${seats} max=${type?.max_players || 8}
+        onPick=${(h) => setSeats(withFriend(seats, h, type?.max_players || 8))} />` : null}
       <p>
         <button type="button" disabled=${seats.length >= (type?.max_players || 8)}
           onClick=${() => setSeats([...seats, { kind: "bot", bot: "greedy" }])}>Add seat</button>
@@ -238,10 +276,18 @@ function NewGameForm({ types, initial }) {
     <div class="field"><label for="ng-pace">Pace</label>
       <select id="ng-pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
         ${PACES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></div>
-    <div class="field"><label><input type="checkbox" checked=${casual} onChange=${(e) => setCasual(e.target.checked)} />
-      Casual game (not rated)</label>
-      ${casual ? html`<label><input type="checkbox" checked=${hints} onChange=${(e) => setHints(e.target.checked)} />
-        Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
+    <fieldset class="fair"><legend>Fair play</legend>
+      <div class="field"><label class="check-line"><input type="checkbox" id="ng-casual" checked=${casual}
+          onChange=${(e) => setCasual(e.target.checked)} /> Casual game (not rated)</label>
+        ${casual ? html`<label class="check-line"><input type="checkbox" checked=${hints}
+          onChange=${(e) => setHints(e.target.checked)} />
+          Allow hints from the coach (everyone sees when one is asked for)</label>` : null}</div>
+      <div class="field"><label for="ng-reliable">Who may join</label>
+        <select id="ng-reliable" value=${reliable} onChange=${(e) => setReliable(e.target.value)}>
+          ${RELIABILITY.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select>
+        <small>${"Reliability: the share of their games a player finished without the autopilot. "}<a
+          href="#/fair-play">Fair play</a></small></div>
+    </fieldset>
     <${ErrorLine} error=${error} />
     <button type="submit" class="primary">Create game</button>
   </form>`;

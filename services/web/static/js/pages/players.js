@@ -13,18 +13,32 @@ const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
 
 // "place 2 (resigned) · 2/12/2026 · rating 1040 · Bo resigned": a finished game, as the profile lists it
 function finishedLine(g, name) {
-  const place = `${g.place === 1 ? "won" : `place ${g.place}`}${g.left ? ` (${LEFT_WORDS[g.left]})` : ""}`;
-  const rating = g.rating !== null ? ` · rating ${ratingText(g.rating, PROVISIONAL_GAMES)}` : "";
+  const won = g.won ?? g.place === 1;
+  const why = g.left ? ` (${LEFT_WORDS[g.left]})` : g.away ? " (away at the end)" : "";
+  const place = `${won ? "won" : g.place === 1 ? "shared first place" : `place ${g.place}`}${why}`;
+  const rating = g.rating !== null ? ` · rating ${ratingText(g.rating, PROVISIONAL_GAMES)}` : " · unrated";
   const news = seatNews(g.seats.filter((s) => s.left && s.name !== name)); // what became of the other seats
   return `${place} · ${day(g.ts)}${rating}${news ? ` · ${news}` : ""}`;
 }
 
-// A rating on the display scale, marked while provisional (see format.js and the README).
+// A rating on the display scale, marked while provisional (see format.js and the README): "1040?" and the word.
 function Rating({ rating, games }) {
   const provisional = isProvisional(games);
-  return html`<strong class=${provisional ? "provisional" : ""} data-rating=${ratingText(rating, games)}
+  const text = ratingText(rating, games);
+  return html`<strong class=${provisional ? "provisional" : ""} data-rating=${text}
       title=${provisional ? `provisional: settles after ${PROVISIONAL_GAMES} rated games` : undefined}
-    >${ratingText(rating, games)}</strong>`;
+    >${text}</strong>${provisional ? html` <span class="badge provisional-mark">provisional</span>` : null}`;
+}
+
+// "Reliability 90% · 9 of 10 games played to the end": the share of finished games without a takeover.
+function ReliabilityLine({ reliability: r }) {
+  if (!r || r.percent === null) {
+    return html`<p class="facts-line" data-stat="reliability">${"Reliability: no finished game yet · "}<a
+      href="#/fair-play">what is this?</a></p>`;
+  }
+  return html`<p class="facts-line" data-stat="reliability">Reliability <strong>${r.percent}%</strong>
+    <span class="muted">${` · ${r.finished} of ${r.started} games played to the end · `}</span><a
+      href="#/fair-play">what is this?</a></p>`;
 }
 const day = (ts) => new Date(ts * 1000).toLocaleDateString();
 
@@ -62,12 +76,14 @@ export function ProfilePage({ playerId }) {
     <h1>${p.name} ${p.handle ? html`<span class="muted">@${p.handle}</span>` : null}</h1>
     <p class="facts-line"><strong data-stat="played">${p.games_played}</strong> games played ·
       <strong data-stat="wins">${p.wins}</strong> won</p>
+    <${ReliabilityLine} reliability=${p.reliability} />
     <section aria-labelledby="ratings-h">
       <h2 id="ratings-h">Ratings</h2>
       ${p.ratings.length ? null : html`<p class="muted">No rated game yet.</p>`}
       <ul class="list">${p.ratings.map((r) => html`<li key=${r.game} class="row" data-game=${r.game}>
         <span><a href=${`#/leaderboard/${r.game}`}>${gameTitle(types, r.game)}</a>
-          <span class="muted"> · rank ${r.rank ?? "–"} · ${r.games} games, ${r.wins} won</span></span>
+          <span class="muted">${` · ${r.rank ? `rank ${r.rank}` : "not on the leaderboard yet"} · ${r.games} rated `
+            + `game${r.games === 1 ? "" : "s"}, ${r.wins} won`}</span></span>
         <span class="rating"><${Sparkline} points=${p.history[r.game] || []} />
           ${" "}<${Rating} rating=${r.rating} games=${r.games} /></span>
       </li>`)}</ul>
@@ -104,8 +120,8 @@ export function LeaderboardPage({ game }) {
         class=${t.id === shown ? "tab on" : "tab"}
         href=${`#/leaderboard/${t.id}`} aria-current=${t.id === shown ? "page" : undefined}>${t.title}</a>`)}</nav>
     <${ErrorLine} error=${error} />
-    ${board && !board.rows.length
-      ? html`<p class="muted">Nobody is rated yet: ratings come with the first finished game.</p>` : null}
+    ${board && !board.rows.length ? html`<p class="muted">${`Nobody is listed yet: a player appears here after `
+      + `${PROVISIONAL_GAMES} rated games (`}<a href="#/fair-play">fair play</a>).</p>` : null}
     ${board?.rows.length ? html`<div class="table-scroll"><table class="leaderboard">
       <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th>
         <th scope="col">Games</th><th scope="col">Won</th></tr></thead>
@@ -118,7 +134,8 @@ export function LeaderboardPage({ game }) {
         <td>${r.games}</td><td>${r.wins}</td>
       </tr>`)}</tbody></table></div>
       <p class="muted">Ratings by openskill (Plackett–Luce), ranked by the cautious estimate μ − 3σ and shown on a
-        scale where every newcomer starts at 1000; it rises as the service grows sure of a player's strength. A
-        rating marked ? is provisional: fewer than ${PROVISIONAL_GAMES} rated games. Bot levels are rated
-        too.</p>` : null}`;
+        scale where every newcomer starts at 1000; it rises as the service grows sure of a player's strength. Only
+        established players are listed: ${PROVISIONAL_GAMES} rated games or more (before that a rating is
+        provisional, marked ?). Bot levels are rated too. <a href="#/fair-play">Fair play</a>: how absent
+        players, early ends and draws are rated.</p>` : null}`;
 }
