@@ -27,7 +27,8 @@ def pct(values: list[float], p: float) -> float:
 
 def measure_legal(games: int, players: int, options: dict) -> dict[str, list[float]]:
     """Time legal_commands at every decision of random games, by phase."""
-    times: dict[str, list[float]] = {"all": [], "place": [], "figure": [], "clone": [], "decide+evolve": []}
+    times: dict[str, list[float]] = {"all": [], "place": [], "figure": [], "clone": [], "decide+evolve": [],
+                                     "all CPU": []}
     opts = GAME.parse_options(options)
     for g in range(games):
         secret = seed_from_text(f"bench-legal-{g}")
@@ -37,11 +38,15 @@ def measure_legal(games: int, players: int, options: dict) -> dict[str, list[flo
         version = len(events)
         while not GAME.is_over(state):
             seat = GAME.to_act(state)[0]
+            c0 = time.process_time()
             t0 = time.perf_counter()
             legal = GAME.legal_commands(state, seat)
             dt = time.perf_counter() - t0
+            dc = time.process_time() - c0
             times["all"].append(dt)
             times.setdefault(state.phase, []).append(dt)
+            times["all CPU"].append(dc)
+            times.setdefault(f"{state.phase} CPU", []).append(dc)
             t0 = time.perf_counter()
             GAME.clone(state)
             times["clone"].append(time.perf_counter() - t0)
@@ -66,7 +71,9 @@ def main() -> None:
 
     times = measure_legal(max(10, args.games // 10), args.players, options)
     print(f"Carcassonne benchmark ({label})")
-    for name in ("all", "place", "figure", "tend", "clone", "decide+evolve"):
+    print("  legal_commands (wall, then CPU time), clone, decide+evolve:")
+    for name in ("all", "place", "figure", "tend", "all CPU", "place CPU", "figure CPU", "tend CPU", "clone",
+                 "decide+evolve"):
         values = times.get(name) or []
         if values:
             print(f"  {name:>14}: n={len(values):6d}  median {statistics.median(values) * 1e6:8.1f} us"

@@ -19,9 +19,10 @@ from domain.core.rng import rng_for, seed_from_text
 from domain.heaven_and_ale import GAME
 
 
-def legal_timings(players: int, kegs: bool, games: int) -> list[float]:
-    """Seconds per legal_commands call, over every decision of random games."""
+def legal_timings(players: int, kegs: bool, games: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds per legal_commands call, over every decision of random games."""
     times: list[float] = []
+    cpu: list[float] = []
     for g in range(games):
         secret = seed_from_text(f"bench-legal-{g}")
         chooser = random.Random(g)
@@ -29,14 +30,16 @@ def legal_timings(players: int, kegs: bool, games: int) -> list[float]:
         state = GAME.fold(None, events)
         while not GAME.is_over(state):
             seat = chooser.choice(GAME.to_act(state))
+            c0 = time.process_time()
             t0 = time.perf_counter()
             legal = GAME.legal_commands(state, seat)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             new = GAME.decide(state, chooser.choice(legal), rng_for(secret, len(events)))
             for e in new:
                 state = GAME.evolve(state, e)
             events.extend(new)
-    return times
+    return sorted(times), sorted(cpu)
 
 
 def busy_game(players: int, kegs: bool, seed: int) -> int:
@@ -72,10 +75,12 @@ def main() -> None:
     configs = [args.kegs] if args.kegs else [False, True]
     for kegs in configs:
         label = f"{args.players}p {'Kegs & More' if kegs else 'base game'}"
-        times = sorted(legal_timings(args.players, kegs, max(10, args.games // 5)))
+        times, cpu = legal_timings(args.players, kegs, max(10, args.games // 5))
         median = statistics.median(times) * 1e3
         p95 = times[int(0.95 * (len(times) - 1))] * 1e3
-        print(f"{label}: legal_commands per decision: median {median:.3f} ms, p95 {p95:.3f} ms ({len(times)} calls)")
+        print(f"{label}: legal_commands per decision: median {median:.3f} ms, p95 {p95:.3f} ms wall; CPU median "
+              f"{statistics.median(cpu) * 1e3:.3f} ms, p95 {cpu[int(0.95 * (len(cpu) - 1))] * 1e3:.3f} ms "
+              f"({len(times)} calls)")
         commands = 0
         t0 = time.perf_counter()
         for g in range(args.games):

@@ -202,15 +202,14 @@ def field_cities(state: CarcassonneState, root: int) -> set[int]:
     return out
 
 
-def neighbours8(state: CarcassonneState, x: int, y: int) -> Iterator[int]:
-    """Placements in the 8 cells around (x, y)."""
+AROUND = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+"""The offsets of the 8 cells around a cell."""
+
+
+def neighbours8(state: CarcassonneState, x: int, y: int) -> list[int]:
+    """Placements in the 8 cells around (x, y) (a list: every caller walks or counts them all)."""
     board = state.board
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            if dx or dy:
-                j = board.get((x + dx, y + dy))
-                if j is not None:
-                    yield j
+    return [j for dx, dy in AROUND if (j := board.get((x + dx, y + dy))) is not None]
 
 
 def node_of(state: CarcassonneState, x: int, y: int, local_id: str) -> int | None:

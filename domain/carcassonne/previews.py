@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import neighbours8, place_tile, placements, rotated_at, tile_nodes
+from .board import AROUND, neighbours8, place_tile, placements, rotated_at, tile_nodes
 from .scoring import abbots_in, feature_value, followers_in, winners
-from .state import PLACE, CarcassonneState
+from .state import PLACE, VIEW_CACHE, CarcassonneState
 from .tiles import CITY, KIND_NAMES, MONASTERY, ROAD, STEP, TILES, Rotated
 
 
@@ -31,7 +31,7 @@ def _completed(trial: CarcassonneState, placement: int) -> list[dict[str, Any]]:
     x, y, _, _ = trial.placements[placement]
     for j in [placement, *neighbours8(trial, x, y)]:
         mx, my, _, _ = trial.placements[j]
-        if sum(1 for _ in neighbours8(trial, mx, my)) != 8:
+        if len(neighbours8(trial, mx, my)) != 8:
             continue
         rt = rotated_at(trial, j)
         for i, f in enumerate(rt.features):
@@ -41,10 +41,14 @@ def _completed(trial: CarcassonneState, placement: int) -> list[dict[str, Any]]:
     return out
 
 
-def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int) -> bool:
+def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int, closing: set[tuple[int, int]]) -> bool:
     """A cheap test that never misses: a road or city of the tile meets a placed tile on each of its edges and
     takes the last open ends of every feature it meets, or the tile's own monastery or garden gets its eighth
-    neighbour, or one around it with a figure does."""
+    neighbour, or one around it with a figure does (``closing``: :func:`_closing_cells`)."""
+    if (x, y) in closing:
+        return True
+    if any(f.kind >= MONASTERY for f in rt.features) and len(neighbours8(state, x, y)) == 8:
+        return True
     board = state.board
     for f in rt.features:
         if f.kind not in (CITY, ROAD):
@@ -52,16 +56,21 @@ def _may_complete(state: CarcassonneState, rt: Rotated, x: int, y: int) -> bool:
         facing = [board.get((x + STEP[e][0], y + STEP[e][1])) for e in f.edges]
         if None not in facing and _closes_all_it_meets(state, f.kind, f.edges, facing):
             return True
-    around = list(neighbours8(state, x, y))
-    if len(around) == 8 and any(f.kind >= MONASTERY for f in rt.features):
-        return True
-    for j in around:
-        base = state.tile_base[j]
-        if any(f.kind >= MONASTERY and state.occupied[base + i] for i, f in enumerate(rotated_at(state, j).features)):
-            jx, jy, _, _ = state.placements[j]
-            if sum(1 for _ in neighbours8(state, jx, jy)) == 7:
-                return True
     return False
+
+
+def _closing_cells(state: CarcassonneState) -> set[tuple[int, int]]:
+    """The cells where any tile gives a monastery or garden holding a figure its eighth neighbour: the one empty
+    cell around such a feature's tile when seven are placed (worked out once per preview, not per placement)."""
+    out: set[tuple[int, int]] = set()
+    board, placements_, node_tile = state.board, state.placements, state.node_tile
+    for n, (kind, occupied) in enumerate(zip(state.kind, state.occupied, strict=True)):
+        if kind >= MONASTERY and occupied:
+            x, y, _, _ = placements_[node_tile[n]]
+            empty = [(x + dx, y + dy) for dx, dy in AROUND if (x + dx, y + dy) not in board]
+            if len(empty) == 1:
+                out.add(empty[0])
+    return out
 
 
 def _closes_all_it_meets(state: CarcassonneState, kind: int, edges: tuple[int, ...], facing: list[int | None]) -> bool:
@@ -91,6 +100,35 @@ def _entry(trial: CarcassonneState, root: int) -> dict[str, Any]:
             "winners": winners(trial, figures)}
 
 
+_GROWN = ("placements", "tile_base", "root", "kind", "node_tile", "node_local", "open", "occupied")
+"""The lists :func:`board.place_tile` appends to or changes (besides ``members``, ``board`` and ``frontier``)."""
+
+
+def _trial(state: CarcassonneState, x: int, y: int) -> CarcassonneState:
+    """A copy of ``state`` good for placing one tile at (x, y) and reading the result: what ``place_tile``
+    changes is copied (of ``members`` only the lists of the features around the cell, the only ones a union
+    there extends); the rest is shared, read-only. Cheaper than :meth:`CarcassonneState.copy`, which copies
+    every member list."""
+    trial = object.__new__(CarcassonneState)
+    d = dict(state.__dict__)
+    d.pop(VIEW_CACHE, None)
+    for name in _GROWN:
+        d[name] = d[name][:]
+    d["board"] = state.board.copy()
+    d["frontier"] = state.frontier.copy()
+    members = d["members"] = state.members[:]
+    root = state.root
+    for dx, dy in STEP:
+        j = state.board.get((x + dx, y + dy))
+        if j is not None:
+            base = state.tile_base[j]
+            for n in range(base, base + len(rotated_at(state, j).features)):
+                r = root[n]
+                members[r] = state.members[r][:]
+    trial.__dict__.update(d)
+    return trial
+
+
 def completions(state: CarcassonneState) -> list[dict[str, Any]]:
     """``[{x, y, rotation, completes: [{kind, tiles, points, winners}]}]`` for the placements of the drawn tile
     that complete something (the others complete nothing); empty outside the place phase."""
@@ -98,10 +136,12 @@ def completions(state: CarcassonneState) -> list[dict[str, Any]]:
     if state.phase != PLACE or tile is None:
         return []
     out = []
+    closing = _closing_cells(state)
+    rotations = TILES[tile].rotations
     for x, y, rotation in placements(state, tile):
-        if not _may_complete(state, TILES[tile].rotations[rotation], x, y):
+        if not _may_complete(state, rotations[rotation], x, y, closing):
             continue  # most placements: tried on a copy only when something could close
-        trial = state.copy()
+        trial = _trial(state, x, y)
         done = _completed(trial, place_tile(trial, x, y, tile, rotation))
         if done:
             out.append({"x": x, "y": y, "rotation": rotation, "completes": done})

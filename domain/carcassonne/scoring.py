@@ -67,7 +67,7 @@ def _hill_tiebreak(state: CarcassonneState, figures: list[tuple[int, int]], tied
 def monastery_value(state: CarcassonneState, placement: int, completed: bool) -> tuple[int, int]:
     """(points, vineyard bonus) of the monastery on ``placement`` (§5.4; vineyards §7.2)."""
     x, y, _, _ = state.placements[placement]
-    around = list(neighbours8(state, x, y))
+    around = neighbours8(state, x, y)
     if not completed:
         return 1 + len(around), 0
     bonus = VINEYARD_BONUS * sum(1 for j in around if TILES[state.placements[j][2]].spec.vineyard)
@@ -82,7 +82,7 @@ def feature_value(state: CarcassonneState, root: int, completed: bool) -> tuple[
         return points, bonus, 1
     if kind == GARDEN:
         x, y, _, _ = state.placements[state.node_tile[root]]
-        around = sum(1 for _ in neighbours8(state, x, y))
+        around = len(neighbours8(state, x, y))
         if not completed:
             return 1 + around, 0, 1
         bonus = monastery_value(state, state.node_tile[root], True)[1] if VINEYARDS_FOR_GARDENS else 0
@@ -131,7 +131,7 @@ def completed_by(state: CarcassonneState, placement: int) -> list[FeatureScored]
                 break
             n = state.tile_base[j] + i  # a monastery or a garden: complete with all 8 neighbours (§5.4)
             mx, my, _, _ = state.placements[j]
-            if state.occupied[n] and sum(1 for _ in neighbours8(state, mx, my)) == 8:
+            if state.occupied[n] and len(neighbours8(state, mx, my)) == 8:
                 events.append(score_event(state, n, True))
     return events
 

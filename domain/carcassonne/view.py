@@ -48,7 +48,7 @@ def unseen_tiles(state: CarcassonneState, seat: int | None = None) -> dict[str, 
 def _complete(state: CarcassonneState, root: int) -> bool:
     if state.kind[root] >= MONASTERY:  # monastery or garden: surrounded on all 8 sides (§5.4)
         x, y, _, _ = state.placements[state.node_tile[root]]
-        return sum(1 for _ in neighbours8(state, x, y)) == 8
+        return len(neighbours8(state, x, y)) == 8
     return state.open[root] == 0
 
 
@@ -149,7 +149,7 @@ def _known(state: CarcassonneState, root: int, found: _Known | None, figures: tu
         extra = None
         if k >= MONASTERY:
             x, y, _, _ = state.placements[state.node_tile[root]]
-            extra = sum(1 for _ in neighbours8(state, x, y))
+            extra = len(neighbours8(state, x, y))
         elif k == FIELD:
             extra, cities = _completed_cities(state, root, cities)
         board = (len(state.members[root]), state.open[root], extra)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.core import BotSupport, Command, Event, Game, GameNotActive, InvalidCommand, Score
 from domain.core.capabilities import THREE_TURNS
 
-from . import actions, data, description, events, flow, scoring, view
+from . import actions, data, description, events, flow, legal, scoring, view
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import apply
@@ -95,7 +95,7 @@ class TiefenthalGame(Game[TiefenthalState]):
         return apply(state, event)
 
     def legal_commands(self, state: TiefenthalState, seat: int) -> list[Command]:
-        return [c for c in actions.candidates(state, seat) if actions.check(state, c) is None]
+        return legal.legal_commands(state, seat)
 
     def is_legal(self, state: TiefenthalState, command: Command) -> bool:
         return actions.check(state, command) is None

@@ -66,13 +66,16 @@ def test_the_quick_filter_misses_no_completion_over_seeded_games() -> None:
         return out
 
     found = 0
-    for seed in ("filter-a", "filter-b"):
+    base = {"hills_and_sheep": True, "abbot": True, "stack_size": 30}
+    for seed, options in (("filter-a", base), ("filter-b", base), ("filter-river", {**base, "river": True})):
         rng = rng_for(seed_from_text(seed), 0)
         chooser = random.Random(seed)
-        state = GAME.fold(None, GAME.setup(GAME.parse_options({"hills_and_sheep": True, "abbot": True, "stack_size": 30}), 2, rng))
+        state = GAME.fold(None, GAME.setup(GAME.parse_options(options), 2, rng))
         while not GAME.is_over(state):
             if state.phase == "place":
+                before = state.copy()
                 assert previews.completions(state) == every_placement(state)
+                assert state == before  # the trials leave the state as it was
                 found += len(every_placement(state))
             seat = GAME.to_act(state)[0]
             command = chooser.choice(GAME.legal_commands(state, seat))
