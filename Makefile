@@ -68,7 +68,7 @@ i18n-extract: $(STAMP)  ## every server msgid (gettext, ngettext, N_) into servi
 
 i18n-update: i18n-extract  ## the .pot's new msgids into each language's .po (then translate the empty ones)
 	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete \
-		--no-location --width 0
+		--width 0
 
 i18n-check: $(STAMP)  ## no msgid of the server or the client without a non-empty, non-fuzzy German entry
 	$(BIN)/pytest -q -p no:xdist tests/services/test_i18n_catalogs.py
