@@ -169,6 +169,13 @@ def test_every_signed_in_frame_page_is_german(german: Any, web_server: WebServer
         finished = created.json()["game_id"]
         open_game = client.post("/games", json={"game": "tiefenthal", "seats": [{"me": True}, {}]})
         assert open_game.status_code == 201, open_game.text
+    bernd = register_player(web_server, "Bernd")  # a friend: online, playing a game of his own
+    with web_server.api(bernd["token"]) as client:
+        playing = client.post("/games", json={"game": "tiefenthal", "seats": [{"me": True}, {"bot": "random"}]})
+        assert playing.status_code == 201, playing.text
+        assert client.get("/inbox").status_code == 200  # a page of his is open: online
+    with web_server.api(anke["token"]) as client:
+        assert client.put(f"/players/me/friends/{bernd['handle']}", json={}).status_code == 200
     page = german.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -195,13 +202,38 @@ def test_every_signed_in_frame_page_is_german(german: Any, web_server: WebServer
     shoot(page, "settings")
 
     page.goto("/#/player/me")
-    expect(page.locator(".facts-line")).to_contain_text("gespielt")
+    expect(page.locator(".facts-line").first).to_contain_text("gespielt")
+    expect(page.locator("[data-stat=reliability]")).to_contain_text("Zuverlässigkeit: noch keine beendete Partie")
     check(page, "profile")
     shoot(page, "profile")
 
     page.goto("/#/leaderboard")
     expect(page.locator("h1")).to_contain_text("Rangliste")
     check(page, "leaderboard")
+
+    page.goto("/#/fair-play")
+    expect(page.locator("h1")).to_have_text("Fairplay")
+    expect(page.locator(".fair-play")).to_contain_text("zählt die Partie für dich als letzter Platz")
+    check(page, "fair play")
+    shoot(page, "fair-play")
+
+    page.goto("/#/friends")
+    expect(page.locator("h1")).to_have_text("Freunde")
+    expect(page.locator(".friend")).to_contain_text("Gerade online")
+    expect(page.locator(".friend")).to_contain_text("Zuschauen: Die Tavernen im Tiefen Thal")
+    check(page, "friends")
+    page.get_by_role("button", name="Bernd entfolgen").click()
+    expect(page.locator(".said")).to_have_text("Du folgst Bernd nicht mehr.")
+    expect(page.locator(".friends")).to_contain_text("Du folgst noch niemandem.")
+    page.get_by_role("button", name="Folgen", exact=True).click()
+    expect(page.locator(".friends .error")).to_contain_text("Wessen Benutzername?")
+    page.get_by_label("Einem Spieler über seinen Benutzernamen folgen").fill(f"@{bernd['handle']}")
+    page.get_by_role("button", name="Folgen", exact=True).click()
+    expect(page.locator(".said")).to_have_text(f"Du folgst jetzt Bernd (@{bernd['handle']}).")
+    page.get_by_role("button", name="Zu meiner Partie").click()
+    expect(page.locator(".said")).to_contain_text("Bernd ist zu Platz 2 deiner Partie")
+    check(page, "friends after following and inviting")
+    shoot(page, "friends")
 
     page.goto("/#/learn/carcassonne")
     expect(page.locator(".learn h2")).to_have_text("Deine erste Partie, mit Trainer")

@@ -5,6 +5,7 @@ import { html } from "../html.js";
 import { auth, del, errorText, gameTypes, get, post, put } from "../api.js";
 import { ErrorLine, gameTitle, setTitle } from "../ui.js";
 import { t, tx } from "../i18n.js";
+import { botName } from "../words.js";
 
 const REFRESH_MS = 30_000;
 
@@ -97,7 +98,7 @@ function FriendRow({ friend, types, openGames, onInvite, onUnfollow }) {
     ${friend.games.length ? html`<ul class="friend-games" aria-label=${t("Games of {name}", { name: friend.name })}>
       ${friend.games.map((g) => html`<li key=${g.game_id}><a href=${`#/game/${g.game_id}`}>${
         t("Watch {game}", { game: gameTitle(types, g.game) })}</a><span class="muted">${g.status === "open" ? t(" · waiting for players")
-        : ` · ${g.seats.map((s) => s.name || t("bot")).join(", ")}`}</span></li>`)}
+        : ` · ${g.seats.map((s) => (s.name ? botName(s.name) : t("bot"))).join(", ")}`}</span></li>`)}
     </ul>` : html`<p class="muted friend-games">${t("No game being played.")}</p>`}
     <div class="friend-actions">
       ${openGames.map((g) => html`<button type="button" class="primary" key=${g.game_id}
