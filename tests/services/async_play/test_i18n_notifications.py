@@ -15,6 +15,7 @@ from tests.services.async_play.conftest import Table
 smtp, vapid, async_settings, http = base.smtp, base.vapid, base.async_settings, base.http
 PUBLIC_URL, Inbox, register, subscription, verified = (base.PUBLIC_URL, base.Inbox, base.register, base.subscription,
                                                        base.verified)
+TITLE = "Counter (test fixture)"  # the fixture game's title, which a "your turn" message names
 
 
 def german(http: TestClient, auth: dict[str, str]) -> None:
@@ -38,9 +39,9 @@ def test_a_your_turn_email_arrives_in_german_for_a_player_whose_setting_is_germa
     gid = table.create([{"name": "anke", "player_id": pid}, {"bot": "random"}], target=1000)
     assert len(inbox.messages) == 1
     message = inbox.messages[0]
-    text = message.get_content().replace("\r\n", "\n")  # type: ignore[attr-defined]
+    text = message.get_body(("plain",)).get_content().replace("\r\n", "\n")  # type: ignore[union-attr]
     assert message["Subject"] == "Taproom: Du bist am Zug"
-    assert text.startswith(f"Du bist in der Partie {gid} am Zug.\n\nZur Partie: {PUBLIC_URL}/#/game/{gid}")
+    assert text.startswith(f"Du bist in {TITLE} am Zug (Partie {gid}).\n\nMach deinen Zug: {PUBLIC_URL}/#/game/{gid}")
     assert re.search(r"Diese E-Mails abbestellen: https://\S+/email/unsubscribe\?token=", text)
     for english in ("your turn", "Open the game", "Stop these"):
         assert english.lower() not in text.lower()
@@ -64,7 +65,7 @@ def test_a_push_arrives_in_german(table: Table, http: TestClient, receiver) -> N
     gid = table.create([{"name": "anke", "player_id": pid}, {"bot": "random"}], target=1000)
     _, body = receiver.received[0]
     plain = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=secret, version="aes128gcm"))
-    assert plain["title"] == "Du bist am Zug" and plain["body"] == f"Du bist in der Partie {gid} am Zug."
+    assert plain["title"] == "Du bist am Zug" and plain["body"] == f"Du bist in {TITLE} am Zug (Partie {gid})."
 
 
 def test_counts_numbers_and_dates_follow_the_locale() -> None:
