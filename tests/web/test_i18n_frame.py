@@ -46,7 +46,8 @@ SCAN = """([skip]) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   for (let node = walker.currentNode; node; node = walker.nextNode()) {
     const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
-    if (!el || skipped(el) || el.closest("script, style, noscript, datalist")) continue;
+    // hex (seeds, hashes) is no language: "…3be9…" would read as the English "be" now and then
+    if (!el || skipped(el) || el.closest("script, style, noscript, datalist, code.hash")) continue;
     if (node.nodeType === Node.TEXT_NODE) { texts.push(node.data); continue; }
     for (const a of ["aria-label", "title", "placeholder", "aria-valuetext", "alt"]) {
       if (node.hasAttribute(a)) texts.push(node.getAttribute(a));
