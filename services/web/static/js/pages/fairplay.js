@@ -31,16 +31,18 @@ export function FairPlayPage() {
     <p>${t("A rating should say how well someone plays, and a seat at a table should be played to the end. These " +
       "are the rules the service keeps for that; they are the same for everybody.")}</p>
     <h2>${t("If you stop playing, you lose")}</h2>
-    <p>${stressed(tx("When you miss too many turns, the autopilot takes your seat so the others can go on. If you have " +
-      "not taken it back by the end, the game counts as **last place** for you, however well the autopilot played. " +
-      "The same goes when the table votes a bot in for you, or when you leave a game."))}</p>
-    <p>${stressed(tx("The players who stayed are rated **among themselves**, on their own scores, as if the absent seat " +
-      "had not been there: nobody gains from an opponent who walked away. In a two-player game that leaves one " +
-      "player, so their rating stays as it was."))}</p>
+    <p>${stressed(tx("When you miss too many turns, the autopilot takes your seat so the others can go on. If you " +
+      "have not taken it back by the end, the game counts as **last place** for you, however well " +
+      "the autopilot played. The same goes when the table votes a bot in for you, or when you leave" +
+      " a game."))}</p>
+    <p>${stressed(tx("The players who stayed are rated **among themselves**, on their own scores, as if the absent" +
+      " seat had not been there: nobody gains from an opponent who walked away. In a two-player " +
+      "game that leaves one player, so their rating stays as it was."))}</p>
     <h2>${t("A game ended early by vote")}</h2>
-    <p>${stressed(tx("When the table votes to end a game because someone is away, and less than {line} of the game was " +
-      "played, the players who stayed are **not rated**: an early score says little about who would have won. The " +
-      "absent player still counts as last. After that point, the game is rated on the scores as they stand.",
+    <p>${stressed(tx("When the table votes to end a game because someone is away, and less than {line} of the game" +
+      " was played, the players who stayed are **not rated**: an early score says little about who " +
+      "would have won. The absent player still counts as last. After that point, the game is rated " +
+      "on the scores as they stand.",
       { line: strong(line) }))}</p>
     <h2>${t("Draws")}</h2>
     <p>${t("Players who share a place drew with each other. A shared first place is a draw, not a win for both.")}</p>

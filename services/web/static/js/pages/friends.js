@@ -69,7 +69,8 @@ export function FriendsPage() {
     <form class="card follow-form" onSubmit=${follow}>
       <label for="follow-handle">${t("Follow a player by handle")}</label>
       <div class="follow-row">
-        <input id="follow-handle" placeholder=${t("@handle")} autocomplete="off" autocapitalize="none" spellcheck="false"
+        <input id="follow-handle" placeholder=${t("@handle")} autocomplete="off" autocapitalize="none"
+               spellcheck="false"
                value=${handle} onInput=${(e) => setHandle(e.target.value)} />
         <button type="submit" class="primary">${t("Follow")}</button>
       </div>
@@ -97,8 +98,9 @@ function FriendRow({ friend, types, openGames, onInvite, onUnfollow }) {
     </div>
     ${friend.games.length ? html`<ul class="friend-games" aria-label=${t("Games of {name}", { name: friend.name })}>
       ${friend.games.map((g) => html`<li key=${g.game_id}><a href=${`#/game/${g.game_id}`}>${
-        t("Watch {game}", { game: gameTitle(types, g.game) })}</a><span class="muted">${g.status === "open" ? t(" · waiting for players")
-        : ` · ${g.seats.map((s) => (s.name ? botName(s.name) : t("bot"))).join(", ")}`}</span></li>`)}
+        t("Watch {game}", { game: gameTitle(types, g.game) })}</a><span class="muted">${g.status === "open"
+        ? t(" · waiting for players") : ` · ${g.seats.map((s) => (s.name ? botName(s.name) : t("bot"))).join(", ")}`
+        }</span></li>`)}
     </ul>` : html`<p class="muted friend-games">${t("No game being played.")}</p>`}
     <div class="friend-actions">
       ${openGames.map((g) => html`<button type="button" class="primary" key=${g.game_id}
