@@ -22,7 +22,8 @@ import orjson
 import structlog
 
 from domain.core import RuleError
-from domain.core.lifecycle import KERNEL_COMMANDS, GameRecord
+from domain.core.lifecycle import KERNEL_COMMANDS, GameRecord, execute
+from domain.core.rng import SeedDice
 from services.application.bots import bot_game
 from services.application.bots.coach import Step, analyse, decisions_of
 from services.infrastructure.aggregates import Loaded, fold_docs
@@ -134,6 +135,27 @@ class Coach:
             raise RuleError(f"nobody has asked for the analysis of game {game_id} yet "
                             "(a player of the game asks with POST)", code="no_analysis")
         return stored
+
+    def better_position(self, game_id: str, version: int, seat: int) -> tuple[GameRecord, float]:
+        """The game as it would stand had ``seat`` played the coach's move at ``version`` instead (a turning
+        point's ghost), and that version's time. The move is decided by the kernel on the game's own dice: the seed
+        is public once the game is scored, so the ghost draws exactly what the better move would have brought."""
+        doc = self.result(game_id)  # game_not_over, no_analysis
+        decision = next((d for row in doc.get("seats") or [] if row["seat"] == seat
+                         for d in row["decisions"] if d["version"] == version), None)
+        if doc.get("status") != "done" or decision is None:
+            raise RuleError(f"the coach's analysis of game {game_id} has no decision of seat {seat} at version "
+                            f"{version}", code="not_found")
+        assert self.with_record is not None
+        seed = self.with_record(game_id, lambda record, _: record.seed)
+        if not seed:
+            raise RuleError(f"game {game_id} is not scored yet: its dice are still secret", code="game_not_over")
+        loaded = self.root.records(cache_size=1).at(game_id, version)
+        record = loaded.record
+        assert record is not None
+        command = record.game.parse_command(decision["best"])
+        _, after = execute(record, game_id, command, SeedDice(bytes.fromhex(seed)), f"seat:{seat}")
+        return after, loaded.ts
 
     # -- the job ----------------------------------------------------------------------------------------------
     def run(self, game_id: str) -> dict[str, Any]:

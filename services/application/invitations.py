@@ -60,22 +60,32 @@ class Invitations:
 
     def invite(self, game_id: str, by: str, handle: str, seat: int | None) -> tuple[int, Invitation, int]:
         """Reserve ``seat`` (default: the first open one) for the player with ``handle``; returns
-        (seat, invitation, version)."""
+        (seat, invitation, version). Idempotent by value: while ``by``'s invitation of that player stands (for
+        ``seat``, when given), asking again answers it (a retry after a 503 or a lost answer reserves no second
+        seat). Refused (``invitation_refused``) when the invitee blocked ``by``."""
         invitee = self.players.by_handle(handle)
         if invitee is None:
             raise RuleError(f"no player with handle {handle!r}", code="player_not_found")
+        if self.redis.sismember(self.keys.blocks(f"player:{invitee.player_id}"), f"player:{by}"):
+            raise RuleError(f"{invitee.name} does not take invitations from you", code="invitation_refused")
 
-        def choose(record: GameRecord, _: int) -> int:
+        def choose(record: GameRecord, version: int) -> tuple[int, Invitation | None, int]:
             if record.status != "open":
                 raise GameNotActive(f"game {game_id} is {record.status}; invitations are for open games")
+            for i, s in enumerate(record.seats):  # the same invitation asked again (a retry): the same answer
+                if s.invitation is not None and s.invitation.player_id == invitee.player_id \
+                        and s.invitation.by == by and seat in (None, i):
+                    return i, s.invitation, version
             free = [i for i, s in enumerate(record.seats) if not s.taken and s.invitation is None]
             if seat is not None:
-                return seat  # the domain says why a chosen seat cannot be reserved
+                return seat, None, version  # the domain says why a chosen seat cannot be reserved
             if not free:
                 raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")
-            return free[0]
+            return free[0], None, version
 
-        chosen = self.with_record(game_id, choose)
+        chosen, standing, at = self.with_record(game_id, choose)
+        if standing is not None:
+            return chosen, standing, at
         invitation = Invitation(player_id=invitee.player_id, name=invitee.name, handle=invitee.handle,
                                 expires_at=self.clock.now() + self.ttl_seconds, by=by)
         command = InviteToSeat(for_seat=chosen, player_id=invitation.player_id, name=invitation.name,

@@ -21,6 +21,7 @@ from domain.core.seating import InviteToSeat
 from services.application.commands import actor_of, poll_path, send
 from services.application.games import Admission
 from services.application.invitations import Invitations
+from services.application.moderation import Blocks
 from services.application.results import StillQueued, accepted_or_raise
 from services.infrastructure.bootstrap import REMATCH_SIDE_NAME, Root
 
@@ -115,6 +116,9 @@ class Rematches:
                 self.admission.release(new_id)
             raise
         expires = self.root.clock.now() + self.settings.invitation_ttl_seconds
+        blocks = Blocks(self.root.redis, self.root.keys)
+        # a player who blocked the asker is not invited (their seat stays open, as for a guest)
+        to_invite = [(seat, i) for seat, i in to_invite if not blocks.is_blocked(player_id, by=i)]
         for seat, invitee_id in to_invite:
             invitee = players.get(invitee_id)
             name = invitee.name if invitee else (old.seats[rotated(len(old.seats))[seat]].name or "player")

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import fakeredis
@@ -27,10 +28,19 @@ from services.infrastructure.aggregates import Repository
 from services.infrastructure.archive import register_side_key
 from services.infrastructure.async_commands import AsyncCommandBus
 from services.infrastructure.clock import Clock
+from services.infrastructure.coldstore import SCHEME as COLD_SCHEME
+from services.infrastructure.coldstore import PostgresStore, is_postgres_url
 from services.infrastructure.commands import CommandBus
 from services.infrastructure.durability import Durability
 from services.infrastructure.eventstore import EventStore, Keys
-from services.infrastructure.eventstore.archived import DEFAULT_READER, ArchiveReader, ColdStore, cold_store
+from services.infrastructure.eventstore.archived import (
+    DEFAULT_READER,
+    ArchiveReader,
+    ColdStore,
+    cold_store,
+    open_uri,
+    register_scheme,
+)
 from services.infrastructure.players import Players
 from services.infrastructure.redisconn import cluster_client, job_store
 from services.infrastructure.resilience import command_retry
@@ -51,19 +61,21 @@ def chat_side_name(channel: str) -> str:
     return f"chat:{channel}"
 
 
+CHAT_REPORTS_SIDE_NAME = "chat:reports"
 REMATCH_SIDE_NAME = "rematch"
 ANALYSIS_SIDE_NAME = "analysis"
 
 
 def register_game_side_keys() -> None:
     """The per-game keys kept beside a game's log that travel with its archive (and leave Redis with it):
-    its chat channels (``Keys.chat_side_keys``), the id of its rematch (``Keys.rematch``) and the coach's analysis
+    its chat channels (``Keys.chat_side_keys``), the reports of its chat (``Keys.chat_reports``), the id of its rematch (``Keys.rematch``) and the coach's analysis
     (``Keys.analysis``)."""
     def chat_key(channel: str) -> Callable[[Keys, str], str]:
         return lambda keys, game_id: keys.chat(game_id, channel)
 
     for channel in CHAT_CHANNELS:
         register_side_key(chat_side_name(channel), chat_key(channel))
+    register_side_key(CHAT_REPORTS_SIDE_NAME, lambda keys, game_id: keys.chat_reports(game_id))
     register_side_key(REMATCH_SIDE_NAME, lambda keys, game_id: keys.rematch(game_id))
     register_side_key(ANALYSIS_SIDE_NAME, lambda keys, game_id: keys.analysis(game_id))
 
@@ -141,7 +153,8 @@ class Root:
     """What every part reads as "now" (deadlines, vacations, invitations, notifications)."""
     queue_redis: Redis | None = field(default=None)
     cold: ColdStore | None = field(default=None)
-    """Where finished games are archived (``settings.archive_dir``; see ``services.infrastructure.archive``)."""
+    """Where finished games are archived (PostgreSQL at ``settings.cold_store_url``, else the directory
+    ``settings.archive_dir``; see ``services.infrastructure.archive``)."""
     archive_reader: ArchiveReader = field(default=DEFAULT_READER)
     """Reads archived games back (one cache per process); the event store answers from it."""
     durability: Durability | None = field(default=None)
@@ -219,6 +232,55 @@ def job_root_of(connection: Redis | None) -> Root:
 
 _WALL = Clock()  # stateless: the wall clock of every root not given another
 
+# -- the cold store ---------------------------------------------------------------------------------------------
+_COLD: dict[tuple[str, int], tuple[PostgresStore, ArchiveReader]] = {}
+"""One PostgreSQL store (its connection pool) and reader per URL and process: a forked rq job makes its own."""
+
+
+def cold_store_for(settings: Settings) -> ColdStore:
+    """The configured cold store: PostgreSQL at ``cold_store_url`` (its schema migrated at its first use when
+    ``cold_store_migrate``), else the directory ``archive_dir``."""
+    url = settings.cold_store_url
+    if not url:
+        return cold_store(settings.archive_dir)
+    if not is_postgres_url(url):
+        raise ValueError(f"TAPROOM_COLD_STORE_URL: no cold store for {url.split(':', 1)[0]!r} URLs (postgresql://...)")
+    key = (url, os.getpid())
+    kept = _COLD.get(key)
+    if kept is None:
+        prepare = None
+        if settings.cold_store_migrate:  # at the first use, not here: a part starts while PostgreSQL is down
+            from services.infrastructure.coldstore.migrate import upgrade
+
+            prepare = partial(upgrade, url)
+        pg = PostgresStore(url, prepare=prepare)
+        register_scheme(COLD_SCHEME, pg.read_uri)  # a reader built without a root (tools) finds it too
+        kept = _COLD[key] = (pg, ArchiveReader(opener=_opener(pg)))
+    return kept[0]
+
+
+def _opener(pg: PostgresStore) -> Callable[[str], bytes]:
+    def read(uri: str) -> bytes:
+        return pg.read_uri(uri) if pg.owns(uri) else open_uri(uri)
+
+    return read
+
+
+def close_cold_stores() -> None:
+    """Close the connection pools of the PostgreSQL cold stores this process opened (at its end; tests)."""
+    while _COLD:
+        _, (pg, _reader) = _COLD.popitem()
+        pg.close()
+
+
+def archive_reader_for(cold: ColdStore) -> ArchiveReader:
+    """The reader of archived games over ``cold``: the process's shared one for a directory (its URIs name
+    files), the store's own for PostgreSQL (its ``pgcold:`` URIs are read through this store's pool)."""
+    for pg, reader in _COLD.values():
+        if pg is cold:
+            return reader
+    return DEFAULT_READER
+
 
 def bootstrap(settings: Settings, client: Redis | None = None, *,
               queue_redis: Redis | None = None, clock: Clock | None = None) -> Root:
@@ -227,10 +289,12 @@ def bootstrap(settings: Settings, client: Redis | None = None, *,
     client = client if client is not None else event_store_client(settings)
     keys = keys_for(settings)
     # an append waits for settings.append_replicas replicas (WAIT): only the processor appends events
+    cold = cold_store_for(settings)
+    reader = archive_reader_for(cold)
     store = EventStore(client, keys, settings.append_replicas, settings.append_replica_timeout_ms,
-                       archive=DEFAULT_READER)
+                       archive=reader)
     return Root(settings=settings, redis=client, keys=keys, store=store, bus=CommandBus(store),
                 players=Players(client, keys), tokens=Tokens(client, keys), clock=clock or _WALL,
-                queue_redis=queue_redis, cold=cold_store(settings.archive_dir), archive_reader=DEFAULT_READER,
+                queue_redis=queue_redis, cold=cold, archive_reader=reader,
                 durability=Durability(client, settings.append_replicas, settings.append_replica_timeout_ms,
                                       settings.key_prefix))

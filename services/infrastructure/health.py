@@ -9,6 +9,8 @@ serve two checks on it (stdlib ``http.server`` in a daemon thread, so nothing to
   outage still turns, so an outage does not restart every part.
 * ``GET /readyz``: 200 when alive, the last turn of every loop reached Redis, and the event store and the
   queue Redis answer ``PING`` now; 503 otherwise, with the reasons as JSON.
+* ``GET /metrics``: the process's Prometheus metrics (the reactor's ``taproom_archive_overdue_games``, outages;
+  ``deploy/alerts.yml``).
 
 ``taproom health`` asks the same questions of a running part (an exec probe, or compose's healthcheck).
 """
@@ -73,6 +75,9 @@ def serve(port: int, stale_seconds: float, pings: dict[str, Callable[[], object]
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            if self.path == "/metrics":
+                self._metrics()
+                return
             if self.path not in ("/livez", "/readyz"):
                 self.send_error(404)
                 return
@@ -81,6 +86,16 @@ def serve(port: int, stale_seconds: float, pings: dict[str, Callable[[], object]
             body = orjson.dumps(details)
             self.send_response(200 if good else 503)
             self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _metrics(self) -> None:
+            from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+            body = generate_latest(REGISTRY)
+            self.send_response(200)
+            self.send_header("Content-Type", CONTENT_TYPE_LATEST)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

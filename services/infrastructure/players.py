@@ -232,10 +232,27 @@ class Players:
         token = _sealer(presented, idempotency_key).decrypt(sealed).decode()  # type: ignore[arg-type]
         return token if self.principal(token) is not None else None
 
-    def new_recovery_code(self, player_id: str) -> str:
-        """Replace the player's recovery code (the old one stops working)."""
+    def new_recovery_code(self, player_id: str, presented: str = "", idempotency_key: str | None = None) -> str:
+        """Replace the player's recovery code (the old one stops working). With ``idempotency_key`` the new code
+        is kept sealed under the caller's token and that key in the player's own hash (written with the code's
+        hash, in one step: they stand or fall together), and a retry under the same key answers it while it is
+        still the player's code."""
+        if not idempotency_key:
+            code = new_recovery_code()
+            self._replace(player_id, {"recovery_hash": hash_secret(code)})
+            return code
+        request = hash_secret(presented + ":" + idempotency_key)
+        box = _sealer(presented, idempotency_key)
+        stored: Any = self.redis.hmget(self.keys.player(player_id), "recovery_request", "recovery_hash")
+        asked, current = (v.decode() if v else "" for v in stored)
+        name, _, sealed = asked.partition(" ")
+        if name == request:
+            again = box.decrypt(sealed.encode()).decode()
+            if hmac.compare_digest(hash_secret(again), current):
+                return again
         code = new_recovery_code()
-        self._replace(player_id, {"recovery_hash": hash_secret(code)})
+        self._replace(player_id, {"recovery_hash": hash_secret(code),
+                                  "recovery_request": f"{request} {box.encrypt(code.encode()).decode()}"})
         return code
 
     def recover(self, handle: str, code: str) -> Credentials:

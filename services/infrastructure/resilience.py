@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
+import psycopg
 import redis
 import structlog
 from prometheus_client import Counter
@@ -24,9 +25,14 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
     redis.ConnectionError, redis.TimeoutError,
     # A Redis Cluster in failover: slots without a master, a node demoted to replica, a slot map to read again.
     redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.SlotNotCoveredError,
-    redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError)
+    redis.exceptions.ReadOnlyError, redis.exceptions.MasterDownError,
+    # A node at its maxmemory with noeviction (deploy/): it refuses writes and drops nothing; a part waits for room.
+    redis.exceptions.OutOfMemoryError,  # type: ignore[attr-defined]  # redis>=4.1; the stubs lag
+    # The PostgreSQL cold store away (down, refusing, its pool timed out: ``PoolTimeout`` is one): a read of an
+    # archived game answers 503 with Retry-After, an archive job fails and runs again; nothing was changed.
+    psycopg.OperationalError, psycopg.InterfaceError)
 """What an unreachable Redis raises (``BusyLoadingError``, a server replaying its AOF, is a ConnectionError;
-``ClusterDownError`` is a ClusterError)."""
+``ClusterDownError`` is a ClusterError), and an unreachable PostgreSQL cold store."""
 
 
 class ReplicationShortfall(redis.ConnectionError):

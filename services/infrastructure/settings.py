@@ -170,7 +170,15 @@ class StoreSettings(_Section):
     """A scored game is archived this long after it was scored (its log, views and snapshots leave Redis for
     the cold store; reads answer from the archive). Negative: never archive."""
     archive_dir: str | None = None
-    """The cold store's directory (default ``$XDG_DATA_HOME/taproom/archive``, i.e. ``~/.local/share/...``)."""
+    """The cold store's directory (default ``$XDG_DATA_HOME/taproom/archive``, i.e. ``~/.local/share/...``), used
+    while ``cold_store_url`` is unset: the embedded default (one machine, or a directory every part mounts)."""
+    cold_store_url: str | None = None
+    """A deployment's cold store: ``postgresql://user:password@host:5432/taproom`` (archived games and the results
+    table, read by every process; ``services.infrastructure.coldstore``). Unset: the directory ``archive_dir``."""
+    cold_store_migrate: bool = False
+    """Move the cold store's schema to this version's (Alembic) when the part first uses the cold store (so a
+    part starts even while PostgreSQL is down); otherwise run ``taproom migrate``. The deployments set it on the
+    worker, which writes the archives (no archive can be read before one was written)."""
     max_body_bytes: int = 64 * 1024
 
 
@@ -200,9 +208,13 @@ class LimitSettings(_Section):
     chat_max_chars: int = 500
     """The longest chat message (characters, after trimming)."""
     chat_keep: int = 500
+    """Chat messages kept per game and channel (the oldest go first)."""
     max_chat_mutes: int = 200
     """Chat authors one caller may mute (409 ``too_many_mutes`` beyond)."""
-    """Chat messages kept per game and channel (the oldest go first)."""
+    max_blocks: int = 200
+    """Players one player may block (409 ``too_many_blocks`` beyond)."""
+    chat_report_reason_chars: int = 300
+    """The longest reason a chat report may give."""
     max_bot_games_per_player: int = 5
     """Unfinished games with a bot seat one player may have created; bot games need a player token."""
     max_streams_per_caller: int = 20

@@ -135,3 +135,87 @@ def test_the_ingress_reaches_the_api_and_only_it_may_forward_addresses():
     import ipaddress
 
     assert all(ipaddress.ip_network(part.strip()).is_private for part in trusted.split(","))  # never '*'
+
+
+# -- issue 35: the cold store, memory limits, disruption budgets, the shard layout ------------------------------
+def _bytes(text: str) -> int:
+    import re
+
+    number, unit = re.fullmatch(r"(\d+)(gb|mb|gi|mi|g|m)?", text.lower()).groups()  # type: ignore[union-attr]
+    return int(number) * {None: 1, "m": 1024 ** 2, "mb": 1024 ** 2, "mi": 1024 ** 2,
+                          "g": 1024 ** 3, "gb": 1024 ** 3, "gi": 1024 ** 3}[unit]
+
+
+def test_every_part_and_store_has_a_disruption_budget():
+    budgets = of_kind("PodDisruptionBudget")
+    labels = {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"]
+              for kind in ("Deployment", "StatefulSet") for d in of_kind(kind).values()}
+    selected = {b["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"] for b in budgets.values()}
+    for workload in (*PARTS, "redis-cluster", "redis-queue", "postgres"):
+        assert labels[workload] in selected, workload
+    assert budgets["postgres"]["spec"]["maxUnavailable"] == 0  # one instance: a drain waits for an operator
+
+
+def test_every_redis_refuses_writes_at_a_maxmemory_under_its_container_limit():
+    conf = of_kind("ConfigMap")["redis-cluster-config"]["data"]["redis.conf"]
+    settings = dict(line.split(None, 1) for line in conf.splitlines() if line.strip() and not line.startswith("#"))
+    (node,) = containers(of_kind("StatefulSet")["redis-cluster"])
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert _bytes(settings["maxmemory"]) == 25 * 1024 ** 3  # CAPACITY.md: 25 GiB of data a master
+    assert _bytes(settings["maxmemory"]) <= 0.8 * _bytes(node["resources"]["limits"]["memory"])
+    assert node["resources"]["requests"]["memory"] == node["resources"]["limits"]["memory"]  # never overcommitted
+    (queue,) = containers(of_kind("StatefulSet")["redis-queue"])
+    args = queue["command"]
+    assert args[args.index("--maxmemory-policy") + 1] == "noeviction"
+    assert _bytes(args[args.index("--maxmemory") + 1]) <= 0.8 * _bytes(queue["resources"]["limits"]["memory"])
+
+
+def test_every_part_reads_the_one_postgresql_cold_store():
+    from services.infrastructure.coldstore import is_postgres_url
+
+    config = of_kind("ConfigMap")["taproom-config"]["data"]
+    url = config["TAPROOM_COLD_STORE_URL"]
+    assert is_postgres_url(url) and ":" not in url.split("//")[1].split("@")[0]  # no password in the ConfigMap
+    host_port = url.split("@")[1].split("/")[0]
+    service = of_kind("Service")[host_port.split(":")[0]]
+    assert int(host_port.split(":")[1]) in {p["port"] for p in service["spec"]["ports"]}
+    deployments = of_kind("Deployment")
+    for part in PARTS:
+        (container,) = containers(deployments[part])
+        assert "taproom-postgres" in {r.get("secretRef", {}).get("name") for r in container["envFrom"]}, part
+    # the writer of the archives migrates the schema at its first use (a part starts while PostgreSQL is down)
+    (worker,) = containers(deployments["worker"])
+    assert {"name": "TAPROOM_COLD_STORE_MIGRATE", "value": "true"} in worker["env"]
+    from services.infrastructure.settings import Settings
+
+    assert "cold_store_migrate" in Settings.model_fields
+
+
+def test_postgresql_has_its_volume_and_a_named_backup():
+    postgres = of_kind("StatefulSet")["postgres"]
+    (claim,) = postgres["spec"]["volumeClaimTemplates"]
+    (db,) = containers(postgres)
+    assert {m["name"] for m in db["volumeMounts"]} == {claim["metadata"]["name"]}
+    password = next(e for e in db["env"] if e["name"] == "POSTGRES_PASSWORD")["valueFrom"]["secretKeyRef"]
+    assert password == {"name": "taproom-postgres", "key": "PGPASSWORD"}
+    backup = of_kind("CronJob")["postgres-backup"]
+    job = backup["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    (dump,) = job["containers"]
+    assert "pg_dump" in " ".join(dump["command"]) and "-h postgres" in " ".join(dump["command"])
+    (volume,) = job["volumes"]
+    assert volume["persistentVolumeClaim"]["claimName"] in of_kind("PersistentVolumeClaim")
+
+
+def test_the_cluster_is_created_with_slot_ranges_that_spread_the_shards_evenly():
+    from services.infrastructure.eventstore.slots import equal_ranges, slot_ranges, spread
+
+    shards = int(of_kind("ConfigMap")["taproom-config"]["data"]["TAPROOM_SHARDS"])
+    masters = of_kind("StatefulSet")["redis-cluster"]["spec"]["replicas"] // 2
+    (create,) = of_kind("Job")["redis-cluster-create"]["spec"]["template"]["spec"]["containers"]
+    ranges = next(e["value"] for e in create["env"] if e["name"] == "SLOT_RANGES")
+    assert ranges == " ".join(f"{a}-{b}" for a, b in slot_ranges(shards, masters))
+    assert spread(shards, slot_ranges(shards, masters)) == [shards // masters] * masters
+    assert len(set(spread(shards, equal_ranges(masters)))) > 1  # what `redis-cli --cluster create` would give
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    (generated,) = kustomization["configMapGenerator"]
+    assert generated["files"] == ["redis-cluster-create.sh"] and (K8S / "redis-cluster-create.sh").is_file()

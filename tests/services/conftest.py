@@ -27,6 +27,7 @@ from services.infrastructure.clock import ShiftedClock
 from services.infrastructure.settings import Settings
 from tests.fixture_game import COUNTER
 
+from .postgres import postgres_url  # noqa: F401  # the real PostgreSQL's fixture (a database per test)
 from .redis_cluster import RedisClusterServers, cleanup_cluster
 
 REAL_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/13")

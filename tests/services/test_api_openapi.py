@@ -236,6 +236,10 @@ def coach_routes(c: Checked, api, ann: dict, bob: dict) -> None:
     c.get(f"/games/{gid}/analysis")  # 404 no_analysis
     c.post(f"/games/{gid}/analysis", headers=bearer(ann["token"]))  # 202
     c.get(f"/games/{gid}/analysis")
+    done = wait_for(api, f"/games/{gid}/analysis", until=lambda b: b.get("status") == "done", timeout=120)
+    decision = next((s["seat"], d["version"]) for s in done["seats"] for d in s["decisions"])
+    c.get(f"/games/{gid}/analysis/better?seat={decision[0]}&version={decision[1]}", headers=bearer(ann["token"]))
+    c.get(f"/games/{gid}/analysis/better?seat={decision[0]}&version=99999")  # 404
     c.post(f"/games/{gid}/hint", headers=bearer(ann["token"]))  # 409 hints_off
     casual = c.post("/games", headers=bearer(ann["token"]), json={
         "game": "carcassonne", "options": {"stack_size": 1}, "seed": "hint", "rated": False, "hints": True,
@@ -251,6 +255,12 @@ def social_routes(c: Checked, gid: str, ann: dict, bob: dict) -> None:
     c.get(f"/games/{gid}/chat"), c.get(f"/games/{gid}/chat", params={"channel": "spectators"}, headers=bearer(bob["token"]))
     c.post("/chat/mutes", headers=bearer(bob["token"]), json={"author": said["author"]})
     c.get("/chat/mutes", headers=bearer(bob["token"])), c.delete(f"/chat/mutes/{said['author']}", headers=bearer(bob["token"]))
+    c.get(f"/games/{gid}/chat/replay", headers=bearer(bob["token"])), c.get(f"/games/{gid}/chat/replay", params={"upto": 2})
+    c.post(f"/games/{gid}/chat/reports", headers=bearer(bob["token"]), json={"message_id": said["id"], "reason": "x"})
+    c.post(f"/games/{gid}/chat/reports", headers=bearer(bob["token"]), json={"message_id": "1-0"})  # 404
+    c.post("/players/me/blocks", headers=bearer(bob["token"]), json={"player_id": ann["player_id"]})
+    c.get("/players/me/blocks", headers=bearer(bob["token"]))
+    c.delete(f"/players/me/blocks/{ann['player_id']}", headers=bearer(bob["token"]))
     c.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])), c.post("/games/nosuchgame/rematch", headers=bearer(ann["token"]))
     c.get("/games/types/counter/leaderboard"), c.get("/games/types/chess/leaderboard")  # 200, 400
     c.get(f"/players/{ann['player_id']}/profile"), c.get("/players/nobody/profile")  # 200, 404

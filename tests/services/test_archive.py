@@ -217,6 +217,24 @@ def test_side_keys_travel_with_the_archive(fake_client, settings, tmp_path, monk
     assert kernel.store.archived_side(gid, "chat") == {"type": "list", "value": ["gg", "well played"]}
 
 
+def _overdue_gauge() -> float:
+    """The reactor's gauge as its health port's /metrics serves it."""
+    import httpx
+
+    from services.infrastructure import health
+
+    from .redis_server import free_port
+
+    port = free_port()
+    server = health.serve(port, 60.0, {}, host="127.0.0.1", only="none-")
+    try:
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+    finally:
+        server.shutdown()
+    return float(next(line.split()[1] for line in text.splitlines()
+                      if line.startswith("taproom_archive_overdue_games ")))
+
+
 def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings, tmp_path, clock):
     settings = settings.model_copy(update={"archive_after_seconds": 120.0, "archive_dir": str(tmp_path)})
     kernel = Kernel(fake_client, settings)
@@ -234,7 +252,9 @@ def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings
     # the job vanishes: once overdue, the sweep enqueues it again, to run at once
     job.delete()
     assert reactor.sweep_archives(clock.now() + 60, stale=30) == []  # not due yet
+    assert _overdue_gauge() == 0
     assert reactor.sweep_archives(clock.now() + 200, stale=30) == [archive_jobs[0]]
+    assert _overdue_gauge() == 1  # what deploy/alerts.yml's TaproomArchiveFailing watches
     job = queue.fetch_job(archive_jobs[0])
     assert job.get_status() == "queued"
     assert job.kwargs == {}  # the job is given the game only: the worker's settings say where and how
@@ -243,6 +263,8 @@ def test_the_reactor_schedules_the_archive_after_the_delay(fake_client, settings
     with jobs_run_with(settings):
         assert jobs.archive_game(*job.args, **queued_before, connection=fake_client)["status"] == "archived"
     assert fake_client.zscore(watch, gid) is None
+    reactor.sweep_archives(clock.now() + 200, stale=30)
+    assert _overdue_gauge() == 0
     assert reactor.schedule_archive(reactor.repo.current(gid).record) == []
     assert not [spec for spec in reactor.jobs_for(gid) if spec.job_id.startswith("archive-")]
     never = Reactor(fake_client, settings.model_copy(update={"archive_after_seconds": -1}), queue=queue, name="r2")

@@ -44,6 +44,7 @@ class Burst:
         self.refused_keys: set[str] = set()
         self.tokens: dict[str, str] = {}  # player id -> the token last acknowledged to its holder
         self.chat: dict[str, list[str]] = {}  # game id -> acknowledged lines
+        self.unsaid: list[tuple[str, dict, str, str]] = []  # (game, author, line, its key): refused, to send again
         self.invited: list[tuple[str, int, str]] = []  # (game id, seat, invitee handle) acknowledged
         self.refusals = 0
         self.pending: dict[str, str] = {}  # player id -> the idempotency key of a rotation not yet acknowledged
@@ -98,16 +99,22 @@ class Burst:
                 del self.pending[player_id]
         return response
 
-    def say(self, gid: str, who: dict, n: list[int]) -> Any:
-        if n[0] >= CHAT_LINES:
-            time.sleep(0.01)
-            return None
-        n[0] += 1
-        text = f"line {n[0]}"
-        response = self.api.post(f"/games/{gid}/chat", headers=bearer(who["token"]), json={"text": text})
-        if response.status_code == 201:
-            with self.lock:
+    def say(self, gid: str, who: dict, n: list[int], key: str | None = None, text: str = "") -> Any:
+        """A chat line under an Idempotency-Key (a refused one is noted, to be sent again under its key)."""
+        if key is None:
+            if n[0] >= CHAT_LINES:
+                time.sleep(0.01)
+                return None
+            n[0] += 1
+            text, key = f"line {n[0]}", uuid.uuid4().hex
+        response = self.api.post(f"/games/{gid}/chat", headers={**bearer(who["token"]), "Idempotency-Key": key},
+                                 json={"text": text})
+        assert response.status_code in (201, 503), response.text
+        with self.lock:
+            if response.status_code == 201:
                 self.chat.setdefault(gid, []).append(text)
+            else:
+                self.unsaid.append((gid, who, text, key))
         return response
 
     def invite(self, ann: dict, open_seats: list[tuple[str, int, str]]) -> Any:
@@ -117,6 +124,8 @@ class Burst:
         gid, seat, handle = open_seats[0]
         response = self.api.post(f"/games/{gid}/invitations", headers=bearer(ann["token"]),
                                  json={"handle": handle, "seat": seat})
+        # a refused (503) invitation that stood anyway is answered as itself when sent again, never refused
+        assert response.status_code in (201, 503), response.text
         if response.status_code == 201:
             open_seats.pop(0)
             with self.lock:
@@ -185,18 +194,24 @@ def test_a_master_killed_during_a_burst_of_writes_loses_no_acknowledged_one(redi
                 assert api.get("/players/me", headers=bearer(again.json()["token"])).status_code == 200
             players = len(list(on_cluster().scan_iter(match=f"{settings.key_prefix}player:*", target_nodes="primaries")))
             assert players == 1 + len(rotating) + len(guests) + len(burst.registered) + len(burst.refused_keys)
-            # Every acknowledged chat line and invitation is there.
+            # A refused chat line sent again under its key is said once.
+            refused_lines = list(burst.unsaid)
+            for gid, who, text, key in refused_lines:
+                assert burst.say(gid, who, [0], key, text).status_code == 201
+            # Every acknowledged chat line and invitation is there, each line once.
             for gid, lines in burst.chat.items():
                 said = [m["text"] for m in api.get(f"/games/{gid}/chat", headers=bearer(ann["token"]),
                                                    params={"limit": 500}).json()["messages"]]
                 assert set(lines) <= set(said), sorted(set(lines) - set(said))
+                assert sorted(said) == sorted(set(said)), "a retried line was said twice"
             for gid, seat, handle in burst.invited:
                 invited = seat_of(api, gid, seat, lambda s: s["invited"] is not None)["invited"]
                 assert invited and invited["handle"] == handle, (gid, seat, invited)
             print(f"burst: {len(burst.registered)} registrations acknowledged ({before} before the kill), "
                   f"{len(burst.refused_keys)} refused and completed by their retry, "
                   f"{sum(1 for _ in burst.tokens)} players' tokens checked, "
-                  f"{sum(len(v) for v in burst.chat.values())} chat lines, {len(burst.invited)} invitations, "
+                  f"{sum(len(v) for v in burst.chat.values())} chat lines ({len(refused_lines)} refused and sent "
+                  f"again), {len(burst.invited)} invitations, "
                   f"{burst.refusals} refusals (503) in all")
     finally:
         service.stop()

@@ -107,6 +107,16 @@ def test_a_player_asks_once_the_job_runs_on_the_coach_queue_and_the_result_outli
         assert body["cost"]["decisions"] == sum(len(s["decisions"]) for s in body["seats"])
         assert api.post(f"/games/{gid}/analysis", headers=_bearer(app, gid, 0)).status_code == 200
 
+        # a turning point's ghost: the game as it would stand had the seat played the coach's move, on its own dice
+        seat, row = next((s["seat"], d) for s in body["seats"] for d in s["decisions"] if d["best"]["type"] == "PlaceTile")
+        ghost = api.get(f"/games/{gid}/analysis/better", params={"version": row["version"], "seat": seat})
+        assert ghost.status_code == 200, ghost.text
+        board = ghost.json()["board"]
+        assert ghost.json()["version"] > row["version"]
+        placed, best = board["last_placed"], row["best"]
+        assert (placed["x"], placed["y"], placed["rotation"]) == (best["x"], best["y"], best["rotation"])
+        nowhere = api.get(f"/games/{gid}/analysis/better", params={"version": 10**6, "seat": seat})
+        assert nowhere.status_code == 404 and nowhere.json()["code"] == "not_found"
         archived = Archiver(kernel.store, DirectoryStore(tmp_path)).archive(gid)
         assert archived.status == "archived"
         assert not fake_client.exists(kernel.keys.analysis(gid))

@@ -76,6 +76,22 @@ def test_the_coach_finds_the_turning_points_and_steps_to_one(new_page: Any, web_
     SHOTS.mkdir(parents=True, exist_ok=True)
     coach.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "coach-1280.png"))
+    # the better move drawn as a ghost on the board, then what was played, then back to before the decision
+    choices = compare.get_by_role("group", name="What the board shows")
+    choices.get_by_role("button", name="The coach's move").click()
+    board_area = page.locator("section.board-area")
+    expect(board_area).to_have_class("board-area ghosted")
+    expect(page.locator(".ghost-note")).to_contain_text("not what was played")
+    expect(page.locator(".game")).not_to_have_attribute("data-version", str(version))
+    page.locator(".board-module").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "coach-ghost-1280.png"))
+    choices.get_by_role("button", name="As played").click()
+    expect(board_area).to_have_class("board-area")
+    expect(choices.get_by_role("button", name="As played")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".game")).not_to_have_attribute("data-version", str(version))  # after the played command
+    assert int(page.locator(".game").get_attribute("data-version")) > version
+    choices.get_by_role("button", name="Before").click()
+    expect(page.locator(".game")).to_have_attribute("data-version", str(version))
     phone = new_page(390, 844)
     sign_in(phone, ana)
     phone.goto(f"/#/game/{game_id}")
@@ -85,6 +101,10 @@ def test_the_coach_finds_the_turning_points_and_steps_to_one(new_page: Any, web_
     expect(phone_coach.locator(".compare")).to_contain_text("Better (the coach")
     phone_coach.scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / "coach-390.png"))
+    phone_coach.get_by_role("button", name="The coach's move").click()
+    expect(phone.locator("section.board-area")).to_have_class("board-area ghosted")
+    expect(phone.locator(".ghost-note")).to_be_in_viewport()  # a phone scrolls up to the board to show it
+    phone.screenshot(path=str(SHOTS / "coach-ghost-390.png"))
     assert not errors, errors
 
 

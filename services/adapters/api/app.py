@@ -25,6 +25,7 @@ from services.adapters.api.routers import (
     games,
     invitations,
     lobby,
+    moderation,
     notifications,
     play,
     players,
@@ -137,6 +138,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.include_router(players_async.router)
     app.include_router(invitations.router)
     app.include_router(social.router)
+    app.include_router(moderation.router)
     app.include_router(coach.router)
     app.include_router(web.router)
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start

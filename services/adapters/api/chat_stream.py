@@ -34,6 +34,7 @@ class ChatListener:
 
     keys: list[str]
     mutes_key: str | None
+    blocks_key: str | None = None
     cursors: dict[str, str] = field(default_factory=dict)
     muted: set[str] = field(default_factory=set)
 
@@ -59,8 +60,9 @@ class ChatListener:
         return out
 
     async def _load_mutes(self, aredis: redis.asyncio.Redis) -> None:
-        if self.mutes_key is not None:
-            self.muted = {m.decode() for m in await aredis.smembers(self.mutes_key)}  # type: ignore[misc]
+        if self.mutes_key is not None:  # the authors muted, and the players blocked (one slot)
+            found: Any = await aredis.sunion(self.mutes_key, *([self.blocks_key] if self.blocks_key else []))
+            self.muted = {m.decode() for m in found}
 
 
 def chat_listener(ctx: Context, game_id: str, facts: dict[str, Any], status: str,
@@ -71,4 +73,5 @@ def chat_listener(ctx: Context, game_id: str, facts: dict[str, Any], status: str
         key=caller_of(principal.__dict__, ""), name="", seats=tuple(seats_of(principal, game_id, facts)),
         registered=principal.kind == "player")
     keys = [ctx.keys.chat(game_id, c) for c in CHANNELS if readable(c, speaker, status)]
-    return ChatListener(keys, ctx.keys.mutes(speaker.key) if speaker else None)
+    return ChatListener(keys, ctx.keys.mutes(speaker.key) if speaker else None,
+                        ctx.keys.blocks(speaker.key) if speaker else None)

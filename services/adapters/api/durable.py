@@ -12,22 +12,41 @@ A pure ASGI middleware right around the routes, for ``POST``/``PUT``/``PATCH``/`
 
 Not reached in time: 503 ``write_not_durable`` with ``Retry-After`` (the held answer is dropped). So no route
 has to remember the rule, and a new write route follows it by itself. A replica lost in the instant between
-the two checks is the one case where a refused write may have happened (then a retry is safe for settings and
-keyed registrations; a token rotation would need the recovery code). Commands answered by the hot path never
-come here: their appends already wait (``EventStore``); error answers go out at once.
+the two checks is the one case where a refused write may have happened. Every write is made safe for it one
+of two ways (the table is in docs/internals.md, "Acknowledged writes"):
+
+- **idempotent**: by a key the client sends (a registration's ``client_key``, the ``Idempotency-Key`` of a
+  token rotation, a recovery code, a chat message; a command's ``command_id``) or by value (settings, an
+  invitation standing for the same player, mutes, blocks, a report): the client's retry answers the outcome
+  of the refused try, never a second one;
+- **undone**: a route that has no such key registers what takes its write back with :func:`undo_on_refusal`;
+  a refused answer runs it before the 503 leaves (an unkeyed chat message is deleted).
+
+Commands answered by the hot path never come here: their appends already wait (``EventStore``); error answers
+go out at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import structlog
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 
 from services.adapters.api.errors import not_durable_response, unavailable_response
 from services.infrastructure.durability import Durability, WriteNotDurable
 from services.infrastructure.resilience import UNAVAILABLE
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+UNDO = "undo_on_refusal"
+log = structlog.get_logger(__name__)
+
+
+def undo_on_refusal(request: Request, undo: Callable[[], None]) -> None:
+    """Have ``undo`` run if this request's write is refused for durability (its answer is then a 503)."""
+    request.scope.setdefault("state", {}).setdefault(UNDO, []).append(undo)
 
 
 class DurableWrites:
@@ -47,7 +66,7 @@ class DurableWrites:
             if refused[0]:
                 return  # the body of the answer that was replaced
             if message["type"] == "http.response.start" and 200 <= message["status"] < 300:
-                if not await self._confirmed(scope, receive, send):
+                if not await self._confirmed(scope, receive, send, undo=True):
                     refused[0] = True
                     return
             await send(message)
@@ -62,14 +81,26 @@ class DurableWrites:
         except UNAVAILABLE:
             return False
 
-    async def _confirmed(self, scope: dict, receive: Any, send: Any) -> bool:
-        """True once everything written so far is durable; else answers 503 and returns False."""
+    async def _confirmed(self, scope: dict, receive: Any, send: Any, undo: bool = False) -> bool:
+        """True once everything written so far is durable; else (after the route's undo actions, with ``undo``)
+        answers 503 and returns False."""
         try:
             await run_in_threadpool(self.durability.confirm)
             return True
         except WriteNotDurable as exc:
-            await not_durable_response(exc)(scope, receive, send)
+            refusal = not_durable_response(exc)
         except UNAVAILABLE as exc:  # a master went away meanwhile
-            await unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); "
-                                       "try again shortly")(scope, receive, send)
+            refusal = unavailable_response(f"the service cannot reach its store ({type(exc).__name__}); "
+                                           "try again shortly")
+        if undo:
+            await _undo(scope)
+        await refusal(scope, receive, send)
         return False
+
+
+async def _undo(scope: dict) -> None:
+    for action in scope.get("state", {}).get(UNDO, []):
+        try:
+            await run_in_threadpool(action)
+        except Exception as exc:  # the 503 goes out whatever (an unkeyed retry then makes a copy)
+            log.warning("undo_failed", error=type(exc).__name__, detail=str(exc)[:200])

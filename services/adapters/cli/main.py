@@ -422,6 +422,35 @@ def verify(target: str, server: str | None, token: str | None) -> None:
         sys.exit(1)
 
 
+@cli.command()
+@click.option("--limit", "-n", default=50, show_default=True, help="the newest reports, at most this many")
+@click.option("--game", "game_id", default=None, help="only this game's reports")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object per line")
+def reports(limit: int, game_id: str | None, as_json: bool) -> None:
+    """Chat messages players reported, newest first: when, the game, the channel, who reported it and why,
+    who wrote it and what (archived games' reports are read from their archive)."""
+    from services.application.chat import Chat
+    from services.application.moderation import Reports
+    from services.infrastructure.bootstrap import bootstrap, client_factory
+
+    settings = _settings()
+    _need_redis(settings)
+    root = bootstrap(settings, client_factory(settings)())
+    service = Reports(root.store, Chat(root.store, settings.chat_max_chars, settings.chat_keep))
+    found = list(reversed(service.of_game(game_id)))[:limit] if game_id else service.latest(limit)
+    if not found:
+        click.echo("no reports" if not as_json else "", nl=not as_json)
+    for report in found:
+        if as_json:
+            click.echo(json.dumps(report.to_dict(), sort_keys=True))
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(report.ts))
+        click.echo(f"{when} UTC  game {report.game_id} ({report.channel} chat, message {report.message_id})\n"
+                   f"  reported by {report.reporter_name or '?'} ({report.reporter})"
+                   f"{': ' + report.reason if report.reason else ''}\n"
+                   f"  {report.author_name} ({report.author}) wrote: {report.text}")
+
+
 @cli.group()
 def projections() -> None:
     """Read-side maintenance."""
@@ -468,6 +497,16 @@ def reencrypt() -> None:
     hooks = Webhooks(root.redis, root.keys, secret_box(settings))
     click.echo(json.dumps(hooks.reencrypt_all()))
 
+
+def _add_cold_store_commands() -> None:
+    from services.adapters.cli.coldstore import archive, migrate, results
+    from services.adapters.cli.shards import shards
+
+    for command in (migrate, results, archive, shards):
+        cli.add_command(command)
+
+
+_add_cold_store_commands()
 
 if __name__ == "__main__":
     cli()

@@ -22,6 +22,7 @@ from typing import Any
 
 import redis
 import structlog
+from prometheus_client import Gauge
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
@@ -44,6 +45,9 @@ from services.infrastructure.settings import AsyncSettings, Settings
 
 log = structlog.get_logger("taproom.reactor")
 
+ARCHIVE_OVERDUE = Gauge("taproom_archive_overdue_games", "Games whose archive is overdue by more than the "
+                        "watchdog's stale time (all shards; deploy/alerts.yml: TaproomArchiveFailing)",
+                        multiprocess_mode="max")
 SCORE_RETRY = (3, [5, 30, 120])
 """Final scoring: attempts after the first and the backoff between them (seconds)."""
 
@@ -316,6 +320,7 @@ class Reactor(FeedFollower):
         requeued: list[str] = []
         watch = self.keys.archive_watch()
         overdue: list[bytes] = self.redis.zrangebyscore(watch, 0, now - stale)  # type: ignore[assignment]
+        ARCHIVE_OVERDUE.set(len(overdue))  # every shard's: the alert takes the max over the reactors
         for raw in overdue:
             game_id = raw.decode()
             if self.keys.shard(game_id) not in self.leases.owned:

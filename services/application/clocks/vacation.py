@@ -27,6 +27,8 @@ from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
 
 DAY = 86400
+REPEAT_SECONDS = 600
+"""A vacation of the same length asked again this soon after one began is that one (idempotent by value)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,10 @@ class Vacations:
         interval = Interval(now, now + seconds)
 
         def book(pipe: Pipeline) -> Interval:
-            if self.current(player_id, now, pipe) is not None:
+            running = self.current(player_id, now, pipe)
+            if running is not None:
+                if abs(running.end - running.start - seconds) < 1 and now - running.start < REPEAT_SECONDS:
+                    return running  # the same vacation asked again (a retry after a 503 or a lost answer)
                 raise IllegalMove("you are on vacation already; end it first")
             left = self.days_per_year * DAY - self.used(player_id, year, pipe)
             if seconds > left + 60:  # a minute of slack: ending early is measured to the millisecond

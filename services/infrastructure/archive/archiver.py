@@ -6,7 +6,8 @@ the reactor schedules ``archive_after_seconds`` after the game is scored:
 1. its record, the very lines ``taproom export`` and ``GET /games/{id}/record`` give (header, every
    event envelope, every accepted command), is written gzip-compressed (JSON Lines) to the cold store;
    a second object keeps what the record does not: the game's rejected command ids (one id keeps its
-   outcome forever) and the per-game side keys registered with :func:`register_side_key`;
+   outcome forever) and the per-game side keys registered with :func:`register_side_key`; both go in one
+   ``put_many`` with the game's result rows (PostgreSQL: one transaction, all or nothing);
 2. both are read back and the record is verified (hash chain, seed against its commitment, the replay
    of every command) and checked against the head of the log in Redis;
 3. only then one script (``archive.lua``) checks that the log, its commands, its rejections and its side
@@ -41,6 +42,7 @@ import orjson
 import redis
 import structlog
 
+from services.infrastructure.coldstore.postgres import GameResult
 from services.infrastructure.eventstore import EventStore
 from services.infrastructure.eventstore.archived import ColdStore, cold_store
 from services.infrastructure.eventstore.keys import Keys
@@ -143,6 +145,24 @@ class Archiver:
                 side[name] = dumped
         return side, side_key_names, fingerprints
 
+    def _results(self, game_id: str, record: Any) -> list[GameResult]:
+        """One row per seat of a scored game (none for a game that expired unfilled): the results table."""
+        from services.infrastructure.aggregates import Repository
+
+        game = Repository(self.store, cache_size=1).current(game_id).record
+        if game is None or game.status != "scored":
+            return []
+        finished_at = next((e.ts for e in reversed(record.envelopes) if e.type == "taproom.GameScored"),
+                           record.envelopes[-1].ts)
+        totals = {s.seat: s.total for s in game.scores}
+        rows = []
+        for seat, info in enumerate(game.seats):
+            player = f"player:{info.player_id}" if info.player_id else f"bot:{info.bot}" if info.bot else None
+            rows.append(GameResult(game=game_id, seat=seat, player=player, name=info.name, title=game.game_type,
+                                   place=int(game.places.get(seat, len(game.seats))), score=totals.get(seat),
+                                   rated=bool(game.rated), finished_at=finished_at))
+        return rows
+
     def _archive_once(self, game_id: str) -> ArchiveResult:
         from services.infrastructure.audit import export_lines, read_record, verify
 
@@ -166,8 +186,9 @@ class Archiver:
             "rejections": {k.decode(): orjson.loads(v) for k, v in rejections_raw.items()},  # type: ignore[union-attr]
             "side": side}), compresslevel=9, mtime=0)
         name, side_name = object_name(self.keys, game_id, ".jsonl.gz"), object_name(self.keys, game_id, ".side.json.gz")
-        uri = self.cold.put(name, packed)
-        side_uri = self.cold.put(side_name, side_packed)
+        # the record, its side object and the game's result rows in one write (one transaction in PostgreSQL)
+        uris = self.cold.put_many({name: packed, side_name: side_packed}, self._results(game_id, record))
+        uri, side_uri = uris[name], uris[side_name]
         # Read back what the store kept and verify it before anything is removed.
         back = self.cold.get(name)
         report = verify(read_record(gzip.decompress(back).splitlines()))
@@ -199,3 +220,43 @@ class Archiver:
             log.info("game archived", game_id=game_id, uri=uri, bytes=archive_bytes, events=version,
                      seconds=round(time.perf_counter() - started, 3))
         return ArchiveResult(status, uri, archive_bytes)
+
+    def rehome(self, game_id: str) -> ArchiveResult:
+        """Move an archived game's objects from where its pointer names them (a directory of an earlier
+        deployment) into this archiver's cold store, with its result rows, and point the game there. The bytes
+        are checked against the pointer's sha256 and read back before the pointer changes, and the pointer is
+        changed only if nobody changed it meanwhile. Safe to run twice ("already")."""
+        from services.infrastructure.audit import read_record
+        from services.infrastructure.eventstore.archived import open_uri
+
+        raw = self.redis.get(self.keys.archived(game_id))
+        if not raw:
+            return ArchiveResult("missing", reason="the game is not archived")
+        pointer = orjson.loads(raw)
+        name, side_name = object_name(self.keys, game_id, ".jsonl.gz"), object_name(self.keys, game_id, ".side.json.gz")
+        if pointer["uri"] == self.cold.uri(name):
+            return ArchiveResult("already", pointer["uri"])
+        packed = open_uri(pointer["uri"])
+        if hashlib.sha256(packed).hexdigest() != pointer["sha256"]:
+            raise RuntimeError(f"the archive of {game_id} at {pointer['uri']} does not match its summary")
+        objects = {name: packed}
+        if pointer.get("side_uri"):
+            objects[side_name] = open_uri(pointer["side_uri"])
+        record = read_record(gzip.decompress(packed).splitlines())
+        uris = self.cold.put_many(objects, self._results(game_id, record))
+        if any(self.cold.get(n) != data for n, data in objects.items()):
+            raise RuntimeError(f"the archive of {game_id} reads back different from the cold store")
+        moved = {**pointer, "uri": uris[name], **({"side_uri": uris[side_name]} if side_name in uris else {})}
+
+        def swap(pipe: Any) -> bool:
+            if pipe.get(self.keys.archived(game_id)) != raw:
+                return False
+            pipe.multi()
+            pipe.set(self.keys.archived(game_id), orjson.dumps(moved))
+            return True
+
+        if not self.redis.transaction(swap, self.keys.archived(game_id), value_from_callable=True):
+            return ArchiveResult("changed", reason="the pointer changed meanwhile")
+        log.info("archive moved to the cold store", game_id=game_id, was=pointer["uri"], uri=uris[name])
+        return ArchiveResult("archived", uris[name], sum(len(d) for d in objects.values()))
+

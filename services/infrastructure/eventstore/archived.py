@@ -4,12 +4,14 @@ A finished game leaves Redis for a cold store (``services.infrastructure.archive
 (``Keys.archived``) names the archive by URI, and every read of the event store answers from it through an
 :class:`ArchiveReader` (see ``EventStore.archive_of``).
 
-A cold store holds immutable objects by name (``put``/``get``/``exists``/``delete``). The default is a
-directory (:class:`DirectoryStore`): an object is written to a temporary file, flushed to disk and renamed
-into place, so a reader never sees half an object. An object store (S3, GCS, ...) implements
-:class:`ColdStore` with its client and is registered for its URI scheme with :func:`register_scheme`; an
-archived game's summary names its objects by URI, so any process can read them back with
-:func:`open_uri` without further configuration.
+A cold store holds immutable objects by name (``put_many``/``put``/``get``/``exists``/``delete``/``uri``).
+The embedded default is a directory (:class:`DirectoryStore`): an object is written to a temporary file,
+flushed to disk and renamed into place, so a reader never sees half an object. A deployment's is PostgreSQL
+(``services.infrastructure.coldstore``, ``TAPROOM_COLD_STORE_URL``): a game's objects and its result rows go in
+one transaction, and every process reaching the database reads them back. Another store (an object store: S3,
+GCS, ...) implements :class:`ColdStore` with its client and registers its URI scheme with
+:func:`register_scheme`; an archived game's summary names its objects by URI, and the process reads them
+through the reader of its composition root (``services.infrastructure.bootstrap``) or :func:`open_uri`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -30,7 +32,16 @@ import orjson
 
 
 class ColdStore(Protocol):
-    """Immutable objects by name (a relative path such as ``tr/s3/<game>.jsonl.gz``)."""
+    """Immutable objects by name (a relative path such as ``tr/s3/<game>.jsonl.gz``).
+
+    The contract (``tests/services/test_cold_store_contract.py`` holds every store to it): an object reads back
+    byte for byte, by name and by the URI ``put_many`` returned, from another store object over the same place
+    (another process, another machine); a name replaced is replaced whole; a name never stored raises
+    ``FileNotFoundError``; a name that is not relative (``/x``, ``a/../b``) raises ``ValueError``."""
+
+    def put_many(self, objects: Mapping[str, bytes], results: Sequence[Any] = ()) -> dict[str, str]:
+        """Store every object (and a finished game's result rows, where the store keeps a results table)
+        at once where the store has transactions, each object whole in any case; returns each name's URI."""
 
     def put(self, name: str, data: bytes) -> str:
         """Store ``data`` under ``name`` (replacing an object of that name whole); returns its URI."""
@@ -54,10 +65,17 @@ class DirectoryStore:
         self.root = Path(root).expanduser().resolve()
 
     def _path(self, name: str) -> Path:
+        if not name or name.startswith("/") or ".." in name.split("/"):
+            raise ValueError(f"object name {name!r} is not a relative name")
         path = (self.root / name).resolve()
         if self.root not in path.parents:
             raise ValueError(f"object name {name!r} leaves the store")
         return path
+
+    def put_many(self, objects: Mapping[str, bytes], results: Sequence[Any] = ()) -> dict[str, str]:
+        """Each object whole, one after another (a directory has no transaction: a crash between two leaves
+        the first, which the archive's next run rewrites); no results table (``results`` are not kept)."""
+        return {name: self.put(name, data) for name, data in objects.items()}
 
     def put(self, name: str, data: bytes) -> str:
         path = self._path(name)

@@ -114,6 +114,15 @@ class Keys:
         """Stream of one chat channel of the game (``seats`` or ``spectators``); never part of the event log."""
         return self._g(game_id, f"chat:{channel}")
 
+    def chat_request(self, game_id: str, digest: str) -> str:
+        """String: what a chat post sent under an ``Idempotency-Key`` answered (``digest``: of the caller and the
+        key), in the game's slot so it stands or falls with the message itself."""
+        return self._g(game_id, f"chatreq:{digest}")
+
+    def chat_reports(self, game_id: str) -> str:
+        """Hash: report id -> JSON of a report of a chat message of this game (archived with the game)."""
+        return self._g(game_id, "chat:reports")
+
     def analysis(self, game_id: str) -> str:
         """String (JSON): the coach's analysis of a finished game (its status, then its result); archived with
         the game (``services.infrastructure.bootstrap.register_game_side_keys``)."""
@@ -307,6 +316,14 @@ class Keys:
     def mutes(self, viewer: str) -> str:
         """Set of chat authors (``player:<id>`` / ``seat:<game>:<n>``) the viewer muted."""
         return f"{self.prefix}mutes:{{m:{viewer}}}"
+
+    def blocks(self, viewer: str) -> str:
+        """Set of players (``player:<id>``) the viewer (``player:<id>``) blocked; in the slot of their mutes."""
+        return f"{self.prefix}blocks:{{m:{viewer}}}"
+
+    def chat_report_index(self) -> str:
+        """Zset: game id -> the time of its latest chat report (what ``taproom reports`` lists)."""
+        return f"{self.prefix}chatreports"
 
     def rematch(self, game_id: str) -> str:
         """String: the id of the rematch of this finished game (set once)."""

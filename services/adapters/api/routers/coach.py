@@ -8,10 +8,20 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from projections.read_models import view
 from services.adapters.api.bounds import MAX_INT
-from services.adapters.api.deps import Context, Principal, get_context, require_principal, resolve_seat, seats_of
+from services.adapters.api.deps import (
+    Context,
+    Principal,
+    get_context,
+    optional_principal,
+    require_principal,
+    resolve_seat,
+    seats_of,
+)
 from services.adapters.api.errors import error_responses
 from services.adapters.api.routers.games import GameId
+from services.adapters.api.schemas import GameView
 from services.application.coach import Coach, hint
 from services.application.commands import actor_of
 
@@ -89,6 +99,20 @@ def analysis(game_id: str = GameId, ctx: Context = Depends(get_context)) -> Anal
     and best command, their values and the loss) and accuracy. Readable by anyone once the game is over, also
     after the game was archived; `no_analysis` until a player asked for it."""
     return _out(game_id, Coach(ctx.root, ctx.with_record).result(game_id))
+
+
+@router.get("/games/{game_id}/analysis/better", response_model=GameView, response_model_exclude_unset=True,
+            responses=error_responses(401, 403, 404, 409, 422))
+def better_move(game_id: str = GameId, version: int = Query(ge=0, le=MAX_INT), seat: int = Query(ge=0, le=MAX_INT),
+                principal: Principal | None = Depends(optional_principal),
+                ctx: Context = Depends(get_context)) -> Any:
+    """A turning point's ghost: the view (as `GET /games/{id}/at/{version}` gives it) of the game as it would stand
+    had `seat` played the coach's best command at `version`, decided on the game's own dice (the seed is public once
+    the game is scored); seen from the caller's seat, or as the public sees it. `not_found` when the analysis has no decision of that seat at that version."""
+    meta = ctx.meta(game_id)
+    viewer = resolve_seat(principal, game_id, meta, None, required=False)  # as the page shows history: its own seat
+    record, ts = Coach(ctx.root, ctx.with_record).better_position(game_id, version, seat)
+    return view(record, viewer, ts)
 
 
 class HintOut(BaseModel):

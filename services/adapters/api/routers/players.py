@@ -113,11 +113,14 @@ def rotate_token(authorization: str = Header(), idempotency_key: str | None = Id
 
 
 @router.post("/players/me/recovery-code", response_model=NewRecoveryCode, status_code=201,
-             responses=error_responses(401, 403))
-def replace_recovery_code(player: Principal = Depends(require_player),
+             responses=error_responses(401, 403, 422))
+def replace_recovery_code(authorization: str = Header(default=""), idempotency_key: str | None = IdempotencyKey,
+                          player: Principal = Depends(require_player),
                           repo: Players = Depends(players)) -> NewRecoveryCode:
-    """A new recovery code (shown once); the previous one stops working."""
-    return NewRecoveryCode(recovery_code=repo.new_recovery_code(player.player_id or ""))
+    """A new recovery code (shown once); the previous one stops working. With an ``Idempotency-Key`` a retry
+    (its answer lost, or a 503) answers the same code while it is still the player's."""
+    presented = authorization.partition(" ")[2].strip()
+    return NewRecoveryCode(recovery_code=repo.new_recovery_code(player.player_id or "", presented, idempotency_key))
 
 
 @router.post("/players/recover", response_model=PlayerCreated, responses=error_responses(400, 401, 413, 422))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
 from services.adapters.api.abuse import BotGames, caller_of
-from services.adapters.api.bounds import STREAM_ID_PATTERN, bounded_stream_id
+from services.adapters.api.bounds import MAX_INT, STREAM_ID_PATTERN, bounded_stream_id
 from services.adapters.api.chat_stream import speaker_of
 from services.adapters.api.deps import (
     Context,
@@ -20,9 +20,10 @@ from services.adapters.api.deps import (
     require_player,
     require_principal,
 )
+from services.adapters.api.durable import undo_on_refusal
 from services.adapters.api.errors import ApiError, error_responses
 from services.adapters.api.routers.games import GameId
-from services.application.chat import Chat, readable
+from services.application.chat import FINISHED, Chat, readable
 from services.application.ratings import Ratings
 from services.application.rematch import Rematches
 from services.infrastructure.players import Players
@@ -39,6 +40,8 @@ class ChatMessage(BaseModel):
     seat: int | None = Field(description="the author's seat (the seats' chat), null in the spectators' chat")
     text: str
     ts: float
+    version: int | None = Field(default=None, description="the game's version when it was said (null: said "
+                                "before messages were stamped); the replay shows it from that version on")
 
 
 class ChatPage(BaseModel):
@@ -60,8 +63,24 @@ class MuteRequest(BaseModel):
     author: str = Field(min_length=1, max_length=120, description="a message's `author`")
 
 
+class MutedAuthor(BaseModel):
+    author: str
+    name: str = Field(description="the player's name, or what the author was (a guest's seat)")
+
+
 class Mutes(BaseModel):
     muted: list[str]
+    authors: list[MutedAuthor] = Field(default_factory=list, description="the muted authors with their names")
+
+
+class ReplayChat(BaseModel):
+    game_id: str
+    messages: list[ChatMessage] = Field(description="in the order of the game; each from its `version` on")
+
+
+IdempotencyKey = Header(default=None, alias="Idempotency-Key", min_length=16, max_length=128,
+                        pattern=r"^[A-Za-z0-9_-]+$", description="a key of the client's choosing: a retry with the "
+                        "same key (after a 503 or a lost answer) answers the same message instead of a second one")
 
 
 def chat_service(ctx: Context = Depends(get_context)) -> Chat:
@@ -80,7 +99,7 @@ def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
     speaker = speaker_of(ctx, principal, game_id, meta)
     if not readable(channel, speaker, meta["status"]):
         raise ApiError("forbidden", "the seats read the spectators' chat once the game is over")
-    muted = chat.muted(speaker.key) if speaker else set()
+    muted = chat.hidden(speaker.key) if speaker else set()
     writable = speaker is not None and (bool(speaker.seats) if channel == "seats"
                                         else not speaker.seats and speaker.registered)
     return ChatPage(game_id=game_id, channel=channel, can_write=writable,
@@ -89,21 +108,44 @@ def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
 
 @router.post("/games/{game_id}/chat", response_model=ChatMessage, status_code=201,
              responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429))
-def post_chat(body: NewChatMessage, game_id: str = GameId, principal: Principal = Depends(require_principal),
+def post_chat(request: Request, body: NewChatMessage, game_id: str = GameId,
+              principal: Principal = Depends(require_principal), idempotency_key: str | None = IdempotencyKey,
               ctx: Context = Depends(get_context), chat: Chat = Depends(chat_service)) -> ChatMessage:
     """Say something at the table (`seats`, the seats only) or among the spectators (`spectators`, registered
     players without a seat). Rate-limited per caller (`rate_limit_chat`); open streams get it as `event: chat`.
-    An archived game's chat is read-only (409 `game_archived`)."""
+    An archived game's chat is read-only (409 `game_archived`). With an `Idempotency-Key` a retry answers the
+    same message (another message under the same key: 409 `idempotency_key_reused`); without one, a message
+    refused for durability (503) is taken back."""
     meta = ctx.meta(game_id)
     speaker = speaker_of(ctx, principal, game_id, meta)
     assert speaker is not None
-    return ChatMessage(**chat.post(game_id, body.channel, speaker, body.text, body.seat))
+    said = chat.post(game_id, body.channel, speaker, body.text, body.seat, over=meta["status"] in FINISHED,
+                     key=idempotency_key)
+    if idempotency_key is None:
+        undo_on_refusal(request, lambda: chat.retract(game_id, body.channel, said["id"]))
+    return ChatMessage(**said)
+
+
+@router.get("/games/{game_id}/chat/replay", response_model=ReplayChat, responses=error_responses(401, 403, 404, 422))
+def replay_chat(game_id: str = GameId, upto: int | None = Query(None, ge=0, le=MAX_INT, description="only what was said by "
+                                                                 "this version of the game"),
+                principal: Principal | None = Depends(optional_principal), ctx: Context = Depends(get_context),
+                chat: Chat = Depends(chat_service)) -> ReplayChat:
+    """The game's chat for its replay: every kept message with the game's version when it was said, to whoever
+    could read it then. The seats' chat for everyone; the spectators' chat for those without a seat, and for
+    the seats only what was said once the game was over; without the authors you muted or blocked. Also for
+    an archived game (read from its archive)."""
+    meta = ctx.meta(game_id)
+    speaker = speaker_of(ctx, principal, game_id, meta)
+    hidden = chat.hidden(speaker.key) if speaker else set()
+    found = chat.replay(game_id, speaker.seats if speaker else (), hidden, upto)
+    return ReplayChat(game_id=game_id, messages=[ChatMessage(**m) for m in found])
 
 
 @router.get("/chat/mutes", response_model=Mutes, responses=error_responses(401, 422))
 def list_mutes(principal: Principal = Depends(require_principal), chat: Chat = Depends(chat_service)) -> Mutes:
     """The chat authors you muted (in every game)."""
-    return Mutes(muted=sorted(chat.muted(caller_of(principal.__dict__, ""))))
+    return _mutes(chat, caller_of(principal.__dict__, ""))
 
 
 @router.post("/chat/mutes", response_model=Mutes, responses=error_responses(400, 401, 409, 422))
@@ -113,7 +155,7 @@ def mute(body: MuteRequest, principal: Principal = Depends(require_principal),
     `max_chat_mutes` authors (409 `too_many_mutes`)."""
     viewer = caller_of(principal.__dict__, "")
     chat.mute(viewer, body.author, ctx.settings.max_chat_mutes)
-    return Mutes(muted=sorted(chat.muted(viewer)))
+    return _mutes(chat, viewer)
 
 
 @router.delete("/chat/mutes/{author}", response_model=Mutes, responses=error_responses(401, 422))
@@ -121,7 +163,21 @@ def unmute(author: str = Path(max_length=120), principal: Principal = Depends(re
            chat: Chat = Depends(chat_service)) -> Mutes:
     viewer = caller_of(principal.__dict__, "")
     chat.unmute(viewer, author)
-    return Mutes(muted=sorted(chat.muted(viewer)))
+    return _mutes(chat, viewer)
+
+
+def _mutes(chat: Chat, viewer: str) -> Mutes:
+    muted = sorted(chat.muted(viewer))
+    players = Players(chat.redis, chat.keys)
+
+    def name(author: str) -> str:
+        kind, _, rest = author.partition(":")
+        found = players.get(rest) if kind == "player" else None
+        if found is not None:
+            return found.name
+        return f"a guest (seat {int(rest.rpartition(':')[2]) + 1})" if kind == "seat" else "someone"
+
+    return Mutes(muted=muted, authors=[MutedAuthor(author=a, name=name(a)) for a in muted])
 
 
 # -- rematch ---------------------------------------------------------------------------

@@ -38,10 +38,46 @@ export class ApiError extends Error {
   }
 }
 
+// Writes the server makes safe to send again (docs/internals.md, "Acknowledged writes"): each carries an
+// Idempotency-Key, and after a 503 (a write the server could not make durable, or a busy server) or a lost
+// connection it is sent again with the same key and body, so a retry answers the first try's outcome instead of
+// writing twice. Creating a game, taking a seat and spending a recovery code are not sent again by themselves
+// (a second try could make a second game or find the code spent): the page says what happened instead.
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const NOT_RETRIED = [/^\/games$/, /^\/games\/[^/]+\/join$/, /^\/players\/recover$/];
+export const WRITE_TRIES = 4;
+export const retrying = {
+  // how long to wait before try `n` (1, 2, …): the server's Retry-After when it gave one, else 0.5 s, 1 s, 2 s
+  delay: (n, retryAfter) => (retryAfter > 0 ? Math.min(retryAfter, 2) * 1000 : 500 * 2 ** (n - 1)),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+export function newKey() {
+  return crypto.randomUUID();
+}
+
+const worthRetrying = (err) => err.status === 0 || err.status === 503;
+
 export async function api(method, path, { body, token } = {}) {
+  if (!WRITES.has(method) || NOT_RETRIED.some((p) => p.test(path))) return once(method, path, { body, token });
+  const key = newKey(); // one key for every try of this write
+  // a registration carries its client key in the body: every try of it answers the same player
+  if (method === "POST" && path === "/players" && body && !body.client_key) body = { ...body, client_key: key };
+  for (let n = 1; ; n++) {
+    try {
+      return await once(method, path, { body, token, key });
+    } catch (err) {
+      if (!worthRetrying(err) || n >= WRITE_TRIES) throw err;
+      await retrying.sleep(retrying.delay(n, err.retryAfter));
+    }
+  }
+}
+
+async function once(method, path, { body, token, key }) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (key) headers["Idempotency-Key"] = key;
   let response;
   const early = window.__prefetched?.[path]; // started by index.html while the modules loaded
   try {
@@ -64,7 +100,9 @@ export async function api(method, path, { body, token } = {}) {
       auth.signOut();
       throw new ApiError(401, "signed_out", "the token is unknown to this server");
     }
-    throw new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
+    const error = new ApiError(response.status, data.code || "http_error", data.message || String(data).slice(0, 200));
+    error.retryAfter = Number(response.headers.get("retry-after")) || 0;
+    throw error;
   }
   return data;
 }

@@ -1,6 +1,7 @@
 // The coach's analysis panel on a finished game's page: ask for the analysis, wait for it, then each seat's accuracy,
 // a strip of its losses over the game and its biggest turning points in words. Stepping to one moves the
-// history slider there and shows the better move beside the one played.
+// history slider there; the board then shows the position before the decision, as played, or with the coach's
+// move drawn as a ghost (GET /games/{id}/analysis/better: the game's own dice, the seed being public by then).
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { ApiError, auth, get, post } from "./api.js";
@@ -49,7 +50,41 @@ function LossStrip({ decisions, head, seat, at, onPick }) {
   </svg>`;
 }
 
-function TurningPoint({ d, seat, seats, board, chosen, onPick }) {
+// The version right after the played command: its events share the command's id (the page's history has them).
+export function afterPlayed(events, version) {
+  const first = (events || []).find((e) => e.version === version + 1);
+  if (!first) return null;
+  let last = first.version;
+  for (const e of events) {
+    if (e.version === last + 1 && e.command_id === first.command_id) last = e.version;
+  }
+  return last;
+}
+
+// The board at a turning point: before the decision, as played, or the coach's move drawn as a ghost.
+function Compare({ d, seat, head, events, at, setAt, ghost, setGhost }) {
+  const played = afterPlayed(events, d.version);
+  const mode = ghost && ghost.version === d.version && ghost.seat === seat ? "coach"
+    : at === d.version ? "before" : played !== null && at === played ? "played" : null;
+  const show = (which) => {
+    if (which === "coach") setGhost({ seat, version: d.version });
+    else setGhost(null);
+    const v = which === "played" ? played : d.version;
+    setAt(v >= head ? null : v);
+    // on a phone the board stands far above the coach's notes: bring it into view to see what changed
+    if (window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelector(".board-area")?.scrollIntoView({ block: "start" });
+    }
+  };
+  const choice = (which, label) => html`<button type="button" aria-pressed=${mode === which ? "true" : "false"}
+      class=${mode === which ? "chosen" : ""} onClick=${() => show(which)}>${label}</button>`;
+  return html`<div class="compare-board" role="group" aria-label="What the board shows">
+    ${choice("before", "Before")}${played !== null ? choice("played", "As played") : null}
+    ${choice("coach", "The coach's move")}
+  </div>`;
+}
+
+function TurningPoint({ d, seat, seats, board, chosen, onPick, head, events, at, setAt, ghost, setGhost }) {
   const better = moveWords(d.best_events, seat, seats, board);
   return html`<li class=${chosen ? "chosen" : ""}>
     <button type="button" class="link turning" onClick=${() => onPick(d)} aria-expanded=${chosen ? "true" : "false"}>
@@ -60,25 +95,28 @@ function TurningPoint({ d, seat, seats, board, chosen, onPick }) {
       <p class="muted">Estimated final margin ${d.value_played.toFixed(1)} as played, ${d.value_best.toFixed(1)}
         with the
         better move.</p>
+      <${Compare} d=${d} seat=${seat} head=${head} events=${events} at=${at} setAt=${setAt} ghost=${ghost}
+        setGhost=${setGhost} />
     </div>` : null}
   </li>`;
 }
 
-function SeatAnalysis({ row, seats, board, head, at, setAt }) {
+function SeatAnalysis({ row, seats, board, head, at, setAt, events, ghost, setGhost }) {
   const [chosen, setChosen] = useState(null);
   const tops = useMemo(() => turningPoints(row.decisions), [row]);
-  const pick = (d) => { setChosen(d.version); setAt(d.version >= head ? null : d.version); };
+  const pick = (d) => { setChosen(d.version); setGhost(null); setAt(d.version >= head ? null : d.version); };
   return html`<div class="coach-seat" data-seat=${row.seat}>
     <h3><span class="swatch" style=${`background:${seatColour(row.seat)}`} aria-hidden="true"></span>
       ${seatName(seats, row.seat)} · accuracy ${row.accuracy === null ? "—" : `${Math.round(row.accuracy)}%`}</h3>
     <${LossStrip} decisions=${row.decisions} head=${head} seat=${row.seat} at=${at} onPick=${pick} />
     ${tops.length ? html`<ol class="turning-points">${tops.map((d) => html`<${TurningPoint} key=${d.version} d=${d}
-        seat=${row.seat} seats=${seats} board=${board} chosen=${chosen === d.version} onPick=${pick} />`)}</ol>`
+        seat=${row.seat} seats=${seats} board=${board} chosen=${chosen === d.version} onPick=${pick} head=${head}
+        events=${events} at=${at} setAt=${setAt} ghost=${ghost} setGhost=${setGhost} />`)}</ol>`
       : html`<p class="muted">No decision cost a point or more: the coach agrees with this play.</p>`}
   </div>`;
 }
 
-export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
+export function AnalysisPanel({ gameId, live, seat, board, at, setAt, events, ghost, setGhost }) {
   const [analysis, setAnalysis] = useState(undefined); // undefined: loading; null: nobody asked yet
   const [trouble, setTrouble] = useState(null);
   const [tick, setTick] = useState(0);
@@ -124,7 +162,8 @@ export function AnalysisPanel({ gameId, live, seat, board, at, setAt }) {
       ${seat !== null ? html`<button type="button" onClick=${ask}>Try again</button>` : null}`;
   } else {
     body = html`${analysis.seats.map((row) => html`<${SeatAnalysis} key=${row.seat} row=${row} seats=${seats}
-        board=${board} head=${live.version} at=${at} setAt=${setAt} />`)}
+        board=${board} head=${live.version} at=${at} setAt=${setAt} events=${events} ghost=${ghost}
+        setGhost=${setGhost} />`)}
       <p class="muted small">Accuracy: 100% when every decision is the one the search bot finds; a decision that
         costs a clear lead counts about a third. Points are the bot's estimate of the final margin.</p>`;
   }

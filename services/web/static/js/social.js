@@ -1,10 +1,10 @@
 // Playing together on the game page: the game's Undo command type (its button is in js/action-bar.js), the
-// Resign button and the votes about an away seat (each exactly when the API lists it), the table chat (the
-// seats' channel, and the spectators' one for those without a seat), the Rematch button.
-import { useEffect, useRef, useState } from "preact/hooks";
+// Resign button and the votes about an away seat (each exactly when the API lists it), the Rematch button; the
+// table chat is js/chat.js.
+import { useState } from "preact/hooks";
 import { html } from "./html.js";
-import { auth, del, errorText, get, post } from "./api.js";
-import { ErrorLine, seatColour } from "./ui.js";
+import { auth, errorText, post } from "./api.js";
+import { ErrorLine } from "./ui.js";
 
 export const UNDO = "taproom.Undo";
 export const RESIGN = "taproom.Resign";
@@ -72,108 +72,4 @@ export function RematchButton({ gameId, live, seat }) {
     <button type="button" class="primary" disabled=${busy} onClick=${ask}>Rematch</button>
     <span class="muted">same players, options and pace; the next player starts</span>
     <${ErrorLine} error=${error} /></div>`;
-}
-
-const CHANNEL_NAMES = { seats: "Table", spectators: "Spectators" };
-
-// The chat panel: `incoming` is the list of messages that arrived on the stream since the page opened.
-export function ChatPanel({ gameId, token, seat, status, incoming, connection }) {
-  const spectator = seat === null;
-  const finished = ["ended", "scored", "expired"].includes(status);
-  const channels = spectator || finished ? ["seats", "spectators"] : ["seats"];
-  const [channel, setChannel] = useState("seats");
-  const [pages, setPages] = useState({}); // channel -> {messages, can_write}
-  const [muted, setMuted] = useState([]);
-  const [text, setText] = useState("");
-  const [error, setError] = useState(null);
-  const list = useRef(null);
-  const me = auth.playerId() ? `player:${auth.playerId()}` : null;
-
-  const load = (which) => get(`/games/${gameId}/chat?channel=${which}`, token)
-    .then((page) => setPages((all) => ({ ...all, [which]: page })))
-    .catch(() => {});
-  useEffect(() => {
-    if (connection !== "live") return; // (re)connected: what was said meanwhile is read again
-    for (const c of channels) load(c);
-    if (token) get("/chat/mutes", token).then((m) => setMuted(m.muted)).catch(() => {});
-  }, [gameId, token, channels.join(), connection]);
-  // the stream of a finished game ends, the table may still talk ("good game"): read the chat now and then
-  useEffect(() => {
-    if (connection !== "ended") return;
-    for (const c of channels) load(c);
-    const timer = setInterval(() => document.visibilityState === "visible" && channels.forEach(load), 15000);
-    return () => clearInterval(timer);
-  }, [gameId, token, channels.join(), connection]);
-  // messages from the stream join their channel once (a reload of the history may already hold them)
-  useEffect(() => {
-    if (!incoming.length) return;
-    setPages((all) => {
-      const next = { ...all };
-      for (const m of incoming) {
-        const page = next[m.channel] || { messages: [], can_write: false };
-        if (!page.messages.some((x) => x.id === m.id)) next[m.channel] = { ...page, messages: [...page.messages, m] };
-      }
-      return next;
-    });
-  }, [incoming]);
-  const page = pages[channel] || { messages: [], can_write: false };
-  const shown = page.messages.filter((m) => !muted.includes(m.author));
-  useEffect(() => {
-    if (list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [shown.length, channel]);
-
-  async function send(e) {
-    e.preventDefault();
-    if (!text.trim()) return;
-    try {
-      const said = await post(`/games/${gameId}/chat`, { text, channel }, token);
-      setText("");
-      setError(null);
-      setPages((all) => {
-        const p = all[channel] || { messages: [], can_write: true };
-        if (p.messages.some((x) => x.id === said.id)) return all;
-        return { ...all, [channel]: { ...p, messages: [...p.messages, said] } };
-      });
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }
-  async function mute(author) {
-    try {
-      setMuted((await post("/chat/mutes", { author }, token)).muted);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }
-  async function unmuteAll() {
-    for (const author of muted) await del(`/chat/mutes/${encodeURIComponent(author)}`, token).catch(() => {});
-    setMuted([]);
-  }
-  return html`<section class="chat" aria-labelledby="chat-h">
-    <h2 id="chat-h">Chat</h2>
-    ${channels.length > 1 ? html`<div class="tabs" role="tablist">${channels.map((c) => html`<button type="button"
-        role="tab" aria-selected=${c === channel} class=${c === channel ? "tab on" : "tab"} key=${c}
-        onClick=${() => setChannel(c)}>${CHANNEL_NAMES[c]}</button>`)}</div>` : null}
-    <ol ref=${list} class="chat-list" aria-live="polite" data-channel=${channel}>
-      ${shown.length ? null : html`<li class="muted">No messages yet.</li>`}
-      ${shown.map((m) => html`<li key=${m.id} data-author=${m.author}>
-        <strong style=${m.seat !== null && m.seat !== undefined ? `color:${seatColour(m.seat)}` : ""}>${m.name}</strong>
-        <span class="chat-text">${m.text}</span>
-        ${token && m.author !== me && !(seat !== null && m.seat === seat) ? html`<button type="button" class="link mute"
-            onClick=${() => mute(m.author)} aria-label=${`Mute ${m.name}`}>mute</button>` : null}
-      </li>`)}
-    </ol>
-    ${muted.length ? html`<p class="muted">${muted.length} muted ·
-      <button type="button" class="link" onClick=${unmuteAll}>unmute all</button></p>` : null}
-    ${page.can_write ? html`<form class="chat-form" onSubmit=${send}>
-        <label class="sr-only" for="chat-input">Message</label>
-        <input id="chat-input" maxlength="500" autocomplete="off" value=${text}
-               onInput=${(e) => setText(e.target.value)}
-               placeholder=${channel === "seats" ? "Say something to the table" : "Say something to the spectators"} />
-        <button type="submit">Send</button>
-      </form>`
-      : html`<p class="muted">${channel === "seats" ? "Only the players write here."
-          : token ? "" : "Sign in to write."}</p>`}
-    <${ErrorLine} error=${error} />
-  </section>`;
 }

@@ -12,7 +12,8 @@ import { BOARDS } from "../../boards/registry.js";
 import { GenericBoard } from "../generic-board.js";
 import { FairnessPanel, ScoreSheet } from "../endgame.js";
 import { ErrorLine, ago, gameTitle, now, seatColour, setTitle, until } from "../ui.js";
-import { ChatPanel, RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
+import { RematchButton, ResignButton, VotePanel, boardCommands } from "../social.js";
+import { ChatPanel } from "../chat.js";
 import { ActionBar, useActionBar, useConfirmMoves } from "../action-bar.js";
 import { HelpButton } from "../howto.js";
 import { TutorialPanel } from "./learn.js";
@@ -193,6 +194,27 @@ export function GamePage({ gameId, params }) {
   }, [live, clock, gameId]);
 
   const head = live?.version || 0;
+  // A turning point's ghost ({seat, version}): the board as the coach's move would have left it, instead of the past.
+  const [ghost, setGhost] = useState(null);
+  const [ghostView, setGhostView] = useState(null);
+  useEffect(() => {
+    setGhostView(null);
+    if (!ghost) return undefined;
+    let gone = false;
+    get(`/games/${gameId}/analysis/better?seat=${ghost.seat}&version=${ghost.version}`, token)
+      .then((v) => !gone && setGhostView(v))
+      .catch((err) => {
+        if (!gone) { setGhost(null); setError(`The coach's move cannot be shown: ${errorText(err)}`); }
+      });
+    return () => { gone = true; };
+  }, [ghost, gameId, token]);
+  useEffect(() => { if (ghost && at !== ghost.version) setGhost(null); }, [at]); // the slider moved on
+  const ghosted = Boolean(ghost && ghostView);
+  useEffect(() => { // on a phone the board stands far above the coach's notes: bring the ghost into view
+    if (ghosted && window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelector(".board-area")?.scrollIntoView({ block: "start" });
+    }
+  }, [ghosted]);
   // History: fetch the view at the chosen version (hidden information stays hidden for this seat).
   useEffect(() => {
     if (at === null) return setPast(null);
@@ -265,12 +287,13 @@ export function GamePage({ gameId, params }) {
   if (!live) {
     return html`<${ErrorLine} error=${error} /><p class="loading">Loading game ${gameId}…</p>`;
   }
-  const shown = at === null ? live : past || live;
+  const shown = ghosted ? ghostView : at === null ? live : past || live;
   const seats = live.seats || [];
   const seatInfo = seats.map((s, i) => ({ seat: i, name: seatName(seats, i), colour: seatColour(i), bot: s.bot }));
   const readOnly = at !== null || seat === null;
   // events the board has not been told about: from the version it drew last up to the one it draws now
-  const lastEvents = events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
+  const lastEvents = ghosted ? [] // the ghost's events were never played: nothing to animate from the history
+    : events.filter((e) => e.version > drawnVersion.current && e.version <= shown.version);
   const boardState = {
     // the frame offers Undo itself (boards draw the game's own commands)
     view: shown.board, legal: readOnly ? NO_COMMANDS : boardLegal, version: shown.version, head,
@@ -310,7 +333,10 @@ export function GamePage({ gameId, params }) {
     <div class=${live.tutorial && seat !== null ? "game-grid coached" : "game-grid"}>
       ${live.tutorial && seat !== null ? html`<${TutorialPanel} gameId=${gameId} seat=${seat} game=${live.game}
           live=${live} legal=${legal} myTurn=${myTurn} submit=${submit} busy=${busy} />` : null}
-      <section class="board-area" aria-label="Board">
+      <section class=${ghosted ? "board-area ghosted" : "board-area"} aria-label="Board">
+        ${ghosted ? html`<p class="ghost-note" role="status"><strong>The coach's move</strong>, drawn on the game's own
+          dice: not what was played. <button type="button" class="link" onClick=${() => setGhost(null)}>Show the
+          position before it</button></p>` : null}
         ${boardModule ? html`<${ModuleBoard} module=${boardModule} ctx=${ctx} state=${boardState} />`
                       : boardModule === null ? html`<${GenericBoard} ctx=${ctx} state=${boardState} busy=${busy} />`
                       : null}
@@ -321,10 +347,11 @@ export function GamePage({ gameId, params }) {
       <aside class="side">
         <${Seats} live=${live} seat=${seat} clock=${clock} />
         <${ChatPanel} gameId=${gameId} token=${token} seat=${seat} status=${live.status} incoming=${chatIn}
-                      connection=${online ? connection : "offline"} />
+                      connection=${online ? connection : "offline"} at=${at} />
         <${HistorySlider} at=${at} head=${head} setAt=${setAt} step=${step} />
         ${live.status === "scored" ? html`<${AnalysisPanel} gameId=${gameId} live=${live} seat=${seat}
-            board=${boardModule} at=${at} setAt=${setAt} />` : null}
+            board=${boardModule} at=${at} setAt=${setAt} events=${events} ghost=${ghost} setGhost=${setGhost} />`
+          : null}
         <${MoveLog} events=${events} seats=${seats} board=${boardModule} upTo=${shown.version} />
       </aside>
     </div>

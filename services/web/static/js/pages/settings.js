@@ -6,6 +6,7 @@ import { auth, del, errorText, get, post, put } from "../api.js";
 import { plainDetail } from "../errors.js";
 import { ErrorLine, setTitle } from "../ui.js";
 import { useConfirmMoves } from "../action-bar.js";
+import { ChatPeopleSection } from "../blocklist.js";
 
 const KINDS = [
   ["your_turn", "It is my turn"],
@@ -61,6 +62,7 @@ export function SettingsPage() {
     <${PreferencesForm} initial=${data.preferences} emailEnabled=${data.email.enabled} />
     <${EmailSection} initial=${data.email} />
     <${PushSection} push=${data.push} />
+    <${ChatPeopleSection} />
   </div>`;
 }
 
