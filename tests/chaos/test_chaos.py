@@ -411,7 +411,11 @@ def run_chaos(tmp_path: Path, seed: int, tables: int, rounds: int) -> Figures:
                 errors.append(exc)
         return run
 
-    chaos.start()
+    try:
+        chaos.start()
+    except BaseException:
+        chaos.stop()  # parts and Redis started before the failure would outlive the test
+        raise
     try:
         chaos.killing.set()
         threads = [threading.Thread(target=guarded(lambda i=i: chaos.table(i, stop)), daemon=True)
