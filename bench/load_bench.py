@@ -549,19 +549,27 @@ def _event_loop_run(coro: Any) -> Any:
         return asyncio.run(coro)
 
 
-def start_bgio(directory: Path, storage: str = "memory", pg_url: str = "") -> tuple[subprocess.Popen[bytes], int]:
+def start_bgio(directory: Path, storage: str = "memory", pg_url: str = "", tries: int = 3) -> tuple[subprocess.Popen[bytes], int]:
     """The boardgame.io peer's server (``memory`` or ``postgres``, bgio-postgres committing every move on
-    ``pg_url``) on a free port; returns the process and its port (its lobby API listens on port + 1)."""
-    port = free_port()
-    while port + 1 > 65535:
+    ``pg_url``) on a free port; returns the process and its port (its lobby API listens on port + 1). A server
+    that does not come up (its second port taken meanwhile, a slow start on a loaded machine) is started again."""
+    for attempt in range(tries):
         port = free_port()
-    argv = ["node", "server.cjs", str(port)] + (["postgres"] if storage == "postgres" else [])
-    env = dict(os.environ, **({"PG_URL": pg_url} if pg_url else {}))
-    proc = subprocess.Popen(argv, cwd=directory, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    wait_port(port + 1)
-    wait_port(port)
-    return proc, port
+        while port + 1 > 65535:
+            port = free_port()
+        argv = ["node", "server.cjs", str(port)] + (["postgres"] if storage == "postgres" else [])
+        env = dict(os.environ, **({"PG_URL": pg_url} if pg_url else {}))
+        proc = subprocess.Popen(argv, cwd=directory, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            wait_port(port + 1)
+            wait_port(port)
+            return proc, port
+        except RuntimeError:
+            stop_process_group(proc)
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def stop_process_group(proc: subprocess.Popen[bytes]) -> None:

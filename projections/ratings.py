@@ -169,11 +169,17 @@ def _new_ratings(table: Table, current: Sequence[tuple[float, float]], places: M
     if len(others) >= 2 and not table.early:  # among themselves, as if the away seats had not been there
         ranks = competition_ranks([places[s.seat] for s in others])
         out.update(zip((s.seat for s in others), _rate([current[s.seat] for s in others], ranks)))
-    if gone and others:  # the away (and, early, the voted-out) holders: last against the whole table
-        order = [1 if table.early and s in others else places[s.seat] for s in table.seats]
-        full = _rate([current[s.seat] for s in table.seats], competition_ranks(order))
-        out.update({s.seat: full[s.seat] for s in gone})
+    if gone and others:
+        out.update(_rated_last(table, current, places, gone, others))
     return out
+
+
+def _rated_last(table: Table, current: Sequence[tuple[float, float]], places: Mapping[int, int],
+                gone: list[TableSeat], others: list[TableSeat]) -> dict[int, tuple[float, float]]:
+    """The away (and, early, the voted-out) holders: rated last against the whole table."""
+    order = [1 if table.early and s in others else places[s.seat] for s in table.seats]
+    full = _rate([current[s.seat] for s in table.seats], competition_ranks(order))
+    return {s.seat: full[s.seat] for s in gone}
 
 
 def _seat_row(s: TableSeat, places: Mapping[int, int], before: tuple[float, float],
@@ -186,6 +192,17 @@ def _seat_row(s: TableSeat, places: Mapping[int, int], before: tuple[float, floa
     return row
 
 
+def _sole_winner(table: Table, places: Mapping[int, int]) -> int | None:
+    """The seat alone in first place (a shared first place is a draw; a game ended early has no winner)."""
+    firsts = [s.seat for s in table.seats if places[s.seat] == 1]
+    return firsts[0] if len(firsts) == 1 and not table.early else None
+
+
+def _standing(row: Row | None, after: tuple[float, float], won: bool, name: str) -> dict[str, Any]:
+    return Row(mu=after[0], sigma=after[1], games=(row.games if row else 0) + 1,
+               wins=(row.wins if row else 0) + won, name=name).to_dict()
+
+
 def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
     """The result of one game: per seat its place, away mark, rating before and after; ``standings`` the
     new row of every identity it updated. Pure: the same table and ratings before give the same result."""
@@ -193,8 +210,7 @@ def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
     places = rated_places(table)
     new = _new_ratings(table, current, places)
     counts = Counter(s.identity for s in table.seats if s.identity)  # an identity on two seats is not rated
-    firsts = [s.seat for s in table.seats if places[s.seat] == 1]
-    winner = firsts[0] if len(firsts) == 1 and not table.early else None  # a shared first place is a draw
+    winner = _sole_winner(table, places)
     standings: dict[str, dict[str, Any]] = {}
     seats_out: list[dict[str, Any]] = []
     for s in table.seats:
@@ -203,9 +219,7 @@ def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
         won = s.seat == winner and not s.away
         seats_out.append(_seat_row(s, places, current[s.seat], after, updated, won))
         if updated and s.identity is not None:
-            row = known.get(s.identity)
-            standings[s.identity] = Row(mu=after[0], sigma=after[1], games=(row.games if row else 0) + 1,
-                                        wins=(row.wins if row else 0) + won, name=s.name or s.identity).to_dict()
+            standings[s.identity] = _standing(known.get(s.identity), after, won, s.name or s.identity)
     return {"game_id": table.game_id, "game": table.game, "ts": table.ts, "rated": table.rated,
             "early": table.early, "seats": seats_out, "standings": standings}
 

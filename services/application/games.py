@@ -203,12 +203,7 @@ def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | Non
         check_one_seat(held, game_id, bool(meta.get("hot_seat")))
     if meta.get("min_reliability") is not None:
         check_reliability(root, player_id, int(meta["min_reliability"]))
-    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
-    if not open_seats:
-        raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")
-    chosen = seat if seat is not None else open_seats[0]
-    if chosen not in open_seats:
-        raise RuleError(f"seat {chosen} is not open; open seats: {open_seats}", code="seat_taken")
+    chosen = _open_seat(game_id, meta, seat)
     if admission is not None:
         admission.admit(game_id, chosen)
     token = root.tokens.issue_seat(game_id, chosen) if seat_token else None
@@ -220,6 +215,17 @@ def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | Non
         if admission is not None:
             admission.release(game_id)
     return SeatTaken(game_id=game_id, seat=chosen, token=token, result=result)
+
+
+def _open_seat(game_id: str, meta: dict[str, Any], seat: int | None) -> int:
+    """``seat`` when it is open, else the first open seat when none was asked for."""
+    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
+    if not open_seats:
+        raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")
+    chosen = seat if seat is not None else open_seats[0]
+    if chosen not in open_seats:
+        raise RuleError(f"seat {chosen} is not open; open seats: {open_seats}", code="seat_taken")
+    return chosen
 
 
 def scoped_command_id(game_id: str, seat: int, command_id: str) -> str:

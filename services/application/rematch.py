@@ -95,8 +95,11 @@ class Rematches:
         has_bots = any(s.get("bot") for s in seats)
         if has_bots and self.admission is not None:
             self.admission.admit(new_id, None)
+        # the same terms as the game it follows: casual stays casual (with its hints), rated with its reliability bar
         command = CreateGame(game=old.game_type, options=old.options, seats=seats, seed_commitment="",
-                             pace=old.pace, creator=player_id, hot_seat=old.hot_seat)
+                             pace=old.pace, creator=player_id, hot_seat=old.hot_seat,
+                             rated=None if old.rated else False, hints=old.hints or None,
+                             min_reliability=old.min_reliability)
         try:
             self._send(new_id, command, f"rematch:{old.game_id}", player_id, poll_path(new_id))
         except Exception:
@@ -143,4 +146,5 @@ def _copy_of(record: GameRecord) -> GameRecord:
     """What the rematch needs of a record, detached from the shared cached one (no game state)."""
     return GameRecord(game_id=record.game_id, game_type=record.game_type, options=dict(record.options),
                       seats=list(record.seats), seed_commitment=record.seed_commitment, status=record.status,
-                      pace=record.pace, creator=record.creator, hot_seat=record.hot_seat)
+                      pace=record.pace, creator=record.creator, hot_seat=record.hot_seat, rated=record.rated,
+                      hints=record.hints, min_reliability=record.min_reliability)

@@ -183,7 +183,9 @@ class Chaos:
         for part in self.parts.values():
             part.start()
         http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=2.0)
-        deadline = time.monotonic() + 60
+        # a bound, not a wait: eight parts importing at once on a loaded two-core machine took over 60 s to
+        # bring the API up (seen twice, load average 29)
+        deadline = time.monotonic() + 600
         while True:
             try:
                 if http.get("/health").status_code == 200:
@@ -380,6 +382,7 @@ class Chaos:
                 for key in client.scan_iter(match=pattern, count=1000):
                     kind = client.type(key)
                     found[key.decode()] = (client.get(key) if kind == b"string"
+                                           else client.hgetall(key) if kind == b"hash"  # each seat's legal commands
                                            else client.zrange(key, 0, -1, withscores=True))
             return found
 
@@ -408,7 +411,11 @@ def run_chaos(tmp_path: Path, seed: int, tables: int, rounds: int) -> Figures:
                 errors.append(exc)
         return run
 
-    chaos.start()
+    try:
+        chaos.start()
+    except BaseException:
+        chaos.stop()  # parts and Redis started before the failure would outlive the test
+        raise
     try:
         chaos.killing.set()
         threads = [threading.Thread(target=guarded(lambda i=i: chaos.table(i, stop)), daemon=True)

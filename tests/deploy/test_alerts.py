@@ -10,7 +10,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 ALERTS = ("TaproomRedisMasterLost", "TaproomProcessorStalled", "TaproomArchiveFailing", "TaproomRedisMemoryHigh",
-          "TaproomPostgresDown")
+          "TaproomPostgresDown", "TaproomShardsStalled", "TaproomAppendsWithoutReplica")
 
 
 def _anchors(markdown: str) -> dict[str, str]:
@@ -38,3 +38,12 @@ def test_the_archive_alert_reads_the_metric_the_reactor_exports():
     rules = yaml.safe_load((ROOT / "deploy" / "alerts.yml").read_text())["groups"][0]["rules"]
     archive = next(r for r in rules if r["alert"] == "TaproomArchiveFailing")
     assert reactor.ARCHIVE_OVERDUE._name in archive["expr"]
+
+
+def test_the_shard_alerts_read_the_metrics_the_processor_exports():
+    from services.adapters.processor.stalls import STALLED
+    from services.infrastructure.eventstore.appends import APPENDS_WITHOUT_REPLICA
+
+    rules = {r["alert"]: r for r in yaml.safe_load((ROOT / "deploy" / "alerts.yml").read_text())["groups"][0]["rules"]}
+    assert STALLED._name in rules["TaproomShardsStalled"]["expr"]
+    assert APPENDS_WITHOUT_REPLICA._name in rules["TaproomAppendsWithoutReplica"]["expr"]

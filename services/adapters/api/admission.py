@@ -133,13 +133,18 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
             raise refusal
     raw = replies.pop(0) if key is not None else None
     principal = ctx.principals.principal(token_hash, raw) if raw and token_hash else None
-    stored, head = replies.pop(0), replies.pop(0)
-    meta = orjson.loads(stored) if stored is not None else None
-    loaded = None
-    if head is not None and (meta is None or meta["version"] < int(head)):
-        loaded = await fresh(ctx, game_id)  # models missing or behind the log: folded from the log here
-        meta = ctx.meta_of(loaded) if loaded.record is not None else None
+    meta, loaded = await _meta_at_head(ctx, game_id, replies.pop(0), replies.pop(0))
     return Admitted(meta, loaded, replies, token_error, principal, game_id)
+
+
+async def _meta_at_head(ctx: Any, game_id: str, stored: bytes | None, head: Any
+                        ) -> tuple[dict[str, Any] | None, Loaded | None]:
+    """The stored meta, or when the models are missing or behind the log, the game folded from the log here."""
+    meta = orjson.loads(stored) if stored is not None else None
+    if head is None or (meta is not None and meta["version"] >= int(head)):
+        return meta, None
+    loaded = await fresh(ctx, game_id)
+    return (ctx.meta_of(loaded) if loaded.record is not None else None), loaded
 
 
 def _token(call: Call) -> tuple[str | None, ApiError | None]:

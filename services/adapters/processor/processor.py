@@ -24,8 +24,8 @@ import redis
 import structlog
 from prometheus_client import Histogram
 
-from domain.core import RuleError, commitment
-from domain.core.lifecycle import CreateGame, StaleVersion, execute, parse_command
+from domain.core import Command, Event, RuleError, commitment
+from domain.core.lifecycle import CreateGame, GameRecord, StaleVersion, execute, parse_command
 from domain.core.registry import get_game
 from domain.core.rng import SeedDice
 from services.adapters.feed import shard_of
@@ -165,18 +165,10 @@ class Processor(Settling, Upkeep, ShardSteps):
         again once it is settled.
         """
         settle = self.redis.pipeline(transaction=False)
-        messages: list[tuple[str, Any, CommandMessage | None, dict]] = []
-        for stream, entry_id, fields in entries:
-            try:
-                messages.append((stream, entry_id, CommandMessage.model_validate_json(fields[b"m"]), fields))
-            except Exception:
-                messages.append((stream, entry_id, None, fields))
+        messages = _read_messages(entries)
         readable = [(m.game_id, m.command_id) for _, _, m, _ in messages if m is not None]
         self._preload([game_id for game_id, _ in readable])
-        if fresh:
-            settled: Any = iter([(None, None)] * len(readable))
-        else:
-            settled = iter(self.store.settled_for(readable)) if readable else iter(())
+        settled = self._settled(readable, fresh)
         plans: list[Plan] = []
         planned: set[tuple[str, str]] = set()
         repeats: list[tuple[str, Any, CommandMessage, dict]] = []
@@ -211,6 +203,12 @@ class Processor(Settling, Upkeep, ShardSteps):
             self.store.replicated(sorted({shard_of(stream) for stream, _, _ in entries}))
             settle.execute()
         return len(entries)
+
+    def _settled(self, readable: list[tuple[str, str]], fresh: bool) -> Any:
+        """Per readable message, what its command id settled before: not looked up for first deliveries."""
+        if fresh:
+            return iter([(None, None)] * len(readable))
+        return iter(self.store.settled_for(readable)) if readable else iter(())
 
     def _preload(self, game_ids: list[str]) -> None:
         """Load the records of ``game_ids`` not cached, and their seeds, in two round trips for all of them."""
@@ -328,26 +326,32 @@ class Processor(Settling, Upkeep, ShardSteps):
             self.settings.outcome_ttl_seconds, (GROUP, ack[1]) if ack[1] else None, reject=True,
             prev_hash=loaded.hash, reply=self._reply_key(message)))
 
+    def _executed(self, message: CommandMessage, loaded: Loaded) -> tuple[Command, list[Event], GameRecord]:
+        """The message's command, run by the kernel on the game's dice: its events and the record after them
+        (a RuleError when the kernel or the message's expected version refuses it)."""
+        game_id, record = message.game_id, loaded.record
+        data = dict(message.command)
+        is_create = data.get("type") == CreateGame.model_fields["type"].default
+        if record is None and not is_create:
+            raise RuleError(f"game {game_id} does not exist", code="game_not_found")
+        game = get_game(record.game_type) if record else None
+        data["seat"] = message.seat
+        seed = self._seed_for_new_game(game_id, message) if is_create and record is None else self._seed(game_id)
+        if is_create:
+            data["seed_commitment"] = commitment(seed) if seed else ""
+        command = parse_command(game, data)
+        expected = message.expected_version
+        if expected is not None and expected != loaded.version:
+            raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
+        if seed is None:
+            raise RuleError(f"game {game_id} does not exist", code="game_not_found")
+        events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
+        return command, events, new_record
+
     def _decide(self, message: CommandMessage, ack: tuple[str, Any], loaded: Loaded) -> Plan:
         game_id, command_id = message.game_id, message.command_id
-        record = loaded.record
         try:
-            data = dict(message.command)
-            is_create = data.get("type") == CreateGame.model_fields["type"].default
-            if record is None and not is_create:
-                raise RuleError(f"game {game_id} does not exist", code="game_not_found")
-            game = get_game(record.game_type) if record else None
-            data["seat"] = message.seat
-            seed = self._seed_for_new_game(game_id, message) if is_create and record is None else self._seed(game_id)
-            if is_create:
-                data["seed_commitment"] = commitment(seed) if seed else ""
-            command = parse_command(game, data)
-            expected = message.expected_version
-            if expected is not None and expected != loaded.version:
-                raise StaleVersion(f"expected version {expected} but the game is at version {loaded.version}")
-            if seed is None:
-                raise RuleError(f"game {game_id} does not exist", code="game_not_found")
-            events, new_record = execute(record, game_id, command, SeedDice(seed), message.actor)
+            command, events, new_record = self._executed(message, loaded)
         except RuleError as err:
             return self._rejection(message, ack, loaded, err)
         now = time.time()
@@ -373,3 +377,14 @@ class Processor(Settling, Upkeep, ShardSteps):
         # Serialized now: the cached record changes in place as later commands of the batch are decided.
         snapshot = snapshot_bytes(new_record) if self._snapshot_due(game_id, loaded.version, after) else None
         return Plan(message, ack, outcome, append, after, snapshot)
+
+
+def _read_messages(entries: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, CommandMessage | None, dict]]:
+    """Each entry's command message (None for one that cannot be read: it goes to the dead letters)."""
+    messages: list[tuple[str, Any, CommandMessage | None, dict]] = []
+    for stream, entry_id, fields in entries:
+        try:
+            messages.append((stream, entry_id, CommandMessage.model_validate_json(fields[b"m"]), fields))
+        except Exception:
+            messages.append((stream, entry_id, None, fields))
+    return messages

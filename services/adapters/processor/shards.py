@@ -57,12 +57,7 @@ class ShardSteps:
             self.stalls.forget(shard)  # another processor holds it now
         handled = sum(self._retry(shard) for shard in self.stalls.due())
         resume, self._resume = self._resume, False
-        reclaim = time.monotonic() - self._last_claim > self.settings.lease_ms / 2000
-        if reclaim:
-            self._last_claim = time.monotonic()
-        trim = time.monotonic() - self._trimmed_at >= TRIM_EVERY_SECONDS
-        if trim:
-            self._trimmed_at = time.monotonic()
+        reclaim, trim = self._due_chores()
         active = {s: self.keys.cmd_stream(s) for s in sorted(owned) if s not in self.stalls}
         if not active:
             time.sleep(block_ms / 1000 or 0.01)
@@ -74,6 +69,18 @@ class ShardSteps:
         if cluster and not handled and block_ms:
             time.sleep(min(block_ms, 5) / 1000)
         return handled
+
+    def _due_chores(self) -> tuple[bool, bool]:
+        """Whether this step reclaims abandoned work (every half lease) and trims the streams (every
+        ``TRIM_EVERY_SECONDS``); each is marked done now when it is due."""
+        now = time.monotonic()
+        reclaim = now - self._last_claim > self.settings.lease_ms / 2000
+        if reclaim:
+            self._last_claim = now
+        trim = now - self._trimmed_at >= TRIM_EVERY_SECONDS
+        if trim:
+            self._trimmed_at = now
+        return reclaim, trim
 
     def _step_shards(self, turn: Turn) -> int:
         """One step over the shards of one master (all of them on one server)."""

@@ -224,3 +224,22 @@ def test_mutes_are_capped_per_caller(api, settings) -> None:
     api.delete("/chat/mutes/player:p0", headers=bearer(ann["token"]))
     assert api.post("/chat/mutes", headers=bearer(ann["token"]), json={"author": "player:one-more"}).status_code == 200
     assert len(api.get("/chat/mutes", headers=bearer(ann["token"])).json()["muted"]) == cap
+
+
+def test_a_rematch_keeps_the_terms_of_the_game_it_follows(api) -> None:
+    """A casual game's rematch is casual too (a rematch once came back rated, whatever the game was)."""
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    made = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 3}, "seed": "s", "rated": False, "seats": [{"me": True}, {}]})
+    assert settled(api, made).status_code in (200, 201), made.text
+    gid = made.json()["game_id"]
+    assert settled(api, api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})).status_code == 200
+    deadline = time.monotonic() + 60
+    while api.get(f"/games/{gid}").json()["status"] != "scored" and time.monotonic() < deadline:
+        for who in (ann, bob):
+            if game_moves(api.get(f"/games/{gid}/legal", headers=bearer(who["token"])).json()):
+                api.post(f"/games/{gid}/commands", headers=bearer(who["token"]), json={"type": "Add", "amount": 1})
+        time.sleep(0.01)
+    assert wait_for(api, f"/games/{gid}", until=lambda b: b["status"] == "scored")["rated"] is False
+    new = api.post(f"/games/{gid}/rematch", headers=bearer(ann["token"])).json()
+    assert wait_for(api, f"/games/{new['game_id']}", until=lambda b: "rated" in b)["rated"] is False

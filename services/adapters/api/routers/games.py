@@ -276,14 +276,9 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
         while time.monotonic() < deadline:
             if await request.is_disconnected():
                 return
-            if time.monotonic() - renewed > STREAM_RENEW_SECONDS:
-                renewed = time.monotonic()
-                await slot.renew(aredis)
-                await page.renew(aredis)
+            renewed = await _renew(aredis, renewed, slot, page)
             envelopes = await _events_after(ctx, aredis, game_id, cursor)
-            status = await _status(ctx, game_id)
-            expired = status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
-            revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
+            expired, revealed = _game_ends(await _status(ctx, game_id), envelopes)
             over = revealed or expired
             for frame in _event_frames(envelopes, seat, revealed):
                 yield frame
@@ -296,10 +291,8 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                                            "reconnect": False, "last_event_id": cursor})
                 return
             if not envelopes and not said:
-                left_ms = int((deadline - time.monotonic()) * 1000)
                 # one wait for both: a new event or a new chat message wakes the stream
-                await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=max(1, min(SSE_BLOCK_MS, left_ms)),
-                                   count=1)
+                await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=_block_ms(deadline), count=1)
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"
@@ -310,6 +303,27 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
         await slot.release(aredis)
         await page.close(aredis)
 
+
+
+async def _renew(aredis: Any, renewed: float, slot: StreamSlot, page: StreamPresence) -> float:
+    """Renew the stream's slot and the page's presence every ``STREAM_RENEW_SECONDS``; when it was done last."""
+    if time.monotonic() - renewed <= STREAM_RENEW_SECONDS:
+        return renewed
+    await slot.renew(aredis)
+    await page.renew(aredis)
+    return time.monotonic()
+
+
+def _game_ends(status: str, envelopes: list[Envelope]) -> tuple[bool, bool]:
+    """Whether the game expired, and whether its seed is revealed (scored), by its status or the new events."""
+    expired = status == "expired" or any(e.type == "taproom.GameExpired" for e in envelopes)
+    revealed = status == "scored" or any(e.type == "taproom.SeedRevealed" for e in envelopes)
+    return expired, revealed
+
+
+def _block_ms(deadline: float) -> int:
+    """How long one wait for news may block: ``SSE_BLOCK_MS``, less near the stream's end (at least 1 ms)."""
+    return max(1, min(SSE_BLOCK_MS, int((deadline - time.monotonic()) * 1000)))
 
 
 async def _sse_archived(ctx: Context, game_id: str, seat: int | None, cursor: int) -> AsyncIterator[bytes]:

@@ -129,13 +129,7 @@ def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str,
     """The command a request's body asks for, checked against the caller's principal and the game's meta
     (each read when first needed: the refusals come in the routes' order)."""
     data = dict(body)
-    if "seat" in data:  # never silently replaced: a client that names a seat means that seat
-        named = data.pop("seat")
-        if not isinstance(named, int) or isinstance(named, bool):
-            raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
-        if seat is not None and seat != named:
-            raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
-        seat = named
+    seat = _named_seat(data, seat)
     principal = principal_of()
     meta = meta_of()
     try:
@@ -143,12 +137,7 @@ def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str,
     except ApiError as refused:
         raise _left_already(principal, game_id, meta, data) or refused from None
     assert chosen is not None
-    command_id = data.pop("command_id", None) or None
-    expected = data.pop("expected_version", None)
-    if command_id is not None and not isinstance(command_id, str):
-        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise ApiError("invalid_request", "expected_version must be an integer")
+    command_id, expected = _envelope_fields(data)
     data["seat"] = chosen
     try:  # refuse malformed commands before queueing
         games.check_player_command_type(str(data.get("type", "")))
@@ -157,6 +146,29 @@ def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str,
         raise MalformedCommand(exc, chosen, command_id, data, expected) from None
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
     return _Move(command, chosen, actor, command_id, expected)
+
+
+def _named_seat(data: dict[str, Any], seat: int | None) -> int | None:
+    """The seat the body names (taken out of it), which must agree with the query's; else the query's."""
+    if "seat" not in data:
+        return seat
+    named = data.pop("seat")  # never silently replaced: a client that names a seat means that seat
+    if not isinstance(named, int) or isinstance(named, bool):
+        raise ApiError("invalid_request", "'seat' must be an integer (or left out: the token's seat)")
+    if seat is not None and seat != named:
+        raise ApiError("invalid_request", f"the body says seat {named} but the query says seat {seat}")
+    return named
+
+
+def _envelope_fields(data: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The body's ``command_id`` and ``expected_version``, taken out of it and checked."""
+    command_id = data.pop("command_id", None) or None
+    expected = data.pop("expected_version", None)
+    if command_id is not None and not isinstance(command_id, str):
+        raise ApiError("invalid_request", "command_id must be a string of 1 to 80 characters")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise ApiError("invalid_request", "expected_version must be an integer")
+    return command_id, expected
 
 
 def _left_already(principal: Principal | None, game_id: str, meta: dict[str, Any],
