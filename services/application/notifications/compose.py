@@ -72,11 +72,12 @@ ASKS = {"your_turn": N_("Play your move"), "deadline_soon": N_("Play your move b
 
 
 def when_text(ts: float, zone: ZoneInfo, locale: str | None = None) -> str:
-    """A deadline as a person reads it, in their zone and language: "Wed, Dec 2, 2:05 PM (Europe/Berlin)"."""
+    """A deadline as a person reads it, in their zone and language: "Wed 2 Dec, 14:05 (Europe/Berlin)" (the
+    pattern's words and order from Babel's locale data: "Mi. 2 Dez., 14:05" in German)."""
     from babel.dates import format_datetime
 
     local = datetime.fromtimestamp(ts, zone)
-    return f"{format_datetime(local, format='medium', locale=normalize(locale))} ({zone.key})"
+    return f"{format_datetime(local, 'EEE d MMM, HH:mm', locale=normalize(locale))} ({zone.key})"
 
 
 def compose(kind: str, data: dict[str, Any], title: str, line: str, settings: AsyncSettings, zone: ZoneInfo,
