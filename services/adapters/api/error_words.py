@@ -75,6 +75,13 @@ SENTENCES: dict[str, str] = {
     "internal_error": N_("Something went wrong on the server. Try again in a moment; if it keeps happening, tell us."),
     "too_many_blocks": N_("You have blocked as many players as you can. Unblock someone in Settings first."),
     "invitation_refused": N_("This player does not take invitations from you."),
+    "cannot_follow_self": N_("That is your own handle: follow someone else."),
+    "too_many_follows": N_("You follow as many players as you can. Unfollow someone first."),
+    "not_following": N_("You do not follow that player."),
+    "nothing_to_undo": N_("There is nothing of yours to take back now: a tile or card was drawn, dice were rolled, "
+                          "your turn is over, or another player moved since."),
+    "reliability_too_low": N_("This game admits only players who usually finish their games, and your reliability "
+                              "is below what its creator asked for. Finish the games you start and it rises again."),
     "message_not_found": N_("That message is no longer kept, so it cannot be reported."),
     "idempotency_key_reused": N_("The page sent two different things as one. Reload the page and try again."),
     "http_error": N_("Something went wrong. Try again in a moment."),
