@@ -380,10 +380,7 @@ class Chaos:
             found: dict[str, Any] = {}
             for pattern in patterns:
                 for key in client.scan_iter(match=pattern, count=1000):
-                    kind = client.type(key)
-                    found[key.decode()] = (client.get(key) if kind == b"string"
-                                           else client.hgetall(key) if kind == b"hash"  # each seat's legal commands
-                                           else client.zrange(key, 0, -1, withscores=True))
+                    found[key.decode()] = _contents(client, key)
             return found
 
         live = dump()
@@ -394,6 +391,20 @@ class Chaos:
         differing = sorted(k for k in live.keys() | rebuilt.keys() if live.get(k) != rebuilt.get(k))
         assert not differing, f"projections differ from a rebuild: {differing[:5]}"
         return True
+
+
+def _contents(client: Any, key: bytes) -> Any:
+    """A key's value whatever its type (a pattern of the read models may also match a player's sets)."""
+    kind = client.type(key)
+    if kind == b"string":
+        return client.get(key)
+    if kind == b"hash":  # each seat's legal commands
+        return client.hgetall(key)
+    if kind == b"set":
+        return sorted(client.smembers(key))
+    if kind == b"list":
+        return client.lrange(key, 0, -1)
+    return client.zrange(key, 0, -1, withscores=True)
 
 
 def run_chaos(tmp_path: Path, seed: int, tables: int, rounds: int) -> Figures:
