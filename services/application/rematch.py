@@ -95,11 +95,7 @@ class Rematches:
         has_bots = any(s.get("bot") for s in seats)
         if has_bots and self.admission is not None:
             self.admission.admit(new_id, None)
-        # the same terms as the game it follows: casual stays casual (with its hints), rated with its reliability bar
-        command = CreateGame(game=old.game_type, options=old.options, seats=seats, seed_commitment="",
-                             pace=old.pace, creator=player_id, hot_seat=old.hot_seat,
-                             rated=None if old.rated else False, hints=old.hints or None,
-                             min_reliability=old.min_reliability)
+        command = _same_terms(old, seats, player_id)
         try:
             self._send(new_id, command, f"rematch:{old.game_id}", player_id, poll_path(new_id))
         except Exception:
@@ -140,6 +136,14 @@ def _new_seats(old: GameRecord, player_id: str, me: Any) -> tuple[list[dict[str,
             if info.player_id:
                 to_invite.append((new_seat, info.player_id))
     return seats, to_invite
+
+
+def _same_terms(old: GameRecord, seats: list[dict[str, Any]], player_id: str) -> CreateGame:
+    """The rematch's creation, on the terms of the game it follows: casual stays casual (with its hints), rated
+    keeps its reliability bar."""
+    return CreateGame(game=old.game_type, options=old.options, seats=seats, seed_commitment="", pace=old.pace,
+                      creator=player_id, hot_seat=old.hot_seat, rated=None if old.rated else False,
+                      hints=old.hints or None, min_reliability=old.min_reliability)
 
 
 def _copy_of(record: GameRecord) -> GameRecord:

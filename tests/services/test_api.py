@@ -54,8 +54,13 @@ def new_game(api, seats=None, target=10, seed="s1"):
     seats = seats or [{"name": "ann"}, {"name": "bob"}]
     # games with bots need a player token
     headers = bearer(player_token(api)) if any(s.get("bot") for s in seats) else None
-    response = api.post("/games", headers=headers,
-                        json={"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed})
+    body = {"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed}
+    response = api.post("/games", headers=headers, json=body)
+    for _ in range(20):  # 503 write_not_durable says "send it again shortly" (a replica slow on a loaded machine)
+        if response.status_code != 503:
+            break
+        time.sleep(float(response.headers.get("retry-after", "1")))
+        response = api.post("/games", headers=headers, json=body)
     assert response.status_code in (201, 202), response.text
     created = response.json()
     view = settled(api, response)  # a 202: still queued after the short wait (a loaded machine)
