@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import fakeredis
 import pytest
@@ -44,6 +46,19 @@ def real_redis() -> redis.Redis:
             pytest.fail(f"CI needs a real Redis at {REAL_URL}: {exc}")
         pytest.skip(f"no Redis at {REAL_URL}")
     return client
+
+
+def until_taken(send: Callable[[], Any], tries: int = 20) -> Any:
+    """``send()`` again while it answers 503, after the Retry-After it names, as the API asks a client to: a
+    setup write on a cluster whose replica lags on a loaded machine (``write_not_durable``) is refused, not
+    lost. Bounded by tries, not by a time."""
+    response = send()
+    for _ in range(tries):
+        if response.status_code != 503:
+            break
+        time.sleep(float(response.headers.get("retry-after", "1")))
+        response = send()
+    return response
 
 
 def cleanup(client: redis.Redis, prefix: str) -> None:

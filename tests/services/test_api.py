@@ -12,6 +12,8 @@ import pytest
 
 from services.adapters.api.routers.games import SSE_KEEPALIVE_SECONDS
 
+from .conftest import until_taken
+
 pytestmark = pytest.mark.cluster  # the real-Redis variants run on the Redis Cluster too (tests/services/conftest.py)
 
 
@@ -55,12 +57,7 @@ def new_game(api, seats=None, target=10, seed="s1"):
     # games with bots need a player token
     headers = bearer(player_token(api)) if any(s.get("bot") for s in seats) else None
     body = {"game": "counter", "options": {"target": target}, "seats": seats, "seed": seed}
-    response = api.post("/games", headers=headers, json=body)
-    for _ in range(20):  # 503 write_not_durable says "send it again shortly" (a replica slow on a loaded machine)
-        if response.status_code != 503:
-            break
-        time.sleep(float(response.headers.get("retry-after", "1")))
-        response = api.post("/games", headers=headers, json=body)
+    response = until_taken(lambda: api.post("/games", headers=headers, json=body))
     assert response.status_code in (201, 202), response.text
     created = response.json()
     view = settled(api, response)  # a 202: still queued after the short wait (a loaded machine)
@@ -453,3 +450,35 @@ def test_the_async_twin_is_on_the_same_server(client, prefix):
     for sync in (client, fakeredis.FakeRedis()):  # the second finds its in-process server by host and port
         sync.set(f"{prefix}k", b"v")
         assert asyncio.run(read(sync)) == b"v"
+
+
+@pytest.mark.integration
+def test_a_connection_closed_under_a_command_is_an_outage_not_a_crash():
+    """Another request closing the twin's connection between its connected check and its write (redis-py's
+    cluster client closes them all in a failover) reads as ``ConnectionError``: the API's 503, not a 500."""
+    import redis
+
+    from services.adapters.api.aio import async_twin
+
+    from .conftest import real_redis
+
+    async def closed_under_the_write() -> None:
+        twin = async_twin(real_redis())
+        connection = twin.connection_pool.make_connection()
+        await connection.connect()
+
+        async def another_task_closes_it() -> None:  # where the check of the connection's health would yield
+            await connection.disconnect()
+
+        connection.check_health = another_task_closes_it
+        try:
+            with pytest.raises(redis.ConnectionError, match="closed under the command"):
+                await connection.send_command("PING")
+            del connection.check_health
+            await connection.send_command("PING")  # and the next command connects again
+            assert await connection.read_response() == b"PONG"
+        finally:
+            await connection.disconnect()
+            await twin.aclose()
+
+    asyncio.run(closed_under_the_write())

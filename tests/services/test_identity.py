@@ -11,12 +11,13 @@ from domain.core import RuleError
 from services.infrastructure.eventstore import Keys
 from services.infrastructure.players import Players, check_handle, hash_secret
 
+from .conftest import until_taken
 from .test_api import bearer
 
 
 def register(api, name: str, handle: str | None = None) -> dict:
     body = {"name": name} if handle is None else {"name": name, "handle": handle}
-    response = api.post("/players", json=body)
+    response = until_taken(lambda: api.post("/players", json=body))
     assert response.status_code == 201, response.text
     return response.json()
 

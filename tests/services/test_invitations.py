@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .conftest import until_taken
 from .test_api import bearer, wait_for
 from .test_identity import register
 
@@ -9,7 +10,7 @@ from .test_identity import register
 def open_game(api, creator: dict, seats: int = 3, **extra) -> str:
     body = {"game": "counter", "options": {"target": 30}, "seed": "s",
             "seats": [{"me": True}] + [{} for _ in range(seats - 1)], **extra}
-    response = api.post("/games", headers=bearer(creator["token"]), json=body)
+    response = until_taken(lambda: api.post("/games", headers=bearer(creator["token"]), json=body))
     assert response.status_code == 201, response.text
     return response.json()["game_id"]
 

@@ -40,8 +40,8 @@ def async_twin(client: redis.Redis, socket_timeout: float | None = None) -> redi
     """
     if isinstance(client, RedisCluster):  # a cluster: the asyncio cluster client, from the same startup nodes
         nodes = [ClusterNode(n.host, n.port) for n in client.nodes_manager.startup_nodes.values()]
-        return AsyncRedisCluster(startup_nodes=nodes, socket_connect_timeout=2.0,  # type: ignore[return-value]
-                                 socket_timeout=socket_timeout)
+        cluster = AsyncRedisCluster(startup_nodes=nodes, socket_connect_timeout=2.0, socket_timeout=socket_timeout)
+        return _with_connection_class(cluster, _closed_aware(aconnection.Connection))  # type: ignore[return-value]
     pool = client.connection_pool
     kwargs = pool.connection_kwargs
     if isinstance(client, (fakeredis.FakeRedis, fakeredis.FakeStrictRedis)):
@@ -57,6 +57,7 @@ def async_twin(client: redis.Redis, socket_timeout: float | None = None) -> redi
     accepted = _init_parameters(connection_class)
     if kwargs.get("encoding", "utf-8") == "utf-8" and kwargs.get("encoding_errors", "strict") == "strict":
         connection_class = _packing_in_c(connection_class)
+    connection_class = _closed_aware(connection_class)
     carried = {k: v for k, v in kwargs.items() if k in accepted and (k in _CARRIED or k.startswith("ssl_"))}
     if socket_timeout is not None:
         carried["socket_timeout"] = socket_timeout
@@ -96,3 +97,41 @@ class _HiredisPacking:
 @lru_cache(maxsize=8)
 def _packing_in_c(cls: type) -> type:
     return type(cls.__name__, (_HiredisPacking, cls), {"__module__": __name__})
+
+
+class _ClosedUnderIt:
+    """A connection closed under a command raises ``ConnectionError``, as a dropped one does.
+
+    redis-py's asyncio cluster client closes every node's connections when a failover meets it
+    (``ClusterDownError``, ``SlotNotCoveredError``: ``RedisCluster.aclose``), also those other requests are
+    writing or reading on at that moment; their command then meets a writer or reader of ``None`` and leaks an
+    ``AttributeError`` (a ``TypeError`` on Python 3.12+ for a peer-closed one, redis-py #4287) that no retry and
+    no 503 handler knows: the API answered 500 in the middle of a failover. redis-py has already dropped the
+    connection by then, and the command was not answered: it is an outage like any other (503, Retry-After)."""
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)  # type: ignore[misc]
+        except (AttributeError, TypeError) as exc:
+            raise redis.ConnectionError(f"the connection was closed under the command ({exc})") from exc
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().read_response(*args, **kwargs)  # type: ignore[misc]
+        except (AttributeError, TypeError) as exc:
+            raise redis.ConnectionError(f"the connection was closed under the command ({exc})") from exc
+
+
+@lru_cache(maxsize=8)
+def _closed_aware(cls: type) -> type:
+    return type(cls.__name__, (_ClosedUnderIt, cls), {"__module__": __name__})
+
+
+def _with_connection_class(cluster: AsyncRedisCluster, connection_class: type) -> AsyncRedisCluster:
+    """``cluster`` making its connections of ``connection_class``: its constructor takes none (it picks
+    ``Connection`` or ``SSLConnection``), so it is set where the nodes it knows and those it learns read it."""
+    cluster.connection_kwargs["connection_class"] = connection_class
+    cluster.nodes_manager.connection_kwargs["connection_class"] = connection_class
+    for node in cluster.nodes_manager.startup_nodes.values():
+        node.connection_class = connection_class
+    return cluster
