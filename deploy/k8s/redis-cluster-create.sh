@@ -46,4 +46,16 @@ until cli "$first" cluster info | grep -q cluster_state:ok; do
   tries=$((tries + 1)); [ "$tries" -lt 60 ] || { echo "the cluster did not come up" >&2; exit 1; }
   sleep 1
 done
+# Until every replica holds its master's data: appends wait for a replica (WAIT), and a replica that never
+# finished its first sync can never take its master's place (its data is too old to be promoted).
+i=0
+while [ "$i" -lt "$masters" ]; do
+  i=$((i + 1))
+  eval "replica=\${$((i + masters))}"
+  tries=0
+  until cli "$replica" info replication | grep -q master_link_status:up; do
+    tries=$((tries + 1)); [ "$tries" -lt 120 ] || { echo "$replica did not finish its first sync" >&2; exit 1; }
+    sleep 1
+  done
+done
 echo "cluster created: $masters masters ($RANGES), $masters replicas"

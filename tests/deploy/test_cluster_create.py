@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -84,6 +85,15 @@ def test_the_create_script_spreads_192_shards_64_a_master_and_a_failover_keeps_t
         assert sorted(spread()) == sorted(f"127.0.0.1:{p}" for p in ports[:3])
         again = subprocess.run(["sh", str(SCRIPT), nodes, ranges], capture_output=True, text=True, timeout=60)
         assert "already created" in again.stdout  # a second run (the Job restarted) changes nothing
+        # the script ended once every replica finished its first sync: only then can one be promoted
+        assert redis.Redis(port=ports[4]).info("replication")["master_link_status"] == "up"
+        procs[1].send_signal(signal.SIGKILL)  # a master lost: its replica (the fifth node) takes its slots
+        procs[1].wait(10)
+        deadline = time.monotonic() + 120  # bounds a hang; the failover itself takes seconds
+        while f"127.0.0.1:{ports[4]}" not in spread():
+            assert time.monotonic() < deadline, spread()
+            time.sleep(0.2)
+        assert sorted(spread().values()) == [64, 64, 64]
     finally:
         for proc in procs:
             if proc.poll() is None:
