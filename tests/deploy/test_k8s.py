@@ -32,6 +32,11 @@ def containers(workload: dict[str, Any]) -> list[dict[str, Any]]:
     return workload["spec"]["template"]["spec"]["containers"]
 
 
+def container(workload: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [c for c in containers(workload) if c["name"] == name]
+    return found
+
+
 def test_kustomization_lists_every_manifest_file():
     listed = set(yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"])
     on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
@@ -159,12 +164,12 @@ def test_every_part_and_store_has_a_disruption_budget():
 def test_every_redis_refuses_writes_at_a_maxmemory_under_its_container_limit():
     conf = of_kind("ConfigMap")["redis-cluster-config"]["data"]["redis.conf"]
     settings = dict(line.split(None, 1) for line in conf.splitlines() if line.strip() and not line.startswith("#"))
-    (node,) = containers(of_kind("StatefulSet")["redis-cluster"])
+    node = container(of_kind("StatefulSet")["redis-cluster"], "redis")
     assert settings["maxmemory-policy"] == "noeviction"
     assert _bytes(settings["maxmemory"]) == 25 * 1024 ** 3  # CAPACITY.md: 25 GiB of data a master
     assert _bytes(settings["maxmemory"]) <= 0.8 * _bytes(node["resources"]["limits"]["memory"])
     assert node["resources"]["requests"]["memory"] == node["resources"]["limits"]["memory"]  # never overcommitted
-    (queue,) = containers(of_kind("StatefulSet")["redis-queue"])
+    queue = container(of_kind("StatefulSet")["redis-queue"], "redis")
     args = queue["command"]
     assert args[args.index("--maxmemory-policy") + 1] == "noeviction"
     assert _bytes(args[args.index("--maxmemory") + 1]) <= 0.8 * _bytes(queue["resources"]["limits"]["memory"])
@@ -194,7 +199,7 @@ def test_every_part_reads_the_one_postgresql_cold_store():
 def test_postgresql_has_its_volume_and_a_named_backup():
     postgres = of_kind("StatefulSet")["postgres"]
     (claim,) = postgres["spec"]["volumeClaimTemplates"]
-    (db,) = containers(postgres)
+    db = container(postgres, "postgres")
     assert {m["name"] for m in db["volumeMounts"]} == {claim["metadata"]["name"]}
     password = next(e for e in db["env"] if e["name"] == "POSTGRES_PASSWORD")["valueFrom"]["secretKeyRef"]
     assert password == {"name": "taproom-postgres", "key": "PGPASSWORD"}
@@ -219,3 +224,36 @@ def test_the_cluster_is_created_with_slot_ranges_that_spread_the_shards_evenly()
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     (generated,) = kustomization["configMapGenerator"]
     assert generated["files"] == ["redis-cluster-create.sh"] and (K8S / "redis-cluster-create.sh").is_file()
+
+
+def _scraped_port(workload: dict[str, Any]) -> int:
+    annotations = workload["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true" and annotations["prometheus.io/path"] == "/metrics"
+    return int(annotations["prometheus.io/port"])
+
+
+def test_every_series_the_alerts_read_has_an_exporter_that_prometheus_finds():
+    """deploy/alerts.yml reads redis_* (redis_exporter), pg_* (postgres_exporter) and taproom_* (the parts'
+    own /metrics): each comes from a container of the manifests whose pod says where to scrape it (kube_* is
+    kube-state-metrics, the cluster's own: deploy/RUNBOOK.md)."""
+    import re
+
+    rules = yaml.safe_load((ROOT / "deploy" / "alerts.yml").read_text())["groups"][0]["rules"]
+    families = {m.split("_")[0] for r in rules for m in re.findall(r"\b([a-z]+_[a-z_]+)\b(?=[{(\s)<>=]|$)", r["expr"])}
+    assert {"redis", "pg", "taproom", "kube"} >= families >= {"redis", "pg", "taproom"}
+    exporters = {"redis": ("oliver006/redis_exporter", ("redis-cluster", "redis-queue")),
+                 "pg": ("prometheuscommunity/postgres-exporter", ("postgres",))}
+    statefulsets = of_kind("StatefulSet")
+    for image, workloads in exporters.values():
+        for name in workloads:
+            sidecar = container(statefulsets[name], "metrics")
+            assert image in sidecar["image"], name
+            assert _scraped_port(statefulsets[name]) in {p["containerPort"] for p in sidecar["ports"]}, name
+    deployments = of_kind("Deployment")
+    for part in PARTS:
+        (only,) = containers(deployments[part])
+        metrics_port = _scraped_port(deployments[part])
+        assert metrics_port in {p["containerPort"] for p in only["ports"]}, part
+        probed = {only[probe]["httpGet"]["port"] for probe in ("readinessProbe", "livenessProbe")}
+        assert metrics_port in probed, part  # the port that serves /health or /readyz serves /metrics too
+    assert "kube-state-metrics" in (ROOT / "deploy" / "RUNBOOK.md").read_text()
