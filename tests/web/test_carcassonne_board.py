@@ -2,7 +2,7 @@
 game with Hills & Sheep played against a bot by clicking only what the page highlights.
 
 ``TAPROOM_FULL_CARCASSONNE=1`` plays the full stack instead of the short development stack;
-``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in the README to ``docs/``.
+``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in docs/browser.md to ``docs/``.
 """
 
 from __future__ import annotations

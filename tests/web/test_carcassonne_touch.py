@@ -2,7 +2,7 @@
 finger-sized on a touch screen, the board pans and pinches, moves wait for Confirm when move confirmation is
 on, every board element explains itself on focus, and the log speaks in words.
 
-``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in the README to ``docs/screenshots/``.
+``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in docs/browser.md to ``docs/screenshots/``.
 """
 
 from __future__ import annotations

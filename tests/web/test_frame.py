@@ -314,7 +314,7 @@ def test_a_newcomer_rating_is_shown_on_a_scale_never_negative_and_marked_provisi
     expect(rating).to_have_text(re.compile(r"^\d+\?$"))  # a positive figure, marked provisional
     assert 0 < int(rating.inner_text().rstrip("?")) < 2000
     expect(page.locator("li[data-game=counter] .provisional-mark")).to_have_text("provisional")
-    page.goto("/#/leaderboard/counter")  # provisional: not listed until 10 rated games (README, "Fair play")
+    page.goto("/#/leaderboard/counter")  # provisional: not listed until 10 rated games (docs/playing.md, "Fair play")
     expect(page.locator("main")).to_contain_text(re.compile(r"a player appears here after\s+10 rated games|"
                                                             r"Only\s+established players are listed"))
     assert page.locator("table.leaderboard tr", has_text="Ana").count() == 0

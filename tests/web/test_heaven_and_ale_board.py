@@ -3,7 +3,7 @@ clicking only what the page highlights; the final scores on the page equal the A
 
 By default the game is the short development game of one round (``rounds: 1``);
 ``TAPROOM_FULL_HEAVEN_AND_ALE=1`` plays the full three rounds of a 2-player game (about a minute longer).
-``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in the README to ``docs/``.
+``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the screenshots shown in docs/browser.md to ``docs/``.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def german_context(browser: Any, web_server: WebServer, width: int = 1280, heigh
 
 
 def shoot(page: Any, name: str, top: str | None = None, block: str = "start") -> None:
-    """With TAPROOM_SHOTS set: the page at 1280x800 and 390x844 (the README's German screenshots), scrolled to the
+    """With TAPROOM_SHOTS set: the page at 1280x800 and 390x844 (docs/browser.md's German screenshots), scrolled to the
     top or to the element ``top``; the test server's fixture game is hidden (no real server offers it)."""
     folder = os.environ.get("TAPROOM_SHOTS")
     if not folder:

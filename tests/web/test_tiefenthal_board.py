@@ -4,7 +4,7 @@ phases), the final scores on the page equal to the API's; and two people plannin
 page, neither waiting for the other.
 
 By default the game is the short development game of three rounds (``rounds: 3``);
-``TAPROOM_FULL_TIEFENTHAL=1`` plays all eight rounds. ``TAPROOM_UPDATE_SCREENSHOTS=1`` writes the README's
+``TAPROOM_FULL_TIEFENTHAL=1`` plays all eight rounds. ``TAPROOM_UPDATE_SCREENSHOTS=1`` writes docs/browser.md's
 screenshots to ``docs/``.
 """
 

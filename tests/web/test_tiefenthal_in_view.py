@@ -22,7 +22,7 @@ from tests.web.test_board_help_and_touch import LAPTOP, PHONE, _click_and_wait, 
 
 pytestmark = pytest.mark.browser
 __all__ = ["touch_page"]  # the fixture, shared with the other board tests
-# TAPROOM_UPDATE_SCREENSHOTS=1 writes the README's turn and draft screenshots at both sizes
+# TAPROOM_UPDATE_SCREENSHOTS=1 writes the turn and draft screenshots of docs/browser.md at both sizes
 SHOTS = (
     Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     if os.environ.get("TAPROOM_UPDATE_SCREENSHOTS")

@@ -1,4 +1,4 @@
-"""The fair-play policy of the ratings (README, "Fair play"): what an absent player, a vote to end early, a vote
+"""The fair-play policy of the ratings (docs/playing.md, "Fair play"): what an absent player, a vote to end early, a vote
 to replace and a shared place do to each player's rating; reliability; provisional ratings and leaderboards.
 
 Records are built as the kernel leaves them at the end (``domain.core.record``): a seat the autopilot still plays

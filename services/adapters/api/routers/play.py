@@ -100,7 +100,7 @@ async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | Non
     admitted = await admit(ctx, call, game_id)
     try:
         move = _move(admitted.principal, admitted.meta, game_id, seat, body)
-    except MalformedCommand as malformed:  # the id it came under is used by the refusal (README: command ids)
+    except MalformedCommand as malformed:  # the id it came under is used by the refusal (docs/playing.md: command ids)
         raise await games.refuse_malformed_async(ctx.loop_parts().bus, game_id, malformed.seat, malformed.command_id,
                                                  malformed.body, malformed.expected, malformed.error) from None
     return await _submit(ctx, game_id, move)

@@ -279,7 +279,7 @@ class FairPlay(BaseModel):
 
 @router.get("/fair-play", response_model=FairPlay)
 def fair_play() -> FairPlay:
-    """The figures of the fair-play policy (README, "Fair play"), for the page that explains it."""
+    """The figures of the fair-play policy (docs/playing.md, "Fair play"), for the page that explains it."""
     return FairPlay(provisional_games=PROVISIONAL_GAMES, early_end_percent=round(100 * EARLY_END_LINE),
                     display_base=DISPLAY_BASE, display_scale=DISPLAY_SCALE)
 
