@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from .rules import RIVER_ALTERNATE_CURVES
 from .state import CarcassonneState
-from .tiles import ANY, STEP, TILES, Rotated, fitting_rotations
+from .tiles import ANY, FITS, STEP, TILES, Rotated, fitting_rotations
 
 
 def rotated_at(state: CarcassonneState, placement: int) -> Rotated:
@@ -154,8 +154,9 @@ def placements(state: CarcassonneState, tile: str) -> Iterator[tuple[int, int, i
             if _river_ok(state, tile, r):
                 yield (x, y, r)
         return
+    fits = FITS[tile]
     for (x, y), sig in state.frontier.items():
-        for r in fitting_rotations(tile, sig):
+        for r in fits.get(sig, ()):
             yield (x, y, r)
 
 

@@ -25,7 +25,7 @@ from .board import (
     TRACK,
     TRACK_LEN,
 )
-from .garden import N_SIDE, N_SPOTS
+from .garden import N_SIDE
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, PLAYING, HeavenAndAleState, Player
@@ -56,38 +56,39 @@ def price_on(code: int, space: int, sunny: bool) -> int:
     return base_cost(code, space) * (SUNNY_PRICE_FACTOR if sunny else 1)
 
 
-def cheapest_buy(s: HeavenAndAleState, p: Player, space: int) -> int | None:
-    """The lowest price of any tile on ``space`` into any empty spot of ``p``'s garden, or None."""
+def price_factor(p: Player) -> int | None:
+    """The price factor of the cheapest empty spot of ``p``'s garden (shady if one is empty), None when full."""
     garden = p.garden
-    sunny_free = EMPTY in garden[:N_SIDE]
-    shady_free = EMPTY in garden[N_SIDE:]
-    if not (sunny_free or shady_free):
+    if EMPTY in garden[N_SIDE:]:
+        return 1
+    return SUNNY_PRICE_FACTOR if EMPTY in garden[:N_SIDE] else None
+
+
+def cheapest_on(s: HeavenAndAleState, space: int, factor: int | None) -> int | None:
+    """The lowest price of any tile on ``space`` into a garden of price factor ``factor`` (:func:`price_factor`)."""
+    if factor is None:
         return None
     best: int | None = None
     for code in s.tiles[space]:
-        price = price_on(code, space, sunny=not shady_free)
-        if best is None or price < best:
-            best = price
-    return best
-
-
-def can_buy(s: HeavenAndAleState, p: Player, space: int, money: int) -> bool:
-    cheapest = cheapest_buy(s, p, space)
-    return cheapest is not None and cheapest <= money
+        cost = base_cost(code, space)
+        if best is None or cost < best:
+            best = cost
+    return None if best is None else best * factor
 
 
 def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, int]]:
     """(tile code, spot, cost) affordable now."""
     out: list[tuple[int, int, int]] = []
-    garden = p.garden
     money = p.money
+    empty = [spot for spot, t in enumerate(p.garden) if t == EMPTY]
     for code in sorted(set(s.tiles[space])):
         sunny, shady = price_on(code, space, sunny=True), price_on(code, space, sunny=False)
-        for spot in range(N_SPOTS):
-            if garden[spot] == EMPTY:
-                cost = sunny if spot < N_SIDE else shady
-                if cost <= money:
-                    out.append((code, spot, cost))
+        if shady > money:
+            continue  # a sunny spot costs more still
+        for spot in empty:
+            cost = sunny if spot < N_SIDE else shady
+            if cost <= money:
+                out.append((code, spot, cost))
     return out
 
 
@@ -211,24 +212,55 @@ def cart_performable(s: HeavenAndAleState, p: Player, space: int) -> bool:
 
 
 # -- reaching a space (§3.4, expansion A) ------------------------------------------------------
-def base_performable(s: HeavenAndAleState, p: Player, seat: int, space: int, money: int) -> bool:
-    kind = TRACK[space]
-    if kind == RESOURCE or kind == MONK:
-        return can_buy(s, p, space, money)
-    if kind == BARREL:
-        large, small = claimable(s, seat)
-        return bool(large or small)
-    return s.discs[space] > 0 and bool(disc_options(s, p, space))
+class SpaceChecks:
+    """Whether a seat can perform the action of a space, for any number of spaces (§3.4, expansion A): what does
+    not depend on the space (the money with emergency coins, the barrels it could claim, the disc spots per
+    kind of disc space) is asked at most once, so listing the moves asks it once rather than for each space."""
+
+    __slots__ = ("s", "p", "seat", "money", "factor", "_barrels", "_discs")
+
+    def __init__(self, s: HeavenAndAleState, seat: int) -> None:
+        self.s, self.seat, self.p = s, seat, s.players[seat]
+        self.money = potential_money(self.p)
+        self.factor = price_factor(self.p)
+        self._barrels: bool | None = None
+        self._discs: dict[str, bool] = {}
+
+    def base(self, space: int) -> bool:
+        """The base game's action of ``space`` can be performed (on a tile space: some tile there is affordable)."""
+        s, kind = self.s, TRACK[space]
+        if kind == RESOURCE or kind == MONK:
+            cheapest = cheapest_on(s, space, self.factor)
+            return cheapest is not None and cheapest <= self.money
+        if kind == BARREL:
+            if self._barrels is None:
+                large, small = claimable(s, self.seat)
+                self._barrels = bool(large or small)
+            return self._barrels
+        if s.discs[space] <= 0:
+            return False
+        if kind not in self._discs:  # the disc options depend on the kind of disc space only
+            self._discs[kind] = bool(disc_options(s, self.p, space))
+        return self._discs[kind]
+
+    def reachable(self, space: int) -> bool:
+        """The figure may move to ``space``: some action there can be performed."""
+        if self.base(space):
+            return True
+        s = self.s
+        if s.kegs_and_more:
+            return goods_performable(s, self.p, space, self.money) or cart_performable(s, self.p, space)
+        return False
 
 
 def reachable(s: HeavenAndAleState, seat: int, space: int) -> bool:
-    p = s.players[seat]
-    money = potential_money(p)
-    if base_performable(s, p, seat, space, money):
-        return True
-    if s.kegs_and_more:
-        return goods_performable(s, p, space, money) or cart_performable(s, p, space)
-    return False
+    return SpaceChecks(s, seat).reachable(space)
+
+
+def reachable_spaces(s: HeavenAndAleState, seat: int, spaces: range) -> list[int]:
+    """The spaces of ``spaces`` the seat may move to, in order (one :class:`SpaceChecks` for them all)."""
+    checks = SpaceChecks(s, seat)
+    return [space for space in spaces if checks.reachable(space)]
 
 
 def free_slots(s: HeavenAndAleState, seat: int, forced: bool) -> list[int]:
