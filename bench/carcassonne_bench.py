@@ -1,6 +1,6 @@
 """Carcassonne engine benchmark: legal-command generation per turn and full random games.
 
-Run: .venv/bin/python bench/carcassonne_bench.py [--games N] [--players P] [--base]
+Run: .venv/bin/python bench/carcassonne_bench.py [--games N] [--players P] [--base] [--root CHECKOUT]
 Default configuration: 2 players with Hills & Sheep.
 """
 
@@ -11,18 +11,14 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from legal_timing import checkout_root, pct
+
+sys.path.insert(0, str(checkout_root()))
 
 from domain.carcassonne import GAME
 from domain.core.playout import random_playout
 from domain.core.rng import rng_for, seed_from_text
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
 def measure_legal(games: int, players: int, options: dict) -> dict[str, list[float]]:
@@ -65,6 +61,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="full random games to time")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--base", action="store_true", help="base game only (no Hills & Sheep)")
+    parser.add_argument("--root", help="measure the engine of this checkout (default: this one)")
     args = parser.parse_args()
     options = {} if args.base else {"hills_and_sheep": True}
     label = f"{args.players} players, {'base game' if args.base else 'with Hills & Sheep'}"

@@ -5,7 +5,7 @@ Each goal has one large (first claim) and one small barrel (second claim).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import delivery
 from .garden import N_SIDE
@@ -63,17 +63,28 @@ def barrel_vp(goal: int, large: bool) -> int:
     return LARGE_VP if large else SMALL_VP
 
 
-def claimable(s: HeavenAndAleState, seat: int) -> tuple[list[int], list[int]]:
-    """Goals whose large / small barrel ``seat`` would take now (§3.11: large first, else small)."""
+def _claims(s: HeavenAndAleState, seat: int) -> Iterator[tuple[int, bool]]:
+    """(goal, large) of each barrel ``seat`` would take now (§3.11: large first, else small), in goal order."""
     p = s.players[seat]
-    large: list[int] = []
-    small: list[int] = []
     for g, (_, achieved) in enumerate(goals(s.kegs_and_more)):
         if g in p.large or g in p.small:
             continue
         if s.large[g] == EMPTY:
             if achieved(p):
-                large.append(g)
+                yield g, True
         elif s.small[g] == EMPTY and achieved(p):
-            small.append(g)
+            yield g, False
+
+
+def claimable(s: HeavenAndAleState, seat: int) -> tuple[list[int], list[int]]:
+    """Goals whose large / small barrel ``seat`` would take now (§3.11: large first, else small)."""
+    large: list[int] = []
+    small: list[int] = []
+    for g, is_large in _claims(s, seat):
+        (large if is_large else small).append(g)
     return large, small
+
+
+def can_claim(s: HeavenAndAleState, seat: int) -> bool:
+    """``seat`` would take some barrel now (:func:`claimable` is not empty), asking the goals only up to the first."""
+    return next(_claims(s, seat), None) is not None

@@ -10,7 +10,7 @@ from typing import Literal
 from domain.core import IllegalMove, RuleError
 
 from . import delivery
-from .barrels import claimable
+from .barrels import can_claim
 from .board import (
     BARREL,
     DISC_A,
@@ -234,8 +234,7 @@ class SpaceChecks:
             return cheapest is not None and cheapest <= self.money
         if kind == BARREL:
             if self._barrels is None:
-                large, small = claimable(s, self.seat)
-                self._barrels = bool(large or small)
+                self._barrels = can_claim(s, self.seat)
             return self._barrels
         if s.discs[space] <= 0:
             return False
