@@ -26,7 +26,9 @@ def _placed_cards(p: Player) -> int:
 
 
 def _fertility_count(p: Player, fert: int) -> int:
-    return sum(1 for t in p.garden if t != EMPTY and t < MONK_BASE and t % 5 + 1 == fert)
+    """Resource tiles of fertility ``fert`` in the garden (codes ``fert - 1`` + 5 * colour)."""
+    garden = p.garden
+    return sum(garden.count(code) for code in range(fert - 1, MONK_BASE, 5))
 
 
 def _max_same_shed(p: Player) -> int:

@@ -5,6 +5,7 @@ Pure reads of the state; the single source of truth for legality.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from domain.core import IllegalMove, RuleError
@@ -29,7 +30,7 @@ from .garden import N_SIDE
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, PLAYING, HeavenAndAleState, Player
-from .supply import FERTILITIES, MONK_BASE
+from .supply import FERTILITIES, MONK_BASE, N_CODES
 
 Piece = Literal["keg", "bale"]
 
@@ -64,16 +65,19 @@ def price_factor(p: Player) -> int | None:
     return SUNNY_PRICE_FACTOR if EMPTY in garden[:N_SIDE] else None
 
 
+BASE_COSTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(base_cost(code, space) for code in range(N_CODES if space in MONK_COST else MONK_BASE))
+    for space in range(TRACK_LEN))
+""":func:`base_cost` of each tile code on each track space (only resource codes where no monk tile lies), so the
+cheapest tile of a space is one ``min`` (the move listing asks it for every space ahead)."""
+
+
 def cheapest_on(s: HeavenAndAleState, space: int, factor: int | None) -> int | None:
     """The lowest price of any tile on ``space`` into a garden of price factor ``factor`` (:func:`price_factor`)."""
-    if factor is None:
+    tiles = s.tiles[space]
+    if factor is None or not tiles:
         return None
-    best: int | None = None
-    for code in s.tiles[space]:
-        cost = base_cost(code, space)
-        if best is None or cost < best:
-            best = cost
-    return None if best is None else best * factor
+    return min(map(BASE_COSTS[space].__getitem__, tiles)) * factor
 
 
 def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, int]]:
@@ -93,19 +97,6 @@ def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, 
 
 
 # -- discs (§3.6) ------------------------------------------------------------------------------
-def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int | None]]:
-    """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
-    kind = TRACK[space]
-    out: list[tuple[int, int | None]] = []
-    if kind in (DISC_A, DISC_ABC):
-        out.extend(_x_spot_options(p))
-    if kind in (DISC_C, DISC_ABC):
-        out.extend(_colour_spot_options(p))
-    if kind in (DISC_B, DISC_ABC):
-        out.extend(_monk_spot_options(p))
-    return out
-
-
 def _x_spot_options(p: Player) -> list[tuple[int, int | None]]:
     # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
     # the x spot only needs a resource tile on the board ("a type of tile that is not present").
@@ -122,6 +113,21 @@ def _colour_spot_options(p: Player) -> list[tuple[int, int | None]]:
 def _monk_spot_options(p: Player) -> list[tuple[int, int | None]]:
     types = {t - MONK_BASE for t in p.garden if t != EMPTY and t >= MONK_BASE}
     return [(spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types]
+
+
+DiscPart = Callable[[Player], list[tuple[int, int | None]]]
+DISC_PARTS: dict[str, tuple[DiscPart, ...]] = {
+    DISC_A: (_x_spot_options,), DISC_C: (_colour_spot_options,), DISC_B: (_monk_spot_options,),
+    DISC_ABC: (_x_spot_options, _colour_spot_options, _monk_spot_options)}
+"""The scoring spots each kind of disc space offers, in listing order (§3.6)."""
+
+
+def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int | None]]:
+    """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
+    out: list[tuple[int, int | None]] = []
+    for part in DISC_PARTS[TRACK[space]]:
+        out.extend(part(p))
+    return out
 
 
 # -- Kegs & More (expansion A2, A3) ---------------------------------------------------------------
@@ -214,8 +220,8 @@ def cart_performable(s: HeavenAndAleState, p: Player, space: int) -> bool:
 # -- reaching a space (§3.4, expansion A) ------------------------------------------------------
 class SpaceChecks:
     """Whether a seat can perform the action of a space, for any number of spaces (§3.4, expansion A): what does
-    not depend on the space (the money with emergency coins, the barrels it could claim, the disc spots per
-    kind of disc space) is asked at most once, so listing the moves asks it once rather than for each space."""
+    not depend on the space (the money with emergency coins, the garden's price factor, the barrels it could
+    claim, each part of the disc spots) is asked at most once, so listing the moves asks it once rather than for each space."""
 
     __slots__ = ("s", "p", "seat", "money", "factor", "_barrels", "_discs")
 
@@ -224,7 +230,7 @@ class SpaceChecks:
         self.money = potential_money(self.p)
         self.factor = price_factor(self.p)
         self._barrels: bool | None = None
-        self._discs: dict[str, bool] = {}
+        self._discs: dict[DiscPart, bool] = {}
 
     def base(self, space: int) -> bool:
         """The base game's action of ``space`` can be performed (on a tile space: some tile there is affordable)."""
@@ -236,11 +242,14 @@ class SpaceChecks:
             if self._barrels is None:
                 self._barrels = can_claim(s, self.seat)
             return self._barrels
-        if s.discs[space] <= 0:
-            return False
-        if kind not in self._discs:  # the disc options depend on the kind of disc space only
-            self._discs[kind] = bool(disc_options(s, self.p, space))
-        return self._discs[kind]
+        return s.discs[space] > 0 and any(self._disc_part(part) for part in DISC_PARTS[kind])
+
+    def _disc_part(self, part: DiscPart) -> bool:
+        """Some scoring spot of ``part`` is open to the seat (:func:`disc_options` is not empty)."""
+        got = self._discs.get(part)
+        if got is None:
+            got = self._discs[part] = bool(part(self.p))
+        return got
 
     def reachable(self, space: int) -> bool:
         """The figure may move to ``space``: some action there can be performed."""
