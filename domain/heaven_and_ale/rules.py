@@ -58,7 +58,8 @@ def price_on(code: int, space: int, sunny: bool) -> int:
 
 
 def price_factor(p: Player) -> int | None:
-    """The price factor of the cheapest empty spot of ``p``'s garden (shady if one is empty), None when full."""
+    """The price factor of the cheapest empty spot of ``p``'s garden (shady if one is empty), None when full: the
+    cheapest buy on a space is its cheapest :data:`BASE_COSTS` times this."""
     garden = p.garden
     if EMPTY in garden[N_SIDE:]:
         return 1
@@ -69,15 +70,7 @@ BASE_COSTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(base_cost(code, space) for code in range(N_CODES if space in MONK_COST else MONK_BASE))
     for space in range(TRACK_LEN))
 """:func:`base_cost` of each tile code on each track space (only resource codes where no monk tile lies), so the
-cheapest tile of a space is one ``min`` (the move listing asks it for every space ahead)."""
-
-
-def cheapest_on(s: HeavenAndAleState, space: int, factor: int | None) -> int | None:
-    """The lowest price of any tile on ``space`` into a garden of price factor ``factor`` (:func:`price_factor`)."""
-    tiles = s.tiles[space]
-    if factor is None or not tiles:
-        return None
-    return min(map(BASE_COSTS[space].__getitem__, tiles)) * factor
+cheapest tile of a space is one ``min`` (the move listing asks it for every space ahead, :class:`SpaceChecks`)."""
 
 
 def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, int]]:
@@ -221,7 +214,8 @@ def cart_performable(s: HeavenAndAleState, p: Player, space: int) -> bool:
 class SpaceChecks:
     """Whether a seat can perform the action of a space, for any number of spaces (§3.4, expansion A): what does
     not depend on the space (the money with emergency coins, the garden's price factor, the barrels it could
-    claim, each part of the disc spots) is asked at most once, so listing the moves asks it once rather than for each space."""
+    claim, each part of the disc spots) is asked at most once, so listing the moves asks it once rather than for
+    each space."""
 
     __slots__ = ("s", "p", "seat", "money", "factor", "_barrels", "_discs")
 
@@ -235,9 +229,9 @@ class SpaceChecks:
     def base(self, space: int) -> bool:
         """The base game's action of ``space`` can be performed (on a tile space: some tile there is affordable)."""
         s, kind = self.s, TRACK[space]
-        if kind == RESOURCE or kind == MONK:
-            cheapest = cheapest_on(s, space, self.factor)
-            return cheapest is not None and cheapest <= self.money
+        if kind == RESOURCE or kind == MONK:  # the cheapest tile there, on the garden's cheapest empty spot
+            tiles, factor = s.tiles[space], self.factor
+            return bool(tiles) and factor is not None and min(map(BASE_COSTS[space].__getitem__, tiles)) * factor <= self.money
         if kind == BARREL:
             if self._barrels is None:
                 self._barrels = can_claim(s, self.seat)
