@@ -93,18 +93,18 @@ def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, 
 def _x_spot_options(p: Player) -> list[tuple[int, int | None]]:
     # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
     # the x spot only needs a resource tile on the board ("a type of tile that is not present").
-    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in p.garden):
+    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in set(p.garden)):
         return []
     return [(X_SPOT, n) for n in FERTILITIES]
 
 
 def _colour_spot_options(p: Player) -> list[tuple[int, int | None]]:
-    colours = {t // 5 for t in p.garden if t != EMPTY and t < MONK_BASE}
+    colours = {t // 5 for t in set(p.garden) if t != EMPTY and t < MONK_BASE}  # each tile type once
     return [(spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours]
 
 
 def _monk_spot_options(p: Player) -> list[tuple[int, int | None]]:
-    types = {t - MONK_BASE for t in p.garden if t != EMPTY and t >= MONK_BASE}
+    types = {t - MONK_BASE for t in set(p.garden) if t != EMPTY and t >= MONK_BASE}
     return [(spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types]
 
 
