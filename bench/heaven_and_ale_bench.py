@@ -31,11 +31,7 @@ def legal_timings(players: int, kegs: bool, games: int) -> LegalTimes:
         while not GAME.is_over(state):
             seat = chooser.choice(GAME.to_act(state))
             phase = state.step if state.phase == "playing" else state.phase
-            c0 = time.process_time()
-            t0 = time.perf_counter()
-            legal = GAME.legal_commands(state, seat)
-            wall = time.perf_counter() - t0
-            times.add(phase, wall, time.process_time() - c0)
+            legal = times.call(phase, GAME.legal_commands, state, seat)
             new = GAME.decide(state, chooser.choice(legal), rng_for(secret, len(events)))
             for e in new:
                 state = GAME.evolve(state, e)
@@ -73,11 +69,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--kegs", action="store_true", help="with Kegs & More (default: both)")
     ap.add_argument("--root", help="measure the engine of this checkout (default: this one)")
+    ap.add_argument("--bytecodes", action="store_true", help="count legal_commands' bytecodes instead of timing")
     args = ap.parse_args()
     configs = [args.kegs] if args.kegs else [False, True]
     for kegs in configs:
         label = f"{args.players}p {'Kegs & More' if kegs else 'base game'}"
         legal_timings(args.players, kegs, max(10, args.games // 5)).print(label)
+        if args.bytecodes:
+            continue
         commands = 0
         t0 = time.perf_counter()
         for g in range(args.games):

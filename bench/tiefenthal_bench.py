@@ -35,11 +35,7 @@ def legal_timings(players: int, games: int) -> LegalTimes:
         while not GAME.is_over(state):
             seat = chooser.choice(GAME.to_act(state))
             phase = state.phase
-            c0 = time.process_time()
-            t0 = time.perf_counter()
-            legal = GAME.legal_commands(state, seat)
-            wall = time.perf_counter() - t0
-            times.add(phase, wall, time.process_time() - c0)
+            legal = times.call(phase, GAME.legal_commands, state, seat)
             new = GAME.decide(state, chooser.choice(legal), rng_for(secret, n))
             n += len(new)
             for e in new:
@@ -52,6 +48,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--root", help="measure the engine of this checkout (default: this one)")
+    parser.add_argument("--bytecodes", action="store_true", help="count legal_commands' bytecodes instead of timing")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile of the random games")
     args = parser.parse_args()
     if args.profile:
@@ -63,6 +60,8 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return
     legal_timings(args.players, max(5, args.games // 5)).print(f"{args.players} players")
+    if args.bytecodes:
+        return
     commands = 0
     t0 = time.perf_counter()
     c0 = time.process_time()
