@@ -1,6 +1,6 @@
 """Carcassonne engine benchmark: legal-command generation per turn and full random games.
 
-Run: .venv/bin/python bench/carcassonne_bench.py [--games N] [--players P] [--base]
+Run: .venv/bin/python bench/carcassonne_bench.py [--games N] [--players P] [--base] [--root CHECKOUT]
 Default configuration: 2 players with Hills & Sheep.
 """
 
@@ -11,24 +11,20 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from legal_timing import LegalTimes, checkout_root, pct
+
+sys.path.insert(0, str(checkout_root()))
 
 from domain.carcassonne import GAME
 from domain.core.playout import random_playout
 from domain.core.rng import rng_for, seed_from_text
 
 
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
-
-
-def measure_legal(games: int, players: int, options: dict) -> dict[str, list[float]]:
-    """Time legal_commands at every decision of random games, by phase."""
-    times: dict[str, list[float]] = {"all": [], "place": [], "figure": [], "clone": [], "decide+evolve": [],
-                                     "all CPU": []}
+def measure_legal(games: int, players: int, options: dict) -> tuple[LegalTimes, dict[str, list[float]]]:
+    """Time legal_commands at every decision of random games, by phase; and clone, decide+evolve."""
+    legal_times = LegalTimes()
+    times: dict[str, list[float]] = {"clone": [], "decide+evolve": []}
     opts = GAME.parse_options(options)
     for g in range(games):
         secret = seed_from_text(f"bench-legal-{g}")
@@ -38,15 +34,7 @@ def measure_legal(games: int, players: int, options: dict) -> dict[str, list[flo
         version = len(events)
         while not GAME.is_over(state):
             seat = GAME.to_act(state)[0]
-            c0 = time.process_time()
-            t0 = time.perf_counter()
-            legal = GAME.legal_commands(state, seat)
-            dt = time.perf_counter() - t0
-            dc = time.process_time() - c0
-            times["all"].append(dt)
-            times.setdefault(state.phase, []).append(dt)
-            times["all CPU"].append(dc)
-            times.setdefault(f"{state.phase} CPU", []).append(dc)
+            legal = legal_times.call(state.phase, GAME.legal_commands, state, seat)
             t0 = time.perf_counter()
             GAME.clone(state)
             times["clone"].append(time.perf_counter() - t0)
@@ -57,7 +45,7 @@ def measure_legal(games: int, players: int, options: dict) -> dict[str, list[flo
                 state = GAME.evolve(state, event)
             times["decide+evolve"].append(time.perf_counter() - t0)
             version += len(new)
-    return times
+    return legal_times, times
 
 
 def main() -> None:
@@ -65,19 +53,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="full random games to time")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--base", action="store_true", help="base game only (no Hills & Sheep)")
+    parser.add_argument("--root", help="measure the engine of this checkout (default: this one)")
+    parser.add_argument("--bytecodes", action="store_true", help="count legal_commands' bytecodes instead of timing")
     args = parser.parse_args()
     options = {} if args.base else {"hills_and_sheep": True}
     label = f"{args.players} players, {'base game' if args.base else 'with Hills & Sheep'}"
 
-    times = measure_legal(max(10, args.games // 10), args.players, options)
+    legal_times, times = measure_legal(max(10, args.games // 10), args.players, options)
     print(f"Carcassonne benchmark ({label})")
-    print("  legal_commands (wall, then CPU time), clone, decide+evolve:")
-    for name in ("all", "place", "figure", "tend", "all CPU", "place CPU", "figure CPU", "tend CPU", "clone",
-                 "decide+evolve"):
-        values = times.get(name) or []
-        if values:
-            print(f"  {name:>14}: n={len(values):6d}  median {statistics.median(values) * 1e6:8.1f} us"
-                  f"  p95 {pct(values, 0.95) * 1e6:8.1f} us")
+    legal_times.print("Carcassonne")
+    if args.bytecodes:
+        return
+    for name in ("clone", "decide+evolve"):
+        values = times[name]
+        print(f"  {name:>14}: n={len(values):6d}  median {statistics.median(values) * 1e6:8.1f} us"
+              f"  p95 {pct(values, 0.95) * 1e6:8.1f} us")
 
     durations = []
     commands = 0

@@ -1,28 +1,28 @@
 """Heaven & Ale benchmark: legal-command generation time per decision and full random games per second.
 
-Run: .venv/bin/python bench/heaven_and_ale_bench.py [--games N] [--players 3] [--kegs]
+Run: .venv/bin/python bench/heaven_and_ale_bench.py [--games N] [--players 3] [--kegs] [--root CHECKOUT]
+The legal-command timings are printed per phase (the step of a turn while playing: move, buy, disc ...).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from legal_timing import LegalTimes, checkout_root
+
+sys.path.insert(0, str(checkout_root()))
 
 from domain.core.playout import random_playout
 from domain.core.rng import rng_for, seed_from_text
 from domain.heaven_and_ale import GAME
 
 
-def legal_timings(players: int, kegs: bool, games: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds per legal_commands call, over every decision of random games."""
-    times: list[float] = []
-    cpu: list[float] = []
+def legal_timings(players: int, kegs: bool, games: int) -> LegalTimes:
+    """Wall and CPU seconds per legal_commands call, over every decision of random games, by phase."""
+    times = LegalTimes()
     for g in range(games):
         secret = seed_from_text(f"bench-legal-{g}")
         chooser = random.Random(g)
@@ -30,16 +30,13 @@ def legal_timings(players: int, kegs: bool, games: int) -> tuple[list[float], li
         state = GAME.fold(None, events)
         while not GAME.is_over(state):
             seat = chooser.choice(GAME.to_act(state))
-            c0 = time.process_time()
-            t0 = time.perf_counter()
-            legal = GAME.legal_commands(state, seat)
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
+            phase = state.step if state.phase == "playing" else state.phase
+            legal = times.call(phase, GAME.legal_commands, state, seat)
             new = GAME.decide(state, chooser.choice(legal), rng_for(secret, len(events)))
             for e in new:
                 state = GAME.evolve(state, e)
             events.extend(new)
-    return sorted(times), sorted(cpu)
+    return times
 
 
 def busy_game(players: int, kegs: bool, seed: int) -> int:
@@ -71,16 +68,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--kegs", action="store_true", help="with Kegs & More (default: both)")
+    ap.add_argument("--root", help="measure the engine of this checkout (default: this one)")
+    ap.add_argument("--bytecodes", action="store_true", help="count legal_commands' bytecodes instead of timing")
     args = ap.parse_args()
     configs = [args.kegs] if args.kegs else [False, True]
     for kegs in configs:
         label = f"{args.players}p {'Kegs & More' if kegs else 'base game'}"
-        times, cpu = legal_timings(args.players, kegs, max(10, args.games // 5))
-        median = statistics.median(times) * 1e3
-        p95 = times[int(0.95 * (len(times) - 1))] * 1e3
-        print(f"{label}: legal_commands per decision: median {median:.3f} ms, p95 {p95:.3f} ms wall; CPU median "
-              f"{statistics.median(cpu) * 1e3:.3f} ms, p95 {cpu[int(0.95 * (len(cpu) - 1))] * 1e3:.3f} ms "
-              f"({len(times)} calls)")
+        legal_timings(args.players, kegs, max(10, args.games // 5)).print(label)
+        if args.bytecodes:
+            continue
         commands = 0
         t0 = time.perf_counter()
         for g in range(args.games):

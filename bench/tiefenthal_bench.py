@@ -1,7 +1,8 @@
 """Benchmark of the Tiefenthal engine: legal-command generation and full random games.
 
-Run: .venv/bin/python bench/tiefenthal_bench.py [--games N] [--players P] [--profile]
-Prints wall time and CPU time (process time: what the process itself spent, steadier on a loaded machine).
+Run: .venv/bin/python bench/tiefenthal_bench.py [--games N] [--players P] [--profile] [--root CHECKOUT]
+Prints wall time and CPU time (process time: what the process itself spent, steadier on a loaded machine);
+the legal-command timings per phase (A..F).
 """
 
 from __future__ import annotations
@@ -10,22 +11,21 @@ import argparse
 import cProfile
 import pstats
 import random
-import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from legal_timing import LegalTimes, checkout_root
+
+sys.path.insert(0, str(checkout_root()))
 
 from domain.core import rng_for, seed_from_text
 from domain.core.playout import random_playout
 from domain.tiefenthal import GAME
 
 
-def legal_timings(players: int, games: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds per legal_commands call at every decision of ``games`` random games."""
-    times: list[float] = []
-    cpu: list[float] = []
+def legal_timings(players: int, games: int) -> LegalTimes:
+    """Wall and CPU seconds per legal_commands call at every decision of ``games`` random games, by phase."""
+    times = LegalTimes()
     for g in range(games):
         secret = seed_from_text(f"bench-legal-{g}")
         chooser = random.Random(g)
@@ -34,27 +34,21 @@ def legal_timings(players: int, games: int) -> tuple[list[float], list[float]]:
         n = len(events)
         while not GAME.is_over(state):
             seat = chooser.choice(GAME.to_act(state))
-            c0 = time.process_time()
-            t0 = time.perf_counter()
-            legal = GAME.legal_commands(state, seat)
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
+            phase = state.phase
+            legal = times.call(phase, GAME.legal_commands, state, seat)
             new = GAME.decide(state, chooser.choice(legal), rng_for(secret, n))
             n += len(new)
             for e in new:
                 state = GAME.evolve(state, e)
-    return times, cpu
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+    return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--root", help="measure the engine of this checkout (default: this one)")
+    parser.add_argument("--bytecodes", action="store_true", help="count legal_commands' bytecodes instead of timing")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile of the random games")
     args = parser.parse_args()
     if args.profile:
@@ -65,10 +59,9 @@ def main() -> None:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return
-    times, cpu = legal_timings(args.players, max(5, args.games // 5))
-    print(f"legal_commands ({args.players} players, {len(times)} calls): median {statistics.median(times) * 1e3:.3f} ms, "
-          f"p95 {pct(times, 0.95) * 1e3:.3f} ms wall; CPU median {statistics.median(cpu) * 1e3:.3f} ms, "
-          f"p95 {pct(cpu, 0.95) * 1e3:.3f} ms")
+    legal_timings(args.players, max(5, args.games // 5)).print(f"{args.players} players")
+    if args.bytecodes:
+        return
     commands = 0
     t0 = time.perf_counter()
     c0 = time.process_time()

@@ -9,11 +9,9 @@ road is complete and a field closed when it reaches 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .rules import RIVER_ALTERNATE_CURVES
 from .state import CarcassonneState
-from .tiles import ANY, STEP, TILES, Rotated, fitting_rotations
+from .tiles import ANY, FITS, STEP, TILES, Rotated, fitting_rotations
 
 
 def rotated_at(state: CarcassonneState, placement: int) -> Rotated:
@@ -143,20 +141,17 @@ def _river_ok(state: CarcassonneState, tile: str, rotation: int) -> bool:
     return True
 
 
-def placements(state: CarcassonneState, tile: str) -> Iterator[tuple[int, int, int]]:
-    """Every legal (x, y, rotation) for ``tile`` now (§5.2; river tiles extend the river, §6)."""
+def placements(state: CarcassonneState, tile: str) -> list[tuple[int, int, int]]:
+    """Every legal (x, y, rotation) for ``tile`` now, open cells in frontier order (§5.2; river tiles extend the
+    river, §6). A list built by one comprehension: listing the legal commands walks it whole anyway."""
     if state.river_end is not None:
         x, y, _ = state.river_end
         sig = state.frontier.get((x, y))
         if sig is None:
-            return
-        for r in fitting_rotations(tile, sig):
-            if _river_ok(state, tile, r):
-                yield (x, y, r)
-        return
-    for (x, y), sig in state.frontier.items():
-        for r in fitting_rotations(tile, sig):
-            yield (x, y, r)
+            return []
+        return [(x, y, r) for r in fitting_rotations(tile, sig) if _river_ok(state, tile, r)]
+    fits = FITS[tile]
+    return [(x, y, r) for (x, y), sig in state.frontier.items() for r in fits.get(sig, ())]
 
 
 def can_place(state: CarcassonneState, tile: str, x: int, y: int, rotation: int) -> bool:
@@ -170,7 +165,11 @@ def can_place(state: CarcassonneState, tile: str, x: int, y: int, rotation: int)
 
 
 def is_placeable(state: CarcassonneState, tile: str) -> bool:
-    return next(placements(state, tile), None) is not None
+    """:func:`placements` is not empty, found without listing them: some open cell's signature fits."""
+    if state.river_end is not None:
+        return bool(placements(state, tile))
+    fits = FITS[tile]  # holds only signatures that some rotation fits
+    return any(sig in fits for sig in state.frontier.values())
 
 
 def tile_nodes(state: CarcassonneState, placement: int) -> range:

@@ -7,7 +7,6 @@ placing a tile only looks up small tuples.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal, NamedTuple
 
 from .tiledefs import TILE_DEFS, TileDef
@@ -160,11 +159,22 @@ def tile_counts(expansion: str, gardens: bool = False) -> dict[str, int]:
     return counts
 
 
-@cache
+def _fits(tile: TileType) -> dict[str, tuple[int, ...]]:
+    """Every edge signature some rotation of ``tile`` fits, with those rotations in order: a rotation fits
+    exactly the 16 signatures that blank out (``.``) some of its edges, so the table is complete."""
+    out: dict[str, list[int]] = {}
+    for rot in tile.rotations:
+        for mask in range(16):
+            sig = "".join(ANY if mask >> e & 1 else ch for e, ch in enumerate(rot.edges))
+            out.setdefault(sig, []).append(rot.rotation)
+    return {sig: tuple(rotations) for sig, rotations in out.items()}
+
+
+FITS: dict[str, dict[str, tuple[int, ...]]] = {tile_id: _fits(tile) for tile_id, tile in TILES.items()}
+"""Per tile type: signature -> fitting rotations. Listing the placements looks up every open cell's signature,
+and computing a fit on a cache miss cost the first listing of a new signature more than the rest of the list."""
+
+
 def fitting_rotations(tile: str, signature: str) -> tuple[int, ...]:
     """Rotations of ``tile`` whose edges match ``signature`` (one char per edge, ``.`` = empty) (§5.2)."""
-    out = []
-    for rot in TILES[tile].rotations:
-        if all(s == ANY or s == t for s, t in zip(signature, rot.edges)):
-            out.append(rot.rotation)
-    return tuple(out)
+    return FITS[tile].get(signature, ())

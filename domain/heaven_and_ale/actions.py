@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from domain.core import Command, GameNotActive, IllegalMove, InvalidCommand, NotYourTurn, RuleError
@@ -93,7 +94,12 @@ def to_act(s: HeavenAndAleState) -> list[int]:
 
 # -- starting area ---------------------------------------------------------------------------------
 def slot_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
-    slots = free_slots(s, seat, forced=s.phase == PLAYING)
+    return list(_slot_commands(seat, tuple(free_slots(s, seat, forced=s.phase == PLAYING))))
+
+
+@cache
+def _slot_commands(seat: int, slots: tuple[int, ...]) -> tuple[Command, ...]:
+    """The commands entering the starting spaces ``slots`` (a few dozen lists exist: each built once)."""
     out: list[Command] = []
     for i in slots:
         name = START_SLOTS[i]
@@ -101,7 +107,7 @@ def slot_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
             out.extend(cmd.EnterStartingArea(seat=seat, slot=name, colour=c) for c in COLOURS)
         else:
             out.append(cmd.EnterStartingArea(seat=seat, slot=name))
-    return out
+    return tuple(out)
 
 
 def enter_error(s: HeavenAndAleState, c: cmd.EnterStartingArea) -> RuleError | None:

@@ -5,7 +5,7 @@ Each goal has one large (first claim) and one small barrel (second claim).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import delivery
 from .garden import N_SIDE
@@ -26,7 +26,9 @@ def _placed_cards(p: Player) -> int:
 
 
 def _fertility_count(p: Player, fert: int) -> int:
-    return sum(1 for t in p.garden if t != EMPTY and t < MONK_BASE and t % 5 + 1 == fert)
+    """Resource tiles of fertility ``fert`` in the garden (codes ``fert - 1`` + 5 * colour)."""
+    garden = p.garden
+    return sum(garden.count(code) for code in range(fert - 1, MONK_BASE, 5))
 
 
 def _max_same_shed(p: Player) -> int:
@@ -40,8 +42,8 @@ GOALS: tuple[tuple[str, Callable[[Player], bool]], ...] = (
     ("4 different shed types", lambda p: len({k for k in p.sheds if k != EMPTY}) >= 4),
     ("3 sheds of one type", lambda p: _max_same_shed(p) >= 3),
     ("a resource marker on 20", lambda p: max(p.markers) >= TRACK_MAX),
-    ("all sunny spots filled", lambda p: all(t != EMPTY for t in p.garden[:N_SIDE])),
-    ("all shady spots filled", lambda p: all(t != EMPTY for t in p.garden[N_SIDE:])),
+    ("all sunny spots filled", lambda p: EMPTY not in p.garden[:N_SIDE]),
+    ("all shady spots filled", lambda p: EMPTY not in p.garden[N_SIDE:]),
     ("6 resource tiles of fertility 1", lambda p: _fertility_count(p, 1) >= 6),
     ("6 resource tiles of fertility 5", lambda p: _fertility_count(p, 5) >= 6),
     ("all resource markers on 1 or beyond", lambda p: min(p.markers) >= 1),
@@ -63,17 +65,28 @@ def barrel_vp(goal: int, large: bool) -> int:
     return LARGE_VP if large else SMALL_VP
 
 
-def claimable(s: HeavenAndAleState, seat: int) -> tuple[list[int], list[int]]:
-    """Goals whose large / small barrel ``seat`` would take now (§3.11: large first, else small)."""
+def _claims(s: HeavenAndAleState, seat: int) -> Iterator[tuple[int, bool]]:
+    """(goal, large) of each barrel ``seat`` would take now (§3.11: large first, else small), in goal order."""
     p = s.players[seat]
-    large: list[int] = []
-    small: list[int] = []
     for g, (_, achieved) in enumerate(goals(s.kegs_and_more)):
         if g in p.large or g in p.small:
             continue
         if s.large[g] == EMPTY:
             if achieved(p):
-                large.append(g)
+                yield g, True
         elif s.small[g] == EMPTY and achieved(p):
-            small.append(g)
+            yield g, False
+
+
+def claimable(s: HeavenAndAleState, seat: int) -> tuple[list[int], list[int]]:
+    """Goals whose large / small barrel ``seat`` would take now (§3.11: large first, else small)."""
+    large: list[int] = []
+    small: list[int] = []
+    for g, is_large in _claims(s, seat):
+        (large if is_large else small).append(g)
     return large, small
+
+
+def can_claim(s: HeavenAndAleState, seat: int) -> bool:
+    """``seat`` would take some barrel now (:func:`claimable` is not empty), asking the goals only up to the first."""
+    return next(_claims(s, seat), None) is not None

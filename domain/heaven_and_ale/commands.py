@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
 from domain.core import Command
+
+C = TypeVar("C", bound=Command)
+_SHARED: dict[tuple[object, ...], Command] = {}
+
+
+def shared(kind: type[C], seat: int, **fields: str | int | bool | None) -> C:
+    """The command ``kind(seat=seat, **fields)``, validated once and then shared (commands are frozen): building
+    every listed command anew was most of what listing the legal commands cost (bench/heaven_and_ale_bench.py).
+    The key is the call itself, so a command has the same fields set as one built directly."""
+    key = (kind, seat, *fields.items())
+    got = _SHARED.get(key)
+    if got is None:
+        got = _SHARED[key] = kind.model_validate({"seat": seat, **fields})
+    return cast(C, got)
 
 
 class EnterStartingArea(Command):

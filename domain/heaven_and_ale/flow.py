@@ -29,7 +29,7 @@ from .board import (
 from .evolve import evolve
 from .garden import N_SIDE, SHED_NAMES, SHED_NEIGHBOURS, SPOT_NAMES, shed_options
 from .production import BREWMASTER_OVERFLOW_DUCATS, MARKER_OVERFLOW_DUCATS, TRACK_MAX, shed_reward
-from .rules import base_performable, cart_performable, effective_pos, goods_performable, potential_money
+from .rules import SpaceChecks, cart_performable, effective_pos, goods_performable, potential_money
 from .state import (
     EMPTY,
     OVER,
@@ -105,7 +105,7 @@ def start_base_action(ctx: Ctx) -> None:
     s = ctx.state
     seat, space = s.turn, s.space
     p = s.players[seat]
-    if not base_performable(s, p, seat, space, potential_money(p)):
+    if not SpaceChecks(s, seat).base(space):
         after_base(ctx)
         return
     kind = TRACK[space]

@@ -7,6 +7,7 @@ fast-enumerator form); tests/domain/heaven_and_ale/test_check.py proves the two 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from domain.core import Command
 
@@ -16,7 +17,7 @@ from .board import TRACK_LEN
 from .buying import shed_commands
 from .garden import SPOT_NAMES
 from .rewards import cart_commands, disc_commands, goods_commands, privilege_commands, storage_commands
-from .rules import buy_options, reachable
+from .rules import buy_options, reachable_spaces
 from .state import (
     ARRANGING,
     PLACING,
@@ -35,18 +36,28 @@ from .state import (
 from .supply import tile_name
 
 
+@cache
+def _move(seat: int, space: int) -> Command:
+    """The (frozen, so shared) move command; the two most listed commands are built once each."""
+    return cmd.Move(seat=seat, space=space)
+
+
+@cache
+def _buy(seat: int, code: int, spot: int) -> Command:
+    return cmd.BuyTile(seat=seat, tile=tile_name(code), spot=SPOT_NAMES[spot])
+
+
 def _move_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
-    out: list[Command] = [cmd.Move(seat=seat, space=k) for k in range(p.pos + 1, TRACK_LEN) if reachable(s, seat, k)]
+    out: list[Command] = [_move(seat, k) for k in reachable_spaces(s, seat, range(p.pos + 1, TRACK_LEN))]
     out.extend(slot_commands(s, seat))
     return out
 
 
 def _buy_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
-    out: list[Command] = [cmd.BuyTile(seat=seat, tile=tile_name(code), spot=SPOT_NAMES[spot])
-                          for code, spot, _ in buy_options(s, s.players[seat], s.space)]
+    out: list[Command] = [_buy(seat, code, spot) for code, spot, _ in buy_options(s, s.players[seat], s.space)]
     if s.bought:
-        out.append(cmd.EndBuying(seat=seat))
+        out.append(cmd.shared(cmd.EndBuying, seat))
     return out
 
 
@@ -54,7 +65,7 @@ STEP_COMMANDS: dict[str, Callable[[HeavenAndAleState, int], list[Command]]] = {
     STEP_MOVE: _move_commands,
     STEP_BUY: _buy_commands,
     STEP_DISC: disc_commands,
-    STEP_BARREL: lambda s, seat: [cmd.ClaimBarrels(seat=seat)],
+    STEP_BARREL: lambda s, seat: [cmd.shared(cmd.ClaimBarrels, seat)],
     STEP_SHED: shed_commands,
     STEP_PRIVILEGE: privilege_commands,
     STEP_STORAGE: storage_commands,
@@ -71,12 +82,12 @@ def legal_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
         p = s.players[seat]
         if None not in p.storage_tiles:
             return []
-        return [cmd.PlaceStorageTile(seat=seat, tile=t) for t in remaining_storage_tiles(p)]
+        return [cmd.shared(cmd.PlaceStorageTile, seat, tile=t) for t in remaining_storage_tiles(p)]
     if s.phase != PLAYING or s.turn != seat:
         return []
     step = STEP_COMMANDS.get(s.step)
     out = step(s, seat) if step is not None else []
     if can_pass(s):
-        out.append(cmd.Pass(seat=seat))
-    out.extend(cmd.UseEmergencyCoin(seat=seat, card=card) for card in s.players[seat].cards)
+        out.append(cmd.shared(cmd.Pass, seat))
+    out.extend(cmd.shared(cmd.UseEmergencyCoin, seat, card=card) for card in s.players[seat].cards)
     return out

@@ -66,7 +66,7 @@ TRIGGERED_MONKS_ACTIVATE_MONKS = True
 
 # -- discs (§3.6) and privileges (§3.9) ---------------------------------------------------------------
 def disc_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
-    return [cmd.TakeDisc(seat=seat, spot=SCORING_SPOTS[spot], number=n)
+    return [cmd.shared(cmd.TakeDisc, seat, spot=SCORING_SPOTS[spot], number=n)
             for spot, n in disc_options(s, s.players[seat], s.space)]
 
 
@@ -131,14 +131,14 @@ def privilege_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     out: list[Command] = []
     for card in p.cards:
         if card == CARD_RESOURCE:
-            out.extend(cmd.PlacePrivilege(seat=seat, card=card, colour=c) for c in COLOURS)
+            out.extend(cmd.shared(cmd.PlacePrivilege, seat, card=card, colour=c) for c in COLOURS)
         elif card == CARD_DISCS:
             low = min(p.markers)
-            out.extend(cmd.PlacePrivilege(seat=seat, card=card, colour=COLOURS[i])
+            out.extend(cmd.shared(cmd.PlacePrivilege, seat, card=card, colour=COLOURS[i])
                        for i, m in enumerate(p.markers) if m == low)
         else:
-            out.append(cmd.PlacePrivilege(seat=seat, card=card))
-    out.append(cmd.DeclinePrivilege(seat=seat))
+            out.append(cmd.shared(cmd.PlacePrivilege, seat, card=card))
+    out.append(cmd.shared(cmd.DeclinePrivilege, seat))
     return out
 
 
@@ -205,19 +205,19 @@ def storage_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
     shed = s.sheds_pending[0]
     tile = p.storage_tiles[shed]
-    out: list[Command] = [cmd.ResolveStorageTile(seat=seat, side="back")]
+    out: list[Command] = [cmd.shared(cmd.ResolveStorageTile, seat, side="back")]
     if tile == delivery.TILE_KEGBALE:
         for k, b, r in store_options(p, min(1, s.keg_reserve), min(1, s.bale_reserve), need_one=True):
-            out.append(cmd.ResolveStorageTile(seat=seat, side="front", keg=bool(k), bale=bool(b), rental=r))
+            out.append(cmd.shared(cmd.ResolveStorageTile, seat, side="front", keg=bool(k), bale=bool(b), rental=r))
     elif tile in delivery.CARTER_BONUS:
-        out.append(cmd.ResolveStorageTile(seat=seat, side="front"))
+        out.append(cmd.shared(cmd.ResolveStorageTile, seat, side="front"))
     elif tile in delivery.POINT_TILES:
         for a in delivery.UPGRADABLE_AREAS:
             if p.area_values[a - 1] is None or not delivery.ONE_POINT_TILE_PER_AREA:
-                out.append(cmd.ResolveStorageTile(seat=seat, side="front", area=a))
+                out.append(cmd.shared(cmd.ResolveStorageTile, seat, side="front", area=a))
     elif tile in delivery.MOVE_TILES:
         for load in cart_loads(p, delivery.MOVE_TILES[tile], from_die=False):
-            out.append(cmd.ResolveStorageTile(seat=seat, side="front", load=load))
+            out.append(cmd.shared(cmd.ResolveStorageTile, seat, side="front", load=load))
     return out
 
 
@@ -251,7 +251,7 @@ def move_cart(ctx: Ctx, seat: int, steps: int, load: int, source: str) -> None:
 
 
 def goods_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
-    return [cmd.TakeGoods(seat=seat, kegs=k, bales=b, rental=r)
+    return [cmd.shared(cmd.TakeGoods, seat, kegs=k, bales=b, rental=r)
             for k, b, r in goods_options(s, s.players[seat], s.space)]
 
 
@@ -273,7 +273,7 @@ def take_goods(ctx: Ctx, c: cmd.TakeGoods) -> None:
 
 def cart_commands(s: HeavenAndAleState, seat: int) -> list[Command]:
     p = s.players[seat]
-    return [cmd.UseCarterDie(seat=seat, load=x) for x in cart_loads(p, carter_value(s, p), from_die=True)]
+    return [cmd.shared(cmd.UseCarterDie, seat, load=x) for x in cart_loads(p, carter_value(s, p), from_die=True)]
 
 
 def cart_error(s: HeavenAndAleState, c: cmd.UseCarterDie) -> RuleError | None:

@@ -5,12 +5,13 @@ Pure reads of the state; the single source of truth for legality.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from domain.core import IllegalMove, RuleError
 
 from . import delivery
-from .barrels import claimable
+from .barrels import can_claim
 from .board import (
     BARREL,
     DISC_A,
@@ -25,11 +26,11 @@ from .board import (
     TRACK,
     TRACK_LEN,
 )
-from .garden import N_SIDE, N_SPOTS
+from .garden import N_SIDE
 from .privileges import COLOUR_SPOTS, MONK_SPOTS, X_SPOT
 from .production import EMERGENCY_COIN_DUCATS
 from .state import EMPTY, PLAYING, HeavenAndAleState, Player
-from .supply import FERTILITIES, MONK_BASE
+from .supply import FERTILITIES, MONK_BASE, N_CODES
 
 Piece = Literal["keg", "bale"]
 
@@ -56,71 +57,70 @@ def price_on(code: int, space: int, sunny: bool) -> int:
     return base_cost(code, space) * (SUNNY_PRICE_FACTOR if sunny else 1)
 
 
-def cheapest_buy(s: HeavenAndAleState, p: Player, space: int) -> int | None:
-    """The lowest price of any tile on ``space`` into any empty spot of ``p``'s garden, or None."""
+def price_factor(p: Player) -> int | None:
+    """The price factor of the cheapest empty spot of ``p``'s garden (shady if one is empty), None when full: the
+    cheapest buy on a space is its cheapest :data:`BASE_COSTS` times this."""
     garden = p.garden
-    sunny_free = EMPTY in garden[:N_SIDE]
-    shady_free = EMPTY in garden[N_SIDE:]
-    if not (sunny_free or shady_free):
-        return None
-    best: int | None = None
-    for code in s.tiles[space]:
-        price = price_on(code, space, sunny=not shady_free)
-        if best is None or price < best:
-            best = price
-    return best
+    if EMPTY in garden[N_SIDE:]:
+        return 1
+    return SUNNY_PRICE_FACTOR if EMPTY in garden[:N_SIDE] else None
 
 
-def can_buy(s: HeavenAndAleState, p: Player, space: int, money: int) -> bool:
-    cheapest = cheapest_buy(s, p, space)
-    return cheapest is not None and cheapest <= money
+BASE_COSTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(base_cost(code, space) for code in range(N_CODES if space in MONK_COST else MONK_BASE))
+    for space in range(TRACK_LEN))
+""":func:`base_cost` of each tile code on each track space (only resource codes where no monk tile lies), so the
+cheapest tile of a space is one ``min`` (the move listing asks it for every space ahead, :class:`SpaceChecks`)."""
 
 
 def buy_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int, int]]:
     """(tile code, spot, cost) affordable now."""
     out: list[tuple[int, int, int]] = []
-    garden = p.garden
     money = p.money
+    empty = [spot for spot, t in enumerate(p.garden) if t == EMPTY]
     for code in sorted(set(s.tiles[space])):
         sunny, shady = price_on(code, space, sunny=True), price_on(code, space, sunny=False)
-        for spot in range(N_SPOTS):
-            if garden[spot] == EMPTY:
-                cost = sunny if spot < N_SIDE else shady
-                if cost <= money:
-                    out.append((code, spot, cost))
+        if shady > money:
+            continue  # a sunny spot costs more still
+        for spot in empty:
+            cost = sunny if spot < N_SIDE else shady
+            if cost <= money:
+                out.append((code, spot, cost))
     return out
 
 
 # -- discs (§3.6) ------------------------------------------------------------------------------
-def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int | None]]:
-    """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
-    kind = TRACK[space]
-    out: list[tuple[int, int | None]] = []
-    if kind in (DISC_A, DISC_ABC):
-        out.extend(_x_spot_options(p))
-    if kind in (DISC_C, DISC_ABC):
-        out.extend(_colour_spot_options(p))
-    if kind in (DISC_B, DISC_ABC):
-        out.extend(_monk_spot_options(p))
-    return out
-
-
 def _x_spot_options(p: Player) -> list[tuple[int, int | None]]:
     # Base rules, 4 Gameplay, space A: "nominate one fertility number (1 to 5)" -- any of them (RULES_NOTES R5);
     # the x spot only needs a resource tile on the board ("a type of tile that is not present").
-    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in p.garden):
+    if p.discs[X_SPOT] or not any(t != EMPTY and t < MONK_BASE for t in set(p.garden)):
         return []
     return [(X_SPOT, n) for n in FERTILITIES]
 
 
 def _colour_spot_options(p: Player) -> list[tuple[int, int | None]]:
-    colours = {t // 5 for t in p.garden if t != EMPTY and t < MONK_BASE}
+    colours = {t // 5 for t in set(p.garden) if t != EMPTY and t < MONK_BASE}  # each tile type once
     return [(spot, None) for spot in COLOUR_SPOTS if not p.discs[spot] and spot - 1 in colours]
 
 
 def _monk_spot_options(p: Player) -> list[tuple[int, int | None]]:
-    types = {t - MONK_BASE for t in p.garden if t != EMPTY and t >= MONK_BASE}
+    types = {t - MONK_BASE for t in set(p.garden) if t != EMPTY and t >= MONK_BASE}
     return [(spot, None) for spot in MONK_SPOTS if not p.discs[spot] and spot - MONK_SPOTS[0] in types]
+
+
+DiscPart = Callable[[Player], list[tuple[int, int | None]]]
+DISC_PARTS: dict[str, tuple[DiscPart, ...]] = {
+    DISC_A: (_x_spot_options,), DISC_C: (_colour_spot_options,), DISC_B: (_monk_spot_options,),
+    DISC_ABC: (_x_spot_options, _colour_spot_options, _monk_spot_options)}
+"""The scoring spots each kind of disc space offers, in listing order (§3.6)."""
+
+
+def disc_options(s: HeavenAndAleState, p: Player, space: int) -> list[tuple[int, int | None]]:
+    """(scoring spot, named number) pairs the seat may choose on disc ``space``."""
+    out: list[tuple[int, int | None]] = []
+    for part in DISC_PARTS[TRACK[space]]:
+        out.extend(part(p))
+    return out
 
 
 # -- Kegs & More (expansion A2, A3) ---------------------------------------------------------------
@@ -211,24 +211,58 @@ def cart_performable(s: HeavenAndAleState, p: Player, space: int) -> bool:
 
 
 # -- reaching a space (§3.4, expansion A) ------------------------------------------------------
-def base_performable(s: HeavenAndAleState, p: Player, seat: int, space: int, money: int) -> bool:
-    kind = TRACK[space]
-    if kind == RESOURCE or kind == MONK:
-        return can_buy(s, p, space, money)
-    if kind == BARREL:
-        large, small = claimable(s, seat)
-        return bool(large or small)
-    return s.discs[space] > 0 and bool(disc_options(s, p, space))
+class SpaceChecks:
+    """Whether a seat can perform the action of a space, for any number of spaces (§3.4, expansion A): what does
+    not depend on the space (the money with emergency coins, the garden's price factor, the barrels it could
+    claim, each part of the disc spots) is asked at most once, so listing the moves asks it once rather than for
+    each space."""
+
+    __slots__ = ("s", "p", "seat", "money", "factor", "_barrels", "_discs")
+
+    def __init__(self, s: HeavenAndAleState, seat: int) -> None:
+        self.s, self.seat, self.p = s, seat, s.players[seat]
+        self.money = potential_money(self.p)
+        self.factor = price_factor(self.p)
+        self._barrels: bool | None = None
+        self._discs: dict[DiscPart, bool] = {}
+
+    def base(self, space: int) -> bool:
+        """The base game's action of ``space`` can be performed (on a tile space: some tile there is affordable)."""
+        s, kind = self.s, TRACK[space]
+        if kind == RESOURCE or kind == MONK:  # the cheapest tile there, on the garden's cheapest empty spot
+            tiles, factor = s.tiles[space], self.factor
+            return bool(tiles) and factor is not None and min(map(BASE_COSTS[space].__getitem__, tiles)) * factor <= self.money
+        if kind == BARREL:
+            if self._barrels is None:
+                self._barrels = can_claim(s, self.seat)
+            return self._barrels
+        return s.discs[space] > 0 and any(self._disc_part(part) for part in DISC_PARTS[kind])
+
+    def _disc_part(self, part: DiscPart) -> bool:
+        """Some scoring spot of ``part`` is open to the seat (:func:`disc_options` is not empty)."""
+        got = self._discs.get(part)
+        if got is None:
+            got = self._discs[part] = bool(part(self.p))
+        return got
+
+    def reachable(self, space: int) -> bool:
+        """The figure may move to ``space``: some action there can be performed."""
+        if self.base(space):
+            return True
+        s = self.s
+        if s.kegs_and_more:
+            return goods_performable(s, self.p, space, self.money) or cart_performable(s, self.p, space)
+        return False
 
 
 def reachable(s: HeavenAndAleState, seat: int, space: int) -> bool:
-    p = s.players[seat]
-    money = potential_money(p)
-    if base_performable(s, p, seat, space, money):
-        return True
-    if s.kegs_and_more:
-        return goods_performable(s, p, space, money) or cart_performable(s, p, space)
-    return False
+    return SpaceChecks(s, seat).reachable(space)
+
+
+def reachable_spaces(s: HeavenAndAleState, seat: int, spaces: range) -> list[int]:
+    """The spaces of ``spaces`` the seat may move to, in order (one :class:`SpaceChecks` for them all)."""
+    checks = SpaceChecks(s, seat)
+    return [space for space in spaces if checks.reachable(space)]
 
 
 def free_slots(s: HeavenAndAleState, seat: int, forced: bool) -> list[int]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from domain.carcassonne.tiledefs import SHEEP_TOKENS, TILE_DEFS
-from domain.carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, TILES, fitting_rotations, tile_counts
+from domain.carcassonne.tiles import ANY, CITY, FIELD, GARDEN, MONASTERY, ROAD, TILES, fitting_rotations, tile_counts
 
 
 def _count(expansion: str) -> int:
@@ -124,3 +126,13 @@ def test_fitting_rotations() -> None:
     assert fitting_rotations("C", "....") == (0, 1, 2, 3)
     assert fitting_rotations("E", "..C.") == (2,)
     assert fitting_rotations("C", "..F.") == ()
+
+
+def test_fit_table_answers_the_edge_rule_for_every_signature() -> None:
+    """The fit table (one lookup per open cell when listing placements) says what comparing the edges says (§5.2)."""
+    chars = sorted({c for tile in TILES.values() for rt in tile.rotations for c in rt.edges} | {ANY})
+    for tile_id, tile in TILES.items():
+        for signature in map("".join, itertools.product(chars, repeat=4)):
+            want = tuple(rt.rotation for rt in tile.rotations
+                         if all(s == ANY or s == e for s, e in zip(signature, rt.edges)))
+            assert fitting_rotations(tile_id, signature) == want, (tile_id, signature)
