@@ -12,13 +12,15 @@
 --       pace unchanged), "1" otherwise: the feed entry carries it as ``k`` (the reactor skips what cannot concern it),
 --       then (optional) "1" when the feed entry is to carry the events too, as ``e`` (a JSON array of the
 --       envelopes): the projector and the reactor fold them without reading the log,
---       then (optional, inline projections) M, L, the answer's "after" JSON ("": none), M values, L pairs
+--       then (optional, inline projections) M, L, M values, L pairs
 --       (seat, legal): the game's meta and views written with one MSET to KEYS[11..10+M], its legal commands per
 --       seat in the hash KEYS[11+M] (replaced whole): the models are never behind the log
 -- KEYS (optional) 11.. the inline models' keys (in the game's slot)
--- A waiting request gets the outcome pushed onto its own reply list (it waits with BLPOP), with the events:
--- {"outcome": <outcome>, "events": [<envelope>, ...], "after": <after, when given>}; the outcome key is then not written (the command
--- records and the rejections hash keep every outcome for later look-ups).
+-- A waiting request (reply TTL > 0) gets ARGV[6] pushed onto its own reply list (it waits with BLPOP): the caller
+-- passes there the whole reply, {"outcome": <outcome>, "events": [<envelope>, ...], "after": <after, when given>}
+-- (built once outside: every string a script makes or is given is hashed byte by byte by Redis's Lua, so
+-- concatenating it here cost three passes over it); the outcome key is then not written (the command records and
+-- the rejections hash keep every outcome for later look-ups).
 -- Returns {"ok", version} | {"dup", record} | {"refused", rejection} | {"stale", head_version}
 --       | {"chain", head_hash}
 -- One command id has one outcome forever: an id already applied or already rejected is never
@@ -90,7 +92,7 @@ else
   local models = ARGV[16 + 2 * n]
   if models then
     local m, l = tonumber(models), tonumber(ARGV[17 + 2 * n])
-    local base = 18 + 2 * n
+    local base = 17 + 2 * n
     if m > 0 then  -- one MSET for the meta and every view
       local pairs = {}
       for i = 1, m do
@@ -109,18 +111,8 @@ else
   end
 end
 local reply_ttl = tonumber(ARGV[12])
-if reply_ttl > 0 and ARGV[6] ~= '' then
-  local events = {}
-  if ARGV[10] ~= 'reject' then
-    for i = 1, tonumber(ARGV[11]) do
-      events[i] = ARGV[12 + 2 * i]
-    end
-  end
-  local after = ''
-  if ARGV[10] ~= 'reject' and ARGV[16 + 2 * tonumber(ARGV[11])] and ARGV[18 + 2 * tonumber(ARGV[11])] ~= '' then
-    after = ',"after":' .. ARGV[18 + 2 * tonumber(ARGV[11])]
-  end
-  redis.call('RPUSH', KEYS[9], '{"outcome":' .. ARGV[6] .. ',"events":[' .. table.concat(events, ',') .. ']' .. after .. '}')
+if reply_ttl > 0 and ARGV[6] ~= '' then  -- ARGV[6] is the whole reply then, made by the caller (Appends.reply_of)
+  redis.call('RPUSH', KEYS[9], ARGV[6])
   redis.call('EXPIRE', KEYS[9], reply_ttl)
 elseif ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'EX', tonumber(ARGV[7]))

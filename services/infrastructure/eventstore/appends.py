@@ -93,7 +93,8 @@ class Inline:
         return [key for key, _ in self.sets] + ([self.legal_key] if self.legal else [])
 
     def args(self) -> list[Any]:
-        args: list[Any] = [len(self.sets), len(self.legal), self.after, *(value for _, value in self.sets)]
+        """The append script's arguments for these models (``after`` is not among them: it is in the reply)."""
+        args: list[Any] = [len(self.sets), len(self.legal), *(value for _, value in self.sets)]
         for seat, value in enumerate(self.legal):
             args += [seat, value]
         return args
@@ -184,9 +185,10 @@ class Appends:
         k = self.keys
         prev = req.envelopes[0].prev_hash if req.envelopes else req.prev_hash
         group, entry = req.ack if req.ack and not durable else ("", "")
+        replied = bool(req.reply and req.outcome) and not durable  # the script pushes the reply as it is given
         args: list[Any] = [req.game_id, req.expected_version, prev, req.command_id, orjson.dumps(req.record),
-                           b"" if durable else req.outcome, req.outcome_ttl, group, entry,
-                           "reject" if req.reject else "append", len(req.envelopes),
+                           b"" if durable else self.reply_of(req) if replied else req.outcome, req.outcome_ttl,
+                           group, entry, "reject" if req.reject else "append", len(req.envelopes),
                            REPLY_TTL_SECONDS if req.reply and not durable else 0]
         for env in req.envelopes:
             args += [env.hash, env.to_json()]
