@@ -1,9 +1,10 @@
 """The projector: folds the shard feeds into the read models that span games, with durable checkpoints.
 
 A game's own models (its meta, public and seat views, legal commands) are written by the processor with
-every append (inline projections, ``projections/inline.py``). What spans games stays here: the lobby, the
-finished list, invitations and the players' inboxes, made from the game's meta (read for every game a batch
-names, in one round trip; the meta is at the head of the log, so replaying an entry twice changes nothing).
+every append (inline projections, ``projections/inline.py``). What spans games is run and stored here: the
+lobby, the finished list, invitations and the players' inboxes, a pure fold of the game's meta and its seats'
+waits (``projections/spanning.py``); the meta is read for every game a batch names, in one round trip (it is at
+the head of the log, so replaying an entry twice changes nothing), and the waits come from the log's commands.
 A rebuild deletes every read model, inline ones included, and makes all of them again from the logs alone,
 with the same function the processor's append uses.
 """
@@ -107,9 +108,10 @@ class Projector(FeedFollower):
         return meta.version
 
     def _waits_at(self, meta: GameMeta, announced: Carried) -> Waits:
-        """The waits at the meta's version: from those at the version before when one command lies between (the
-        meta says who waits after it, and when it was made); else folded from the log's commands since the last
-        version this process knows (all of them, for a game it never saw)."""
+        """The waits at the meta's version: from those at the version before when one command lies between (one
+        feed entry is one command's append; the meta says who waits after it, and when it was made); else folded
+        from the log's commands since the last version this process knows (all of them, for a game it never
+        saw)."""
         known = self._waits.get(meta.game_id)
         if known is not None and known.version == meta.version:
             return known
@@ -119,9 +121,14 @@ class Projector(FeedFollower):
         if known is not None and any(first == known.version + 1 and last == meta.version
                                      for first, last, _ in announced):
             return wait_step(known, step_of(meta))
-        start = known if known is not None and known.version < meta.version else Waits()
-        docs = events_after(start.version, announced) if announced and max(t for _, t, _ in announced) >= meta.version \
-            else None
+        return self._fold_waits(meta, known if known is not None and known.version < meta.version else Waits(),
+                                announced)
+
+    def _fold_waits(self, meta: GameMeta, start: Waits, announced: Carried) -> Waits:
+        """The waits at the meta's version, folded from ``start`` over the log's commands after it: the events
+        the feed entries carry when they cover them all (and the record cache is there), else read."""
+        reach = max((last for _, last, _ in announced), default=0)
+        docs = events_after(start.version, announced) if reach >= meta.version else None
         _, steps = self.repo.advance(meta.game_id, start.version, _step_facts,
                                      (start.version, docs) if docs is not None else None)
         return fold_waits(start, (Step(v, ts, w) for v, ts, w in steps if v <= meta.version))
