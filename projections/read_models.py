@@ -3,8 +3,9 @@
 Each seat's view is built by the game from (state, seat): hidden information
 is never put in and filtered out later. Scores appear once the game is scored.
 
-:class:`GameMeta` is the one typed game summary: the projector stores it, the API describes its responses
-with it (it is in the OpenAPI schema) and reads it back.
+:class:`GameMeta` is the one typed game summary: the append stores it (``projections/inline.py``), the API
+describes its responses with it (it is in the OpenAPI schema), and every reader reads it back as the model
+(:func:`load_meta`), where a key nobody declared is an error.
 """
 
 from __future__ import annotations
