@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol
@@ -334,16 +336,34 @@ _FOLDS: dict[type[Event], Callable[[GameRecord, Any], None]] = {
 # -- the record's JSON codec (snapshots) -------------------------------------------------------------
 
 def encode_record(record: GameRecord) -> bytes:
-    """The kernel record as JSON; its game state is encoded by its game (``Game.encode_state``)."""
+    """The kernel record as JSON, with the shape it was written in (:func:`record_shape`); its game state is
+    encoded by its game (``Game.encode_state``)."""
     body = codec.adapter(GameRecord).dump_python(dataclasses.replace(record, state=None), mode="json")
     state = None if record.state is None else record.game.encode_state(record.state).decode()
-    return codec.adapter(dict[str, Any]).dump_json({"record": body, "state": state})
+    return codec.adapter(dict[str, Any]).dump_json({"record": body, "state": state,
+                                                   "shape": record_shape(record.game_type)})
 
 
 def decode_record(data: bytes | str) -> GameRecord:
-    """A record written by :func:`encode_record`; ValueError (pydantic's) when the data is not one."""
+    """A record written by :func:`encode_record` in today's shape; ValueError (pydantic's, or a shape of
+    other code) when the data is not one."""
     raw = codec.adapter(dict[str, Any]).validate_json(data)
     record: GameRecord = codec.adapter(GameRecord).validate_python(raw["record"])
+    if raw.get("shape") != record_shape(record.game_type):
+        raise ValueError(f"a record of another shape ({raw.get('shape')}, today {record_shape(record.game_type)})")
     if raw["state"] is not None:
         record.state = record.game.decode_state(raw["state"])
     return record
+
+
+@functools.cache
+def record_shape(game_type: str) -> str:
+    """What a record of ``game_type`` holds, as a fingerprint: the JSON schemas of the kernel record and of the
+    game's state (their fields, types and defaults). A record written in another shape is not read back (its
+    snapshot is then ignored and the log replayed): a field added since would read as its default, as
+    ``ended_by`` read as "not ended by a vote" in snapshots written before it existed."""
+    state_type = get_game(game_type).state_type
+    schemas = [codec.adapter(GameRecord).json_schema(mode="serialization"),
+               None if state_type is None else codec.adapter(state_type).json_schema(mode="serialization")]
+    digest = hashlib.sha256(codec.adapter(list[Any]).dump_json(schemas))
+    return digest.hexdigest()[:16]

@@ -166,22 +166,45 @@ def _as_tutorial(new: NewGame) -> NewGame:
     return replace(new, rated=False, hints=True)
 
 
+def keyed_game_id(creator: str | None, key: str) -> str:
+    """The id of the game a creation under the client's ``key`` makes: the same for every retry of it."""
+    return hashlib.sha256(f"{creator or ''}\0{key}".encode()).hexdigest()[:12]
+
+
+def _admit_bots(admission: Admission | None, command: CreateGame, game_id: str) -> Admission | None:
+    """``admission`` asked for a game with bots (they cost worker time); the one to release if it is refused."""
+    if admission is None or not any(s.bot for s in command.seats):
+        return None
+    admission.admit(game_id, None)
+    return admission
+
+
+def _held_already(game_id: str, meta: GameMeta, player_id: str | None, held: Sequence[int],
+                  seat: int | None) -> SeatTaken | None:
+    """The seat a player holds when they ask to join again (none, or the one held): a retry whose answer was
+    lost or refused (503) answers the seat it took, never a second one (hot-seat games take several)."""
+    if not player_id or not held or meta.hot_seat or (seat is not None and seat not in held):
+        return None
+    version = meta.version
+    return SeatTaken(game_id=game_id, seat=held[0], token=None,
+                     result=Accepted(game_id=game_id, command_id="", from_version=version, version=version))
+
+
 def create_game(root: Root, new: NewGame, *, admission: Admission | None = None, issue_seat_tokens: bool = True,
-                actor: str | None = None, wait: float | None = None) -> GameCreation:
+                actor: str | None = None, wait: float | None = None, key: str | None = None) -> GameCreation:
     """Create a game: named human seats that are not the creator's get a seat token (shown once), bots and
     open seats none. ``admission`` is asked for a game with bots (they cost worker time). A rejected
-    creation revokes the tokens and releases the admission."""
+    creation revokes the tokens and releases the admission. With the client's ``key`` (its Idempotency-Key)
+    the game's id and its creation's command id come from the key, so a retry (its answer lost, or a 503)
+    answers the game the first try made, never a second game (its seat tokens are issued anew: the first
+    ones were never shown)."""
     command = _creation_command(root, new)
-    game_id = uuid.uuid4().hex[:12]
-    if admission is not None and any(s.bot for s in command.seats):
-        admission.admit(game_id, None)
-        bot_admission: Admission | None = admission
-    else:
-        bot_admission = None
+    game_id = keyed_game_id(new.creator, key) if key else uuid.uuid4().hex[:12]
+    bot_admission = _admit_bots(admission, command, game_id)
     tokens = {i: root.tokens.issue_seat(game_id, i) for i, s in enumerate(command.seats)
               if issue_seat_tokens and s.name and not s.bot and s.player_id is None}
     result = send(root, game_id, command, seat=SYSTEM_SEAT, actor=actor or actor_of(new.creator),
-                  dev_seed=new.dev_seed, poll=poll_path(game_id), wait=wait)
+                  command_id="create" if key else None, dev_seed=new.dev_seed, poll=poll_path(game_id), wait=wait)
     if isinstance(result, Rejected):
         for token in tokens.values():
             root.tokens.revoke(token)
@@ -196,6 +219,8 @@ def join_game(root: Root, game_id: str, meta: GameMeta, *, seat: int | None, nam
               admission: Admission | None = None) -> SeatTaken:
     """Take an open seat (the first unless ``seat``) as ``player_id`` or as a named guest; a guest gets a seat
     token (``seat_token``). ``meta`` is the game's read model; ``held``: the seats the caller's token holds."""
+    if (taken := _held_already(game_id, meta, player_id, held, seat)) is not None:
+        return taken
     if player_id and not name:
         name = player_name(root, player_id)
     if not name:

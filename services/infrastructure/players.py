@@ -255,22 +255,44 @@ class Players:
                                   "recovery_request": f"{request} {box.encrypt(code.encode()).decode()}"})
         return code
 
-    def recover(self, handle: str, code: str) -> Credentials:
-        """Spend a recovery code: a new token (the lost one is revoked) and a new recovery code."""
+    def recover(self, handle: str, code: str, idempotency_key: str | None = None) -> Credentials:
+        """Spend a recovery code: a new token (the lost one is revoked) and a new recovery code. With
+        ``idempotency_key`` the answer is kept sealed under the spent code and that key, and a retry of this
+        spending (its answer lost, or a 503) answers it again while both are still the player's."""
         refused = RuleError("no player with that handle and recovery code", code="invalid_recovery_code")
         player = self.by_handle(handle)
         if player is None:
             raise refused
+        spent = normalize_recovery_code(code)
+        if idempotency_key and (again := self._recovered(player, spent, idempotency_key)) is not None:
+            return again
         token, fresh = new_token(), new_recovery_code()
         self._store_token(token, player.player_id)
+        fields = {"token_hash": hash_secret(token), "recovery_hash": hash_secret(fresh)}
+        if idempotency_key:  # the answer sealed in the player's own hash, written with the spending in one step
+            sealed = _sealer(spent, idempotency_key).encrypt(f"{token} {fresh}".encode()).decode()
+            fields["recovery_spend"] = f"{hash_secret(spent + ':' + idempotency_key)} {sealed}"
         try:
-            previous = self._replace(player.player_id, {"token_hash": hash_secret(token),
-                                                        "recovery_hash": hash_secret(fresh)},
-                                     expect=("recovery_hash", hash_secret(normalize_recovery_code(code))))
+            previous = self._replace(player.player_id, fields, expect=("recovery_hash", hash_secret(spent)))
         except _Mismatch:
             self._revoke(hash_secret(token))
             raise refused from None
         self._revoke(previous.get("token_hash"))
+        return Credentials(player, token, fresh)
+
+    def _recovered(self, player: Player, spent: str, idempotency_key: str) -> Credentials | None:
+        """What spending ``spent`` under ``idempotency_key`` answered, while its token and code are still the
+        player's (a later rotation or spending makes the retry an ordinary refusal)."""
+        stored: Any = self.redis.hmget(self.keys.player(player.player_id), "recovery_spend", "recovery_hash")
+        spending, current = (v.decode() if v else "" for v in stored)
+        name, _, sealed = spending.partition(" ")
+        if not sealed or not hmac.compare_digest(name, hash_secret(spent + ":" + idempotency_key)):
+            return None
+        token, _, fresh = _sealer(spent, idempotency_key).decrypt(sealed.encode()).decode().partition(" ")
+        holder = self.principal(token)
+        if holder is None or holder.get("player_id") != player.player_id \
+                or not hmac.compare_digest(hash_secret(fresh), current):
+            return None
         return Credentials(player, token, fresh)
 
     def _store_token(self, token: str, player_id: str) -> None:

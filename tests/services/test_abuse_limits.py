@@ -174,9 +174,13 @@ def test_one_seat_per_player_per_game(service):
     with app_with(service) as api:
         ann = player_token(api, "ann")
         gid = counter_game(api, seats=[{}, {}, {}], target=10).json()["game_id"]
-        assert api.post(f"/games/{gid}/join", headers=bearer(ann), json={}).status_code == 200
+        first = api.post(f"/games/{gid}/join", headers=bearer(ann), json={})
+        assert first.status_code == 200
+        # joining again takes no second seat: it answers the one held (a retry whose answer was lost)
         again = api.post(f"/games/{gid}/join", headers=bearer(ann), json={})
-        assert (again.status_code, again.json()["code"]) == (409, "already_seated")
+        assert (again.status_code, again.json()["seat"]) == (200, first.json()["seat"])
+        other = api.post(f"/games/{gid}/join", headers=bearer(ann), json={"seat": 2})
+        assert (other.status_code, other.json()["code"]) == (409, "already_seated")
         guest = api.post(f"/games/{gid}/join", json={"name": "guest"}).json()
         as_seat = api.post(f"/games/{gid}/join", headers=bearer(guest["token"]), json={"name": "guest"})
         assert (as_seat.status_code, as_seat.json()["code"]) == (409, "already_seated")

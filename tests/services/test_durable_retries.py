@@ -158,3 +158,62 @@ def test_a_refused_vacation_retried_is_the_same_vacation(flaky) -> None:
     # another length while one runs is a new request, refused as before
     other = api.post("/players/me/vacation", headers=bearer(ann["token"]), json={"days": 5})
     assert other.status_code == 422 and other.json()["code"] == "illegal_move", other.text
+
+
+def test_a_refused_recovery_retried_under_its_key_answers_the_same_credentials(flaky) -> None:
+    api, durability = flaky
+    ann = register(api, "Ann")
+    body = {"handle": ann["handle"], "recovery_code": ann["recovery_code"]}
+    key = {"Idempotency-Key": "spend-key-0123456789abc"}
+    durability.lose()
+    refused(api.post("/players/recover", headers=key, json=body))  # spent, but the answer never reached Ann
+    again = api.post("/players/recover", headers=key, json=body)
+    assert again.status_code == 200, again.text
+    assert api.post("/players/recover", headers=key, json=body).json() == again.json()
+    assert api.get("/players/me", headers=bearer(again.json()["token"])).status_code == 200
+    assert api.get("/players/me", headers=bearer(ann["token"])).status_code == 401  # the lost token stays revoked
+    # without the key, or under another, the spent code is refused as before
+    for headers in ({}, {"Idempotency-Key": "another-key-0123456789"}):
+        other = api.post("/players/recover", headers=headers, json=body)
+        assert (other.status_code, other.json()["code"]) == (401, "invalid_recovery_code"), other.text
+    # once the new code is spent in turn, the old key no longer answers credentials that stopped working
+    spent_again = api.post("/players/recover", json={"handle": ann["handle"],
+                                                    "recovery_code": again.json()["recovery_code"]})
+    assert spent_again.status_code == 200
+    assert api.post("/players/recover", headers=key, json=body).json()["code"] == "invalid_recovery_code"
+
+
+def test_a_refused_game_creation_retried_under_its_key_is_one_game(flaky) -> None:
+    api, durability = flaky
+    ann = register(api, "Ann")
+    headers = {**bearer(ann["token"]), "Idempotency-Key": "create-key-0123456789ab"}
+    body = {"game": "counter", "options": {"target": 3}, "seats": [{"me": True}, {"name": "Guest"}, {}]}
+    durability.lose()
+    refused(api.post("/games", headers=headers, json=body))
+    again = api.post("/games", headers=headers, json=body)
+    assert again.status_code == 201, again.text
+    once_more = api.post("/games", headers=headers, json=body)
+    assert once_more.json()["game_id"] == again.json()["game_id"]
+    lobby = wait_for(api, "/lobby", until=lambda b: any(g["game_id"] == again.json()["game_id"] for g in b["open"]))
+    assert [g["game_id"] for g in lobby["open"] if g.get("creator") == ann["player_id"]] == [again.json()["game_id"]]
+    token = again.json()["seats"][1]["token"]  # the guest's seat token, issued anew, works
+    assert api.get(f"/games/{again.json()['game_id']}/view", headers=bearer(token)).status_code == 200
+    # another key (or none) is another game
+    other = api.post("/games", headers={**headers, "Idempotency-Key": "create-key-another-01234"}, json=body)
+    assert other.status_code == 201 and other.json()["game_id"] != again.json()["game_id"]
+
+
+def test_a_player_whose_join_was_refused_and_retried_holds_the_one_seat(flaky) -> None:
+    api, durability = flaky
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    gid = api.post("/games", headers=bearer(ann["token"]), json={
+        "game": "counter", "options": {"target": 3}, "seats": [{"me": True}, {}, {}]}).json()["game_id"]
+    durability.lose()
+    refused(api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={}))
+    again = api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={})
+    assert again.status_code == 200, again.text
+    seats = wait_for(api, f"/games/{gid}", until=lambda b: b["seats"][1].get("player_id"))["seats"]
+    assert again.json()["seat"] == 1 and [s.get("player_id") for s in seats] == [ann["player_id"], bob["player_id"], None]
+    # asking for another seat is a real second request, which the rules refuse (one seat each)
+    second = api.post(f"/games/{gid}/join", headers=bearer(bob["token"]), json={"seat": 2})
+    assert second.json()["code"] == "already_seated", second.text

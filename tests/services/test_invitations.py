@@ -125,8 +125,10 @@ def test_a_creator_takes_one_seat_unless_the_game_is_hot_seat(api):
     refused = api.post("/games", headers=bearer(ann["token"]), json=two)
     assert refused.status_code == 409 and refused.json()["code"] == "already_seated"
     gid = open_game(api, ann, seats=2)
-    again = api.post(f"/games/{gid}/join", headers=bearer(ann["token"]), json={})
+    again = api.post(f"/games/{gid}/join", headers=bearer(ann["token"]), json={"seat": 1})
     assert again.status_code == 409 and again.json()["code"] == "already_seated"
+    held = api.post(f"/games/{gid}/join", headers=bearer(ann["token"]), json={})  # no seat asked: the one held
+    assert (held.status_code, held.json()["seat"]) == (200, 0)
 
     hot = api.post("/games", headers=bearer(ann["token"]), json={**two, "hot_seat": True})
     assert hot.status_code == 201, hot.text

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import redis
 import redis.asyncio
-from fastapi import Depends, Request, Security
+from fastapi import Depends, Header, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from redis.asyncio import Redis as AsyncRedis
 
@@ -179,6 +179,13 @@ BEARER = HTTPBearer(auto_error=False, scheme_name="token",
                     description="a player token (`POST /players`) or a seat token (`POST /games`, `/join`)")
 """Declares the bearer scheme in OpenAPI (the Authorize button of /docs); the header is read below, so a wrong
 scheme gets our own error instead of being ignored."""
+
+
+IdempotencyKey = Header(default=None, alias="Idempotency-Key", min_length=16, max_length=128,
+                        pattern=r"^[A-Za-z0-9_-]+$", description="a key of the client's choosing: a retry with the "
+                        "same key (after a 503 or a lost answer) answers the first try's outcome instead of a second one")
+"""The ``Idempotency-Key`` header of the write routes a client may send again (docs/internals.md, "Acknowledged
+writes")."""
 
 
 async def optional_principal(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),

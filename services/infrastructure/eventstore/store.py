@@ -35,7 +35,8 @@ __all__ = ["FEED_EVENTS_MAX", "REPLY_TTL_SECONDS", "SEGMENTS", "SNAPSHOT_FORMAT"
            "EventStore", "find_settled", "run_scripts", "settled_digest", "settled_entry", "snapshot_bytes"]
 
 SNAPSHOT_FORMAT = 3
-"""Bump when a state class changes shape: older snapshots are then ignored and the log replayed. 2: JSON
+"""Bump when the snapshot's own encoding changes (a record's shape is checked by itself: a snapshot of a record
+or game state whose fields changed since is ignored and the log replayed, ``domain.core.record.record_shape``). 2: JSON
 (``domain.core.codec``); format 1 was pickle, never loaded again (Redis is not a trusted source of code).
 3: the JSON zlib-compressed (a Carcassonne record shrinks about threefold)."""
 

@@ -78,12 +78,21 @@ test("answers that will not change are not tried again", async () => {
   assert.equal(sent.length, 1);
 });
 
-test("reads carry no key; creating a game and taking a seat are not sent again by themselves", async () => {
-  answers = [answer(200, {}), answer(503, { code: "write_not_durable", message: "x" }),
-    answer(503, { code: "write_not_durable", message: "x" })];
+test("reads carry no key; taking a seat is not sent again by itself", async () => {
+  answers = [answer(200, {}), answer(503, { code: "write_not_durable", message: "x" })];
   await get("/games/g1", "tok");
   assert.equal(sent[0].headers["Idempotency-Key"], undefined);
-  await assert.rejects(post("/games", { game: "counter" }, "tok"));
   await assert.rejects(api("POST", "/games/g1/join", { body: {}, token: "tok" }));
-  assert.equal(sent.length, 3);
+  assert.equal(sent.length, 2);
+});
+
+test("a game's creation and a recovery are sent again under their one key", async () => {
+  const refused = () => answer(503, { code: "write_not_durable", message: "x" });
+  answers = [refused(), answer(201, { game_id: "g1" }), refused(), answer(200, { token: "t" })];
+  assert.equal((await post("/games", { game: "counter" }, "tok")).game_id, "g1");
+  assert.equal((await post("/players/recover", { handle: "ann", recovery_code: "c" })).token, "t");
+  assert.equal(sent.length, 4);
+  assert.equal(sent[0].headers["Idempotency-Key"], sent[1].headers["Idempotency-Key"]);
+  assert.equal(sent[2].headers["Idempotency-Key"], sent[3].headers["Idempotency-Key"]);
+  assert.notEqual(sent[0].headers["Idempotency-Key"], sent[2].headers["Idempotency-Key"]);
 });

@@ -25,6 +25,7 @@ from services.adapters.api.bounds import MAX_INT, VERSION_PATTERN, bounded_versi
 from services.adapters.api.chat_stream import ChatListener, chat_listener
 from services.adapters.api.deps import (
     Context,
+    IdempotencyKey,
     Principal,
     get_context,
     optional_principal,
@@ -68,13 +69,15 @@ def _seat_specs(body: NewGame, player_id: str | None) -> list[SeatSpec]:
              responses={202: {"model": CommandQueued, "description": "still queued: the tokens are shown now"},
                         **error_responses(400, 401, 409, 413, 422, 503)})
 def create_game(body: NewGame, principal: Principal | None = Depends(optional_principal),
-                ctx: Context = Depends(get_context)) -> Any:
-    """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join."""
+                idempotency_key: str | None = IdempotencyKey, ctx: Context = Depends(get_context)) -> Any:
+    """Create a game. Named human seats get a token (shown once); seats without name or bot are open to join.
+    With an ``Idempotency-Key`` a retry (its answer lost, or a 503) answers the game the first try created,
+    with its seat tokens issued anew, never a second game."""
     player_id = principal.player_id if principal and principal.kind == "player" else None
     new = games.NewGame(game=body.game, seats=_seat_specs(body, player_id), options=body.options, pace=body.pace,
                         hot_seat=body.hot_seat, creator=player_id, dev_seed=body.seed, rated=body.rated,
                         hints=body.hints, tutorial=body.tutorial, min_reliability=body.min_reliability)
-    created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id))
+    created = games.create_game(ctx.root, new, admission=BotGames(ctx.guard, player_id), key=idempotency_key)
     seats = [SeatCreated(seat=s.seat, name=s.name, bot=s.bot, token=s.token) for s in created.seats]
     result = created.result
     if isinstance(result, Rejected):

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Header, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.adapters.api.deps import BEARER, Context, Principal, get_context, require_player
+from services.adapters.api.deps import BEARER, Context, IdempotencyKey, Principal, get_context, require_player
 from services.adapters.api.errors import ApiError, error_responses
 from services.adapters.api.principals import bearer_token, principal_of
 from services.adapters.api.schemas import NewPlayer, PlayerCreated
@@ -14,10 +14,6 @@ from services.application import players as application_players
 from services.infrastructure.players import Credentials, Player, Players
 
 router = APIRouter(tags=["players"])
-
-IdempotencyKey = Header(default=None, alias="Idempotency-Key", min_length=16, max_length=128,
-                        pattern=r"^[A-Za-z0-9_-]+$")
-
 
 async def known_or_none(request: Request, _: HTTPAuthorizationCredentials | None = Security(BEARER),
                         ctx: Context = Depends(get_context)) -> Principal | None:
@@ -124,10 +120,12 @@ def replace_recovery_code(authorization: str = Header(default=""), idempotency_k
 
 
 @router.post("/players/recover", response_model=PlayerCreated, responses=error_responses(400, 401, 413, 422))
-def recover(body: RecoverRequest, repo: Players = Depends(players)) -> PlayerCreated:
+def recover(body: RecoverRequest, idempotency_key: str | None = IdempotencyKey,
+            repo: Players = Depends(players)) -> PlayerCreated:
     """Replace a lost token with the recovery code: a new token and a new recovery code (each shown once);
-    the lost token and the spent code stop working."""
-    return _created(repo.recover(body.handle, body.recovery_code))
+    the lost token and the spent code stop working. With an ``Idempotency-Key`` a retry with the spent code
+    (its answer lost, or a 503) answers the same token and code while they are still the player's."""
+    return _created(repo.recover(body.handle, body.recovery_code, idempotency_key))
 
 
 @router.get("/players/by-handle/{handle}", response_model=PublicPlayer, responses=error_responses(404, 422))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domain.core import get_game
@@ -14,6 +14,7 @@ from services.adapters.api.bounds import MAX_INT, STREAM_ID_PATTERN, bounded_str
 from services.adapters.api.chat_stream import speaker_of
 from services.adapters.api.deps import (
     Context,
+    IdempotencyKey,
     Principal,
     get_context,
     optional_principal,
@@ -76,11 +77,6 @@ class Mutes(BaseModel):
 class ReplayChat(BaseModel):
     game_id: str
     messages: list[ChatMessage] = Field(description="in the order of the game; each from its `version` on")
-
-
-IdempotencyKey = Header(default=None, alias="Idempotency-Key", min_length=16, max_length=128,
-                        pattern=r"^[A-Za-z0-9_-]+$", description="a key of the client's choosing: a retry with the "
-                        "same key (after a 503 or a lost answer) answers the same message instead of a second one")
 
 
 def chat_service(ctx: Context = Depends(get_context)) -> Chat:

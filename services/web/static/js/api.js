@@ -48,10 +48,11 @@ export class ApiError extends Error {
 // Writes the server makes safe to send again (docs/internals.md, "Acknowledged writes"): each carries an
 // Idempotency-Key, and after a 503 (a write the server could not make durable, or a busy server) or a lost
 // connection it is sent again with the same key and body, so a retry answers the first try's outcome instead of
-// writing twice. Creating a game, taking a seat and spending a recovery code are not sent again by themselves
-// (a second try could make a second game or find the code spent): the page says what happened instead.
+// writing twice (a game's creation and a recovery code's spending too: their key names the game, or seals the
+// answer). Taking a seat is not sent again by itself (a guest's second try would find its seat taken, by itself):
+// the page says what happened instead.
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const NOT_RETRIED = [/^\/games$/, /^\/games\/[^/]+\/join$/, /^\/players\/recover$/];
+const NOT_RETRIED = [/^\/games\/[^/]+\/join$/];
 export const WRITE_TRIES = 4;
 export const retrying = {
   // how long to wait before try `n` (1, 2, …): the server's Retry-After when it gave one, else 0.5 s, 1 s, 2 s
