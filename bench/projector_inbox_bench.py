@@ -3,9 +3,10 @@ waiting-since folded): prints figures, asserts nothing.
 
     .venv/bin/python bench/projector_inbox_bench.py [--games 40] [--rounds 30]
 
-A private redis-server (no persistence) on a free port. ``--games`` Carcassonne games with two players' seats; each
+A private redis-server (AOF, as ``load_bench.py`` starts it) on a free port. ``--games`` Carcassonne games with two players' seats; each
 round every game takes one command (``single``: the projector reads after each round) or two (``coalesced``: the
-projector sees two commands of a game at once, as a busy one does). The projector's CPU (process time of its
+projector sees two commands of a game at once, as a busy one does), or one and two in turn (``mixed``: a fold
+of two commands from a record the projector has not kept up to date reads the log). The projector's CPU (process time of its
 ``drain`` calls only) per command is printed per mode. It measures the projector of the checkout it is run from
 (``cd ../base && ../read-side/.venv/bin/python ../read-side/bench/projector_inbox_bench.py`` for an A side).
 """
@@ -29,7 +30,8 @@ from services.infrastructure.settings import Settings
 from tests.services.helpers import Kernel
 
 
-def run(url: str, games: int, rounds: int, per_round: int) -> float:
+def run(url: str, games: int, rounds: int, pattern: tuple[int, ...]) -> float:
+    """The projector's CPU seconds per command, each round's commands per game taken from ``pattern`` in turn."""
     client = redis.Redis.from_url(url)
     client.flushdb()
     settings = Settings(redis_url=None, key_prefix="pib:", shards=4, allow_client_seed=True, snapshot_every=50)
@@ -42,9 +44,9 @@ def run(url: str, games: int, rounds: int, per_round: int) -> float:
                           "seed_commitment": ""}, dev_seed=gid)
     cpu = 0.0
     commands = 0
-    for _ in range(rounds):
+    for round_ in range(rounds):
         for gid in ids:
-            for _ in range(per_round):
+            for _ in range(pattern[round_ % len(pattern)]):
                 record = kernel.processor.repo.current(gid).record
                 if record is None or record.status != "active":
                     continue
@@ -66,8 +68,9 @@ def main() -> None:
     args = parser.parse_args()
     load_games()
     with own_redis() as url:
-        for mode, per_round in (("single", 1), ("coalesced", 2), ("single", 1), ("coalesced", 2)):
-            seconds = run(url, args.games, args.rounds, per_round)
+        modes = (("single", (1,)), ("coalesced", (2,)), ("mixed", (1, 2)))
+        for mode, pattern in modes + modes:
+            seconds = run(url, args.games, args.rounds, pattern)
             print(f"{mode:10s}: projector {seconds * 1e6:7.1f} µs CPU per command")
 
 
