@@ -1,7 +1,8 @@
 """The ratings read model as a pure fold: a scored game's record -> the table the fair-play policy rates
 (:func:`table_of`), and the table with the players' ratings before it -> their ratings after it
-(:func:`rate_table`). ``services.application.ratings`` only reads the ratings before, runs this and stores
-the result; :func:`rebuild` folds the scored games in the order they were rated and gives the same ratings.
+(:func:`rate_table`), and the result -> each player's profile entry (:func:`player_entries`).
+``services.application.ratings`` only reads the ratings before, runs these and stores the results;
+:func:`rebuild` folds the scored games in the order they were rated and gives the same ratings.
 
 **The fair-play policy** (README, "Fair play"; openskill's Plackett-Luce model, equal places are draws):
 
@@ -222,6 +223,33 @@ def rate_table(table: Table, known: Mapping[str, Row]) -> dict[str, Any]:
             standings[s.identity] = _standing(known.get(s.identity), after, won, s.name or s.identity)
     return {"game_id": table.game_id, "game": table.game, "ts": table.ts, "rated": table.rated,
             "early": table.early, "seats": seats_out, "standings": standings}
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A rated game as one registered player's profile lists it; ``clean``: it counts as finished at their seat
+    for their reliability."""
+
+    player_id: str
+    entry: dict[str, Any]
+    clean: bool
+
+
+def player_entries(game_id: str, game: str, result: Mapping[str, Any]) -> list[PlayerEntry]:
+    """The profile entry of each registered player of a game's ``result`` (of :func:`rate_table`)."""
+    table = [{"name": s["name"], "place": s["place"], **{k: s[k] for k in ("left", "away") if s.get(k)}}
+             for s in result["seats"]]
+    out: list[PlayerEntry] = []
+    for row in result["seats"]:
+        identity = row["identity"] or ""
+        if not identity.startswith("player:"):
+            continue
+        entry = {"game_id": game_id, "game": game, "ts": result["ts"], "seat": row["seat"], "place": row["place"],
+                 "won": bool(row.get("won")), "away": bool(row.get("away")), "rated": bool(row.get("rated")),
+                 **{k: row[k] for k in ("left",) if k in row}, "seats": table,
+                 "rating": (row["after"][0] - 3 * row["after"][1]) if identity in result["standings"] else None}
+        out.append(PlayerEntry(identity.partition(":")[2], entry, bool(row.get("clean", True))))
+    return out
 
 
 def rebuild(tables: Iterable[Table]) -> dict[str, Row]:

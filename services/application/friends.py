@@ -10,12 +10,11 @@ follows at most ``max_follows_per_player``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-import orjson
 import redis
 
 from domain.core import RuleError
+from projections.read_models import GameMeta, load_meta
 from services.application.presence import Presence
 from services.infrastructure.clock import Clock
 from services.infrastructure.eventstore import Keys
@@ -32,7 +31,7 @@ class Friend:
     player: Player
     online: bool
     last_seen: float | None
-    games: list[dict[str, Any]] = field(default_factory=list)
+    games: list[GameMeta] = field(default_factory=list)
 
 
 class Friends:
@@ -72,7 +71,7 @@ class Friends:
     def following(self, player_id: str) -> list[str]:
         return [m.decode() for m in self.redis.zrange(self.keys.follows(player_id), 0, -1)]  # type: ignore[union-attr]
 
-    def _current_games(self, player_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    def _current_games(self, player_ids: list[str]) -> dict[str, list[GameMeta]]:
         """Each player's games still being played (open or active), latest first, in two round trips."""
         with self.redis.pipeline(transaction=False) as pipe:
             for pid in player_ids:
@@ -80,9 +79,9 @@ class Friends:
             lists = pipe.execute()
         ids = [[g.decode() for g in found] for found in lists]
         wanted = list(dict.fromkeys(g for games in ids for g in games))
-        metas = {g: orjson.loads(raw) for g, raw in zip(wanted, mget(self.redis, [self.keys.meta(g) for g in wanted]))
+        metas = {g: load_meta(raw) for g, raw in zip(wanted, mget(self.redis, [self.keys.meta(g) for g in wanted]))
                  if raw}
-        return {pid: [metas[g] for g in games if g in metas and metas[g]["status"] in CURRENT]
+        return {pid: [metas[g] for g in games if g in metas and metas[g].status in CURRENT]
                 for pid, games in zip(player_ids, ids)}
 
     def friends(self, player_id: str) -> list[Friend]:
@@ -95,8 +94,7 @@ class Friends:
                for p in people]
         return sorted(out, key=lambda f: (not f.online, f.player.name.lower()))
 
-    def open_seats_of(self, player_id: str) -> list[dict[str, Any]]:
+    def open_seats_of(self, player_id: str) -> list[GameMeta]:
         """The player's own open games with a free seat: where a friend can be invited in one tap."""
         mine = self._current_games([player_id])[player_id]
-        return [m for m in mine if m["status"] == "open" and m.get("creator") == player_id
-                and any(s.get("open") for s in m["seats"])]
+        return [m for m in mine if m.status == "open" and m.creator == player_id and any(s.open for s in m.seats)]

@@ -27,6 +27,7 @@ from domain.core.lifecycle import (
     new_game_pace,
 )
 from domain.core.seating import bot_seat_names
+from projections.read_models import GameMeta
 from services.application.bots import LEVELS
 from services.application.commands import actor_of, poll_path, send
 from services.application.ratings import Ratings
@@ -178,13 +179,13 @@ def _admit_bots(admission: Admission | None, command: CreateGame, game_id: str) 
     return admission
 
 
-def _held_already(game_id: str, meta: dict[str, Any], player_id: str | None, held: Sequence[int],
+def _held_already(game_id: str, meta: GameMeta, player_id: str | None, held: Sequence[int],
                   seat: int | None) -> SeatTaken | None:
     """The seat a player holds when they ask to join again (none, or the one held): a retry whose answer was
     lost or refused (503) answers the seat it took, never a second one (hot-seat games take several)."""
-    if not player_id or not held or meta.get("hot_seat") or (seat is not None and seat not in held):
+    if not player_id or not held or meta.hot_seat or (seat is not None and seat not in held):
         return None
-    version = int(meta["version"])
+    version = meta.version
     return SeatTaken(game_id=game_id, seat=held[0], token=None,
                      result=Accepted(game_id=game_id, command_id="", from_version=version, version=version))
 
@@ -213,7 +214,7 @@ def create_game(root: Root, new: NewGame, *, admission: Admission | None = None,
     return GameCreation(game_id=game_id, seats=seats, result=result)
 
 
-def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | None, name: str | None,
+def join_game(root: Root, game_id: str, meta: GameMeta, *, seat: int | None, name: str | None,
               player_id: str | None, held: Sequence[int] = (), seat_token: bool,
               admission: Admission | None = None) -> SeatTaken:
     """Take an open seat (the first unless ``seat``) as ``player_id`` or as a named guest; a guest gets a seat
@@ -225,9 +226,9 @@ def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | Non
     if not name:
         raise RuleError("a guest must give a name", code="invalid_request")
     if player_id is None:  # a player's seats are the domain's rule (one each unless hot-seat)
-        check_one_seat(held, game_id, bool(meta.get("hot_seat")))
-    if meta.get("min_reliability") is not None:
-        check_reliability(root, player_id, int(meta["min_reliability"]))
+        check_one_seat(held, game_id, meta.hot_seat)
+    if meta.min_reliability is not None:
+        check_reliability(root, player_id, meta.min_reliability)
     chosen = _open_seat(game_id, meta, seat)
     if admission is not None:
         admission.admit(game_id, chosen)
@@ -242,9 +243,9 @@ def join_game(root: Root, game_id: str, meta: dict[str, Any], *, seat: int | Non
     return SeatTaken(game_id=game_id, seat=chosen, token=token, result=result)
 
 
-def _open_seat(game_id: str, meta: dict[str, Any], seat: int | None) -> int:
+def _open_seat(game_id: str, meta: GameMeta, seat: int | None) -> int:
     """``seat`` when it is open, else the first open seat when none was asked for."""
-    open_seats = [s["seat"] for s in meta["seats"] if s["open"]]
+    open_seats = [s.seat for s in meta.seats if s.open]
     if not open_seats:
         raise RuleError(f"game {game_id} has no open seat", code="no_open_seat")
     chosen = seat if seat is not None else open_seats[0]

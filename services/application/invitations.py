@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import orjson
 import redis
 
 from domain.core import Command, GameNotActive, RuleError
 from domain.core.lifecycle import ClaimSeat, GameRecord
 from domain.core.seating import EndInvitation, Invitation, InviteToSeat
+from projections.read_models import GameMeta, load_meta
 from services.application.commands import poll_path
 from services.application.results import Accepted, accepted_or_raise, result_of
 from services.infrastructure.clock import Clock
@@ -147,7 +147,7 @@ class Invitations:
         now = self.clock.now()
         found, stale = [], []
         for (member, expires_at), raw in zip(entries, metas):
-            judged = self._judge(member, expires_at, orjson.loads(raw) if raw else None, player_id, now)
+            judged = self._judge(member, expires_at, load_meta(raw) if raw else None, player_id, now)
             if judged == "stale":
                 stale.append(member)
             elif isinstance(judged, Pending):
@@ -156,7 +156,7 @@ class Invitations:
             self.redis.zrem(key, *stale)
         return found
 
-    def _judge(self, member: str, expires_at: float, meta: dict[str, Any] | None, player_id: str,
+    def _judge(self, member: str, expires_at: float, meta: GameMeta | None, player_id: str,
                now: float) -> Pending | str | None:
         """One entry of the player's list against its game's meta: the invitation to show, "stale" to drop, or
         None to leave it unshown for now.
@@ -166,16 +166,16 @@ class Invitations:
         the projection's fold: dropping it then would lose it for good."""
         game_id, _, seat_text = member.rpartition(":")
         seat = int(seat_text)
-        invited = meta["seats"][seat].get("invited") if meta and seat < len(meta["seats"]) else None
-        contradicted = meta is not None and (meta["status"] != "open" or (invited is not None and (
-            invited["player_id"] != player_id or invited["expires_at"] != expires_at)))
+        invited = meta.seats[seat].invited if meta and seat < len(meta.seats) else None
+        contradicted = meta is not None and (meta.status != "open" or (invited is not None and (
+            invited.player_id != player_id or invited.expires_at != expires_at)))
         if contradicted or (invited is None and now >= expires_at):
             return "stale"
         if meta is None or invited is None or now >= expires_at:
             return None  # not shown yet (or withdrawn: it lapses with its expiry), or its expiry job is due
-        inviter = self.players.get(meta.get("creator") or "")
-        return Pending(game_id=game_id, game=meta["game"], seat=seat, expires_at=expires_at, invited_by=inviter,
-                       seats=meta["seats"])
+        inviter = self.players.get(meta.creator or "")
+        return Pending(game_id=game_id, game=meta.game, seat=seat, expires_at=expires_at, invited_by=inviter,
+                       seats=[s.model_dump(mode="json", exclude_unset=True) for s in meta.seats])
 
     def _send(self, game_id: str, command: Command, command_id: str, actor: str, seat: int = -1) -> Accepted:
         reply = new_reply()

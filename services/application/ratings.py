@@ -39,6 +39,7 @@ from projections.ratings import (
     display_rating,
     identity_of,
     is_provisional,
+    player_entries,
     rate_table,
     table_of,
 )
@@ -142,18 +143,8 @@ class Ratings:
 
     def _record_players(self, record: GameRecord, result: dict[str, Any]) -> None:
         """The finished game in each registered player's list (their profile) and reliability; idempotent."""
-        table = [{"name": s["name"], "place": s["place"], **{k: s[k] for k in ("left", "away") if s.get(k)}}
-                 for s in result["seats"]]
-        for row in result["seats"]:
-            identity = row["identity"] or ""
-            if not identity.startswith("player:"):
-                continue
-            player_id = identity.partition(":")[2]
-            entry = {"game_id": record.game_id, "game": record.game_type, "ts": result["ts"], "seat": row["seat"],
-                     "place": row["place"], "won": bool(row.get("won")), "away": bool(row.get("away")),
-                     "rated": bool(row.get("rated")), **{k: row[k] for k in ("left",) if k in row}, "seats": table,
-                     "rating": (row["after"][0] - 3 * row["after"][1]) if identity in result["standings"] else None}
-            self._file(player_id, record.game_id, entry, clean=bool(row.get("clean", True)))
+        for filed in player_entries(record.game_id, record.game_type, result):
+            self._file(filed.player_id, record.game_id, filed.entry, clean=filed.clean)
 
     def _file(self, player_id: str, game_id: str, entry: dict[str, Any], clean: bool) -> None:
         results, games, reliability = (self.keys.player_results(player_id), self.keys.player_games(player_id),

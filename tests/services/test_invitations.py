@@ -159,14 +159,16 @@ def test_an_invitation_the_meta_does_not_show_yet_is_kept_until_it_does(client, 
     keys = Keys(settings.key_prefix, settings.shards)
     invitations = Invitations(client, keys, bus=None, with_record=None, wait_seconds=1, ttl_seconds=60, clock=clock)  # type: ignore[arg-type]
     expires = clock.now() + 60
-    seats = [{"name": "Ann", "open": False, "invited": None}, {"name": None, "open": False, "invited": None}]
-    meta = {"game": "counter", "status": "open", "seats": seats, "creator": None}
+    seats = [{"seat": 0, "name": "Ann", "open": False, "invited": None},
+             {"seat": 1, "name": None, "open": False, "invited": None}]
+    meta = {"game_id": "g1", "game": "counter", "options": {}, "version": 2, "status": "open", "seats": seats,
+            "to_act": [], "seed_commitment": "", "updated": 1.0, "creator": None}  # a meta as stored (typed)
     client.set(keys.meta("g1"), orjson.dumps(meta))
     client.zadd(keys.invitations("p1"), {"g1:1": expires})
 
     assert invitations.pending("p1") == []  # not shown yet ...
     assert client.zscore(keys.invitations("p1"), "g1:1") == expires  # ... and not lost
-    seats[1]["invited"] = {"player_id": "p1", "expires_at": expires}
+    seats[1]["invited"] = {"player_id": "p1", "name": "Pia", "expires_at": expires}
     client.set(keys.meta("g1"), orjson.dumps(meta))
     [shown] = invitations.pending("p1")
     assert (shown.game_id, shown.seat, shown.expires_at) == ("g1", 1, expires)

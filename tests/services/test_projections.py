@@ -6,8 +6,8 @@ import orjson
 import pytest
 
 from projections.read_models import load_view
+from projections.spanning import INBOX_OTHER
 from services.adapters.projector import Projector
-from services.adapters.projector.projector import INBOX_OTHER
 
 from .helpers import Kernel
 
@@ -86,6 +86,9 @@ def test_a_rebuild_writes_a_carcassonne_games_inline_models_byte_for_byte(client
     """Live inline models (views with hidden tiles, legal placements) equal what a rebuild folds from the log."""
     import random
 
+    from domain.catalog import load_games
+
+    load_games()  # the service's games (run alone, the test would know the fixture's only)
     kernel = Kernel(client, settings)
     gid = "inlinecarc"
     assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {},
@@ -265,3 +268,54 @@ def test_events_after_takes_carried_events_only_without_a_gap():
     assert events_after(2, [(4, 5, one)]) is None  # version 3 is in no entry: read the log
     assert events_after(3, [(4, 5, None)]) is None  # announced without its events
     assert events_after(3, [(4, 5, one), (7, 7, two)]) is None
+
+
+def _inboxes_from_the_log(kernel, gid):
+    """Each player's inbox score for ``gid`` as a fold of its log says (its waits over every command)."""
+    from projections.read_models import meta
+    from projections.spanning import entries_of
+    from services.adapters.projector.projector import _folded
+
+    loaded, waits = _folded(gid, kernel.store.read_docs_many([gid])[0])
+    return {player: score for player, score in entries_of(meta(loaded.record, loaded.ts), waits).inbox.values()}
+
+
+def test_waiting_since_comes_from_the_log_whatever_the_projector_saw(client, settings):
+    """A seat waits since the command that began its wait (a Carcassonne turn is a tile, then a figure or not):
+    the live projector, seeing every command or several at once, restarted mid-turn, writes the inbox scores a
+    fold of the log gives, and a rebuild writes every model spanning games byte for byte as it did."""
+    import random
+
+    from domain.catalog import load_games
+
+    load_games()
+    kernel = Kernel(client, settings)
+    gid = "waitingsince"
+    assert kernel.send(gid, {"type": "taproom.CreateGame", "game": "carcassonne", "options": {},
+                             "seats": [{"name": "ann", "player_id": "ann"}, {"name": "bob", "player_id": "bob"}],
+                             "seed_commitment": ""}, dev_seed="waiting-since").accepted
+    chooser = random.Random(11)
+    mid_turn = coalesced = 0
+    for step in range(36):
+        for _ in range(1 + (step % 3 == 2)):  # every third step: two commands before the projector looks
+            record = kernel.processor.repo.current(gid).record
+            seat = chooser.choice(record.to_act())
+            command = chooser.choice(record.game.legal_commands(record.state, seat))
+            kernel.bus.submit(gid, command.model_dump(mode="json"), seat=seat, actor="test")
+            kernel.processor.drain()
+        coalesced += step % 3 == 2
+        if step % 7 == 6:  # a projector that knows nothing of the game (a restart, a lease moved)
+            kernel.projector.flush_checkpoints()
+            kernel.projector.leases.release_all()
+            kernel.projector = Projector(client, settings, name=f"j{step}")
+        kernel.projector.drain()
+        meta = orjson.loads(client.get(kernel.keys.meta(gid)))
+        scores = {p: client.zscore(kernel.keys.inbox(p), gid) for p in ("ann", "bob")}
+        assert scores == _inboxes_from_the_log(kernel, gid)
+        [acting] = meta["to_act"]
+        waiting = ("ann", "bob")[acting]
+        mid_turn += scores[waiting] < meta["updated"]  # its turn began a command ago: its wait kept its start
+    assert mid_turn and coalesced
+    before = every_model(client, settings.key_prefix)
+    Projector(client, settings, name="rebuilder").rebuild()
+    assert every_model(client, settings.key_prefix) == before

@@ -14,11 +14,11 @@ import uuid
 from dataclasses import dataclass
 
 import anyio
-import orjson
 import redis
 import redis.asyncio
 from fastapi import Request
 
+from projections.read_models import load_meta
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import principal_of
 from services.adapters.api.ratelimit import Rate, acheck, rates_for
@@ -135,7 +135,7 @@ class Guard:
         now = time.time()
         done = [game for (game, claimed), raw in zip(entries, metas)
                 if (raw is None and claimed < now - UNCONFIRMED_BOT_GAME_SECONDS)
-                or (raw is not None and orjson.loads(raw)["status"] in FINISHED)]
+                or (raw is not None and load_meta(raw).status in FINISHED)]
         if done:
             self.redis.zrem(key, *done)
 

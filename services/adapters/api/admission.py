@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from anyio import to_thread
 from redis.exceptions import NoScriptError
 
+from projections.read_models import GameMeta, load_meta
 from services.adapters.api.abuse import caller_of
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, token_of
@@ -53,7 +53,7 @@ class Admitted:
     """A request let through its rates, with what its pipeline read. The accessors raise the refusals in the
     order the routes answer them: the token first (missing, malformed, unknown or revoked), then the game."""
 
-    meta_found: dict[str, Any] | None
+    meta_found: GameMeta | None
     loaded: Loaded | None  # the game folded afresh, when its stored models could not answer
     replies: list[Any]
     token_error: ApiError | None
@@ -67,7 +67,7 @@ class Admitted:
             raise ApiError("unauthorized", "unknown or revoked token")
         return self.principal_found
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> GameMeta:
         """The game's meta at the head of its log (``game_not_found`` when there is no such game)."""
         if self.meta_found is None:
             raise ApiError("game_not_found", f"no game {self.game_id!r}")
@@ -138,10 +138,10 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
 
 
 async def _meta_at_head(ctx: Any, game_id: str, stored: bytes | None, head: Any
-                        ) -> tuple[dict[str, Any] | None, Loaded | None]:
+                        ) -> tuple[GameMeta | None, Loaded | None]:
     """The stored meta, or when the models are missing or behind the log, the game folded from the log here."""
-    meta = orjson.loads(stored) if stored is not None else None
-    if head is None or (meta is not None and meta["version"] >= int(head)):
+    meta = load_meta(stored) if stored is not None else None
+    if head is None or (meta is not None and meta.version >= int(head)):
         return meta, None
     loaded = await fresh(ctx, game_id)
     return (ctx.meta_of(loaded) if loaded.record is not None else None), loaded

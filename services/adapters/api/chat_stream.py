@@ -7,13 +7,14 @@ from typing import Any
 
 import redis.asyncio
 
+from projections.read_models import GameMeta
 from services.adapters.api.abuse import caller_of
 from services.adapters.api.deps import Context, Principal, seats_of
 from services.application.chat import CHANNELS, Speaker, messages, readable
 from services.infrastructure.players import Players
 
 
-def speaker_of(ctx: Context, principal: Principal | None, game_id: str, meta: dict[str, Any]) -> Speaker | None:
+def speaker_of(ctx: Context, principal: Principal | None, game_id: str, meta: GameMeta) -> Speaker | None:
     """The caller as chat sees them (None: anonymous, reads only)."""
     if principal is None:
         return None
@@ -23,7 +24,7 @@ def speaker_of(ctx: Context, principal: Principal | None, game_id: str, meta: di
         player = Players(ctx.redis, ctx.keys).get(principal.player_id or "")
         name = player.name if player else ""
     if held and not name:
-        name = meta["seats"][held[0]].get("name") or f"seat {held[0]}"
+        name = meta.seats[held[0]].name or f"seat {held[0]}"
     return Speaker(key=caller_of(principal.__dict__, ""), name=name or "player", seats=held,
                    registered=principal.kind == "player")
 
@@ -65,10 +66,10 @@ class ChatListener:
             self.muted = {m.decode() for m in found}
 
 
-def chat_listener(ctx: Context, game_id: str, facts: dict[str, Any], status: str,
+def chat_listener(ctx: Context, game_id: str, facts: GameMeta, status: str,
                   principal: Principal | None) -> ChatListener:
-    """The channels the caller may read (``facts``: the seats as :func:`~services.adapters.api.deps.seats_of` reads them);
-    no I/O, so the async stream route may call it."""
+    """The channels the caller may read (``facts``: the game's meta, whose seats
+    :func:`~services.adapters.api.deps.seats_of` reads); no I/O, so the async stream route may call it."""
     speaker = None if principal is None else Speaker(
         key=caller_of(principal.__dict__, ""), name="", seats=tuple(seats_of(principal, game_id, facts)),
         registered=principal.kind == "player")

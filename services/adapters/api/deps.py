@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import orjson
 import redis
 import redis.asyncio
 from fastapi import Depends, Header, Request, Security
@@ -16,6 +15,7 @@ from redis.asyncio import Redis as AsyncRedis
 
 from domain.core.lifecycle import GameRecord
 from projections import read_models
+from projections.read_models import GameMeta, load_meta
 from services.adapters.api.abuse import Guard
 from services.adapters.api.aio import async_twin
 from services.adapters.api.errors import ApiError
@@ -62,10 +62,10 @@ class Context:
         return self.root.records(cache_size=0).current(game_id)
 
     @staticmethod
-    def meta_of(loaded: Loaded) -> dict[str, Any]:
+    def meta_of(loaded: Loaded) -> GameMeta:
         """The meta of a freshly folded record, as the processor stores it."""
         assert loaded.record is not None
-        return read_models.meta(loaded.record, loaded.ts or 0.0).to_json()
+        return read_models.meta(loaded.record, loaded.ts or 0.0)
 
     def with_record(self, game_id: str, use: Callable[[GameRecord, int], T]) -> T:
         """Run ``use(record, version)`` on the game's current record (server side only; never sent whole)."""
@@ -105,7 +105,7 @@ class Context:
                 await self._loop_parts.counters.aclose()  # type: ignore[attr-defined]
         self._loop_parts = None
 
-    async def meta_at_log_head(self, game_id: str) -> dict[str, Any]:
+    async def meta_at_log_head(self, game_id: str) -> GameMeta:
         """The game's meta at the head of its log, in one round trip (the stored one, written with every
         append; folded from the log when it is missing or behind it)."""
         parts = self.loop_parts()
@@ -113,8 +113,8 @@ class Context:
         pipe.get(self.keys.meta(game_id))
         pipe.hget(self.keys.head(game_id), "version")
         stored, head = await pipe.execute()
-        meta = orjson.loads(stored) if stored is not None else None
-        if head is not None and (meta is None or meta["version"] < int(head)):
+        meta = load_meta(stored) if stored is not None else None
+        if head is not None and (meta is None or meta.version < int(head)):
             from anyio import to_thread
 
             loaded = await to_thread.run_sync(self.fresh_record, game_id)
@@ -123,23 +123,23 @@ class Context:
             raise ApiError("game_not_found", f"no game {game_id!r}")
         return meta
 
-    def meta(self, game_id: str) -> dict[str, Any]:
+    def meta(self, game_id: str) -> GameMeta:
         raw = self.redis.get(self.keys.meta(game_id))
         if raw is not None:
-            return orjson.loads(raw)
+            return load_meta(raw)
         if not self.store.exists(game_id):
             raise ApiError("game_not_found", f"no game {game_id!r}")
         # the projector lags: build it here
-        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0))
 
-    def meta_at_head(self, game_id: str) -> dict[str, Any]:
+    def meta_at_head(self, game_id: str) -> GameMeta:
         """The meta, or while the projector has not folded the log's head yet, the meta of the record there:
         views are at the head (a page refreshes on a stream event), and a page that sees the game scored asks
         at once for what only the end reveals (the history, the verdict with the seed)."""
         meta = self.meta(game_id)
-        if meta["status"] == "scored" or meta["version"] >= self.store.head(game_id)[0]:
+        if meta.status == "scored" or meta.version >= self.store.head(game_id)[0]:
             return meta
-        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0).to_json())
+        return self.with_record(game_id, lambda record, _: read_models.meta(record, 0.0))
 
     # -- tokens (stored hashed; the token itself is shown once) -------------------
     def issue_token(self, principal: dict[str, Any]) -> str:
@@ -212,20 +212,19 @@ async def require_player(principal: Principal = Depends(require_principal)) -> P
     return principal
 
 
-def seats_of(principal: Principal | None, game_id: str, meta: dict[str, Any]) -> list[int]:
+def seats_of(principal: Principal | None, game_id: str, meta: GameMeta) -> list[int]:
     """The seats ``principal`` holds in this game (a seat a bot plays is nobody's: a player replaced by a
     vote of the table loses it)."""
     if principal is None:
         return []
-    bots = {s["seat"] for s in meta["seats"] if s.get("bot")}
+    bots = {s.seat for s in meta.seats if s.bot}
     if principal.kind == "seat":
         held = principal.seat if principal.game_id == game_id else None
         return [held] if held is not None and held not in bots else []
-    return [s["seat"] for s in meta["seats"]
-            if s.get("player_id") and s["player_id"] == principal.player_id and s["seat"] not in bots]
+    return [s.seat for s in meta.seats if s.player_id and s.player_id == principal.player_id and s.seat not in bots]
 
 
-def resolve_seat(principal: Principal | None, game_id: str, meta: dict[str, Any], wanted: int | None,
+def resolve_seat(principal: Principal | None, game_id: str, meta: GameMeta, wanted: int | None,
                  required: bool) -> int | None:
     """The seat a request acts or looks as: the one given, else the one to act, else the first held."""
     held = seats_of(principal, game_id, meta)
@@ -241,5 +240,5 @@ def resolve_seat(principal: Principal | None, game_id: str, meta: dict[str, Any]
                 raise ApiError("unauthorized", "this route needs the token of a seat in this game")
             raise ApiError("not_your_seat", f"your token holds no seat in game {game_id}")
         return None
-    to_act = [s for s in held if s in meta.get("to_act", [])]
+    to_act = [s for s in held if s in meta.to_act]
     return (to_act or held)[0]

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Path, Response
 from pydantic import BaseModel, Field
 
+from projections.read_models import GameMeta
 from services.adapters.api.deps import Context, Principal, get_context, require_player
 from services.adapters.api.errors import error_responses
 from services.adapters.api.routers.players import PublicPlayer
@@ -50,9 +51,10 @@ def friends_service(ctx: Context = Depends(get_context)) -> Friends:
     return Friends(ctx.redis, ctx.keys, ctx.presence, ctx.root.clock, ctx.settings.max_follows_per_player)
 
 
-def _game(meta: dict[str, Any]) -> FriendGame:
-    return FriendGame(game_id=meta["game_id"], game=meta["game"], status=meta["status"], seats=meta["seats"],
-                      watch=f"/#/game/{meta['game_id']}")
+def _game(meta: GameMeta) -> FriendGame:
+    return FriendGame(game_id=meta.game_id, game=meta.game, status=meta.status,
+                      seats=[s.model_dump(mode="json", exclude_unset=True) for s in meta.seats],
+                      watch=f"/#/game/{meta.game_id}")
 
 
 @router.get("/players/me/friends", response_model=FriendsList, responses=error_responses(401, 403))
@@ -62,8 +64,7 @@ def friends_list(player: Principal = Depends(require_player), service: Friends =
     pid = player.player_id or ""
     friends = [FriendOut(player_id=f.player.player_id, name=f.player.name, handle=f.player.handle, online=f.online,
                          last_seen=f.last_seen, games=[_game(m) for m in f.games]) for f in service.friends(pid)]
-    open_games = [OpenGame(game_id=m["game_id"], game=m["game"],
-                           free_seats=[s["seat"] for s in m["seats"] if s.get("open")])
+    open_games = [OpenGame(game_id=m.game_id, game=m.game, free_seats=[s.seat for s in m.seats if s.open])
                   for m in service.open_seats_of(pid)]
     return FriendsList(friends=friends, open_games=open_games, limit=service.limit)
 

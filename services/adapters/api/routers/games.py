@@ -85,8 +85,8 @@ def create_game(body: NewGame, principal: Principal | None = Depends(optional_pr
     if isinstance(result, Queued):  # the tokens are shown now or never: hand them out with the 202
         return queued_response(result, game_id=created.game_id, seats=[s.model_dump() for s in seats])
     meta = ctx.meta(created.game_id)
-    return GameCreatedResponse(game_id=created.game_id, version=meta["version"],
-                               seed_commitment=meta["seed_commitment"], seats=seats)
+    return GameCreatedResponse(game_id=created.game_id, version=meta.version,
+                               seed_commitment=meta.seed_commitment, seats=seats)
 
 
 @router.post("/games/{game_id}/join", response_model=JoinResponse,
@@ -96,7 +96,7 @@ def join_game(request: Request, game_id: str = GameId, body: JoinRequest = Body(
     """Take an open seat as the calling player, or as a guest (a seat token is returned)."""
     meta = ctx.meta(game_id)
     player_id = principal.player_id if principal and principal.kind == "player" else None
-    guest = player_id is None and (principal is None or principal.kind != "seat") and not meta.get("hot_seat")
+    guest = player_id is None and (principal is None or principal.kind != "seat") and not meta.hot_seat
     taken = games.join_game(ctx.root, game_id, meta, seat=body.seat, name=body.name, player_id=player_id,
                             held=seats_of(principal, game_id, meta), seat_token=player_id is None,
                             admission=GuestSeats(ctx.guard, client_address(request)) if guest else None)
@@ -131,9 +131,9 @@ def history(game_id: str = GameId, after: int = Query(0, ge=0, le=MAX_INT), limi
     """The event history after version ``after``, redacted for the caller until the game ends."""
     meta = ctx.meta_at_head(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
-    over = meta["status"] == "scored"
+    over = meta.status == "scored"
     events = ctx.store.read(game_id, after=after, count=limit)
-    return {"game_id": game_id, "version": meta["version"], "seat": chosen,
+    return {"game_id": game_id, "version": meta.version, "seat": chosen,
             "events": [e.redacted(chosen, over) for e in events]}
 
 
@@ -163,14 +163,14 @@ def view_at(game_id: str = GameId, version: int = Path(ge=0, le=MAX_INT), seat: 
     caller's seat or the public. A version inside a command shows the state after that one event."""
     meta = ctx.meta(game_id)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
-    if version > meta["version"]:
+    if version > meta.version:
         head, _ = ctx.store.head(game_id)
         if version > head:
             raise ApiError("not_found", f"game {game_id} is at version {head}, not {version}")
     if version == 0:  # nothing has happened yet: only the facts the creation event made public
-        return {"game_id": game_id, "game": meta["game"], "options": meta["options"], "version": 0, "status": "new",
-                "seats": [], "to_act": [], "seed_commitment": meta["seed_commitment"], "updated": 0.0,
-                "pace": meta.get("pace"), "seat": chosen, "board": None}
+        return GameView(game_id=game_id, game=meta.game, options=meta.options, version=0, status="new", seats=[],
+                        to_act=[], seed_commitment=meta.seed_commitment, updated=0.0, pace=meta.pace, seat=chosen,
+                        board=None)
     past = ctx.root.records(cache_size=1).at(game_id, version)
     assert past.record is not None
     return view(past.record, chosen, past.ts)
@@ -216,7 +216,7 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
 
         principal = await principal_for_ticket(ctx, ticket, game_id)
     meta = await ctx.meta_at_log_head(game_id)
-    version = int(meta["version"])
+    version = int(meta.version)
     chosen = resolve_seat(principal, game_id, meta, seat, required=False)
     if last_event_id is not None:  # the validator made it the version (an int), or None when blank
         after = int(last_event_id)
@@ -226,7 +226,7 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
-    listener = chat_listener(ctx, game_id, meta, meta["status"], principal)
+    listener = chat_listener(ctx, game_id, meta, meta.status, principal)
     # A player's open page is their presence at the game: no "your turn" e-mail or push while it is open
     page = StreamPresence(ctx.presence, principal.player_id if principal and principal.kind == "player" else None,
                           game_id, uuid.uuid4().hex)
@@ -341,4 +341,4 @@ async def _sse_archived(ctx: Context, game_id: str, seat: int | None, cursor: in
 
 
 async def _status(ctx: Context, game_id: str) -> str:
-    return str((await ctx.meta_at_log_head(game_id))["status"])
+    return str((await ctx.meta_at_log_head(game_id)).status)

@@ -68,7 +68,7 @@ def report_message(body: NewReport, game_id: str = GameId, principal: Principal 
     speaker = speaker_of(ctx, principal, game_id, meta)
     assert speaker is not None
     report, created = Reports(ctx.store, chat, ctx.settings.chat_report_reason_chars).report(
-        game_id, body.channel, body.message_id, speaker, meta["status"], body.reason)
+        game_id, body.channel, body.message_id, speaker, meta.status, body.reason)
     return ReportOut(report_id=report.report_id, game_id=game_id, message_id=report.message_id, created=created,
                      ts=report.ts)
 

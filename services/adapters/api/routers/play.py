@@ -25,6 +25,7 @@ from domain.core.lifecycle import parse_command
 from domain.core.pace import Pace
 from projections import read_models
 from projections.inline import legal_for, load_legal
+from projections.read_models import GameMeta
 from services.adapters.api.abuse import client_address
 from services.adapters.api.admission import Admitted, Call, admit, fresh, known_seat
 from services.adapters.api.bounds import MAX_INT
@@ -124,7 +125,7 @@ class _Move:
     expected: int | None
 
 
-def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str, Any]], game_id: str,
+def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], GameMeta], game_id: str,
           seat: int | None, body: dict[str, Any]) -> _Move:
     """The command a request's body asks for, checked against the caller's principal and the game's meta
     (each read when first needed: the refusals come in the routes' order)."""
@@ -141,7 +142,7 @@ def _move(principal_of: Callable[[], Principal], meta_of: Callable[[], dict[str,
     data["seat"] = chosen
     try:  # refuse malformed commands before queueing
         games.check_player_command_type(str(data.get("type", "")))
-        command = parse_command(get_game(meta["game"]), data)
+        command = parse_command(get_game(meta.game), data)
     except RuleError as exc:
         raise MalformedCommand(exc, chosen, command_id, data, expected) from None
     actor = actor_of(principal.player_id if principal.kind == "player" else None, chosen)
@@ -171,17 +172,16 @@ def _envelope_fields(data: dict[str, Any]) -> tuple[str | None, int | None]:
     return command_id, expected
 
 
-def _left_already(principal: Principal | None, game_id: str, meta: dict[str, Any],
+def _left_already(principal: Principal | None, game_id: str, meta: GameMeta,
                   data: dict[str, Any]) -> ApiError | None:
     """A resignation from a player whose seat is no longer theirs because they left it (a bot plays it now):
     said as such, not as a seat they never held."""
     if principal is None or data.get("type") != "taproom.Resign":
         return None
-    for index, info in enumerate(meta["seats"]):
+    for index, info in enumerate(meta.seats):
         mine = (principal.kind == "seat" and principal.game_id == game_id and principal.seat == index) or \
-            (principal.kind == "player" and info.get("player_id") is not None
-             and info["player_id"] == principal.player_id)
-        if mine and info.get("left"):
+            (principal.kind == "player" and info.player_id is not None and info.player_id == principal.player_id)
+        if mine and info.left:
             return ApiError("already_resigned", f"you left game {game_id} already (seat {index})")
     return None
 
@@ -244,8 +244,8 @@ async def _accepted(ctx: Context, game_id: str, seat: int, result: Accepted) -> 
 async def _after_now(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
     """What the answer to a move says of the game now (its status, who acts, the mover's legal commands)."""
     meta = await ctx.meta_at_log_head(game_id)
-    after: dict[str, Any] = {"status": meta["status"], "to_act": meta["to_act"]}
-    if meta["status"] == "active" and seat in meta["to_act"]:
+    after: dict[str, Any] = {"status": meta.status, "to_act": meta.to_act}
+    if meta.status == "active" and seat in meta.to_act:
         raw = await ctx.loop_parts().redis.hget(ctx.keys.legal(game_id), str(seat))  # type: ignore[misc]
         if raw is not None:
             after["legal"] = orjson.loads(load_legal(raw))
@@ -288,10 +288,9 @@ class _ClockFacts:
     seats: list[_ClockSeat] = field(default_factory=list)
 
     @classmethod
-    def of(cls, meta: dict[str, Any]) -> _ClockFacts:
-        pace = Pace.model_validate(meta["pace"]) if meta.get("pace") else None
-        return cls(meta["game_id"], meta["status"], pace,
-                   [_ClockSeat(s.get("away"), int(s.get("timeouts", 0)), s.get("player_id")) for s in meta["seats"]])
+    def of(cls, meta: GameMeta) -> _ClockFacts:
+        pace = Pace.model_validate(meta.pace) if meta.pace else None
+        return cls(meta.game_id, meta.status, pace, [_ClockSeat(s.away, s.timeouts, s.player_id) for s in meta.seats])
 
 
 async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, public: bool) -> Response:
@@ -325,7 +324,7 @@ async def view_answer(ctx: Context, call: Call, game_id: str, seat: int | None, 
     return _json(data)
 
 
-async def _clock(ctx: Context, meta: dict[str, Any], clock_hash: dict[bytes, bytes]) -> dict[str, Any]:
+async def _clock(ctx: Context, meta: GameMeta, clock_hash: dict[bytes, bytes]) -> dict[str, Any]:
     parts = ctx.loop_parts()
     facts = _ClockFacts.of(meta)
     clock_key = ctx.keys.clock(facts.game_id)

@@ -93,7 +93,7 @@ def read_chat(game_id: str = GameId, channel: ChannelName = Query("seats"),
     everyone; the spectators' chat to those without a seat, and to the seats once the game is over."""
     meta = ctx.meta(game_id)
     speaker = speaker_of(ctx, principal, game_id, meta)
-    if not readable(channel, speaker, meta["status"]):
+    if not readable(channel, speaker, meta.status):
         raise ApiError("forbidden", "the seats read the spectators' chat once the game is over")
     muted = chat.hidden(speaker.key) if speaker else set()
     writable = speaker is not None and (bool(speaker.seats) if channel == "seats"
@@ -115,7 +115,7 @@ def post_chat(request: Request, body: NewChatMessage, game_id: str = GameId,
     meta = ctx.meta(game_id)
     speaker = speaker_of(ctx, principal, game_id, meta)
     assert speaker is not None
-    said = chat.post(game_id, body.channel, speaker, body.text, body.seat, over=meta["status"] in FINISHED,
+    said = chat.post(game_id, body.channel, speaker, body.text, body.seat, over=meta.status in FINISHED,
                      key=idempotency_key)
     if idempotency_key is None:
         undo_on_refusal(request, lambda: chat.retract(game_id, body.channel, said["id"]))

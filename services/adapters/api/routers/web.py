@@ -112,12 +112,12 @@ def verify_game(game_id: str = GameId, ctx: Context = Depends(get_context)) -> d
     commitment and, once revealed, the seed, so a client can check the hash itself.
     """
     meta = ctx.meta_at_head(game_id)
-    final = meta["status"] == "scored"
+    final = meta.status == "scored"
     if final and (cached := ctx.redis.get(ctx.keys.verdict(game_id))) is not None:
         return orjson.loads(cached)  # a replay per page view of a finished game would be wasted work
     report = verify(ctx.store.read(game_id), ctx.store.command_records(game_id))
-    verdict = {"game_id": game_id, "version": meta["version"], "status": meta["status"],
-               "seed_commitment": meta["seed_commitment"], "seed": meta.get("seed"), **report.to_dict()}
+    verdict = {"game_id": game_id, "version": meta.version, "status": meta.status,
+               "seed_commitment": meta.seed_commitment, "seed": meta.seed, **report.to_dict()}
     if final and report.ok:  # a failed verdict is checked again on the next ask, never kept
         ctx.redis.set(ctx.keys.verdict(game_id), orjson.dumps(verdict), ex=VERDICT_CACHE_SECONDS)
     return verdict
