@@ -8,14 +8,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import redis
-from fastapi import Depends, FastAPI
+from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
 from starlette.middleware.gzip import GZipMiddleware
 
-from services.adapters.api import docs
-from services.adapters.api.abuse import limit_requests
-from services.adapters.api.bounds import bounded_json_body
+from services.adapters.api import docs, routing
 from services.adapters.api.deps import Context
 from services.adapters.api.durable import DurableWrites
 from services.adapters.api.errors import error_responses, install_error_handlers
@@ -120,8 +118,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
     # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
     app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
-                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503),
-                         dependencies=[Depends(limit_requests), Depends(bounded_json_body)])
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503))
     docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)
@@ -153,4 +150,5 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.mount("/static", StaticAssets(client_assets()), name="static")  # the web client's files, read at start
     app.include_router(notifications.router)
     app.include_router(language.router)
+    routing.install(app)  # every route found by one index, the app-wide checks (rates, bounds) before each
     return app
