@@ -81,6 +81,10 @@ class RequestMetrics:
             children[1].observe(time.perf_counter() - started)
 
 
+NO_TELEMETRY: dict[str, Any] = {"tracing": False, "metrics": False, "logs": False}
+"""FastAPI's OpenTelemetry hooks off: nothing here exports them, and asking whether a provider is configured
+cost every request a few lookups (the service's own metrics are ``RequestMetrics``'s)."""
+
 GZIP_MIN_BYTES = 1000
 """Answers from this size on are gzipped for a client that takes it: below, the header costs about what it saves."""
 GZIP_LEVEL = 6
@@ -118,7 +122,8 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     # FastAPIOffline serves swagger-ui and redoc from its own package (fastapi-offline, MIT; swagger-ui is
     # Apache-2.0, redoc MIT): /docs and /redoc need no CDN.
     app = FastAPIOffline(title="Taproom", version="0.1.0", lifespan=lifespan, description=docs.OVERVIEW,
-                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503))
+                         swagger_ui_parameters={"persistAuthorization": True}, responses=error_responses(500, 503),
+                         telemetry=NO_TELEMETRY)
     docs.install_docs(app)
     app.state.context = context
     install_error_handlers(app)

@@ -117,11 +117,19 @@ async def admit_request(ctx: Any, scope: Scope, route: BaseRoute, receive: Any) 
         pass  # nothing can be counted while Redis is away; the route answers for itself (503)
     if scope["method"] not in BODY_METHODS or getattr(route, "body_field", None) is None:
         return receive
-    message = await receive()  # BodySizeLimit hands the body on in one piece
-    body = message.get("body", b"") if message["type"] == "http.request" else b""
+    chunks: list[bytes] = []
+    message = await receive()
+    while message["type"] == "http.request":  # BodySizeLimit has bounded its size
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+        message = await receive()
+    if message["type"] != "http.request":  # the client left: the route sees that
+        return _replay(message, receive)
+    body = b"".join(chunks)
     if body:
         check_bounded(parse_json(body))
-    return _replay(message, receive)
+    return _replay({"type": "http.request", "body": body, "more_body": False}, receive)
 
 
 def _replay(message: dict, receive: Any) -> Any:
