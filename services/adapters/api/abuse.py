@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,7 +193,7 @@ class StreamSlot:
                 await aredis.zrem(key, self.id)
 
 
-async def limit_scope(ctx: Any, scope: dict[str, Any]) -> None:
+async def limit_scope(ctx: Any, scope: MutableMapping[str, Any]) -> None:
     """Count a request whose route was found against its address's rate and its route's rates (429
     ``rate_limited``): every route's but the hot ones', which count theirs in their own admission
     (:data:`SELF_LIMITED`). Run for every route by ``api.routing``."""

@@ -74,20 +74,22 @@ class LeanPool(aconnection.ConnectionPool):
     (``ensure_connection``: reconnect)."""
 
     async def get_connection(self, *args: Any, **kwargs: Any) -> Any:  # the stubs lag: redis-py takes no args
-        connection = self.get_available_connection()
+        pool: Any = self  # redis-py 5+'s pool; the stubs know an older one
+        connection = pool.get_available_connection()
         try:
             if not _clean(connection):
-                await self.ensure_connection(connection)
+                await pool.ensure_connection(connection)
         except BaseException:
             await self.release(connection)
             raise
         return connection
 
     async def release(self, connection: Any) -> None:
-        self._in_use_connections.remove(connection)
+        pool: Any = self
+        pool._in_use_connections.remove(connection)
         if connection.should_reconnect():
             await connection.disconnect()
-        self._available_connections.append(connection)
+        pool._available_connections.append(connection)
 
 
 def _clean(connection: Any) -> bool:
@@ -143,7 +145,7 @@ class _ClosedUnderIt:
     connection by then, and the command was not answered: it is an outage like any other (503, Retry-After)."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
-        writer = getattr(self, "_writer", None)
+        writer: Any = getattr(self, "_writer", None)
         transport = writer.transport if writer is not None else None
         if (type(command) is list and transport is not None and not transport.is_closing()
                 and not getattr(self, "health_check_interval", 0) and not transport.get_write_buffer_size()):

@@ -11,7 +11,6 @@ import json
 import re
 from typing import Any
 
-
 from services.adapters.api.errors import ApiError
 
 MAX_INT = 2**53 - 1

@@ -17,18 +17,19 @@ dependency solving: the request's rates (the hot routes count theirs in their ow
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import redis
 from fastapi import FastAPI
 from fastapi.routing import APIRoute, iter_route_contexts
 from starlette.routing import BaseRoute, Match, Mount
+from starlette.types import Receive, Send
 
 from services.adapters.api.abuse import limit_scope
 from services.adapters.api.bounds import check_bounded, parse_json
 
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]
 Before = Callable[[Scope, BaseRoute, Any], Awaitable[Any]]
 MAX_SEGMENTS = 12
 """Paths with more segments than any route has are looked up in FastAPI's own dispatch (they find nothing)."""
@@ -74,7 +75,7 @@ class RouteIndex:
                     groups[(first, count)] = group
         return groups
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("root_path"):
             await self.fallback(scope, receive, send)
             return
