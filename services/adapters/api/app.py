@@ -11,7 +11,7 @@ import redis
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 from prometheus_client import Counter, Histogram
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
 
 from services.adapters.api import docs, routing
 from services.adapters.api.deps import Context
@@ -92,6 +92,25 @@ GZIP_LEVEL = 6
 once at start, at 9)."""
 
 
+class Compression(GZipMiddleware):
+    """Starlette's gzip middleware, its excluded content types normalized once, at start: Starlette normalizes
+    them again in every request's responder (3 % of the API's CPU on the hot routes). The same answers."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        accepts = next((b"gzip" in value for name, value in scope["headers"] if name == b"accept-encoding"), False)
+        responder: IdentityResponder
+        if accepts:
+            responder = GZipResponder(self.app, self.minimum_size, compresslevel=self.compresslevel,
+                                      thread_minimum_size=self.thread_minimum_size, exclude_content_types=())
+        else:
+            responder = IdentityResponder(self.app, self.minimum_size, exclude_content_types=())
+        responder.exclude_content_types = self.exclude_content_types
+        await responder(scope, receive, send)
+
+
 def app_from_env() -> FastAPI:
     """The app on ``REDIS_URL`` with the settings of the environment: what each of ``taproom api --workers N``'s
     processes builds for itself (uvicorn imports it by name)."""
@@ -139,7 +158,7 @@ def create_app(client: redis.Redis, settings: Settings, queue_client: redis.Redi
     app.add_middleware(SecurityHeaders)  # every answer carries them, errors of the layers inside too
     # outermost, outside the security policy (it hashes the page's import map as sent, uncompressed): JSON answers
     # and the game descriptions; streams (text/event-stream) and the precompressed files pass
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(Compression, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
     app.include_router(system.router)
     app.include_router(players.router)
     app.include_router(games.router)
