@@ -471,6 +471,7 @@ def test_a_connection_closed_under_a_command_is_an_outage_not_a_crash():
             await connection.disconnect()
 
         connection.check_health = another_task_closes_it
+        connection.health_check_interval = 30  # the checked write (an idle socket's is synchronous: no race)
         try:
             with pytest.raises(redis.ConnectionError, match="closed under the command"):
                 await connection.send_command("PING")

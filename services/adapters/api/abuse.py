@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from collections.abc import MutableMapping
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 import redis
@@ -191,28 +193,19 @@ class StreamSlot:
                 await aredis.zrem(key, self.id)
 
 
-async def limit_requests(request: Request) -> None:
-    """App-wide dependency: count the request against its address's rate and against its route's rates
-    (async, on the event loop: a sync dependency would cost every request a worker-thread hand-off)."""
-    try:
-        await _limit(request)
-    except (redis.ConnectionError, redis.TimeoutError, ConnectionError, TimeoutError):
-        # Nothing can be counted while Redis is away; the route answers for itself (503, /health says
-        # which dependency is down) instead of every request failing here alike.
-        return
-
-
-async def _limit(request: Request) -> None:
-    ctx = request.app.state.context
+async def limit_scope(ctx: Any, scope: MutableMapping[str, Any]) -> None:
+    """Count a request whose route was found against its address's rate and its route's rates (429
+    ``rate_limited``): every route's but the hot ones', which count theirs in their own admission
+    (:data:`SELF_LIMITED`). Run for every route by ``api.routing``."""
     guard: Guard = ctx.guard
-    method, route = request.method, getattr(request.scope.get("route"), "path", "")
+    method, route = scope["method"], getattr(scope.get("route"), "path", "")
     if (method, route) in SELF_LIMITED:
         return
-    address = client_address(request)
+    address = scope["client"][0] if scope.get("client") else "unknown"
     caller: str | None = None
     if guard.needs_caller(method, route):
         try:
-            principal = await principal_of(request, ctx)
+            principal = await principal_of(Request(scope), ctx)
         except ApiError:  # not a bearer token: the route refuses it
             principal = None
         caller = caller_of(principal, address)

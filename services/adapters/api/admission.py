@@ -1,5 +1,5 @@
 """Admitting a request of a game's routes in one round trip to Redis: its rates checked and counted, its token's
-record and the game's meta (with the log's head version) read, all in one pipeline, with whatever the route
+record and the game's meta (with the log's head version) read, all in one script (``admit.lua``), with whatever the route
 reads besides (its seat's view or legal commands, the clock).
 
 The game's meta, views and legal commands are written by the processor in the same atomic step as the events
@@ -30,7 +30,7 @@ from projections.read_models import GameMeta, load_meta
 from services.adapters.api.abuse import caller_of
 from services.adapters.api.errors import ApiError
 from services.adapters.api.principals import Principal, token_of
-from services.adapters.api.ratelimit import SCRIPT, Rate, queue_check, settle
+from services.adapters.api.ratelimit import ADMIT_SCRIPT, ADMIT_SHA, Rate, queue_check, settle, verdict
 from services.infrastructure.aggregates import Loaded
 from services.infrastructure.resilience import UNAVAILABLE
 from services.infrastructure.tokens import hash_token
@@ -98,7 +98,8 @@ def known_seat(ctx: Any, call: Call, game_id: str, seat: int | None) -> int | No
 async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None] | None = None,
                 with_token: bool = True) -> Admitted:
     """Check and count the request's rates (429 ``rate_limited`` when one is spent) and read, in the same
-    round trip, the token's record (``with_token``), what ``reads(pipe)`` queues, and the game's meta."""
+    round trip, the token's record (``with_token``), the game's meta and what ``reads(wanted)`` asks for (a
+    :class:`Reads`): on one server, one call of ``admit.lua``."""
     parts = ctx.loop_parts()
     token_hash, token_error = _token(call) if with_token else (None, None)
     key = ctx.keys.token(token_hash) if token_hash else None
@@ -107,28 +108,18 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
         caller = await _caller(ctx, parts, call.address, token_hash if token_error is None else None)
     rates: list[Rate] = ctx.guard.rates(call.method, call.route, call.address, caller)
     now = time.time()
-    together = parts.counters is parts.redis
-
-    def queue(pipe: Any) -> None:
-        if together:
-            queue_check(pipe, rates, now)
-        if key is not None:
-            pipe.get(key)
-        pipe.get(ctx.keys.meta(game_id))
-        pipe.hget(ctx.keys.head(game_id), "version")
-        if reads is not None:
-            reads(pipe)
-
-    if together:
-        try:
-            replies = await _read(parts.redis, queue)
-        except NoScriptError:  # Redis lost its scripts (a restart, SCRIPT FLUSH): nothing was counted or read
-            await parts.counters.script_load(SCRIPT)
-            replies = await _read(parts.redis, queue)
-        await settle(parts.counters, replies.pop(0), rates, now)
+    wanted = Reads()
+    if key is not None:
+        wanted.get(key)
+    wanted.get(ctx.keys.meta(game_id))
+    wanted.hget(ctx.keys.head(game_id), "version")
+    if reads is not None:
+        reads(wanted)
+    if parts.counters is parts.redis:  # one server: rates and reads in one script
+        replies = await _admit(parts.redis, rates, now, wanted)
     else:  # the counters on rq's server (a clustered event store): both round trips at once
         refusal: ApiError | None
-        refusal, replies = await asyncio.gather(_count(parts.counters, rates, now), _read(parts.redis, queue))
+        refusal, replies = await asyncio.gather(_count(parts.counters, rates, now), _read(parts.redis, wanted))
         if refusal is not None:
             raise refusal
     raw = replies.pop(0) if key is not None else None
@@ -163,9 +154,53 @@ async def fresh(ctx: Any, game_id: str) -> Loaded:
     return await to_thread.run_sync(ctx.fresh_record, game_id)  # type: ignore[no-any-return]
 
 
-async def _read(client: Any, queue: Callable[[Any], None]) -> list[Any]:
+class Reads:
+    """The reads of one admission, as a route asks for them (``get``, ``hget``, ``hgetall``), made by the
+    admission script or, on a cluster, queued on a pipeline; :meth:`replies` gives them as a pipeline would."""
+
+    def __init__(self) -> None:
+        self.ops: list[tuple[str, str, str]] = []
+
+    def get(self, key: str) -> None:
+        self.ops.append(("GET", key, ""))
+
+    def hget(self, key: str, field: str) -> None:
+        self.ops.append(("HGET", key, field))
+
+    def hgetall(self, key: str) -> None:
+        self.ops.append(("HGETALL", key, ""))
+
+    def queue(self, pipe: Any) -> None:
+        for command, key, field in self.ops:
+            pipe.execute_command(command, key, *((field,) if field else ()))
+
+    def replies(self, raw: list[Any]) -> list[Any]:
+        """The script's replies as redis-py parses a pipeline's (a hash as a dict)."""
+        return [dict(zip(reply[::2], reply[1::2])) if command == "HGETALL" else reply
+                for (command, _, _), reply in zip(self.ops, raw)]
+
+
+async def _admit(client: Any, rates: list[Rate], now: float, reads: Reads) -> list[Any]:
+    """Count ``rates`` (429 ``rate_limited`` when one is spent: nothing is read) and make ``reads``: one call of
+    ``admit.lua``."""
+    args: list[Any] = [len(rates), int(now * 1000)]
+    for rate in rates:
+        args += [rate.item.amount, rate.window_ms]
+    for command, _, field in reads.ops:
+        args += [command, field]
+    keys = [rate.key for rate in rates] + [key for _, key, _ in reads.ops]
+    try:
+        reply = await client.evalsha(ADMIT_SHA, len(keys), *keys, *args)
+    except NoScriptError:  # Redis lost its scripts (a restart, SCRIPT FLUSH): nothing was counted or read
+        await client.script_load(ADMIT_SCRIPT)
+        reply = await client.evalsha(ADMIT_SHA, len(keys), *keys, *args)
+    verdict(reply, rates)
+    return reads.replies(reply[2:])
+
+
+async def _read(client: Any, reads: Reads) -> list[Any]:
     pipe = client.pipeline(transaction=False)
-    queue(pipe)
+    reads.queue(pipe)
     return list(await pipe.execute())
 
 

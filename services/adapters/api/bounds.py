@@ -7,10 +7,9 @@ Python reads any integer, but Redis stream ids, orjson and most JSON clients sto
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
-
-from fastapi import Request
 
 from services.adapters.api.errors import ApiError
 
@@ -37,15 +36,21 @@ def out_of_range(value: Any, path: str = "body") -> str | None:
     return None
 
 
-async def bounded_json_body(request: Request) -> None:
-    """App-wide dependency: refuse a JSON body holding an integer past ±MAX_INT (422 ``invalid_request``)."""
-    route = request.scope.get("route")
-    if getattr(route, "body_field", None) is None:
-        return
+NOT_JSON = object()
+"""What :func:`parse_json` gives for a body that is not JSON."""
+
+
+def parse_json(body: bytes) -> Any:
+    """A JSON body as FastAPI reads it (the standard library's reading: integers past 64 bits stay integers,
+    where orjson makes them floats, so they can be refused); :data:`NOT_JSON` when it is not JSON."""
     try:
-        body = await request.json()  # FastAPI has parsed it already; this is its cached copy
-    except ValueError:
-        return  # not JSON: the route's own validation answers
+        return json.loads(body)
+    except ValueError:  # not JSON, or an integer of more digits than Python converts
+        return NOT_JSON
+
+
+def check_bounded(body: Any) -> None:
+    """Refuse a JSON body holding an integer past ±MAX_INT (422 ``invalid_request``); anything else passes."""
     path = out_of_range(body)
     if path is not None:
         raise ApiError("invalid_request", f"{path}: integer out of range (at most {MAX_INT} in magnitude)")

@@ -10,9 +10,10 @@ import orjson
 class BodySizeLimit:
     """Refuses a body over ``max_bytes`` with 413 ``body_too_large``.
 
-    A declared ``Content-Length`` over the limit is refused at once. Any other body (chunked, or shorter than
-    declared) is read here first, up to the limit, and handed on in one piece: raising from inside the app's
-    ``receive`` instead would surface as FastAPI's 400 "error parsing the body", not as 413.
+    A declared ``Content-Length`` over the limit is refused at once; one within it passes as it is (the HTTP
+    server reads no more than declared), and so does a request without a body. A chunked body is read here
+    first, up to the limit, and handed on in one piece: raising from inside the app's ``receive`` instead would
+    surface as FastAPI's 400 "error parsing the body", not as 413.
     """
 
     def __init__(self, app: Any, max_bytes: int) -> None:
@@ -23,10 +24,12 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+        declared = _declared_length(scope)
+        if declared is not None and declared > self.max_bytes:
             await self._refuse(send)
+            return
+        if declared is not None:  # within the limit (the server reads no more than declared), or no body
+            await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
         received = 0
@@ -51,6 +54,22 @@ class BodySizeLimit:
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _declared_length(scope: dict) -> int | None:
+    """The body's declared length (0: no body at all); None when it must be counted (chunked, or a length
+    that is not a number)."""
+    length = chunked = None
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            length = value
+        elif name == b"transfer-encoding":
+            chunked = value
+    if chunked is not None:
+        return None
+    if length is None:
+        return 0
+    return int(length) if length.isdigit() else None
 
 
 def _replay(messages: list[dict], receive: Any) -> Any:

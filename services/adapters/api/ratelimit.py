@@ -29,8 +29,13 @@ from limits import RateLimitItem, parse_many
 from services.adapters.api.errors import ApiError
 from services.infrastructure.eventstore import Keys
 
-SCRIPT = resources.files("services.adapters.api").joinpath("ratelimit.lua").read_text()
+_LUA = resources.files("services.adapters.api")
+SCRIPT = _LUA.joinpath("ratelimit.lua").read_text()
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
+ADMIT_SCRIPT = ("local function count_rates(KEYS, ARGV)\n" + SCRIPT + "\nend\n"
+                + _LUA.joinpath("admit.lua").read_text())
+"""The rates of a game's route counted and its reads made in one script (``admit.lua``; ``api.admission``)."""
+ADMIT_SHA = hashlib.sha1(ADMIT_SCRIPT.encode()).hexdigest()
 
 
 @lru_cache(maxsize=64)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from domain.core import Command, RuleError, get_game
@@ -26,9 +26,9 @@ from domain.core.pace import Pace
 from projections import read_models
 from projections.inline import legal_for, load_legal
 from projections.read_models import GameMeta
+from services.adapters.api import raw
 from services.adapters.api.abuse import client_address
 from services.adapters.api.admission import Admitted, Call, admit, fresh, known_seat
-from services.adapters.api.bounds import MAX_INT
 from services.adapters.api.deps import BEARER, Context, resolve_seat
 from services.adapters.api.errors import ApiError, error_responses, queued_response
 from services.adapters.api.principals import Principal
@@ -40,11 +40,12 @@ from services.application.commands import actor_of
 from services.application.results import Accepted, Queued, Rejected
 
 router = APIRouter(tags=["games"])
-GameId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 TOKEN: dict[str, Any] = {"security": [{BEARER.scheme_name: []}]}
 """The bearer scheme these routes take, as OpenAPI says it (the routes read the header themselves, in their one
 admission round trip: no dependency to solve per request; the scheme is declared by the routes that depend on
 ``BEARER``)."""
+SEAT_ROUTE: dict[str, Any] = {**TOKEN, "parameters": [raw.GAME_ID_PARAMETER, raw.SEAT_PARAMETER]}
+"""A seat's route: its game id, ``?seat=`` and token, read by the route itself (``api.raw``)."""
 
 
 def _json(data: Any, status_code: int = 200) -> Response:
@@ -83,15 +84,14 @@ async def legal_answer(ctx: Context, call: Call, game_id: str, seat: int | None)
     return Response(load_legal(raw), media_type="application/json")
 
 
-@router.get("/games/{game_id}/legal", response_model=LegalCommands, openapi_extra=TOKEN,
+@router.get("/games/{game_id}/legal", response_model=LegalCommands, openapi_extra=SEAT_ROUTE,
             responses=error_responses(401, 403, 404, 422, 429))
-async def legal_commands(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT),
-                         ) -> Any:
+async def legal_commands(request: Request) -> Any:
     """The caller's legal commands now: the game's when it is their turn, and the kernel's (``taproom.*``:
     ``taproom.Resign`` at any point of an active game, taking the seat back after a timeout or an absence, votes
     about a taken-over or absent seat, ``taproom.Undo`` while the caller's
     last move of this turn may be taken back) whenever they apply."""
-    return await legal_answer(request.app.state.context, call_of(request), game_id, seat)
+    return await legal_answer(request.app.state.context, call_of(request), raw.game_id(request), raw.seat(request))
 
 
 async def command_answer(ctx: Context, call: Call, game_id: str, seat: int | None, body: dict[str, Any]) -> Response:
@@ -197,12 +197,9 @@ async def _submit(ctx: Context, game_id: str, move: _Move) -> Response:
 
 
 @router.post("/games/{game_id}/commands", response_model=CommandAccepted, response_model_exclude_unset=True,
-             openapi_extra=TOKEN,
+             openapi_extra={**SEAT_ROUTE, "requestBody": raw.COMMAND_BODY},
              responses={202: {"model": CommandQueued}, **error_responses(400, 401, 403, 404, 409, 413, 422, 429, 503)})
-async def submit_command(request: Request,
-                         request_body: dict[str, Any] = Body(..., examples=[{"command_id": "c1", "type": "PlaceTile"},
-                                                                            {"command_id": "c2", "type": "taproom.Resign"}]),
-                         game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT)) -> Any:
+async def submit_command(request: Request) -> Any:
     """Submit a command for the caller's seat; waits briefly for the outcome (202 with a poll link if still queued).
 
     ``command_id`` (chosen by the client, scoped to the game and seat) makes a retry safe: one id has one
@@ -222,7 +219,8 @@ async def submit_command(request: Request,
     with more a bot at the game's autopilot level plays your seat to the end. Refused with ``already_resigned``
     (409) once you left, ``game_not_active`` (409) when the game is over, ``not_your_seat`` (403) for a player
     without a seat and ``unauthorized`` (401) without a token."""
-    return await command_answer(request.app.state.context, call_of(request), game_id, seat, request_body)
+    gid, seat = raw.game_id(request), raw.seat(request)
+    return await command_answer(request.app.state.context, call_of(request), gid, seat, await raw.json_object(request))
 
 
 async def _accepted(ctx: Context, game_id: str, seat: int, result: Accepted) -> dict[str, Any]:
@@ -343,16 +341,16 @@ async def _clock(ctx: Context, meta: GameMeta, clock_hash: dict[bytes, bytes]) -
 
 
 @router.get("/games/{game_id}", response_model=GameView, response_model_exclude_unset=True,
-            responses=error_responses(404, 422, 429))
-async def public_view(request: Request, game_id: str = GameId) -> Any:
+            openapi_extra={"parameters": [raw.GAME_ID_PARAMETER]}, responses=error_responses(404, 422, 429))
+async def public_view(request: Request) -> Any:
     """The public view (what a spectator sees), with ``clock``: now, each seat's deadline and consecutive
     timeouts, and after how many a seat is taken over."""
-    return await view_answer(request.app.state.context, call_of(request), game_id, None, public=True)
+    return await view_answer(request.app.state.context, call_of(request), raw.game_id(request), None, public=True)
 
 
-@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True, openapi_extra=TOKEN,
-            responses=error_responses(401, 403, 404, 422, 429))
-async def seat_view(request: Request, game_id: str = GameId, seat: int | None = Query(None, ge=0, le=MAX_INT)
-                    ) -> Any:
+@router.get("/games/{game_id}/view", response_model=GameView, response_model_exclude_unset=True,
+            openapi_extra=SEAT_ROUTE, responses=error_responses(401, 403, 404, 422, 429))
+async def seat_view(request: Request) -> Any:
     """The caller's seat view (hidden information of other seats removed by construction), with ``clock``."""
-    return await view_answer(request.app.state.context, call_of(request), game_id, seat, public=False)
+    return await view_answer(request.app.state.context, call_of(request), raw.game_id(request), raw.seat(request),
+                             public=False)
