@@ -45,6 +45,7 @@ from services.adapters.api.schemas import (
     NewGame,
     SeatCreated,
 )
+from services.adapters.api.stream_views import SeatFrames
 from services.application import games
 from services.application.presence import StreamPresence
 from services.application.results import Queued, Rejected
@@ -188,6 +189,11 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 * `: connected` (a comment) at once;
 * `event: game_event` with `id: <version>` for every event after the start (`Last-Event-ID`, else `after`, else
   the head now), its JSON envelope redacted for the caller until the game is scored;
+* `event: view` (no id) after each run of events, when the game's stored models are at its last version:
+  `{"view": ..., "legal": ...}`, what `GET /games/{id}/view` (without `clock`) and `GET /games/{id}/legal` would
+  answer at that version for the caller's seat (of several held, the one `/view` picks: the first to act);
+  a spectator gets the public view (`GET /games/{id}`, without `clock`) and no `legal`. A page redraws from it
+  without asking; when it is missing (an archived game) or behind the events, ask those routes;
 * `event: chat` (no id) for every new table-chat message the caller may read (`{id, channel, author, name, seat,
   text, ts}`; authors the caller muted are left out; `GET /games/{id}/chat` gives what was said before);
 * `event: scored` (no id) right after the `taproom.GameScored` event: `{version, scores, places}`, the final
@@ -226,12 +232,13 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
+    views = SeatFrames.of(ctx.keys, game_id, principal, meta, chosen, seat)
     listener = chat_listener(ctx, game_id, meta, meta["status"], principal)
     # A player's open page is their presence at the game: no "your turn" e-mail or push while it is open
     page = StreamPresence(ctx.presence, principal.player_id if principal and principal.kind == "player" else None,
                           game_id, uuid.uuid4().hex)
     # Checks and stream run on the event loop: an open page holds no worker thread.
-    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener, page),
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener, page, views),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -262,7 +269,7 @@ def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
                timeout: float, slot: StreamSlot, listener: ChatListener,
-               page: StreamPresence) -> AsyncIterator[bytes]:
+               page: StreamPresence, views: SeatFrames) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
     key = ctx.keys.events(game_id)
     cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
@@ -283,9 +290,10 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             envelopes = await _events_after(ctx, aredis, game_id, cursor)
             expired, revealed = _game_ends(await _status(ctx, game_id), envelopes)
             over = revealed or expired
-            for frame in _event_frames(envelopes, seat, revealed):
-                yield frame
-            cursor = envelopes[-1].version if envelopes else cursor
+            if envelopes:
+                cursor = envelopes[-1].version
+                # one write: the page takes the events and the view they lead to together
+                yield b"".join([*_event_frames(envelopes, seat, revealed), await views.frame(aredis, cursor) or b""])
             said = await listener.new_messages(aredis)
             for chat_message in said:
                 yield _sse_message("chat", chat_message)
