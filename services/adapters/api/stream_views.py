@@ -47,11 +47,18 @@ class SeatFrames:
     async def frame(self, aredis: Any, version: int) -> bytes | None:
         """The ``view`` message at ``version`` (the last event sent), or None when the models are not there."""
         pipe = aredis.pipeline(transaction=False)
+        self.queue(pipe)
+        return self.message(await pipe.execute(), version)
+
+    def queue(self, pipe: Any) -> None:
+        """Queue the reads of the frame on ``pipe`` (a round trip the stream makes anyway)."""
         for seat in self.seats or (None,):
             pipe.get(self.keys.view(self.game_id, seat))
         if self.seats:
             pipe.hmget(self.keys.legal(self.game_id), [str(seat) for seat in self.seats])
-        replies = await pipe.execute()
+
+    def message(self, replies: list[Any], version: int) -> bytes | None:
+        """The ``view`` message from what :meth:`queue` read, at ``version``, or None."""
         if self.seats:
             return self._seat_frame(replies[:-1], replies[-1], version)
         return _message(replies[0], None, version)

@@ -248,14 +248,31 @@ def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) 
     return head + b"event: %s\ndata: %s\n\n" % (event.encode(), orjson.dumps(data))
 
 
-async def _events_after(ctx: Context, aredis: Any, game_id: str, cursor: int) -> list[Envelope]:
-    """The next events after ``cursor`` (at most 200)."""
-    entries: Any = await aredis.xrange(ctx.keys.events(game_id), f"{cursor + 1}-0", "+", count=200)
+async def _next_run(ctx: Context, aredis: Any, game_id: str, cursor: int, views: SeatFrames, look: bool
+                    ) -> tuple[list[Envelope], str, bytes | None]:
+    """The next events after ``cursor`` (at most 200), the game's status and the caller's view frame at the last
+    of them, in one round trip; the view is read with them only when events are likely (``look``: the stream
+    just woke for them, or had more), else in one more when some came."""
+    pipe = aredis.pipeline(transaction=False)
+    pipe.xrange(ctx.keys.events(game_id), f"{cursor + 1}-0", "+", count=200)
+    pipe.get(ctx.keys.meta(game_id))
+    pipe.hget(ctx.keys.head(game_id), "version")
+    if look:
+        views.queue(pipe)
+    entries, stored, head, *seen = await pipe.execute()
     envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
     if envelopes and envelopes[0].version != cursor + 1:
         # a stretch after the cursor moved into a compressed segment: the store reads it from there
         envelopes = await run_in_threadpool(ctx.store.read, game_id, cursor, None, 200)
-    return envelopes
+    meta = orjson.loads(stored) if stored is not None else None
+    if meta is None or (head is not None and meta["version"] < int(head)):
+        status = await _status(ctx, game_id)  # the models missing or behind the log: the fold answers
+    else:
+        status = str(meta["status"])
+    if not envelopes:
+        return envelopes, status, None
+    version = envelopes[-1].version
+    return envelopes, status, views.message(seen, version) if look else await views.frame(aredis, version)
 
 
 def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -> list[bytes]:
@@ -283,17 +300,18 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             async for message in _sse_archived(ctx, game_id, seat, cursor):
                 yield message
             return
+        look = True  # events are likely: read the view with them
         while time.monotonic() < deadline:
             if await request.is_disconnected():
                 return
             renewed = await _renew(aredis, renewed, slot, page)
-            envelopes = await _events_after(ctx, aredis, game_id, cursor)
-            expired, revealed = _game_ends(await _status(ctx, game_id), envelopes)
+            envelopes, status, view = await _next_run(ctx, aredis, game_id, cursor, views, look)
+            expired, revealed = _game_ends(status, envelopes)
             over = revealed or expired
             if envelopes:
                 cursor = envelopes[-1].version
                 # one write: the page takes the events and the view they lead to together
-                yield b"".join([*_event_frames(envelopes, seat, revealed), await views.frame(aredis, cursor) or b""])
+                yield b"".join([*_event_frames(envelopes, seat, revealed), view or b""])
             said = await listener.new_messages(aredis)
             for chat_message in said:
                 yield _sse_message("chat", chat_message)
@@ -301,9 +319,11 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 yield _sse_message("end", {"reason": "expired" if expired else "game_over",
                                            "reconnect": False, "last_event_id": cursor})
                 return
+            look = bool(envelopes)
             if not envelopes and not said:
                 # one wait for both: a new event or a new chat message wakes the stream
-                await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=_block_ms(deadline), count=1)
+                look = bool(await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=_block_ms(deadline),
+                                               count=1))
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"

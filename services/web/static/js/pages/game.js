@@ -173,19 +173,28 @@ export function GamePage({ gameId, params }) {
       const after = shown >= 0 ? Math.min(shown, read) : read;
       // The stream follows each run of events with the view and legal commands they lead to (event: view): the
       // page redraws from it, asking nothing. The refresh requests are the fallback: a gap in the versions, or a
-      // run of events whose view does not come (an archived game; the models behind the log).
+      // run of events whose view does not come (an archived game; the models behind the log). The events of a
+      // run are listed with the view they lead to, in one redraw (one by one, each was a redraw of its own).
+      const pending = [];
+      const list = () => {
+        const run = pending.splice(0);
+        const newer = (all) => run.filter((e) => !all.length || e.version > all.at(-1).version);
+        if (run.length) setEvents((all) => [...all, ...newer(all)]);
+      };
       const fallback = (ms) => {
         clearTimeout(refreshTimer.current);
-        refreshTimer.current = setTimeout(refresh, ms);
+        refreshTimer.current = setTimeout(() => { list(); refresh(); }, ms);
       };
       stream = follow(gameId, {
         after, token,
         onEvent(event, gap) {
-          setEvents((all) => (all.length && all[all.length - 1].version >= event.version ? all : [...all, event]));
+          pending.push(event);
           if (gap) return fallback(15); // a burst of events (a bot's whole turn) refreshes once
-          if (applied.current.version < event.version) fallback(VIEW_FRAME_WAIT_MS);
+          if (applied.current.version < event.version) return fallback(VIEW_FRAME_WAIT_MS);
+          list(); // the page shows it already (a refresh came first)
         },
         onView(frame) {
+          list();
           if (!frame.view) return;
           show(frame.view, frame.legal ? frame.legal.commands : []);
           if (applied.current.version >= stream.version) clearTimeout(refreshTimer.current);
