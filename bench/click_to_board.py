@@ -35,10 +35,10 @@ from typing import Any
 
 sys.path.insert(0, os.getcwd())  # the checkout being measured (see Usage)
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import sync_playwright
 
-from services.infrastructure.settings import Settings  # noqa: E402
-from tests.web.conftest import (  # noqa: E402
+from services.infrastructure.settings import Settings
+from tests.web.conftest import (
     CHROMIUM_ARGS,
     GENEROUS_LIMITS,
     chromium_path,
