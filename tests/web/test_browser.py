@@ -251,7 +251,9 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
         page.add_init_script("""
           const Native = window.EventSource;
           window.EventSource = function (url) { const s = new Native(url);
-            s.addEventListener('game_event', m => (window.__sse = window.__sse || []).push(m.data)); return s; };
+            for (const name of ['game_event', 'view']) {  // the events and the views the stream carries
+              s.addEventListener(name, m => (window.__sse = window.__sse || []).push(m.data)); }
+            return s; };
         """)
         page.goto(f"/#/game/{game_id}")
         expect(page.locator(".game-head")).to_contain_text("spectator")
@@ -273,6 +275,7 @@ def test_spectator_sees_no_hidden_information(page: Any, web_server: WebServer):
     assert any(isinstance(s, dict) and s.get("events") for s in seen), "the history was fetched"
     assert sum(1 for s in seen if isinstance(s, dict) and "board" in s) >= 5, "the live and past views were seen"
     assert len(page.evaluate("window.__sse || []")) >= 2, "the stream delivered the new moves"
+    assert any("view" in s for s in seen if isinstance(s, dict)), "the stream delivered the public view"
 
     def walk(value: Any) -> Any:
         if isinstance(value, dict):
