@@ -215,7 +215,11 @@ class LimitSettings(_Section):
     # seat and an anonymous request by client address (the socket peer; behind a reverse proxy, the address it
     # forwards when it is one of ``trusted_proxies``).
     rate_limit_address: str = "600/minute"
-    """Every request from one client address."""
+    """Every request without a token (or with one that stands for no one) from one client address."""
+    rate_limit_caller: str = "600/minute"
+    """Every request with a token, per caller (a player, or the seat of a seat token), wherever it comes from:
+    players who share an address (a household behind one router, a school) each have their own. What one address
+    can do with tokens stays bounded by how many it can get (``rate_limit_register``, ``rate_limit_join``)."""
     rate_limit_register: str = "10/hour;50/day"
     """Player registrations per client address."""
     rate_limit_create_game: str = "30/hour"

@@ -65,6 +65,33 @@ def test_every_request_counts_against_the_address(service):
         assert_rate_limited(api.get("/health"))
 
 
+def test_players_behind_one_address_are_not_refused_for_each_others_requests(service):
+    """A household behind one router: each player's requests count against their own rate, not the address's
+    (which only anonymous requests share), on the app-wide routes and the hot ones alike."""
+    with app_with(service, rate_limit_address="6/minute") as api:
+        ann, bob = player_token(api, "ann"), player_token(api, "bob")
+        game = counter_game(api, bearer(ann), seats=[{"me": True}, {"name": "bo"}], target=50).json()
+        gid, bo = game["game_id"], game["seats"][1]["token"]
+        for _ in range(8):  # past the address's rate, every one
+            for token in (ann, bob):
+                assert api.get("/players/me", headers=bearer(token)).status_code == 200
+            assert api.get(f"/games/{gid}/legal", headers=bearer(ann)).status_code == 200
+            assert api.get(f"/games/{gid}/view", headers=bearer(bo)).status_code == 200
+        for _ in range(6):
+            api.get("/games/types")
+        assert_rate_limited(api.get("/games/types"))  # anonymous requests share the address's rate
+        assert api.get("/players/me", headers=bearer(ann)).status_code == 200
+
+
+def test_a_caller_has_a_rate_of_their_own(service):
+    with app_with(service, rate_limit_caller="4/minute") as api:
+        ann, bob = player_token(api, "ann"), player_token(api, "bob")
+        for _ in range(4):
+            assert api.get("/players/me", headers=bearer(ann)).status_code == 200
+        assert_rate_limited(api.get("/players/me", headers=bearer(ann)))
+        assert api.get("/players/me", headers=bearer(bob)).status_code == 200
+
+
 def test_game_creation_is_limited_per_player(service):
     with app_with(service, rate_limit_create_game="2/minute") as api:
         ann, bob = player_token(api, "ann"), player_token(api, "bob")

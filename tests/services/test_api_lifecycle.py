@@ -50,7 +50,9 @@ def test_a_stream_that_times_out_ends_with_an_event_that_says_reconnect(ended):
     head = kernel.store.head(gid)[0]
     with api.stream("GET", f"/games/{gid}/stream", params={"after": head - 2, "timeout": 0.3}) as s:
         messages = sse_messages("".join(s.iter_text()))
-    assert [m["event"] for m in messages] == ["game_event", "game_event", "end"]
+    # the events, then the view they lead to (the public one: no token), then the end
+    assert [m["event"] for m in messages] == ["game_event", "game_event", "view", "end"]
+    assert messages[2]["data"]["view"]["version"] == head and "legal" not in messages[2]["data"]
     assert messages[-1]["data"] == {"reason": "timeout", "reconnect": True, "last_event_id": head}
 
 
@@ -62,7 +64,7 @@ def test_last_event_id_resumes_the_stream_and_the_final_scores_have_their_own_ev
     with api.stream("GET", f"/games/{gid}/stream", params={"after": 0}, headers={"Last-Event-ID": str(head)}) as s:
         messages = sse_messages("".join(s.iter_text()))
     assert [(m["event"], m.get("id")) for m in messages] == [
-        ("game_event", str(head + 1)), ("scored", None), ("game_event", str(head + 2)), ("end", None)]
+        ("game_event", str(head + 1)), ("scored", None), ("game_event", str(head + 2)), ("view", None), ("end", None)]
     assert messages[0]["data"]["type"] == "taproom.GameScored"
     scored = messages[1]["data"]
     assert scored["version"] == head + 1 and {s["seat"] for s in scored["scores"]} == {0, 1} and scored["places"]

@@ -22,12 +22,13 @@ from fastapi import Request
 
 from projections.read_models import load_meta
 from services.adapters.api.errors import ApiError
-from services.adapters.api.principals import principal_of
+from services.adapters.api.principals import bearer_token, principal_of
 from services.adapters.api.ratelimit import Rate, acheck, rates_for
 from services.application.seating import check_one_seat
 from services.infrastructure.eventstore import Keys
 from services.infrastructure.redisconn import mget
 from services.infrastructure.settings import Settings
+from services.infrastructure.tokens import hash_token
 
 RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/players"): (("rate_limit_register", "address"),),
@@ -39,8 +40,8 @@ RULES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("POST", "/games/{game_id}/rematch"): (("rate_limit_create_game", "caller"),),
 }
 """(method, route path) -> the settings of its rates, each counted per caller or per client address; every
-request also counts against ``rate_limit_address``. Registration is counted by address: a new player has no
-token yet."""
+request also counts against its caller's general rate (:meth:`Guard.rates`). Registration is counted by address:
+a new player has no token yet."""
 
 SELF_LIMITED = frozenset({("GET", "/games/{game_id}/legal"), ("POST", "/games/{game_id}/commands"),
                           ("GET", "/games/{game_id}"), ("GET", "/games/{game_id}/view")})
@@ -92,8 +93,13 @@ class Guard:
 
     # -- rates ------------------------------------------------------------------
     def rates(self, method: str, route: str, address: str, caller: str | None) -> list[Rate]:
-        """The rates a request counts against: its address's, and its route's (:data:`RULES`), per caller (the
-        address when there is none) or per address. Remembered per (method, route, address, caller): the
+        """The rates a request counts against: its caller's general rate (``rate_limit_caller`` for a request with
+        a token, by the player or seat it stands for; ``rate_limit_address`` by address for one without), and its
+        route's (:data:`RULES`), per caller (the address when there is none) or per address. Players who share an
+        address (a household behind one router) are never refused for each other's requests: the page of each
+        asks about one request per move, and each counts apart; only anonymous requests share the address's
+        rate, and what one address can do with tokens is bounded by how many it can get (registrations and
+        guest joins are counted by address). Remembered per (method, route, address, caller): the
         settings and the key prefix never change in a process, and building the counters' keys (``limits``'
         ``key_for``) was a tenth of the API's CPU on the hot routes. The callers are the few being served, so a
         full table is simply cleared. The list is shared: callers only read it."""
@@ -101,7 +107,8 @@ class Guard:
         found = self._rates.get(known)
         if found is not None:
             return found
-        hits = [("rate_limit_address", f"addr:{address}")]
+        hits = [("rate_limit_caller", caller) if caller is not None and not caller.startswith("addr:")
+                else ("rate_limit_address", f"addr:{address}")]
         for rule, scope in RULES.get((method, route), ()):
             hits.append((rule, caller if scope == "caller" and caller is not None else f"addr:{address}"))
         if len(self._rates) >= RATES_REMEMBERED:
@@ -111,7 +118,9 @@ class Guard:
 
     @staticmethod
     def needs_caller(method: str, route: str) -> bool:
-        return any(scope == "caller" for _, scope in RULES.get((method, route), ()))
+        """Whether the request's rates depend on who calls: always, since its general rate does (the caller is
+        known from this process's cache of tokens, without a round trip, for a token seen before)."""
+        return True
 
     # -- bot games --------------------------------------------------------------
     def claim_bot_game(self, player_id: str, game_id: str) -> None:
@@ -201,15 +210,25 @@ async def limit_scope(ctx: Any, scope: MutableMapping[str, Any]) -> None:
     method, route = scope["method"], getattr(scope.get("route"), "path", "")
     if (method, route) in SELF_LIMITED:
         return
-    address = scope["client"][0] if scope.get("client") else "unknown"
-    caller: str | None = None
-    if guard.needs_caller(method, route):
-        try:
-            principal = await principal_of(Request(scope), ctx)
-        except ApiError:  # not a bearer token: the route refuses it
-            principal = None
-        caller = caller_of(principal, address)
+    request = Request(scope)
+    address = client_address(request)
+    caller = caller_of(await _known_principal(request, ctx), address)
     await acheck(ctx.acounters(), guard.rates(method, route, address, caller))
+
+
+async def _known_principal(request: Request, ctx: Any) -> dict[str, Any] | None:
+    """Who the request's token stands for, from this process's cache when it saw the token before (what a token
+    stands for never changes; whether it still stands is the route's question), else read once."""
+    try:
+        token = bearer_token(request)
+    except ApiError:  # not a bearer token: the route refuses it
+        return None
+    if token is None:
+        return None
+    known = ctx.principals.known(hash_token(token))
+    if known is not None:
+        return dict(known.__dict__)
+    return await principal_of(request, ctx)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import AfterValidator
 
 from domain.core.lifecycle import SeatSpec
-from projections.read_models import view
+from projections.read_models import load_meta, view
 from services.adapters.api.abuse import BotGames, GuestSeats, StreamSlot, client_address
 from services.adapters.api.bounds import MAX_INT, VERSION_PATTERN, bounded_version
 from services.adapters.api.chat_stream import ChatListener, chat_listener
@@ -45,6 +45,7 @@ from services.adapters.api.schemas import (
     NewGame,
     SeatCreated,
 )
+from services.adapters.api.stream_views import SeatFrames
 from services.application import games
 from services.application.presence import StreamPresence
 from services.application.results import Queued, Rejected
@@ -188,6 +189,11 @@ STREAM_DOC = """Server-sent events (`text/event-stream`), in this order:
 * `: connected` (a comment) at once;
 * `event: game_event` with `id: <version>` for every event after the start (`Last-Event-ID`, else `after`, else
   the head now), its JSON envelope redacted for the caller until the game is scored;
+* `event: view` (no id) after each run of events, when the game's stored models are at its last version:
+  `{"view": ..., "legal": ...}`, what `GET /games/{id}/view` (without `clock`) and `GET /games/{id}/legal` would
+  answer at that version for the caller's seat (of several held, the one `/view` picks: the first to act);
+  a spectator gets the public view (`GET /games/{id}`, without `clock`) and no `legal`. A page redraws from it
+  without asking; when it is missing (an archived game) or behind the events, ask those routes;
 * `event: chat` (no id) for every new table-chat message the caller may read (`{id, channel, author, name, seat,
   text, ts}`; authors the caller muted are left out; `GET /games/{id}/chat` gives what was said before);
 * `event: scored` (no id) right after the `taproom.GameScored` event: `{version, scores, places}`, the final
@@ -226,12 +232,13 @@ async def stream(request: Request, game_id: str = GameId, after: int | None = Qu
         holders.append((f"player:{principal.player_id}" if principal.kind == "player"
                         else f"seat:{game_id}:{principal.seat}", ctx.settings.max_streams_per_caller))
     slot = await ctx.guard.open_stream(ctx.aredis(), holders)
+    views = SeatFrames.of(ctx.keys, game_id, principal, meta, chosen, seat)
     listener = chat_listener(ctx, game_id, meta, meta.status, principal)
     # A player's open page is their presence at the game: no "your turn" e-mail or push while it is open
     page = StreamPresence(ctx.presence, principal.player_id if principal and principal.kind == "player" else None,
                           game_id, uuid.uuid4().hex)
     # Checks and stream run on the event loop: an open page holds no worker thread.
-    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener, page),
+    return StreamingResponse(_sse(request, ctx, game_id, chosen, start, timeout, slot, listener, page, views),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -241,14 +248,31 @@ def _sse_message(event: str, data: dict[str, Any], event_id: int | None = None) 
     return head + b"event: %s\ndata: %s\n\n" % (event.encode(), orjson.dumps(data))
 
 
-async def _events_after(ctx: Context, aredis: Any, game_id: str, cursor: int) -> list[Envelope]:
-    """The next events after ``cursor`` (at most 200)."""
-    entries: Any = await aredis.xrange(ctx.keys.events(game_id), f"{cursor + 1}-0", "+", count=200)
+async def _next_run(ctx: Context, aredis: Any, game_id: str, cursor: int, views: SeatFrames, look: bool
+                    ) -> tuple[list[Envelope], str, bytes | None]:
+    """The next events after ``cursor`` (at most 200), the game's status and the caller's view frame at the last
+    of them, in one round trip; the view is read with them only when events are likely (``look``: the stream
+    just woke for them, or had more), else in one more when some came."""
+    pipe = aredis.pipeline(transaction=False)
+    pipe.xrange(ctx.keys.events(game_id), f"{cursor + 1}-0", "+", count=200)
+    pipe.get(ctx.keys.meta(game_id))
+    pipe.hget(ctx.keys.head(game_id), "version")
+    if look:
+        views.queue(pipe)
+    entries, stored, head, *seen = await pipe.execute()
     envelopes = [Envelope.trusted(fields[b"e"]) for _, fields in entries]
     if envelopes and envelopes[0].version != cursor + 1:
         # a stretch after the cursor moved into a compressed segment: the store reads it from there
         envelopes = await run_in_threadpool(ctx.store.read, game_id, cursor, None, 200)
-    return envelopes
+    meta = load_meta(stored) if stored is not None else None
+    if meta is None or (head is not None and meta.version < int(head)):
+        status = await _status(ctx, game_id)  # the models missing or behind the log: the fold answers
+    else:
+        status = meta.status
+    if not envelopes:
+        return envelopes, status, None
+    version = envelopes[-1].version
+    return envelopes, status, views.message(seen, version) if look else await views.frame(aredis, version)
 
 
 def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -> list[bytes]:
@@ -262,7 +286,7 @@ def _event_frames(envelopes: list[Envelope], seat: int | None, revealed: bool) -
 
 async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, start: int,
                timeout: float, slot: StreamSlot, listener: ChatListener,
-               page: StreamPresence) -> AsyncIterator[bytes]:
+               page: StreamPresence, views: SeatFrames) -> AsyncIterator[bytes]:
     aredis = ctx.aredis()
     key = ctx.keys.events(game_id)
     cursor, deadline, last_beat = start, time.monotonic() + timeout, time.monotonic()
@@ -276,16 +300,18 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
             async for message in _sse_archived(ctx, game_id, seat, cursor):
                 yield message
             return
+        look = True  # events are likely: read the view with them
         while time.monotonic() < deadline:
             if await request.is_disconnected():
                 return
             renewed = await _renew(aredis, renewed, slot, page)
-            envelopes = await _events_after(ctx, aredis, game_id, cursor)
-            expired, revealed = _game_ends(await _status(ctx, game_id), envelopes)
+            envelopes, status, view = await _next_run(ctx, aredis, game_id, cursor, views, look)
+            expired, revealed = _game_ends(status, envelopes)
             over = revealed or expired
-            for frame in _event_frames(envelopes, seat, revealed):
-                yield frame
-            cursor = envelopes[-1].version if envelopes else cursor
+            if envelopes:
+                cursor = envelopes[-1].version
+                # one write: the page takes the events and the view they lead to together
+                yield b"".join([*_event_frames(envelopes, seat, revealed), view or b""])
             said = await listener.new_messages(aredis)
             for chat_message in said:
                 yield _sse_message("chat", chat_message)
@@ -293,9 +319,11 @@ async def _sse(request: Request, ctx: Context, game_id: str, seat: int | None, s
                 yield _sse_message("end", {"reason": "expired" if expired else "game_over",
                                            "reconnect": False, "last_event_id": cursor})
                 return
+            look = bool(envelopes)
             if not envelopes and not said:
                 # one wait for both: a new event or a new chat message wakes the stream
-                await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=_block_ms(deadline), count=1)
+                look = bool(await aredis.xread({key: f"{cursor}-1", **listener.cursors}, block=_block_ms(deadline),
+                                               count=1))
                 if time.monotonic() - last_beat > SSE_KEEPALIVE_SECONDS:
                     last_beat = time.monotonic()
                     yield b": keep-alive\n\n"

@@ -2,9 +2,11 @@
 // go into a URL, so a seated player trades it for a 60-second, one-game stream ticket before each connect.
 import { post } from "./api.js";
 
-const EVENT_NAMES = ["game_event", "status", "scored", "chat"];
+const EVENT_NAMES = ["game_event", "view", "status", "scored", "chat"];
 
-export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConnection, onChat }) {
+// onEvent(event, gap): each new event; ``gap`` when versions were skipped (the page cannot trust its view then).
+// onView({view, legal?}): after a run of events, the caller's view and legal commands at its last version.
+export function follow(gameId, { after, token, onEvent, onView, onStatus, onEnd, onConnection, onChat }) {
   let source = null;
   let stopped = false;
   let last = after;
@@ -37,8 +39,11 @@ export function follow(gameId, { after, token, onEvent, onStatus, onEnd, onConne
         const data = JSON.parse(message.data || "{}");
         if (name === "game_event") {
           if (data.version <= last) return; // a replayed duplicate after a reconnect
+          const gap = data.version !== last + 1;
           last = data.version;
-          onEvent(data);
+          onEvent(data, gap);
+        } else if (name === "view") {
+          onView?.(data);
         } else if (name === "chat") {
           onChat?.(data);
         } else {

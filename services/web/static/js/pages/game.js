@@ -24,6 +24,8 @@ const FINISHED = ["ended", "scored", "expired"];
 const BOT_LEVELS = { random: N_("random"), greedy: N_("greedy"), search: N_("search") };
 const botLevel = (level) => (Object.hasOwn(BOT_LEVELS, level) ? t(BOT_LEVELS[level]) : level);
 const NO_COMMANDS = [];
+const VIEW_FRAME_WAIT_MS = 400; // how long a run of events waits for its view frame before the page asks
+const MOVE_SHOWN_WAIT_MS = 1500; // how long the mover's page waits for the stream to show its move
 
 export function GamePage({ gameId, params }) {
   // An invited seat's link carries its token in the fragment: keep it for this game and clean the address bar.
@@ -41,6 +43,8 @@ export function GamePage({ gameId, params }) {
   const [clock, setClock] = useState(null);
   const [verdict, setVerdict] = useState(null);
   const [connection, setConnection] = useState("connecting");
+  const connectionRef = useRef(connection);
+  connectionRef.current = connection;
   const [error, setError] = useState(null);
   const [unknown, setUnknown] = useState(false); // the server has no game of this id: say so, stop asking
   const [busy, setBusy] = useState(false);
@@ -55,8 +59,44 @@ export function GamePage({ gameId, params }) {
   const clockTries = useRef(0);
   const failures = useRef(0); // refreshes failed in a row: the next try waits longer
   const applied = useRef({ gameId: null, version: -1 }); // the newest version a refresh has shown
+  const shownWaiters = useRef([]); // callers waiting until the page shows a version (see shownAt)
   useLayoutEffect(() => { // with the board's own update (a layout effect too): what it drew in this commit
     drawnVersion.current = (at === null ? live : past || live)?.version || 0;
+  });
+
+  // Draw a view and its legal commands, from a refresh or from the stream's view frame. Both overlap (the answer
+  // to a move, the stream's events, a status change): an older view must not replace a newer one already shown —
+  // the player's targets would vanish (and the page say "waiting") until the next event.
+  const show = useCallback((view, commands) => {
+    const last = applied.current;
+    if (last.gameId === gameId && view.version < last.version) return false;
+    applied.current = { gameId, version: view.version };
+    setLive(view);
+    setLegal(commands);
+    setError(null);
+    failures.current = 0;
+    for (const waiter of shownWaiters.current.splice(0)) waiter();
+    if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
+    if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
+      verdictFor.current = view.status; // once per status: the scored game's verdict does not change
+      get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
+      if (view.status === "scored") {
+        // the history was redacted for this seat while the game ran; at the end all is revealed
+        get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
+      }
+    }
+    return true;
+  }, [gameId]);
+  // Resolves true once the page shows ``version`` (the stream's view frame brought it), false after ``ms``.
+  const shownAt = (version, ms) => new Promise((resolve) => {
+    if (applied.current.gameId === gameId && applied.current.version >= version) return resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    const waiter = () => {
+      if (applied.current.version < version) return shownWaiters.current.push(waiter);
+      clearTimeout(timer);
+      resolve(true);
+    };
+    shownWaiters.current.push(waiter);
   });
 
   const refresh = useCallback(async () => {
@@ -81,25 +121,7 @@ export function GamePage({ gameId, params }) {
         }
       }
       if (!view) view = await get(`/games/${gameId}`);
-      // Refreshes overlap (the answer to a move, the stream's events, a status change): a slow one that read an
-      // older version must not replace a newer answer already shown — the player's targets would vanish (and
-      // the page say "waiting") until the next event.
-      const last = applied.current;
-      if (last.gameId === gameId && view.version < last.version) return;
-      applied.current = { gameId, version: view.version };
-      setLive(view);
-      setLegal(commands);
-      setError(null);
-      failures.current = 0;
-      if (view.pace) get(`/games/${gameId}/clock`).then(setClock).catch(() => {});
-      if (FINISHED.includes(view.status) && verdictFor.current !== view.status) {
-        verdictFor.current = view.status; // once per status: the scored game's verdict does not change
-        get(`/games/${gameId}/verify`).then(setVerdict).catch(() => { verdictFor.current = null; });
-        if (view.status === "scored") {
-          // the history was redacted for this seat while the game ran; at the end all is revealed
-          get(`/games/${gameId}/events?after=0&limit=5000`).then((h) => setEvents(h.events)).catch(() => {});
-        }
-      }
+      show(view, commands);
       return true;
     } catch (err) {
       clearTimeout(refreshTimer.current);
@@ -114,7 +136,7 @@ export function GamePage({ gameId, params }) {
       if (wait) refreshTimer.current = setTimeout(() => refreshRef.current(), wait);
       return true;
     }
-  }, [gameId, token]);
+  }, [gameId, token, show]);
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
   useEffect(() => {
@@ -149,14 +171,34 @@ export function GamePage({ gameId, params }) {
       const read = history.events.length ? history.events[history.events.length - 1].version : 0;
       const shown = applied.current.gameId === gameId ? applied.current.version : -1;
       const after = shown >= 0 ? Math.min(shown, read) : read;
+      // The stream follows each run of events with the view and legal commands they lead to (event: view): the
+      // page redraws from it, asking nothing. The refresh requests are the fallback: a gap in the versions, or a
+      // run of events whose view does not come (an archived game; the models behind the log). The events of a
+      // run are listed with the view they lead to, in one redraw (one by one, each was a redraw of its own).
+      const pending = [];
+      const list = () => {
+        const run = pending.splice(0);
+        const newer = (all) => run.filter((e) => !all.length || e.version > all.at(-1).version);
+        if (run.length) setEvents((all) => [...all, ...newer(all)]);
+      };
+      const fallback = (ms) => {
+        clearTimeout(refreshTimer.current);
+        refreshTimer.current = setTimeout(() => { list(); refresh(); }, ms);
+      };
       stream = follow(gameId, {
         after, token,
-        onEvent(event) {
-          setEvents((all) => (all.length && all[all.length - 1].version >= event.version ? all : [...all, event]));
-          clearTimeout(refreshTimer.current); // a burst of events (a bot's whole turn) refreshes once
-          refreshTimer.current = setTimeout(refresh, 15);
+        onEvent(event, gap) {
+          pending.push(event);
+          if (gap) return fallback(15); // a burst of events (a bot's whole turn) refreshes once
+          if (applied.current.version < event.version) return fallback(VIEW_FRAME_WAIT_MS);
+          list(); // the page shows it already (a refresh came first)
         },
-        onStatus: () => refresh(),
+        onView(frame) {
+          list();
+          if (!frame.view) return;
+          show(frame.view, frame.legal ? frame.legal.commands : []);
+          if (applied.current.version >= stream.version) clearTimeout(refreshTimer.current);
+        },
         onEnd: () => refresh(),
         onConnection: setConnection,
         onChat: (message) => setChatIn((all) => [...all.slice(-199), message]),
@@ -269,7 +311,10 @@ export function GamePage({ gameId, params }) {
     setError(null);
     try {
       const result = await submitCommand(gameId, command, token);
-      await refresh();
+      // an accepted move comes back on the stream with its view; ask only when the stream is not there to bring it
+      const shown = result?.status === "accepted" && connectionRef.current === "live"
+        && await shownAt(result.version, MOVE_SHOWN_WAIT_MS);
+      if (!shown) await refresh();
       // a board prints a refusal's message: in words, never the API's
       return result?.status === "rejected" ? { ...result, message: errorText(result) } : result;
     } catch (err) {
