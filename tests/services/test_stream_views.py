@@ -85,7 +85,11 @@ def _store(server: fakeredis.FakeServer, keys: Keys, gid: str, views: dict[int |
 
 
 def _meta(version: int, to_act: list[int], seats: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"game_id": "g1", "version": version, "status": "active", "to_act": to_act, "seats": seats}
+    """A whole stored meta (every key GameMeta declares, and none it does not)."""
+    return read_models.GameMeta.model_validate({
+        "game_id": "g1", "game": "counter", "options": {}, "version": version, "status": "active",
+        "to_act": to_act, "seats": [{"open": False, **s} for s in seats], "seed_commitment": "c", "updated": 0.0,
+    }).to_json()
 
 
 def test_a_frame_is_sent_only_at_the_version_of_the_last_event_and_only_for_a_seat_still_held():
@@ -96,7 +100,7 @@ def test_a_frame_is_sent_only_at_the_version_of_the_last_event_and_only_for_a_se
     legal = {0: {"version": 7, "seat": 0, "commands": []}, 1: {"version": 7, "seat": 1, "commands": [{"type": "Add"}]}}
     _store(server, keys, gid, {0: {**meta, "seat": 0, "board": {"mine": 0}}, 1: {**meta, "seat": 1, "board": {"mine": 1}}},
            legal)
-    frames = SeatFrames.of(keys, gid, ann, meta, chosen=1, asked=None)
+    frames = SeatFrames.of(keys, gid, ann, read_models.GameMeta.model_validate(meta), chosen=1, asked=None)
 
     async def frame(version: int) -> dict[str, Any] | None:
         raw = await frames.frame(fakeredis.aioredis.FakeRedis(server=server), version)
