@@ -3,6 +3,7 @@ result read back, also once the game is archived."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 
@@ -190,7 +191,12 @@ def test_a_hint_is_in_the_log_and_its_answer_reaches_the_asking_seat_alone(api) 
     with api.stream("GET", f"/games/{gid}/stream", headers=bob,
                     params={"after": asked[0]["version"] - 1, "timeout": 1}) as stream:
         data = [line for line in stream.iter_lines() if line.startswith("data:") and '"version"' in line]
-    assert len(data) == 1 and "taproom.HintAsked" in data[0] and '"x"' not in data[0]
+    # the run's one event, and Bob's view frame after it (his own view and commands): neither carries the answer
+    events = [d for d in data if not d.startswith('data: {"view":')]
+    assert len(events) == 1 and "taproom.HintAsked" in events[0]
+    assert '"x"' not in events[0]
+    (frame,) = [json.loads(d[len("data: "):]) for d in data if d.startswith('data: {"view":')]
+    assert frame["view"]["board"] == bob_before["board"] and frame["legal"]["seat"] == 1  # his own, as before
     # the move is Ann's to play as it is
     assert api.post(f"/games/{gid}/commands", headers=ann, json=body["command"]).status_code == 200
 

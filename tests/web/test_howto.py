@@ -105,13 +105,13 @@ def test_help_opens_beside_a_live_board_and_closes_leaving_the_game(web_server: 
         assert close_box is not None and close_box["y"] + close_box["height"] <= height
     _shot(page, "help-panel", width)
     page.get_by_role("button", name="Close how to play").click()
-    assert panel.count() == 0
+    panel.wait_for(state="detached")  # the page redraws after the click: wait for it, never for a time
     assert page.evaluate("document.activeElement.textContent").strip() == "Help: how to play"
     assert page.locator(".game[data-ready]").count() == 1 and page.url.endswith(f"#/game/{game_id}")
     help_button.click()  # and Escape closes it too
     page.wait_for_selector(".help-panel")
     page.keyboard.press("Escape")
-    assert page.locator(".help-panel").count() == 0
+    page.locator(".help-panel").wait_for(state="detached")
 
 
 @pytest.mark.parametrize("size", SIZES)

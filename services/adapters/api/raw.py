@@ -59,7 +59,7 @@ def seat(request: Request) -> int | None:
     text = request.query_params.get("seat")
     if text is None:
         return None
-    if _DIGITS.fullmatch(text):
+    if _DIGITS.fullmatch(text) and len(text) < 16:  # under 10**15: within MAX_INT for sure
         return int(text)
     try:
         return _SEAT_ADAPTER.validate_python(text)
