@@ -1,6 +1,6 @@
 // How to play: each game's guide (services/web/static/howto/<game>.js, one catalog per game) drawn as an article,
 // the page at #/rules/<game>, and the Help panel the game page opens beside the board.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { locale, t } from "./i18n.js"; // the article's chrome; the guide's own words come in the page's language
 import { html } from "./html.js";
 import { get } from "./api.js";
@@ -141,7 +141,8 @@ function jump(event, id) {
 export function HelpPanel({ game, title, onClose }) {
   const guide = useGuide(game);
   const closeButton = useRef(null);
-  useEffect(() => {
+  // before the browser paints the panel: an Escape pressed as soon as it shows must close it
+  useLayoutEffect(() => {
     closeButton.current?.focus();
     const onKey = (e) => e.key === "Escape" && onClose();
     document.addEventListener("keydown", onKey);
