@@ -116,12 +116,6 @@ class Guard:
         found = self._rates[known] = rates_for(self.keys, self.settings, hits)
         return found
 
-    @staticmethod
-    def needs_caller(method: str, route: str) -> bool:
-        """Whether the request's rates depend on who calls: always, since its general rate does (the caller is
-        known from this process's cache of tokens, without a round trip, for a token seen before)."""
-        return True
-
     # -- bot games --------------------------------------------------------------
     def claim_bot_game(self, player_id: str, game_id: str) -> None:
         """Count a new bot game of ``player_id``, or refuse it when the player has the maximum unfinished."""

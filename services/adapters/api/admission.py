@@ -103,9 +103,9 @@ async def admit(ctx: Any, call: Call, game_id: str, reads: Callable[[Any], None]
     parts = ctx.loop_parts()
     token_hash, token_error = _token(call) if with_token else (None, None)
     key = ctx.keys.token(token_hash) if token_hash else None
-    caller = None
-    if ctx.guard.needs_caller(call.method, call.route):
-        caller = await _caller(ctx, parts, call.address, token_hash if token_error is None else None)
+    # every request's general rate is its caller's (the caller comes from this process's cache of tokens, without
+    # a round trip, for a token seen before)
+    caller = await _caller(ctx, parts, call.address, token_hash if token_error is None else None)
     rates: list[Rate] = ctx.guard.rates(call.method, call.route, call.address, caller)
     now = time.time()
     wanted = Reads()
