@@ -182,6 +182,9 @@ def test_a_whole_game_against_a_bot_by_clicking_what_is_highlighted(new_page: An
             _act(page, lambda: page.click("[data-action=recall]"))
             recalls += 1
         elif page.locator(".carc-hotspot").count() or page.locator("[data-action=pass]").count():
+            # the board draws its spots in its own update and fills the action bar right after, in one set with
+            # "No figure": read the figure buttons once the bar holds it, or the seeded path would fork on timing
+            page.wait_for_selector("[data-action=pass]")
             kinds = [k for k in ("shepherd", "abbot", "follower") if page.locator(f"[data-action=figure-{k}]").count()]
             kinds_seen.update(kinds)
             if kinds and chooser.random() < 0.8:
