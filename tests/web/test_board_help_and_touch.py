@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.web.conftest import WebServer, register_player, sign_in
@@ -174,6 +175,15 @@ def _click_and_wait(page: Any, target: Any) -> None:
         || document.querySelector('.action-bar [data-action=send]')""", arg=before, timeout=30_000)
     confirm = page.locator(".action-bar [data-action=send]")
     if confirm.count():
+        # the bar draws the button, then the page settles its layout (the board scrolls the choice into view):
+        # wait for Confirm to be in view, as a player's eye would, and fail if it never is
+        try:
+            page.wait_for_function("""([sel, area]) => { const n = document.querySelector(sel); if (!n) return false;
+                const r = n.getBoundingClientRect();
+                return r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }""",
+                                   arg=[".action-bar [data-action=send]", VISIBLE_AREA], timeout=5_000)
+        except PlaywrightTimeout:
+            pass  # the assertion below says what is wrong
         assert _inside_viewport(page, ".action-bar [data-action=send]"), "Confirm is off screen"
         confirm.click()
     page.wait_for_function("v => +document.querySelector('.game').dataset.version > v", arg=before, timeout=30_000)
